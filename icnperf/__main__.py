@@ -1,0 +1,5 @@
+"""``python -m icnperf`` runs the command line."""
+
+from icnperf.cli import main
+
+main()

@@ -1,0 +1,151 @@
+"""The ``icnperf`` command line: parse, call the model or validation, print. Nothing else.
+
+Heavy modules (the model, NumPy) are imported inside the commands that need them, so
+``icnperf --help`` starts fast. Every ``IcnperfError`` becomes a one-line message and exit
+status 2 here, and only here.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from icnperf import __version__
+from icnperf.errors import IcnperfError
+
+FORMAT_OPTION = click.option(
+    "--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+    show_default=True, help="Output format; JSON and CSV carry SI units.")
+OUTPUT_OPTION = click.option(
+    "-o", "--output", type=click.Path(dir_okay=False), default=None,
+    help="Write to FILE instead of standard output (written atomically).")
+FORCE_OPTION = click.option("--force", is_flag=True, help="Overwrite an existing -o FILE.")
+
+
+class BadInput(click.ClickException):
+    """A user error shown as one line, exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"icnperf: error: {self.format_message()}", err=True, file=file)
+
+
+class IcnperfGroup(click.Group):
+    """The command group: IcnperfError and Click's usage errors become one line, status 2."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except IcnperfError as error:
+            raise BadInput(str(error)) from None
+
+    def main(self, *args, **kwargs):
+        kwargs.pop("standalone_mode", None)
+        try:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        except click.UsageError as error:
+            where = error.ctx.command_path if error.ctx else "icnperf"
+            click.echo(f"{where}: error: {error.format_message()}", err=True)
+            sys.exit(2)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.Abort:
+            click.echo("icnperf: aborted", err=True)
+            sys.exit(1)
+
+
+def emit(text: str, output: str | None, force: bool) -> None:
+    """Print text, or write it atomically to ``output``."""
+    if output is None:
+        click.echo(text, nl=not text.endswith("\n"))
+        return
+    from icnperf.render import write_atomically
+
+    write_atomically(output, text, force=force)
+    click.echo(f"wrote {output}", err=True)
+
+
+@click.group(cls=IcnperfGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="icnperf")
+def cli() -> None:
+    """Closed-form performance models of HPC interconnects and their applications."""
+
+
+@cli.command()
+@click.argument("spec")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def topology(spec: str, fmt: str, output: str | None, force: bool) -> None:
+    """Structural metrics and channel loads of one topology SPEC.
+
+    SPEC examples: torus:16x16x32, mesh:8x8, hypercube:10, fattree:k=18,n=3,
+    clos:radix=64,levels=3, dragonfly:p=4,a=8,h=4, megafly:k=18, slimfly:q=13.
+    """
+    from icnperf.commands.topology import topology_text
+
+    emit(topology_text(spec, fmt), output, force)
+
+
+@cli.command("compare-topologies")
+@click.option("--endpoints", type=int, required=True, help="Target endpoint count N.")
+@click.option("--families", default="fattree,dragonfly,megafly,slimfly,torus",
+              show_default=True, help="Comma-separated families to size.")
+@click.option("--torus-dims", default="3,6", show_default=True,
+              help="Comma-separated torus dimension counts.")
+@click.option("--levels", type=int, default=3, show_default=True, help="Fat-tree levels.")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def compare_topologies(endpoints: int, families: str, torus_dims: str, levels: int,
+                       fmt: str, output: str | None, force: bool) -> None:
+    """Smallest design of each family reaching N endpoints (NUDT scalability comparison)."""
+    from icnperf.commands.topology import compare_text
+
+    emit(compare_text(endpoints, families, torus_dims, levels, fmt), output, force)
+
+
+@cli.command()
+@FORMAT_OPTION
+def machines(fmt: str) -> None:
+    """List the bundled machine presets."""
+    from icnperf.commands.machines import presets_text
+
+    click.echo(presets_text(fmt), nl=False)
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter, e.g. network.link_latency=60ns (repeatable).")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def machine(name: str, overrides: tuple[str, ...], fmt: str, output: str | None,
+            force: bool) -> None:
+    """Show one machine (preset NAME or TOML file) with units and sources."""
+    from icnperf.commands.machines import machine_text
+
+    emit(machine_text(name, overrides, fmt), output, force)
+
+
+@cli.command()
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def validate(fmt: str, output: str | None, force: bool) -> None:
+    """Check every registered published claim; exit 1 if any check fails."""
+    from icnperf.commands.validate import validation_text
+
+    text, failed = validation_text(fmt)
+    emit(text, output, force)
+    if failed:
+        sys.exit(1)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="icnperf")

@@ -1,0 +1,1 @@
+"""The formulas: pure functions of plain numbers (NumPy arrays), no I/O and no printing."""

@@ -1,0 +1,116 @@
+"""Topology specs: ``family:body`` text <-> a registered Family and its parameters.
+
+Grammar (documented in docs/cli-conventions.md)::
+
+    spec   := family ":" body
+    body   := radices | integer | pairs
+    radices:= integer ("x" integer)*          torus:16x16x32, mesh:8x8
+    pairs  := name "=" integer ("," name "=" integer)*   dragonfly:p=4,a=8,h=4
+
+Each family declares which body forms it takes (``Family.positional``) and checks its own
+feasibility; this module only tokenizes, looks up and enforces the global size limit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from icnperf.errors import InputError
+from icnperf.model.topology import dragonfly, fattree, slimfly, torus
+from icnperf.model.topology.base import MAX_ENDPOINTS, Family, Metrics
+
+FAMILIES: dict[str, Family] = {
+    family.name: family
+    for module in (torus, fattree, dragonfly, slimfly)
+    for family in module.FAMILIES
+}
+"""Every registered family by name; the CLI's help and choices come from here."""
+
+_INTEGER = re.compile(r"[0-9]{1,12}")
+_NAME = re.compile(r"[a-z_]+")
+
+
+@dataclass(frozen=True)
+class TopologySpec:
+    """A parsed, checked spec: the family and its parameters as Python ints/tuples."""
+
+    family: Family
+    params: dict
+
+    @property
+    def text(self) -> str:
+        """The canonical spec text (``torus:16x16x32``, ``dragonfly:p=4,a=8,h=4``)."""
+        if self.family.positional == "radices":
+            return f"{self.family.name}:" + "x".join(str(k) for k in self.params["radices"])
+        body = ",".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{self.family.name}:{body}"
+
+    def evaluate(self) -> Metrics:
+        """Metrics of this one configuration (0-d arrays)."""
+        return self.family.evaluate(**self.params)
+
+
+def _integer(token: str, spec: str, what: str) -> int:
+    token = token.strip()
+    if not _INTEGER.fullmatch(token):
+        raise InputError(f"topology spec {spec!r}: {what} {token!r} is not a positive integer")
+    return int(token)
+
+
+def _parse_pairs(body: str, family: Family, spec: str) -> dict:
+    params = {}
+    for item in body.split(","):
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not _NAME.fullmatch(name):
+            raise InputError(
+                f"topology spec {spec!r}: expected name=value, got {item!r}"
+                f" (e.g. {family.example})"
+            )
+        if name not in family.parameters:
+            raise InputError(
+                f"topology spec {spec!r}: unknown parameter {name!r} for {family.name}"
+                f" (known: {', '.join(family.parameters)})"
+            )
+        if name in params:
+            raise InputError(f"topology spec {spec!r}: parameter {name!r} given twice")
+        params[name] = _integer(value, spec, name)
+    return params
+
+
+def _parse_body(body: str, family: Family, spec: str) -> dict:
+    if "=" in body:
+        return _parse_pairs(body, family, spec)
+    if family.positional == "radices":
+        radices = tuple(_integer(t, spec, "radix") for t in body.split("x"))
+        return {"radices": radices}
+    if family.positional is not None:
+        return {family.positional: _integer(body, spec, family.positional)}
+    raise InputError(
+        f"topology spec {spec!r}: {family.name} takes name=value parameters"
+        f" (e.g. {family.example})"
+    )
+
+
+def parse_spec(text: str) -> TopologySpec:
+    """Parse and check ``family:body``; raise InputError naming the problem."""
+    spec = text.strip()
+    name, sep, body = spec.partition(":")
+    family = FAMILIES.get(name.strip().lower())
+    if family is None:
+        raise InputError(
+            f"unknown topology family {name.strip()!r} in {spec!r}"
+            f" (known: {', '.join(sorted(FAMILIES))})"
+        )
+    if not sep or not body.strip():
+        raise InputError(f"topology spec {spec!r} has no parameters (e.g. {family.example})")
+    params = _parse_body(body.strip(), family, spec)
+    family.check(params)
+    endpoints = family.endpoints(params)
+    if endpoints > MAX_ENDPOINTS:
+        raise InputError(
+            f"topology spec {spec!r}: {endpoints:.3g} endpoints exceeds the limit of"
+            f" {MAX_ENDPOINTS:.0e}"
+        )
+    return TopologySpec(family, params)

@@ -1,0 +1,1 @@
+"""One module per source paper, each exporting ``CLAIMS``: the claims it registers."""

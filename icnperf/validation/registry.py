@@ -1,0 +1,128 @@
+"""The validation registry: claim records, their evaluation, and the list of all claims.
+
+A ``Claim`` is a published number or statement with its source, the value measured or
+stated there, a function that computes icnperf's prediction of the same quantity, and a
+tolerance. ``evaluate`` turns a claim into a ``CheckResult`` whose fields are the keys
+every validation output uses (DESIGN.md, "The validation registry").
+
+Tolerance kinds and the error they compare (error <= tolerance passes):
+
+* ``relative``: |predicted - measured| / |measured|
+* ``absolute``: |predicted - measured|, in the claim's unit
+* ``percentage-points``: |predicted - measured| where both are percentages
+* ``factor``: max(predicted / measured, measured / predicted) (tolerance >= 1)
+* ``ordering``: measured and predicted are 1 (the stated order holds) or 0; error is
+  |predicted - measured| and the tolerance is 0
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Callable
+
+TOLERANCE_KINDS = ("relative", "absolute", "percentage-points", "factor", "ordering")
+STATUSES = ("pass", "fail", "known-discrepancy")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A published claim and how icnperf predicts it.
+
+    ``discrepancy`` is the written reason why the published statement does not follow
+    from the paper's own formulas or data (a string, or a function returning one when the
+    reason quotes computed numbers); a claim with one that misses its tolerance is a
+    ``known-discrepancy`` instead of a ``fail``.
+    """
+
+    id: str
+    source: str
+    quantity: str
+    measured: float
+    unit: str
+    tolerance: float
+    tolerance_kind: str
+    predict: Callable[[], float]
+    discrepancy: str | Callable[[], str] | None = None
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One evaluated claim: the row every validation output prints."""
+
+    id: str
+    source: str
+    quantity: str
+    measured: float
+    predicted: float
+    unit: str
+    error: float
+    tolerance: float
+    tolerance_kind: str
+    status: str
+    passed: bool
+    reason: str | None
+
+    def as_dict(self) -> dict:
+        """The result as a JSON-serialisable dict (non-finite numbers become None)."""
+        out = asdict(self)
+        for key in ("measured", "predicted", "error"):
+            if not math.isfinite(out[key]):
+                out[key] = None
+        return out
+
+
+def error_of(measured: float, predicted: float, kind: str) -> float:
+    """The error of a prediction under a tolerance kind (see module docstring)."""
+    if kind == "relative":
+        return abs(predicted - measured) / abs(measured)
+    if kind in ("absolute", "percentage-points", "ordering"):
+        return abs(predicted - measured)
+    if kind == "factor":
+        if predicted <= 0 or measured <= 0:
+            return math.inf
+        return max(predicted / measured, measured / predicted)
+    raise ValueError(f"unknown tolerance kind {kind!r}")
+
+
+def evaluate(claim: Claim) -> CheckResult:
+    """Compute the claim's prediction, its error and its status."""
+    predicted = float(claim.predict())
+    error = error_of(claim.measured, predicted, claim.tolerance_kind)
+    within = math.isfinite(error) and error <= claim.tolerance * (1 + 1e-12)
+    if within:
+        status = "pass"
+    elif claim.discrepancy:
+        status = "known-discrepancy"
+    else:
+        status = "fail"
+    return CheckResult(
+        id=claim.id,
+        source=claim.source,
+        quantity=claim.quantity,
+        measured=float(claim.measured),
+        predicted=predicted,
+        unit=claim.unit,
+        error=error,
+        tolerance=claim.tolerance,
+        tolerance_kind=claim.tolerance_kind,
+        status=status,
+        passed=status != "fail",
+        reason=_reason(claim) if status == "known-discrepancy" else None,
+    )
+
+
+def _reason(claim: Claim) -> str:
+    return claim.discrepancy() if callable(claim.discrepancy) else claim.discrepancy
+
+
+def all_claims() -> list[Claim]:
+    """Every registered claim, in source order. Sources register in ``claims/``."""
+    from icnperf.validation.claims import nudt
+
+    claims = [*nudt.CLAIMS]
+    ids = [c.id for c in claims]
+    duplicates = {i for i in ids if ids.count(i) > 1}
+    if duplicates:
+        raise ValueError(f"duplicate claim ids: {sorted(duplicates)}")
+    return claims

@@ -1,0 +1,96 @@
+"""The command line through Click's CliRunner: outputs, formats, files and bad input."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from icnperf import __version__
+from icnperf.cli import cli
+
+TOPOLOGY_KEYS = {"family", "spec", "routers", "endpoints", "radix", "links", "diameter",
+                 "average_distance", "bisection_links", "channel_load", "throughput",
+                 "icnperf_version", "notes"}
+CHECK_KEYS = {"id", "source", "quantity", "measured", "predicted", "unit", "error",
+              "tolerance", "tolerance_kind", "status", "passed"}
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_version_and_help():
+    assert __version__ in run("--version").output
+    result = run("--help")
+    assert result.exit_code == 0
+    for command in ("topology", "compare-topologies", "machines", "machine", "validate"):
+        assert command in result.output
+        assert run(command, "--help").exit_code == 0
+
+
+def test_topology_json_has_the_documented_keys():
+    result = run("topology", "torus:8x8x16", "--format", "json")
+    assert result.exit_code == 0
+    doc = json.loads(result.output)
+    assert set(doc) == TOPOLOGY_KEYS
+    assert (doc["routers"], doc["endpoints"], doc["diameter"]) == (1024, 1024, 16)
+    assert doc["channel_load"]["uniform"] == pytest.approx(16 / 8)
+    assert doc["throughput"]["uniform"] == pytest.approx(0.5)
+    assert doc["icnperf_version"] == __version__
+
+
+def test_topology_table_and_csv():
+    table = run("topology", "dragonfly:p=2,a=4,h=2")
+    assert table.exit_code == 0
+    assert "diameter" in table.output and "notes:" in table.output
+    csv = run("topology", "dragonfly:p=2,a=4,h=2", "--format", "csv").output.splitlines()
+    assert csv[0] == "metric,value"
+    assert "routers,36" in csv       # a(ah+1) = 4 * 9
+
+
+def test_compare_topologies_names_every_family():
+    result = run("compare-topologies", "--endpoints", "100000", "--format", "json")
+    assert result.exit_code == 0
+    designs = json.loads(result.output)["designs"]
+    families = [d["family"] for d in designs]
+    assert families == ["fattree", "dragonfly", "megafly", "slimfly", "3D torus", "6D torus"]
+    assert all(d["endpoints"] >= 100_000 for d in designs)
+    six = designs[-1]
+    assert (six["spec"], six["radix"], six["endpoints"]) == ("torus:7x7x7x7x7x7", 13, 117_649)
+
+
+def test_validate_json_lists_checks_with_the_registry_keys():
+    result = run("validate", "--format", "json")
+    assert result.exit_code == 0
+    checks = json.loads(result.output)["checks"]
+    assert checks and all(CHECK_KEYS <= set(c) for c in checks)
+    assert not any(c["status"] == "fail" for c in checks)
+
+
+def test_output_file_is_written_and_not_overwritten_without_force(tmp_path):
+    target = tmp_path / "t.json"
+    assert run("topology", "mesh:4x4", "--format", "json", "-o", str(target)).exit_code == 0
+    assert json.loads(target.read_text())["spec"] == "mesh:4x4"
+    again = run("topology", "mesh:4x4", "-o", str(target))
+    assert again.exit_code == 2 and "--force" in again.output
+    assert run("topology", "mesh:4x4", "-o", str(target), "--force").exit_code == 0
+    assert "mesh:4x4" in target.read_text()
+
+
+@pytest.mark.parametrize("args", [
+    ["topology", "torus:0x4"],
+    ["topology", "slimfly:q=6"],
+    ["topology", "nosuch:4"],
+    ["topology", "torus:4x4", "--format", "yaml"],
+    ["topology", "torus:4x4", "-o", "/nonexistent-dir/x.txt"],
+    ["compare-topologies", "--endpoints", "0"],
+    ["compare-topologies", "--endpoints", "abc"],
+    ["compare-topologies", "--endpoints", "1000", "--families", "torus,nosuch"],
+    ["compare-topologies", "--endpoints", "1000", "--torus-dims", "3,x"],
+])
+def test_bad_input_is_one_line_and_exit_status_2(args):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) <= 3
