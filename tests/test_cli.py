@@ -34,8 +34,9 @@ def test_topology_json_has_the_documented_keys():
     doc = json.loads(result.output)
     assert set(doc) == TOPOLOGY_KEYS
     assert (doc["routers"], doc["endpoints"], doc["diameter"]) == (1024, 1024, 16)
-    assert doc["channel_load"]["uniform"] == pytest.approx(16 / 8)
-    assert doc["throughput"]["uniform"] == pytest.approx(0.5)
+    # 16-ring with ties at distance 8 all sent in + direction: (k + 2) / 8 (torus notes)
+    assert doc["channel_load"]["uniform"] == pytest.approx(18 / 8)
+    assert doc["throughput"]["uniform"] == pytest.approx(8 / 18)
     assert doc["icnperf_version"] == __version__
 
 

@@ -44,12 +44,16 @@ def test_router_count_claims_are_known_discrepancies_with_reasons():
     assert RESULTS["nudt-mf-routers-vs-sf"].predicted == pytest.approx(248.0, abs=0.1)
 
 
-def test_port_cost_claims_hold_per_endpoint():
-    # megafly spends 2k ports per k/2 endpoints = 4 ports/endpoint; slim fly ~3.
+def test_port_cost_per_endpoint_reading():
+    # megafly: 2k ports per k/2 endpoints = 4; slim fly q=41, p=31: 92/31 = 2.968
+    # -> +34.8 %, within 5 points of the paper's +33 %. Balanced dragonfly p=13:
+    # 51/13 = 3.923 -> +32.2 %, more than 5 points from the paper's +26 %.
     mf = RESULTS["nudt-mf-ports-per-endpoint"]
     df = RESULTS["nudt-df-ports-per-endpoint"]
-    assert mf.status == "pass" and df.status == "pass"
-    assert 28 < df.predicted < 32 and 30 < mf.predicted < 36
+    assert mf.status == "pass"
+    assert mf.predicted == pytest.approx(100 * (4 / (92 / 31) - 1))
+    assert df.status == "known-discrepancy"
+    assert df.predicted == pytest.approx(100 * ((51 / 13) / (92 / 31) - 1))
 
 
 @pytest.mark.parametrize("claim_id", [
@@ -66,5 +70,5 @@ def test_megafly_four_times_dragonfly_only_asymptotically():
     # megafly k=18 has 105,300, so 3.58x at the paper's design point, not "nearly 4x".
     result = RESULTS["nudt-mf-vs-df-size"]
     assert result.predicted == pytest.approx(105_300 / 29_412)
-    assert result.status == "known-discrepancy" and "asymptot" not in result.reason
+    assert result.status == "known-discrepancy"
     assert "radix grows" in result.reason

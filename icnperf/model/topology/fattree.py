@@ -25,12 +25,14 @@ network architecture", SIGCOMM 2008, generalised to n levels):
 The folded Clos ``clos:radix=R,levels=L`` is the same network with k = R/2, n = L.
 
 Routing (NCA, up/down): a packet climbs from its source's leaf to the lowest level h whose
-pod contains the destination (2(h-1) hops), then descends the unique down path. Up-ports
-are chosen by destination ("d-mod-k"): at level l the up-port is (t // k^(l-1)) mod k for
-destination endpoint t (Zahavi et al., "Optimized InfiniBand fat-tree routing for shift
-all-to-all communication patterns", 2010). ``up_port="random"`` instead spreads each hop
-uniformly over the k up-ports (oblivious), which is what BookSim's ``fattree_nca``
-("nearest common ancestor with random routing up") does.
+pod contains the destination (2(h-1) hops), then descends the unique down path. By
+default (``up_port="random"``) each up hop is spread uniformly over the k up-ports
+(oblivious), the nearest-common-ancestor routing with random up-ports of the NUDT study's
+simulator (seeds/002) and of BookSim's ``fattree_nca``. ``up_port="d-mod-k"`` chooses
+up-ports by destination, as InfiniBand's static fat-tree routing does: at level l the
+up-port is (t // k^(l-1)) mod k for destination endpoint t (Zahavi et al., "Optimized
+InfiniBand fat-tree routing for shift all-to-all communication patterns", 2010); its
+worst-case permutation load is far higher (35 for FT(18,3)).
 """
 
 from __future__ import annotations
@@ -254,7 +256,7 @@ class FatTree:
             "worst-case": worst_case,
         }
 
-    def channel_loads(self, up_port: str = "d-mod-k"):
+    def channel_loads(self, up_port: str = "random"):
         """γ_max per pattern for the up-port rule "d-mod-k" or "random"."""
         require(up_port in UP_PORT_RULES,
                 f"fattree: up_port={up_port!r} is not one of {', '.join(UP_PORT_RULES)}")
@@ -280,7 +282,7 @@ def _metrics(family: str, tree: FatTree, up_port: str, extra_notes: tuple[str, .
     )
 
 
-def fattree(k, n, *, up_port: str = "d-mod-k") -> Metrics:
+def fattree(k, n, *, up_port: str = "random") -> Metrics:
     """Metrics of FT(k, n) (NUDT paper, seeds/002); k, n broadcast over NumPy arrays.
 
     Radix 2k ports per router; hops, loads and conventions as in base.py and the module
@@ -289,7 +291,7 @@ def fattree(k, n, *, up_port: str = "d-mod-k") -> Metrics:
     return _metrics("fattree", FatTree(k, n), up_port, ())
 
 
-def clos(radix, levels, *, up_port: str = "d-mod-k") -> Metrics:
+def clos(radix, levels, *, up_port: str = "random") -> Metrics:
     """Metrics of a folded Clos of radix-R switches with L levels = FT(R/2, L).
 
     Derived here: with k = R/2 down- and up-ports per lower-level switch and all R ports

@@ -8,7 +8,7 @@ Sources:
 * McKay, Miller & Širáň, "A note on large graphs of diameter two and given maximum degree",
   J. Combin. Theory B 74 (1998), and Hafner, "Geometric realisation of the graphs of
   McKay–Miller–Širáň", J. Combin. Theory B 90 (2004): the construction below.
-* Jiang et al. (NUDT), seeds/002 §1.5: router degree (3q-δ)/2 + (3q-δ)/4, 2q²(3q-δ)/4
+* Jiang et al. (NUDT), seeds/002 (slim fly paragraph): router degree (3q-δ)/2 + (3q-δ)/4, 2q²(3q-δ)/4
   terminals (that is p = k'/2 exactly, not an integer for odd q).
 
 Construction (every count and load below refers to this graph). GF(q) is the field of q
@@ -56,8 +56,9 @@ SLIMFLY_NOTES = (
     "routing MIN; a 2-hop flow is split evenly over all its minimal paths (common neighbours)",
     "uniform gamma_max = p(3q-2)/(2q^2): the exact load of every cross (subgraph 0 <-> 1) "
     "channel for every delta and xi; intra-column channels carry no more (proven for q >= 5 "
-    "when every non-adjacent same-column router pair has >= 2 common neighbours, checked for "
-    "every valid q <= 2048; q = 3, 4, 5 checked on the graph)",
+    "when every non-adjacent same-column router pair has >= 2 common neighbours, which was "
+    "checked for every valid q <= 4096 (every xi for q <= 300); q = 3, 4, 5 checked on the "
+    "graph; the busiest intra-column channel carries about 2/3 of the cross load for large q)",
     "uniform gamma_max is 9/8 of the mean channel load for large q: p ~ k'/2 does not quite "
     "give full throughput under MIN routing (about 8/9 of injection bandwidth)",
     "worst-case permutation gamma = 2p: a 2-hop path crosses channel u->v as its first hop "
@@ -70,9 +71,9 @@ SLIMFLY_NOTES = (
     "bisection_links = q(floor(q/2)^2 + ceil(q/2)^2), an upper bound: the balanced cut that "
     "puts whole columns on each side (floor(q/2) of subgraph 0 and ceil(q/2) of subgraph 1 on "
     "one side) cuts only cross links; spectral lower bound q^3/2 (Fiedler, Laplacian "
-    "lambda_2 = q, proven for delta = 1, checked for every valid q <= 9000), so it is exact "
-    "for even q and within (q-1)/2 links of the minimum for odd q (exact for q = 3 by "
-    "exhaustive search)",
+    "lambda_2 = q, proven for delta = 1, checked for every valid q <= 9000 and, for "
+    "q <= 400, up to 100 choices of xi), so it is exact for even q and within (q-1)/2 links "
+    "of the minimum for odd q (exact for q = 3 by exhaustive search)",
     "a balanced cut keeps every router with its p endpoints: q^2 routers a side",
 )
 
@@ -149,7 +150,7 @@ def delta(q) -> np.ndarray:
     """δ ∈ {-1, 0, 1} with q = 4w + δ (Besta & Hoefler §3.1); NaN where q ≡ 2 (mod 4)."""
     (q,) = _arrays(q)
     residue = np.mod(q, 4.0)
-    return np.select([residue == 0, residue == 1, residue == 3], [0.0, 1.0, -1.0], np.nan)
+    return np.where(residue == 2.0, np.nan, np.where(residue == 3.0, -1.0, residue))
 
 
 def network_radix(q) -> np.ndarray:
@@ -302,9 +303,11 @@ def channel_load(q, p) -> dict[str, np.ndarray]:
 def _require_valid(q: np.ndarray, p: np.ndarray) -> None:
     """Raise InputError naming the first invalid q or p of a batch."""
     bad_q = ~is_valid_q(q)
-    require(not bad_q.any(), f"slimfly: q={_first(q, bad_q)} is not a prime power >= 3")
+    if bad_q.any():
+        require(False, f"slimfly: q={_first(q, bad_q)} is not a prime power >= 3")
     bad_p = ~((p >= 1) & (p == np.floor(p)) & np.isfinite(p))
-    require(not bad_p.any(), f"slimfly: p={_first(p, bad_p)} must be a positive integer")
+    if bad_p.any():
+        require(False, f"slimfly: p={_first(p, bad_p)} must be a positive integer")
 
 
 def _first(values: np.ndarray, mask: np.ndarray) -> str:

@@ -40,9 +40,14 @@ class TopologySpec:
 
     @property
     def text(self) -> str:
-        """The canonical spec text (``torus:16x16x32``, ``dragonfly:p=4,a=8,h=4``)."""
+        """The canonical spec text, in the form of the family's example.
+
+        ``torus:16x16x32``, ``hypercube:10``, ``dragonfly:p=4,a=8,h=4``, ``megafly:k=18``.
+        """
         if self.family.positional == "radices":
             return f"{self.family.name}:" + "x".join(str(k) for k in self.params["radices"])
+        if "=" not in self.family.example:
+            return f"{self.family.name}:{self.params[self.family.positional]}"
         body = ",".join(f"{k}={v}" for k, v in self.params.items())
         return f"{self.family.name}:{body}"
 

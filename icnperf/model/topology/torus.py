@@ -186,7 +186,8 @@ def _descending(keys: np.ndarray) -> list[np.ndarray]:
     rows = list(keys)
     for end in range(len(rows) - 1, 0, -1):
         for i in range(end):
-            rows[i], rows[i + 1] = np.maximum(rows[i], rows[i + 1]), np.minimum(rows[i], rows[i + 1])
+            high, low = np.maximum(rows[i], rows[i + 1]), np.minimum(rows[i], rows[i + 1])
+            rows[i], rows[i + 1] = high, low
     return rows
 
 
@@ -232,8 +233,9 @@ def _transpose(g: _Lines, wrap: bool) -> np.ndarray:
     symmetric = np.all(g.k[:h] == g.k[h:], axis=0)
     per_line = g.half[:h] if wrap else g.k[:h] - 1.0
     within_half = g.before[h] / (g.before[:h] * g.k[:h])
-    load = np.maximum(np.max(per_line * g.before[:h], axis=0), np.max(per_line * within_half, axis=0))
-    return np.where(symmetric, load, np.nan)
+    all_to_one = np.max(per_line * g.before[:h], axis=0)
+    one_to_all = np.max(per_line * within_half, axis=0)
+    return np.where(symmetric, np.maximum(all_to_one, one_to_all), np.nan)
 
 
 def _nearest_neighbour(g: _Lines, wrap: bool) -> np.ndarray:
