@@ -42,7 +42,7 @@ def main() -> None:
     a = rng.integers(2, 33, size=n)
     cases = {
         "torus (3D, mixed radices)": lambda: _touch(torus.torus_metrics(radices)),
-        "dragonfly DF(p,a,h)": lambda: _touch(dragonfly.dragonfly_metrics(p, a, h)),
+        "dragonfly DF(p,a,h)": lambda: _touch(dragonfly.evaluate_dragonfly(p, a, h)),
     }
     print(f"{n:,} configurations per call, median of {args.repeats} runs")
     for name, call in cases.items():

@@ -74,17 +74,25 @@ def cli() -> None:
     """Closed-form performance models of HPC interconnects and their applications."""
 
 
-@cli.command()
+class FamilyListingCommand(click.Command):
+    """A command whose help ends with the registered topology families (read on demand)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_help_text(ctx, formatter)
+        from icnperf.model.topology.spec import FAMILIES
+
+        with formatter.section("Topology families"):
+            formatter.write_dl([(f.example, f"{f.description} (parameters: "
+                                 f"{', '.join(f.parameters)})") for f in FAMILIES.values()])
+
+
+@cli.command(cls=FamilyListingCommand)
 @click.argument("spec")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
 def topology(spec: str, fmt: str, output: str | None, force: bool) -> None:
-    """Structural metrics and channel loads of one topology SPEC.
-
-    SPEC examples: torus:16x16x32, mesh:8x8, hypercube:10, fattree:k=18,n=3,
-    clos:radix=64,levels=3, dragonfly:p=4,a=8,h=4, megafly:k=18, slimfly:q=13.
-    """
+    """Structural metrics and channel loads of one topology SPEC (FAMILY:PARAMETERS)."""
     from icnperf.commands.topology import topology_text
 
     emit(topology_text(spec, fmt), output, force)

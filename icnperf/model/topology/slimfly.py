@@ -8,8 +8,8 @@ Sources:
 * McKay, Miller & Širáň, "A note on large graphs of diameter two and given maximum degree",
   J. Combin. Theory B 74 (1998), and Hafner, "Geometric realisation of the graphs of
   McKay–Miller–Širáň", J. Combin. Theory B 90 (2004): the construction below.
-* Jiang et al. (NUDT), seeds/002 (slim fly paragraph): router degree (3q-δ)/2 + (3q-δ)/4, 2q²(3q-δ)/4
-  terminals (that is p = k'/2 exactly, not an integer for odd q).
+* Jiang et al. (NUDT), seeds/002 (slim fly paragraph): router degree (3q-δ)/2 + (3q-δ)/4,
+  2q²(3q-δ)/4 terminals (that is p = k'/2 exactly, not an integer for odd q).
 
 Construction (every count and load below refers to this graph). GF(q) is the field of q
 elements and ξ a primitive element of it. Routers are (0, x, y) and (1, m, c), x, y, m, c ∈
@@ -260,14 +260,19 @@ def mean_channel_load_uniform(q, p) -> np.ndarray:
 def uniform_channel_load(q, p) -> np.ndarray:
     """γ_max under uniform traffic and MIN routing: p(3q - 2)/(2q²) flits/cycle.
 
-    Derived here. A router pair carries p²/N = p/(2q²) flits/cycle. Cross channel u = (0,x,y)
-    -> v = (1,m,c): the direct pair (1); u to the q - 1 routers (0, x', ·) of v's other
-    subgraph-0 neighbours, each with the unique common neighbour v (q - 1); u to v's column
-    neighbours (1, m, c + t), t ∈ X', whose common neighbours with u number 1 + [t ∈ X], each
-    taking its share (|X'| - |X ∩ X'|/2 = (q-δ)/2 - (1-δ)/2); and symmetrically the flows into
-    v through u: 1 + 2(q - 1) + (q - δ) - (1 - δ) = 3q - 2 pair-shares, for every δ and ξ.
-    Intra-column channels carry 1 + 2q/(1 + [t ∈ X']) + 2Σ 1/c(d) over their distance-2 column
-    pairs, at most 3q - 2 (see SLIMFLY_NOTES), so the cross channels are the maximum.
+    Derived here. Every ordered router pair carries p²/N = p/(2q²) flits/cycle; a pair at
+    distance 2 with λ common neighbours sends 1/λ of it through each. Cross channel
+    u = (0,x,y) -> v = (1,m,c) carries, in pair units:
+    the pair (u, v) itself: 1;
+    u -> v's other subgraph-0 neighbours (0, x', m·x' + c), x' ≠ x: different columns, the
+    only common neighbour is v: q - 1;
+    u -> v's column neighbours (1, m, c + t), t ∈ X': λ = [t ∈ X] + [t ∈ X'], so
+    |X'| - |X ∩ X'|/2 = (q - δ)/2 - (1 - δ)/2;
+    and, symmetrically, u's neighbours -> v: (q - 1) + (q - δ)/2 - (1 - δ)/2.
+    Total 3q - 2, for every δ and every choice of ξ. An intra-column channel y -> y + t
+    carries 1 + 2q/(1 + [t ∈ X']) + 2·Σ 1/λ over the column neighbours of y + t not adjacent
+    to y (λ = their common neighbours within the column), which stays <= 3q - 2 (see
+    SLIMFLY_NOTES), so the cross channels are the busiest.
     """
     q, p = _arrays(q, p)
     return p * (3.0 * q - 2.0) / (2.0 * q * q)

@@ -50,7 +50,8 @@ class Field:
     def __init__(self, q: int, power: int = 1):
         self.q = q
         self.r, self.e = prime_power(q)
-        self.digits = np.array([[(a // self.r**i) % self.r for i in range(self.e)] for a in range(q)])
+        powers = [self.r**i for i in range(self.e)]
+        self.digits = np.array([[(a // w) % self.r for w in powers] for a in range(q)])
         self.weights = self.r ** np.arange(self.e)
         self.add = self._combine(+1)
         self.sub = self._combine(-1)
