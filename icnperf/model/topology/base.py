@@ -22,6 +22,9 @@ Conventions (stated once here, repeated in each result's ``notes``):
   network) has γ_max = NaN and Θ = NaN.
 * **bisection_links** counts bidirectional links cut by a minimum balanced cut of the
   endpoints (each direction of a link is one channel; the cut has 2x this many channels).
+  Where no exact minimum is known in closed form (dragonfly and megafly in some ranges,
+  slim fly of odd q) the family reports the size of an explicit balanced cut, an upper
+  bound, and says so in its notes.
 """
 
 from __future__ import annotations
