@@ -19,6 +19,7 @@ from scipy.optimize import linear_sum_assignment
 from icnperf.errors import InputError
 from icnperf.model.topology import dragonfly as df
 from icnperf.model.topology.base import COMMON_NOTES, PATTERNS
+from metrics_assert import assert_config_equals
 
 # ------------------------------------------------------------------ graph constructions
 
@@ -519,10 +520,6 @@ def test_megafly_stated_cut_is_balanced_with_stated_size(k):
 # ------------------------------------------------------------------ shared behaviour
 
 
-def _assert_same(batch, one):
-    assert np.array_equal(np.asarray(batch), np.asarray(one), equal_nan=True)
-
-
 def test_vectorized_equals_scalar_calls():
     rng = np.random.default_rng(7)
     p, a, h = (rng.integers(1, 30, size=(4, 50)) for _ in range(3))
@@ -530,19 +527,11 @@ def test_vectorized_equals_scalar_calls():
     assert batch.routers.shape == (4, 50)
     for i, j in itertools.product(range(4), range(50)):
         one = df.evaluate_dragonfly(int(p[i, j]), int(a[i, j]), int(h[i, j]))
-        for name in ("routers", "endpoints", "radix", "links", "diameter",
-                     "average_distance", "bisection_links"):
-            _assert_same(getattr(batch, name)[i, j], getattr(one, name))
-        for pattern in PATTERNS:
-            _assert_same(batch.channel_load[pattern][i, j], one.channel_load[pattern])
+        assert_config_equals(batch, (i, j), one)
     k = np.arange(1, 60)
     mbatch = df.evaluate_megafly(k)
     for i, kk in enumerate(k):
-        one = df.evaluate_megafly(int(kk))
-        for name in ("routers", "endpoints", "links", "average_distance", "bisection_links"):
-            _assert_same(getattr(mbatch, name)[i], getattr(one, name))
-        for pattern in PATTERNS:
-            _assert_same(mbatch.channel_load[pattern][i], one.channel_load[pattern])
+        assert_config_equals(mbatch, i, df.evaluate_megafly(int(kk)))
 
 
 def test_broadcasting_over_parameters():

@@ -22,6 +22,7 @@ from scipy.sparse.csgraph import shortest_path
 from icnperf.errors import InputError
 from icnperf.model.topology import slimfly as sf
 from icnperf.model.topology.base import COMMON_NOTES, PATTERNS
+from metrics_assert import assert_config_equals
 
 GRAPH_QS = (3, 4, 5, 7, 8, 9, 11, 13)
 """Every δ: -1 (3, 7, 11), 0 (4, 8), 1 (5, 9, 13); prime powers 4, 8, 9 with e > 1."""
@@ -446,22 +447,14 @@ def test_q13_numbers():
 # ------------------------------------------------------------------ vectorization
 
 
-def _assert_same_config(batch, i, single):
-    for name in ("routers", "endpoints", "radix", "links", "diameter",
-                 "average_distance", "bisection_links"):
-        assert getattr(batch, name)[i] == getattr(single, name)
-    for pattern in PATTERNS:
-        np.testing.assert_equal(batch.channel_load[pattern][i], single.channel_load[pattern])
-
-
 def test_vectorized_equals_scalar():
     qs = np.array([3, 4, 5, 7, 8, 9, 11, 13, 16, 25, 27, 32, 41, 49, 81, 127, 128])
     ps = np.array([1, 2, 3, 5, 6, 7, 9, 10, 12, 19, 20, 24, 31, 37, 61, 95, 96])
     given_p = sf.evaluate(qs, ps)
     default_p = sf.evaluate(qs)
     for i, q in enumerate(qs):
-        _assert_same_config(given_p, i, sf.evaluate(int(q), int(ps[i])))
-        _assert_same_config(default_p, i, sf.evaluate(int(q)))
+        assert_config_equals(given_p, i, sf.evaluate(int(q), int(ps[i])))
+        assert_config_equals(default_p, i, sf.evaluate(int(q)))
 
 
 def test_broadcasting_shapes():

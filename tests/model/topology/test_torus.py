@@ -23,6 +23,7 @@ from scipy.optimize import linear_sum_assignment
 from icnperf.errors import InputError
 from icnperf.model.topology import torus as T
 from icnperf.model.topology.base import COMMON_NOTES, PATTERNS, Metrics
+from metrics_assert import assert_config_equals
 
 SMALL = [
     (2,), (3,), (4,), (5,), (6,), (7,), (8,),
@@ -387,13 +388,7 @@ def test_vectorized_equals_scalar(n, wrap):
     assert m.routers.shape == (4, 6)
     for idx in np.ndindex(4, 6):
         one = T.torus_metrics(tuple(int(k) for k in batch[idx]), wrap=wrap)
-        for name in ("routers", "radix", "links", "diameter", "average_distance",
-                     "bisection_links"):  # fmt: skip
-            assert getattr(m, name)[idx] == getattr(one, name)
-        for pattern in PATTERNS:
-            assert m.channel_load[pattern][idx] == pytest.approx(
-                one.channel_load[pattern], rel=0, abs=0, nan_ok=True
-            )
+        assert_config_equals(m, idx, one)
 
 
 def test_single_metric_functions_agree_with_record():
@@ -424,13 +419,7 @@ def test_hypercube_vectorized_equals_scalar():
     assert m.routers.shape == (2, 3)
     for idx in np.ndindex(2, 3):
         one = T.torus_metrics((2,) * int(n[idx]))
-        for name in ("routers", "radix", "links", "diameter", "average_distance",
-                     "bisection_links"):  # fmt: skip
-            assert getattr(m, name)[idx] == getattr(one, name)
-        for pattern in PATTERNS:
-            assert m.channel_load[pattern][idx] == pytest.approx(
-                one.channel_load[pattern], rel=0, abs=0, nan_ok=True
-            )
+        assert_config_equals(m, idx, one)
 
 
 def test_large_values_exact():
