@@ -99,21 +99,24 @@ def topology(spec: str, fmt: str, output: str | None, force: bool) -> None:
 
 
 @cli.command("compare-topologies")
-@click.option("--endpoints", type=int, required=True, help="Target endpoint count N.")
-@click.option("--families", default="fattree,dragonfly,megafly,slimfly,torus",
-              show_default=True, help="Comma-separated families to size.")
+@click.option("--endpoints", type=int, default=None, help="Target endpoint count N.")
+@click.option("--radix", default=None, metavar="R[,R...]",
+              help="Instead of --endpoints: the largest design within each router radix R.")
+@click.option("--families", default=None,
+              help="Comma-separated families to size [default: all that apply].")
 @click.option("--torus-dims", default="3,6", show_default=True,
               help="Comma-separated torus dimension counts.")
 @click.option("--levels", type=int, default=3, show_default=True, help="Fat-tree levels.")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
-def compare_topologies(endpoints: int, families: str, torus_dims: str, levels: int,
-                       fmt: str, output: str | None, force: bool) -> None:
-    """Smallest design of each family reaching N endpoints (NUDT scalability comparison)."""
+def compare_topologies(endpoints: int | None, radix: str | None, families: str | None,
+                       torus_dims: str, levels: int, fmt: str, output: str | None,
+                       force: bool) -> None:
+    """Size every family for N endpoints, or within a router radix (NUDT Fig. 5)."""
     from icnperf.commands.topology import compare_text
 
-    emit(compare_text(endpoints, families, torus_dims, levels, fmt), output, force)
+    emit(compare_text(endpoints, radix, families, torus_dims, levels, fmt), output, force)
 
 
 @cli.command()

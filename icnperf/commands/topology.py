@@ -78,7 +78,8 @@ COMPARE_COLUMNS = (
 )
 
 COMPARE_NOTES = (
-    "each row is the smallest design of its family with at least the target endpoints",
+    "with --endpoints each row is the smallest design of its family reaching the target;"
+    " with --radix the largest design whose routers have at most that many ports",
     "fattree: k-ary n-tree of the NUDT paper, (2n-1)k^(n-1) routers of radix 2k",
     "dragonfly: balanced DF(p, a=2p, h=p); megafly: k endpoints and k spines per leaf",
     "slimfly: MMS graph, p endpoints per router as in the slimfly model's notes",
@@ -108,30 +109,55 @@ def _integers(text: str, what: str, low: int, high: int) -> tuple[int, ...]:
     return tuple(int(t) for t in items)
 
 
-def compare_rows(endpoints: int, families: str, torus_dims: str, levels: int) -> list[dict]:
-    """Rows of the scalability comparison, one per family (and torus dimension)."""
+def _designs_for_endpoints(endpoints: int, families: str | None, torus_dims: str,
+                           levels: int) -> list[dict]:
     from icnperf.model.topology.base import MAX_ENDPOINTS
     from icnperf.model.topology.compare import COMPARED_FAMILIES, compare_for_endpoints
 
     if not 1 <= endpoints <= MAX_ENDPOINTS:
         raise InputError(f"--endpoints must be in 1..{MAX_ENDPOINTS:.0e}, got {endpoints}")
-    if not 1 <= levels <= 8:
-        raise InputError(f"--levels must be in 1..8, got {levels}")
-    chosen = _choices(families, COMPARED_FAMILIES, "families")
+    chosen = _choices(families or ",".join(COMPARED_FAMILIES), COMPARED_FAMILIES, "families")
     dims = _integers(torus_dims, "torus-dims", 1, 12)
     designs = compare_for_endpoints(endpoints, chosen, dims, levels)
     return [{**d.__dict__, "ports_per_endpoint": d.ports_per_endpoint} for d in designs]
 
 
-def compare_text(endpoints: int, families: str, torus_dims: str, levels: int,
-                 fmt: str) -> str:
+def _designs_for_radix(radix: str, families: str | None, levels: int) -> list[dict]:
+    from icnperf.model.topology.compare import RADIX_FAMILIES, compare_for_radix
+
+    chosen = _choices(families or ",".join(RADIX_FAMILIES), RADIX_FAMILIES, "families")
+    rows = []
+    for limit in _integers(radix, "radix", 2, 1024):
+        rows += [{**d.__dict__, "radix_limit": limit,
+                  "ports_per_endpoint": d.ports_per_endpoint}
+                 for d in compare_for_radix(limit, chosen, levels)]
+    return rows
+
+
+def compare_rows(endpoints: int | None, radix: str | None, families: str | None,
+                 torus_dims: str, levels: int) -> list[dict]:
+    """Rows of the scalability comparison: per family for N endpoints, or per radix."""
+    if (endpoints is None) == (radix is None):
+        raise InputError("give exactly one of --endpoints N or --radix R[,R...]")
+    if not 1 <= levels <= 8:
+        raise InputError(f"--levels must be in 1..8, got {levels}")
+    if endpoints is not None:
+        return _designs_for_endpoints(endpoints, families, torus_dims, levels)
+    return _designs_for_radix(radix, families, levels)
+
+
+def compare_text(endpoints: int | None, radix: str | None, families: str | None,
+                 torus_dims: str, levels: int, fmt: str) -> str:
     """``icnperf compare-topologies`` output in the chosen format."""
-    rows = compare_rows(endpoints, families, torus_dims, levels)
+    rows = compare_rows(endpoints, radix, families, torus_dims, levels)
+    columns = COMPARE_COLUMNS if radix is None else (
+        Column("radix_limit", "radix limit", number()), *COMPARE_COLUMNS)
     if fmt == "json":
-        return json_text({"inputs": {"endpoints": endpoints, "families": families,
-                                     "torus_dims": torus_dims, "fattree_levels": levels},
+        return json_text({"inputs": {"endpoints": endpoints, "radix": radix,
+                                     "families": families, "torus_dims": torus_dims,
+                                     "fattree_levels": levels},
                           "notes": list(COMPARE_NOTES), "designs": rows})
     if fmt == "csv":
-        return csv_text(rows, [c.key for c in COMPARE_COLUMNS])
+        return csv_text(rows, [c.key for c in columns])
     notes = "\n".join(f"  - {n}" for n in COMPARE_NOTES)
-    return f"{aligned_table(rows, COMPARE_COLUMNS)}\n\nnotes:\n{notes}\n"
+    return f"{aligned_table(rows, columns)}\n\nnotes:\n{notes}\n"

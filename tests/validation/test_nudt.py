@@ -72,3 +72,18 @@ def test_megafly_four_times_dragonfly_only_asymptotically():
     assert result.predicted == pytest.approx(105_300 / 29_412)
     assert result.status == "known-discrepancy"
     assert "radix grows" in result.reason
+
+
+def test_largest_designs_within_radix_36():
+    # megafly k=18 (2k = 36); balanced dragonfly p=9 (4p-1 = 35; p=10 needs 39);
+    # slim fly q=16 (delta=0, k'=24, p=12: 36 ports; q=17 needs 25+13 = 38);
+    # fat tree k=18, n=3: 2*18^3 = 11,664 endpoints.
+    from icnperf.model.topology.compare import largest_for_radix
+
+    got = {f: largest_for_radix(f, 36) for f in ("fattree", "dragonfly", "megafly", "slimfly")}
+    assert got["megafly"].endpoints == 105_300
+    assert got["dragonfly"].spec == "dragonfly:p=9,a=18,h=9"
+    assert got["slimfly"].spec == "slimfly:q=16,p=12" and got["slimfly"].radix == 36
+    assert got["fattree"].endpoints == 11_664
+    assert largest_for_radix("slimfly", 7) is None      # q=3 (delta=-1): k'=5, p=3: 8 ports
+    assert RESULTS["nudt-mf-largest-at-equal-radix"].status == "pass"

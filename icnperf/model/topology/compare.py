@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from icnperf.errors import InputError
 from icnperf.model.topology import dragonfly, fattree, slimfly, torus
 from icnperf.model.topology.spec import FAMILIES, TopologySpec
 
@@ -48,11 +49,8 @@ def _params_for(family: str, n_endpoints: int, levels: int, dims: int) -> dict:
     return torus.design_for_endpoints(n_endpoints, dims=dims)
 
 
-def design(family: str, n_endpoints: int, *, levels: int = 3, dims: int = 3) -> Design:
-    """The smallest design of ``family`` with at least ``n_endpoints`` endpoints."""
-    spec = TopologySpec(FAMILIES[family], _params_for(family, n_endpoints, levels, dims))
+def _design_of(spec: TopologySpec, label: str) -> Design:
     m = spec.evaluate()
-    label = f"{dims}D torus" if family == "torus" else family
     return Design(
         family=label,
         spec=spec.text,
@@ -64,6 +62,57 @@ def design(family: str, n_endpoints: int, *, levels: int = 3, dims: int = 3) -> 
         diameter=int(m.diameter),
         average_distance=float(m.average_distance),
     )
+
+
+def design(family: str, n_endpoints: int, *, levels: int = 3, dims: int = 3) -> Design:
+    """The smallest design of ``family`` with at least ``n_endpoints`` endpoints."""
+    spec = TopologySpec(FAMILIES[family], _params_for(family, n_endpoints, levels, dims))
+    return _design_of(spec, f"{dims}D torus" if family == "torus" else family)
+
+
+RADIX_FAMILIES = ("fattree", "dragonfly", "megafly", "slimfly")
+"""Families whose size grows with router radix (a torus's radix is fixed by its dimension)."""
+
+
+def _sized_by(family: str, t: int, levels: int) -> dict:
+    """Parameters of the t-th design of a family, in increasing radix (NUDT Fig. 5 rules)."""
+    if family == "fattree":
+        return {"k": t, "n": levels}
+    if family == "dragonfly":
+        return {"p": t, "a": 2 * t, "h": t}
+    if family == "megafly":
+        return {"k": t}
+    if not slimfly.is_valid_q(t):
+        return {"q": t}
+    return {"q": t, "p": int(slimfly.default_endpoints_per_router(t))}
+
+
+def largest_for_radix(family: str, radix: int, *, levels: int = 3) -> Design | None:
+    """The largest design of ``family`` whose routers have at most ``radix`` ports.
+
+    Reproduces the size-vs-radix curves of the NUDT paper (seeds/002, Fig. 5); None when
+    even the smallest design needs more ports. Invalid sizes (a slim fly q that is not a
+    prime power) are skipped.
+    """
+    best = None
+    for t in range(1, radix + 1):
+        try:
+            spec = TopologySpec(FAMILIES[family], _sized_by(family, t, levels))
+            FAMILIES[family].check(spec.params)
+        except InputError:
+            continue
+        candidate = _design_of(spec, family)
+        if candidate.radix > radix:
+            break
+        best = candidate
+    return best
+
+
+def compare_for_radix(radix: int, families: tuple[str, ...] = RADIX_FAMILIES,
+                      fattree_levels: int = 3) -> list[Design]:
+    """The largest design of each family within a router radix (families that fit)."""
+    designs = (largest_for_radix(f, radix, levels=fattree_levels) for f in families)
+    return [d for d in designs if d is not None]
 
 
 def compare_for_endpoints(

@@ -19,6 +19,7 @@ from icnperf.validation.registry import Claim
 
 SOURCE = "NUDT topologies paper (seeds/002), scalability section, text under Fig. 5"
 TORUS_SOURCE = "NUDT topologies paper (seeds/002), scalability section, 6D torus example"
+SOURCE_FIG5 = "NUDT topologies paper (seeds/002), Fig. 5 and the text under it"
 MEGAFLY_SOURCE = "NUDT topologies paper (seeds/002), megafly paragraph (Fig. 3)"
 TARGET = 100_000
 """'10^5 scale' (10万量级) read as at least 100,000 endpoints."""
@@ -89,6 +90,17 @@ def _fewest_routers_is_slimfly() -> float:
     return 1.0 if min(counts, key=counts.get) == "slimfly" else 0.0
 
 
+def _megafly_largest_at_equal_radix(radices=(36, 48, 64, 92, 128)) -> float:
+    """1 when, at every radix, megafly supports more endpoints than FT, DF and SF."""
+    from icnperf.model.topology.compare import RADIX_FAMILIES, largest_for_radix
+
+    for radix in radices:
+        sizes = {f: largest_for_radix(f, radix).endpoints for f in RADIX_FAMILIES}
+        if max(sizes, key=sizes.get) != "megafly":
+            return 0.0
+    return 1.0
+
+
 def _lowest_radix_is_megafly() -> float:
     radix = {f: _design(f).radix for f in ("fattree", "dragonfly", "megafly", "slimfly")}
     return 1.0 if min(radix, key=radix.get) == "megafly" else 0.0
@@ -127,6 +139,9 @@ CLAIMS = [
           "relative", _megafly_vs_dragonfly_size, discrepancy=MF_VS_DF_REASON),
     Claim("nudt-sf-fewest-routers", SOURCE, "slim fly needs the fewest routers of FT/DF/MF/SF",
           1, "holds", 0, "ordering", _fewest_routers_is_slimfly),
+    Claim("nudt-mf-largest-at-equal-radix", SOURCE_FIG5,
+          "at equal router radix (36..128) megafly supports the most endpoints of FT/DF/MF/SF",
+          1, "holds", 0, "ordering", _megafly_largest_at_equal_radix),
     Claim("nudt-mf-lowest-radix", SOURCE, "megafly needs the lowest radix of FT/DF/MF/SF",
           1, "holds", 0, "ordering", _lowest_radix_is_megafly),
 ]
