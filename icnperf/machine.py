@@ -169,7 +169,6 @@ NODE_TYPE_KEYS: dict[str, Key] = {
 """Keys of a ``[node_types.NAME]`` table: a count and the node keys."""
 
 _TOP_LEVEL = ("format", "name", "description", "topology", "notes", *SECTIONS, "node_types")
-_TOPOLOGY_RE = re.compile(r"[a-z][a-z0-9_+-]*:\S+")
 _TYPE_NAME_RE = re.compile(r"[A-Za-z0-9_-]+")
 _PRESET_NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
@@ -459,11 +458,15 @@ def _unknown_key(where: str, path: str, known: Mapping[str, Key]) -> InputError:
 
 
 def _check_topology(value: Any, where: str) -> None:
-    if not isinstance(value, str) or not _TOPOLOGY_RE.fullmatch(value.strip()):
-        raise InputError(
-            f"{where}: topology must be a spec such as 'torus:16x16x32' or "
-            f"'dragonfly:p=4,a=8,h=4', got {value!r}"
-        )
+    """Raise InputError unless value is a topology spec the model accepts."""
+    from icnperf.model.topology.spec import parse_spec
+
+    if not isinstance(value, str):
+        raise InputError(f"{where}: topology must be a spec such as 'torus:16x16x32', got {value!r}")
+    try:
+        parse_spec(value)
+    except InputError as error:
+        raise InputError(f"{where}: {error}") from None
 
 
 def _check_value(key: Key, value: Any, where: str, path: str) -> Value:

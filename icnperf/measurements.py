@@ -25,11 +25,12 @@ import math
 import os
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -247,7 +248,10 @@ def _toml_line(text: str, *names: str) -> int | None:
     quoted = rf"[\"']?{re.escape(target)}[\"']?"
     if len(names) >= 2:
         parent = rf"[\"']?{re.escape(names[-2])}[\"']?"
-        patterns = [rf"^\s*\[\s*{parent}\s*\.\s*{quoted}\s*\]", rf"^\s*{parent}\s*\.\s*{quoted}\s*[.=]"]
+        patterns = [
+            rf"^\s*\[\s*{parent}\s*\.\s*{quoted}\s*\]",
+            rf"^\s*{parent}\s*\.\s*{quoted}\s*[.=]",
+        ]
     else:
         patterns = [rf"^\s*\[+\s*{quoted}\s*[.\]]", rf"^\s*{quoted}\s*[.=]"]
     compiled = [re.compile(p) for p in patterns]
@@ -426,8 +430,7 @@ def _check_column_spec(name, spec, fail) -> None:
 
 def _records(text: str, origin: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
     """(header, [(line, fields), ...]) with blank lines skipped; CSV syntax errors raised."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     header: list[str] | None = None
     header_line = 0
@@ -505,9 +508,8 @@ def _parse_number(raw: str, unit: str, spec: Mapping[str, Any], origin, line, na
     if minimum is not None and number < minimum:
         raise _error(origin, f"{_show(value)} is below the declared minimum {minimum:g}",
                      line, name)
-    if spec.get("integer"):
-        if not number.is_integer() or abs(number) > _MAX_EXACT_INTEGER:
-            raise _error(origin, f"{_show(value)} is not a whole number", line, name)
+    if spec.get("integer") and (not number.is_integer() or abs(number) > _MAX_EXACT_INTEGER):
+        raise _error(origin, f"{_show(value)} is not a whole number", line, name)
     return number
 
 

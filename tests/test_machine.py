@@ -231,7 +231,8 @@ def test_overrides_of_node_types():
         ("network", "expected SECTION.KEY=VALUE"),
         ("=5", "expected SECTION.KEY=VALUE"),
         ("network.link_latency.x=1ns", "expected SECTION.KEY"),
-        ("topology=torus 4x4", "topology must be a spec"),
+        ("topology=torus 4x4", "unknown topology family"),
+        ("topology=torus:0x3", "radix 0 in dimension 1 must be >= 2"),
         ("node_types.C.cores=4", "set node_types.C.count as well"),
         ("node_types.A.nosuch=4", "unknown key 'node_types.A.nosuch'"),
     ],
@@ -320,7 +321,7 @@ def test_negative_values_are_rejected(tmp_path):
     "text, fragment",
     [
         ('[network]\nlink_latency = "80 ns"\n', "no 'topology'"),
-        ('topology = "torus 4x4"\n', "topology must be a spec"),
+        ('topology = "torus 4x4"\n', "unknown topology family"),
         (_MINIMAL + 'colour = "red"\n', "unknown key 'colour'"),
         (_MINIMAL + "format = 2\n", "format 2 is not supported"),
         (_MINIMAL + "[network]\nswitching = \"wormhole\"\n", "not one of"),

@@ -44,7 +44,8 @@ from __future__ import annotations
 
 import inspect
 import math
-from typing import Any, Callable, Mapping, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -54,9 +55,9 @@ from icnperf.model import ops
 __all__ = [
     "APIS",
     "COLUMNS",
+    "PARAMETERS",
     "LogGP",
     "P2PTable",
-    "PARAMETERS",
     "bind",
     "channel_utilisation",
     "flits",
@@ -159,7 +160,8 @@ def wire_bytes(m, *, flit_size, packet_max_flits, packet_header_flits):
 
 def largest_packet_flits(m, *, flit_size, packet_max_flits, packet_header_flits):
     """Flits of the message's largest (first) packet: min(P, H + ceil(m / f))."""
-    return ops.minimum(packet_max_flits, packet_header_flits + payload_flits(m, flit_size=flit_size))
+    payload = payload_flits(m, flit_size=flit_size)
+    return ops.minimum(packet_max_flits, packet_header_flits + payload)
 
 
 # --- zero-load latency ------------------------------------------------------------------
@@ -200,24 +202,30 @@ def store_and_forward_delay(m, hops, *, flit_size, packet_max_flits, packet_head
                             link_bandwidth, host_bandwidth):
     """Extra time store-and-forward adds to the cut-through latency:
 
-        ΔT_SAF(m, h) = (h + 1) · max(d_1 / B_host,  w_1 / B_link)
+        ΔT_SAF(m, h) = max(d_1 / B_host, w_1 / B_link) + h · w_1 / B_link
 
-    with w_1 = min(P, H + ceil(m/f)) · f the largest (first) packet and d_1 = w_1 - H·f its
-    payload. Derivation: with store-and-forward each of the h + 1 routers receives a whole
-    packet before sending it on, so the message's n packets cross h + 2 channels (host ->
-    router 0, h links, router h -> host) like jobs through a pipeline of h + 2 stages in
-    which a job takes the same time on every stage. The makespan of that pipeline (the
-    "proportionate flow shop") is Σ_j p_j + (stages - 1) · max_j p_j: the cut-through
-    serialization Σ_j p_j plus (h + 1) times the largest packet's time. Taking every stage at
-    the bottleneck channel's speed makes it exact when host and link rates match and an
-    upper bound otherwise. For one packet this is the textbook store-and-forward latency
-    (h + 2) · L/b (Dally & Towles, buffered flow control).
+    with w_1 = min(P, H + ceil(m/f)) · f the message's largest (first) packet and
+    d_1 = w_1 - H·f its payload. Derivation: the path is h + 2 channels, the injection
+    channel (host -> router 0), h router-router links and the ejection channel (router h ->
+    host), and each of the h + 1 routers receives a whole packet before sending it on. A
+    packet j holds an endpoint channel for e_j = max(d_j / B_host, w_j / B_link) (the host
+    interface and the wire both limit it) and a link for b_j = w_j / B_link. The packets
+    move like jobs through an (h + 2)-stage flow shop; its makespan is set by the path
+    "first packet across every stage, then the remaining packets through the bottleneck":
+    e_1 + h·b_1 + e_1 + Σ_{j≥2} e_j. Cut-through pays Σ_j e_j ≈ T_ser(m) once, so
+    store-and-forward adds e_1 + h·b_1: the first packet is serialized h + 1 more times.
+    This is the flow shop's exact makespan for a single packet and whenever every packet has
+    the same bottleneck channel; otherwise (only the last, shorter packet can differ) the
+    closed form is never above the makespan and less than one packet time below it
+    (tests/model/test_network.py checks both against the flow-shop recurrence). For one packet
+    with equal rates this is the textbook store-and-forward latency (h + 2) · L/b
+    (Dally & Towles, buffered flow control).
     """
     largest = largest_packet_flits(m, flit_size=flit_size, packet_max_flits=packet_max_flits,
                                    packet_header_flits=packet_header_flits)
     host = (largest - packet_header_flits) * flit_size / host_bandwidth
     link = largest * flit_size / link_bandwidth
-    return (hops + 1) * ops.maximum(host, link)
+    return ops.maximum(host, link) + hops * link
 
 
 def hardware_latency(m, hops, *, flit_size, packet_max_flits, packet_header_flits,
@@ -230,9 +238,9 @@ def hardware_latency(m, hops, *, flit_size, packet_max_flits, packet_header_flit
     s = store_and_forward (0 cut-through, 1 store-and-forward); see :func:`path_latency`,
     :func:`serialization_time`, :func:`store_and_forward_delay`.
     """
-    packet = dict(flit_size=flit_size, packet_max_flits=packet_max_flits,
-                  packet_header_flits=packet_header_flits,
-                  link_bandwidth=link_bandwidth, host_bandwidth=host_bandwidth)
+    packet = {"flit_size": flit_size, "packet_max_flits": packet_max_flits,
+              "packet_header_flits": packet_header_flits,
+              "link_bandwidth": link_bandwidth, "host_bandwidth": host_bandwidth}
     head = path_latency(hops, injection_latency=injection_latency,
                         ejection_latency=ejection_latency, router_latency=router_latency,
                         link_latency=link_latency)
@@ -246,7 +254,7 @@ def latency(m, hops, *, flit_size, packet_max_flits, packet_header_flits,
     """One-way zero-load latency of an m-byte message over h hops (half a ping-pong):
 
         T(m, h) = O + t_inj + (h + 1) · t_router + h · t_link + t_ej + T_ser(m)
-                  [+ (h + 1) · T_packet  under store-and-forward]
+                  [+ ΔT_SAF(m, h)  under store-and-forward]
 
     O = software_overhead (send + receive). Eager protocol, empty network.
     """
@@ -287,8 +295,8 @@ def loggp(hops, *, flit_size, packet_max_flits, packet_header_flits,
       side's software overhead or the wire time of the smallest message (this model has no
       separate per-message cost of the adapter).
     """
-    packet = dict(flit_size=flit_size, packet_max_flits=packet_max_flits,
-                  packet_header_flits=packet_header_flits)
+    packet = {"flit_size": flit_size, "packet_max_flits": packet_max_flits,
+              "packet_header_flits": packet_header_flits}
     o = software_overhead / 2
     L = hardware_latency(1, hops, **packet, injection_latency=injection_latency,
                          ejection_latency=ejection_latency, router_latency=router_latency,
@@ -353,7 +361,8 @@ def from_loggp(L, o, g, G, hops, *, router_latency, link_latency, flit_size,
 
 def pingpong_bandwidth(m, latency_s):
     """Ping-pong bandwidth: m / T(m), T the one-way latency (half the round trip)."""
-    return m / latency_s
+    with ops.quiet():
+        return m / ops.array(latency_s)
 
 
 def streaming_interval(serialization, *, overhead_per_side, processes=1):
@@ -371,19 +380,23 @@ def streaming_interval(serialization, *, overhead_per_side, processes=1):
 
 def streaming_bandwidth(m, interval):
     """Streaming bandwidth of one process: m / Δ(m) (seeds/001: L / time per message)."""
-    return m / interval
+    with ops.quiet():
+        return m / ops.array(interval)
 
 
 def message_rate(interval):
     """Messages per second of one process: 1 / Δ(m) (seeds/001's message rate)."""
-    return 1 / interval
+    with ops.quiet():
+        return 1 / ops.array(interval)
 
 
 def rate_bound(m, link_bandwidth):
     """The message-rate ceiling V / L of seeds/001 ("Message rate"): an L-byte message
     cannot be sent faster than L / V on a link of peak bandwidth V. Here L = m, V =
-    link_bandwidth. The model's rate respects it: Δ ≥ F(m)·f / B_link ≥ m / V."""
-    return link_bandwidth / m
+    link_bandwidth. The model's rate respects it: Δ ≥ F(m)·f / B_link ≥ m / V. Infinite at
+    m = 0."""
+    with ops.quiet():
+        return link_bandwidth / ops.array(m)
 
 
 # --- contention -------------------------------------------------------------------------
@@ -407,7 +420,7 @@ def saturation_load(channel_load):
     same ideal throughput Θ as ``Metrics.throughput``.
     """
     with ops.quiet():
-        return ops.minimum(1, 1 / channel_load)
+        return ops.minimum(1, 1 / ops.array(channel_load))
 
 
 def md1_waiting_time(rho, service_time):
@@ -416,6 +429,7 @@ def md1_waiting_time(rho, service_time):
     Pollaczek-Khinchine mean waiting time with deterministic service time s (packets of
     fixed size on a channel of fixed bandwidth) and Poisson arrivals. 0 at ρ = 0.
     """
+    rho = ops.array(rho)
     with ops.quiet():
         wait = rho * service_time / (2 * (1 - rho))
         return ops.where(rho < 1, wait, ops.infinity(rho, service_time))
@@ -424,8 +438,8 @@ def md1_waiting_time(rho, service_time):
 def packet_service_time(m, *, flit_size, packet_max_flits, packet_header_flits,
                         link_bandwidth):
     """Mean time a packet of the message holds a link: s = (W(m) / n(m)) / B_link."""
-    packet = dict(flit_size=flit_size, packet_max_flits=packet_max_flits,
-                  packet_header_flits=packet_header_flits)
+    packet = {"flit_size": flit_size, "packet_max_flits": packet_max_flits,
+              "packet_header_flits": packet_header_flits}
     return wire_bytes(m, **packet) / packets(m, **packet) / link_bandwidth
 
 
@@ -701,7 +715,7 @@ def _assumptions(machine, params, api, average, processes, load, pattern) -> tup
                  "+ ejection + serialization; host-router links are inside injection/ejection")
     if params["store_and_forward"]:
         notes.append("switching: store-and-forward: each of the hops + 1 routers holds a "
-                     "whole packet (largest packet's time paid per router)")
+                     "whole packet (the first packet's serialization paid per router)")
     else:
         notes.append("switching: cut-through: serialization paid once, at the slowest channel")
     notes.append("packets: payload in whole flits, header flits added per packet, a 0-byte "

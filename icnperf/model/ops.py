@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "array",
     "ceil",
     "clip",
     "exp",
@@ -90,6 +91,17 @@ def _to_sympy(x: Any):
 
 def _symbolic_args(args):
     return [_to_sympy(a) for a in args]
+
+
+def array(x):
+    """x as a float NumPy array, or unchanged when it is SymPy.
+
+    Formulas apply it to a denominator that may be 0, so that plain Python numbers divide
+    like NumPy (inf/nan inside :func:`quiet`) instead of raising ZeroDivisionError.
+    """
+    if is_symbolic(x):
+        return x
+    return np.asarray(x, dtype=float)
 
 
 # --- rounding ---------------------------------------------------------------------------
@@ -251,7 +263,11 @@ def quiet():
 
 def symbols(names: str, **assumptions):
     """SymPy symbols (imports SymPy). Default assumptions: real and non-negative, which is
-    what every physical quantity of the models is; pass others to override."""
+    what every physical quantity of the models is; pass others to override.
+
+    Declare ``positive=True`` only for quantities that can never be 0 (bandwidths, flit
+    size): SymPy uses it to simplify, e.g. ``Max(1, ceiling(m / p))`` becomes
+    ``ceiling(m / p)`` for a positive m, which is wrong once 0 is substituted."""
     import sympy as sp
 
     options = {"real": True, "nonnegative": True}

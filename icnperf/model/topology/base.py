@@ -29,6 +29,7 @@ Conventions (stated once here, repeated in each result's ``notes``):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -119,6 +120,22 @@ def require(condition: bool, message: str) -> None:
     """Raise InputError(message) unless condition holds."""
     if not condition:
         raise InputError(message)
+
+
+def is_integer(value) -> bool:
+    """True for a Python or NumPy integer (bool excluded): a valid count parameter."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def require_within_limit(family: str, log2_endpoints: float) -> None:
+    """Raise InputError when 2^log2_endpoints exceeds MAX_ENDPOINTS.
+
+    Families whose size is exponential in a parameter (hypercube n, fat-tree levels) call
+    this from ``check`` so the exact count is never built for an absurd exponent.
+    """
+    require(log2_endpoints <= math.log2(MAX_ENDPOINTS),
+            f"{family}: the network would have more than {MAX_ENDPOINTS:.0e} endpoints,"
+            " the largest icnperf accepts")
 
 
 def nan_like(x) -> np.ndarray:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from icnperf.errors import InputError
 from icnperf.model.topology import dragonfly, fattree, slimfly, torus
-from icnperf.model.topology.spec import FAMILIES, TopologySpec
+from icnperf.model.topology.spec import FAMILIES, TopologySpec, checked_spec
 
 COMPARED_FAMILIES = ("fattree", "dragonfly", "megafly", "slimfly", "torus")
 """Families ``compare_for_endpoints`` knows how to size."""
@@ -66,7 +66,7 @@ def _design_of(spec: TopologySpec, label: str) -> Design:
 
 def design(family: str, n_endpoints: int, *, levels: int = 3, dims: int = 3) -> Design:
     """The smallest design of ``family`` with at least ``n_endpoints`` endpoints."""
-    spec = TopologySpec(FAMILIES[family], _params_for(family, n_endpoints, levels, dims))
+    spec = checked_spec(FAMILIES[family], _params_for(family, n_endpoints, levels, dims))
     return _design_of(spec, f"{dims}D torus" if family == "torus" else family)
 
 
@@ -88,7 +88,7 @@ def _sized_by(family: str, t: int, levels: int) -> dict:
 
 
 def largest_for_radix(family: str, radix: int, *, levels: int = 3) -> Design | None:
-    """The largest design of ``family`` whose routers have at most ``radix`` ports.
+    """The largest design of ``family`` within ``radix`` ports per router and MAX_ENDPOINTS.
 
     Reproduces the size-vs-radix curves of the NUDT paper (seeds/002, Fig. 5); None when
     even the smallest design needs more ports. Invalid sizes (a slim fly q that is not a
@@ -97,8 +97,7 @@ def largest_for_radix(family: str, radix: int, *, levels: int = 3) -> Design | N
     best = None
     for t in range(1, radix + 1):
         try:
-            spec = TopologySpec(FAMILIES[family], _sized_by(family, t, levels))
-            FAMILIES[family].check(spec.params)
+            spec = checked_spec(FAMILIES[family], _sized_by(family, t, levels))
         except InputError:
             continue
         candidate = _design_of(spec, family)

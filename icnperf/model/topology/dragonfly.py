@@ -47,7 +47,8 @@ import math
 
 import numpy as np
 
-from icnperf.model.topology.base import COMMON_NOTES, PATTERNS, Family, Metrics, require
+from icnperf.model.topology.base import (
+    COMMON_NOTES, PATTERNS, Family, Metrics, is_integer, require)
 
 DRAGONFLY_NOTES = (
     "dragonfly DF(p,a,h): p endpoints per router, a routers per group fully connected by "
@@ -385,8 +386,7 @@ def _check_names(family: str, params: dict, names: tuple[str, ...]) -> None:
         require(name in names, f"{family}: unknown parameter {name}")
     for name in names:
         value = params[name]
-        is_int = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-        require(is_int and value >= 1, f"{family}: {name}={value} must be a positive integer")
+        require(is_integer(value) and value >= 1, f"{family}: {name}={value} must be a positive integer")
 
 
 def check_dragonfly(params: dict) -> None:

@@ -37,9 +37,15 @@ worst-case permutation load is far higher (35 for FT(18,3)).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from icnperf.model.topology.base import COMMON_NOTES, PATTERNS, Family, Metrics, require
+from icnperf.model.topology.base import (
+    COMMON_NOTES, PATTERNS, Family, Metrics, is_integer, require, require_within_limit)
+
+MAX_LEVELS = 64
+"""Most tree levels accepted (a k=1 tree stays small at any depth; deeper is not a design)."""
 
 UP_PORT_RULES = ("d-mod-k", "random")
 """Accepted up-port selections for NCA routing (see the module docstring)."""
@@ -304,9 +310,14 @@ def clos(radix, levels, *, up_port: str = "random") -> Metrics:
 def _param(params: dict, family: str, name: str) -> int:
     require(name in params, f"{family}: missing parameter {name}")
     value = params[name]
-    require(isinstance(value, int) and not isinstance(value, bool),
-            f"{family}: {name}={value!r} is not an integer")
+    require(is_integer(value), f"{family}: {name}={value!r} is not an integer")
     return value
+
+
+def _require_size(family: str, k: int, n: int) -> None:
+    """Reject trees beyond MAX_LEVELS levels or MAX_ENDPOINTS endpoints (2k^n)."""
+    require(n <= MAX_LEVELS, f"{family}: {n} levels is more than the {MAX_LEVELS} supported")
+    require_within_limit(family, 1 + n * math.log2(k))
 
 
 def check_fattree(params: dict) -> None:
@@ -314,6 +325,7 @@ def check_fattree(params: dict) -> None:
     k, n = _param(params, "fattree", "k"), _param(params, "fattree", "n")
     require(k >= 1, f"fattree: k={k} must be >= 1 (routers have 2k ports)")
     require(n >= 1, f"fattree: n={n} must be >= 1 level")
+    _require_size("fattree", k, n)
 
 
 def fattree_endpoints(params: dict) -> int:
@@ -328,6 +340,7 @@ def check_clos(params: dict) -> None:
     require(radix % 2 == 0,
             f"clos: radix={radix} is odd; a folded Clos needs half the ports down, half up")
     require(levels >= 1, f"clos: levels={levels} must be >= 1")
+    _require_size("clos", radix // 2, levels)
 
 
 def clos_endpoints(params: dict) -> int:

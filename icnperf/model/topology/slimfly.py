@@ -38,7 +38,8 @@ import math
 
 import numpy as np
 
-from icnperf.model.topology.base import COMMON_NOTES, PATTERNS, Family, Metrics, require
+from icnperf.model.topology.base import (
+    COMMON_NOTES, PATTERNS, Family, Metrics, is_integer, require)
 
 SLIMFLY_NOTES = (
     "slim fly = McKay-Miller-Siran graph (Besta & Hoefler SC14 sec. 3.1; Hafner 2004): q a "
@@ -349,18 +350,13 @@ def evaluate(q, p=None) -> Metrics:
     )
 
 
-def _is_int(value) -> bool:
-    """True for a Python or NumPy integer (bool excluded)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
 def check(params: dict) -> None:
     """Raise InputError unless params hold a valid q (prime power >= 3) and optional p >= 1."""
     require("q" in params, "slimfly: missing parameter q")
     for name in params:
         require(name in ("q", "p"), f"slimfly: unknown parameter {name}")
     q = params["q"]
-    require(_is_int(q), f"slimfly: q={q} must be an integer")
+    require(is_integer(q), f"slimfly: q={q} must be an integer")
     require(bool(is_prime_power(q)), f"slimfly: q={q} is not a prime power")
     require(
         q >= 3,
@@ -369,7 +365,7 @@ def check(params: dict) -> None:
     )
     if "p" in params:
         p = params["p"]
-        require(_is_int(p) and p >= 1, f"slimfly: p={p} must be a positive integer")
+        require(is_integer(p) and p >= 1, f"slimfly: p={p} must be a positive integer")
 
 
 def _default_p(q: int) -> int:
@@ -394,7 +390,7 @@ def design_for_endpoints(n_endpoints: int, p: int | None = None) -> dict:
     92 (61 network + 31 endpoint ports), 104,222 endpoints.
     """
     require(int(n_endpoints) >= 1, "slimfly: the endpoint count must be positive")
-    require(p is None or (_is_int(p) and p >= 1), f"slimfly: p={p} must be a positive integer")
+    require(p is None or (is_integer(p) and p >= 1), f"slimfly: p={p} must be a positive integer")
     q = 3
     while True:
         per_router = _default_p(q) if p is None else int(p)

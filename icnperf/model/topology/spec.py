@@ -110,12 +110,14 @@ def parse_spec(text: str) -> TopologySpec:
         )
     if not sep or not body.strip():
         raise InputError(f"topology spec {spec!r} has no parameters (e.g. {family.example})")
-    params = _parse_body(body.strip(), family, spec)
+    return checked_spec(family, _parse_body(body.strip(), family, spec), spec)
+
+
+def checked_spec(family: Family, params: dict, text: str | None = None) -> TopologySpec:
+    """A TopologySpec after the family's own checks and the global size limit."""
     family.check(params)
-    endpoints = family.endpoints(params)
-    if endpoints > MAX_ENDPOINTS:
-        raise InputError(
-            f"topology spec {spec!r}: {endpoints:.3g} endpoints exceeds the limit of"
-            f" {MAX_ENDPOINTS:.0e}"
-        )
+    if family.endpoints(params) > MAX_ENDPOINTS:
+        spec = TopologySpec(family, params)
+        raise InputError(f"topology spec {text or spec.text!r}: more than {MAX_ENDPOINTS:.0e}"
+                         " endpoints, the largest network icnperf accepts")
     return TopologySpec(family, params)

@@ -32,6 +32,8 @@ import numpy as np
 
 from icnperf.model.topology.base import (
     COMMON_NOTES,
+    is_integer,
+    require_within_limit,
     PATTERNS,
     Family,
     Metrics,
@@ -487,10 +489,6 @@ def hypercube_metrics(n) -> Metrics:
 # --- spec parameters ------------------------------------------------------------------
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _check_radices(family: str, params: dict) -> None:
     """Raise InputError unless params["radices"] is a non-empty sequence of ints >= 2."""
     radices = params.get("radices")
@@ -499,7 +497,7 @@ def _check_radices(family: str, params: dict) -> None:
         f"{family}: radices must be a non-empty list such as 8x8x16",
     )
     for position, k in enumerate(radices, start=1):
-        require(_is_int(k), f"{family}: radix {k!r} in dimension {position} is not an integer")
+        require(is_integer(k), f"{family}: radix {k!r} in dimension {position} is not an integer")
         require(
             k >= 2,
             f"{family}: radix {k} in dimension {position} must be >= 2 "
@@ -520,8 +518,9 @@ def check_mesh(params: dict) -> None:
 def check_hypercube(params: dict) -> None:
     """Raise InputError unless n is an integer >= 1."""
     n = params.get("n")
-    require(_is_int(n), f"hypercube: n={n!r} is not an integer")
+    require(is_integer(n), f"hypercube: n={n!r} is not an integer")
     require(n >= 1, f"hypercube: n={n} must be >= 1")
+    require_within_limit("hypercube", n)
 
 
 def grid_endpoints(params: dict) -> int:
@@ -541,8 +540,8 @@ def design_for_endpoints(n_endpoints: int, dims: int = 3) -> dict:
     (seed 002): a 6D torus with 13-port routers (12 + 1 endpoint) reaches 5^6 = 15,625
     endpoints at k = 5 and 7^6 = 117,649 at k = 7.
     """
-    require(_is_int(n_endpoints) and n_endpoints >= 1, "torus: n_endpoints must be an integer >= 1")
-    require(_is_int(dims) and dims >= 1, "torus: dims must be an integer >= 1")
+    require(is_integer(n_endpoints) and n_endpoints >= 1, "torus: n_endpoints must be an integer >= 1")
+    require(is_integer(dims) and dims >= 1, "torus: dims must be an integer >= 1")
     k = max(2, math.ceil(n_endpoints ** (1.0 / dims)))
     while k > 2 and (k - 1) ** dims >= n_endpoints:
         k -= 1
