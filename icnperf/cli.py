@@ -23,6 +23,22 @@ OUTPUT_OPTION = click.option(
 FORCE_OPTION = click.option("--force", is_flag=True, help="Overwrite an existing -o FILE.")
 
 
+class Count(click.ParamType):
+    """A whole number as units.py reads counts ("100000", "1e5")."""
+
+    name = "count"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        from icnperf.units import parse_quantity
+
+        try:
+            return int(parse_quantity(value, "count"))
+        except IcnperfError as error:
+            self.fail(str(error), param, ctx)
+
+
 class BadInput(click.ClickException):
     """A user error shown as one line, exit status 2."""
 
@@ -99,14 +115,15 @@ def topology(spec: str, fmt: str, output: str | None, force: bool) -> None:
 
 
 @cli.command("compare-topologies")
-@click.option("--endpoints", type=int, default=None, help="Target endpoint count N.")
+@click.option("--endpoints", type=Count(), default=None,
+              help="Target endpoint count N (e.g. 100000 or 1e5).")
 @click.option("--radix", default=None, metavar="R[,R...]",
               help="Instead of --endpoints: the largest design within each router radix R.")
 @click.option("--families", default=None,
               help="Comma-separated families to size [default: all that apply].")
 @click.option("--torus-dims", default="3,6", show_default=True,
               help="Comma-separated torus dimension counts.")
-@click.option("--levels", type=int, default=3, show_default=True, help="Fat-tree levels.")
+@click.option("--levels", type=Count(), default=3, show_default=True, help="Fat-tree levels.")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION

@@ -20,7 +20,6 @@ import math
 import numbers
 import os
 import re
-import tempfile
 import tomllib
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -762,26 +761,8 @@ def load_machine(name_or_path: str) -> Machine:
 
 
 def write_machine(machine: Machine, path: str | os.PathLike, overwrite: bool = False) -> None:
-    """Write ``machine.to_toml()`` to ``path`` atomically: a temporary file in the same
-    directory, then a rename. Refuses to replace an existing file unless ``overwrite``."""
-    path = Path(path)
-    if path.exists() and not overwrite:
-        raise InputError(f"{str(path)!r} exists; pass --force to overwrite it")
-    text = machine.to_toml()
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    except OSError as err:
-        raise InputError(f"cannot write {str(path)!r}: {err.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError as err:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise InputError(f"cannot write {str(path)!r}: {err.strerror}") from None
+    """Write ``machine.to_toml()`` to ``path`` atomically (temporary file, then rename).
+    Refuses to replace an existing file unless ``overwrite``."""
+    from icnperf.render import write_atomically
+
+    write_atomically(path, machine.to_toml(), force=overwrite)

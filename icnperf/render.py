@@ -41,6 +41,8 @@ def number(digits: int = 4) -> Callable[[Any], str]:
         if isinstance(value, int) or (isinstance(value, float) and value.is_integer()
                                       and abs(value) < 1e15):
             return f"{int(value):,}"
+        if 10**digits <= abs(value) < 1e15:
+            return f"{value:,.0f}"
         return f"{value:.{digits}g}"
 
     return fmt
@@ -96,17 +98,35 @@ def _plain(value: Any) -> Any:
 
 
 def write_atomically(path: str | os.PathLike, text: str, *, force: bool = False) -> None:
-    """Write text to path via a temporary file and a rename; refuse to overwrite unless force."""
+    """Write text to path via a temporary file in the same directory and a rename.
+
+    Refuses to overwrite unless ``force``; nothing is left behind when writing fails. The
+    file gets the usual permissions (0666 less the umask), not mkstemp's 0600.
+    """
     target = Path(path)
+    if not target.name:
+        raise InputError("-o: empty file name")
+    if target.suffix.lower() in (".html", ".htm"):
+        raise InputError(f"-o {target}: this command writes text (table, JSON, CSV or TOML),"
+                         " not an HTML report; choose another file name")
     if target.exists() and not force:
         raise InputError(f"{target} exists; pass --force to overwrite it")
-    if not target.parent.is_dir():
-        raise InputError(f"cannot write {target}: directory {target.parent} does not exist")
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                         suffix=".tmp")
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError(f"cannot write {target}: directory {directory} does not exist")
+    try:
+        handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.",
+                                             suffix=".tmp")
+    except OSError as error:
+        raise InputError(f"cannot write {target}: {error.strerror}") from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, target)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)

@@ -7,6 +7,12 @@ from icnperf.model.topology.base import PATTERNS
 from icnperf.render import Column, aligned_table, csv_text, json_text, number
 
 
+def _count(value) -> int | float:
+    """A count as an int when it is whole (JSON prints 128, not 128.0)."""
+    value = float(value)
+    return int(value) if value.is_integer() else value
+
+
 def topology_document(spec_text: str) -> dict:
     """All metrics of one spec as a plain dict (the JSON layout of ``icnperf topology``)."""
     from icnperf.model.topology.spec import parse_spec
@@ -23,7 +29,7 @@ def topology_document(spec_text: str) -> dict:
         "links": int(m.links),
         "diameter": int(m.diameter),
         "average_distance": float(m.average_distance),
-        "bisection_links": float(m.bisection_links),
+        "bisection_links": _count(m.bisection_links),
         "channel_load": {p: float(m.channel_load[p]) for p in PATTERNS},
         "throughput": {p: float(throughput[p]) for p in PATTERNS},
         "notes": list(m.notes),

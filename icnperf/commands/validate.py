@@ -9,6 +9,7 @@ RESULT_KEYS = ("id", "source", "quantity", "measured", "predicted", "unit", "err
 
 VALIDATION_COLUMNS = (
     Column("id", "id"),
+    Column("source", "source"),
     Column("quantity", "quantity"),
     Column("measured", "measured", number()),
     Column("predicted", "predicted", number()),
@@ -37,10 +38,7 @@ def validation_text(fmt: str) -> tuple[str, bool]:
         return csv_text(results, [*RESULT_KEYS, "reason"]), failed
     counts = {s: sum(r["status"] == s for r in results)
               for s in ("pass", "known-discrepancy", "fail")}
-    sources = sorted({(r["id"].split("-")[0], r["source"].split(",")[0]) for r in results})
-    lines = [aligned_table(results, VALIDATION_COLUMNS), ""]
-    lines += [f"{prefix}: {source}" for prefix, source in sources]
-    lines += ["", "known discrepancies:"]
+    lines = [aligned_table(results, VALIDATION_COLUMNS), "", "known discrepancies:"]
     lines += [f"  - {r['id']}: {r['reason']}" for r in results
               if r["status"] == "known-discrepancy"] or ["  (none)"]
     lines += ["", ", ".join(f"{n} {s}" for s, n in counts.items())]

@@ -31,8 +31,10 @@ class Claim:
 
     ``discrepancy`` is the written reason why the published statement does not follow
     from the paper's own formulas or data (a string, or a function returning one when the
-    reason quotes computed numbers); a claim with one that misses its tolerance is a
-    ``known-discrepancy`` instead of a ``fail``.
+    reason quotes computed numbers), and ``expected`` the value the reason derives instead.
+    A claim with both that misses its published tolerance is a ``known-discrepancy`` while
+    the prediction stays within the same tolerance of ``expected``, and a ``fail`` when it
+    drifts from both.
     """
 
     id: str
@@ -44,6 +46,7 @@ class Claim:
     tolerance_kind: str
     predict: Callable[[], float]
     discrepancy: str | Callable[[], str] | None = None
+    expected: float | None = None
 
 
 @dataclass(frozen=True)
@@ -89,10 +92,10 @@ def evaluate(claim: Claim) -> CheckResult:
     """Compute the claim's prediction, its error and its status."""
     predicted = float(claim.predict())
     error = error_of(claim.measured, predicted, claim.tolerance_kind)
-    within = math.isfinite(error) and error <= claim.tolerance * (1 + 1e-12)
-    if within:
+    if _within(error, claim.tolerance):
         status = "pass"
-    elif claim.discrepancy:
+    elif claim.discrepancy and claim.expected is not None and _within(
+            error_of(claim.expected, predicted, claim.tolerance_kind), claim.tolerance):
         status = "known-discrepancy"
     else:
         status = "fail"
@@ -112,6 +115,10 @@ def evaluate(claim: Claim) -> CheckResult:
     )
 
 
+def _within(error: float, tolerance: float) -> bool:
+    return math.isfinite(error) and error <= tolerance * (1 + 1e-12)
+
+
 def _reason(claim: Claim) -> str:
     return claim.discrepancy() if callable(claim.discrepancy) else claim.discrepancy
 
@@ -125,4 +132,7 @@ def all_claims() -> list[Claim]:
     duplicates = {i for i in ids if ids.count(i) > 1}
     if duplicates:
         raise ValueError(f"duplicate claim ids: {sorted(duplicates)}")
+    unexplained = [c.id for c in claims if bool(c.discrepancy) != (c.expected is not None)]
+    if unexplained:
+        raise ValueError(f"claims need both a discrepancy and an expected value: {unexplained}")
     return claims

@@ -8,9 +8,9 @@ from icnperf.validation.registry import (
     STATUSES, TOLERANCE_KINDS, Claim, all_claims, error_of, evaluate)
 
 
-def claim(measured, predicted, tolerance, kind, discrepancy=None):
+def claim(measured, predicted, tolerance, kind, discrepancy=None, expected=None):
     return Claim("x", "src", "q", measured, "u", tolerance, kind, lambda: predicted,
-                 discrepancy)
+                 discrepancy, expected)
 
 
 @pytest.mark.parametrize("measured, predicted, kind, expected", [
@@ -33,11 +33,18 @@ def test_status_pass_fail_and_known_discrepancy():
     assert evaluate(claim(100, 104, 0.05, "relative")).status == "pass"
     failed = evaluate(claim(100, 120, 0.05, "relative"))
     assert (failed.status, failed.passed) == ("fail", False)
-    known = evaluate(claim(100, 120, 0.05, "relative", discrepancy="paper rounds"))
+    known = evaluate(claim(100, 120, 0.05, "relative", "paper rounds", expected=121))
     assert (known.status, known.passed, known.reason) == (
         "known-discrepancy", True, "paper rounds")
     # A claim with a written discrepancy that nevertheless passes is simply a pass.
-    assert evaluate(claim(100, 101, 0.05, "relative", discrepancy="r")).status == "pass"
+    assert evaluate(claim(100, 101, 0.05, "relative", "r", expected=120)).status == "pass"
+
+
+def test_known_discrepancy_fails_when_the_prediction_drifts_from_its_explanation():
+    drifted = evaluate(claim(100, 200, 0.05, "relative", "paper rounds", expected=121))
+    assert (drifted.status, drifted.passed) == ("fail", False)
+    reason_computed = evaluate(claim(100, 120, 0.05, "relative", lambda: "computed", 120))
+    assert reason_computed.reason == "computed"
 
 
 def test_nan_prediction_fails():
