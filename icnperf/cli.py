@@ -160,6 +160,42 @@ def machine(name: str, overrides: tuple[str, ...], fmt: str, output: str | None,
     emit(machine_text(name, overrides, fmt), output, force)
 
 
+@cli.group()
+def predict() -> None:
+    """What-if predictions on a machine (point-to-point messages)."""
+
+
+@predict.command()
+@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
+              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter, e.g. network.link_latency=60ns (repeatable).")
+@click.option("--bytes", "sizes", default="8..1MiB:x4", show_default=True,
+              help="Message sizes: a range (8..1MiB:x2), a list (8,64,512) or one size;"
+                   " bare numbers are bytes.")
+@click.option("--hops", type=click.FloatRange(min=0), default=None,
+              help="Router-to-router hops [default: the topology's average distance].")
+@click.option("--from", "source", default=None, metavar="ENDPOINT",
+              help="Source endpoint on a torus/mesh/hypercube: index or coordinates 1,0,2.")
+@click.option("--to", "destination", default=None, metavar="ENDPOINT",
+              help="Destination endpoint (with --from); hops follow dimension-order routing.")
+@click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
+              show_default=True, help="Software overhead charged; none = hardware only.")
+@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
+              show_default=True, help="Processes per node sending at once through one adapter.")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float | None,
+        source: str | None, destination: str | None, api: str, processes_per_node: int,
+        fmt: str, output: str | None, force: bool) -> None:
+    """Latency, bandwidth and message rate of one message per size."""
+    from icnperf.commands.predict import p2p_text
+
+    emit(p2p_text(machine_name, overrides, sizes, hops, source, destination, api,
+                  processes_per_node, fmt), output, force)
+
+
 @cli.command()
 @FORMAT_OPTION
 @OUTPUT_OPTION

@@ -585,3 +585,24 @@ FAMILIES: tuple[Family, ...] = (
         example="hypercube:10",
     ),
 )
+
+
+def endpoint_coordinates(radices, index):
+    """Coordinates of endpoint ``index`` (dimension 0 varies fastest), an array (..., n)."""
+    radices = np.asarray(radices, dtype=np.int64)
+    index = np.asarray(index, dtype=np.int64)[..., None]
+    strides = np.concatenate(([1], np.cumprod(radices)[:-1]))
+    return (index // strides) % radices
+
+
+def hop_distance(radices, source, destination, wrap=True):
+    """Router hops between two endpoints given by coordinates (arrays (..., n)).
+
+    Dimension-order routing takes the minimal way round each ring (Dally & Towles §5.2):
+    min(|d|, k - |d|) hops per dimension with wraparound, |d| without; summed over
+    dimensions. A radix-2 ring is one link, so a differing coordinate costs 1 hop.
+    """
+    radices = np.asarray(radices, dtype=np.int64)
+    delta = np.abs(np.asarray(destination, dtype=np.int64) - np.asarray(source, dtype=np.int64))
+    per_dimension = np.minimum(delta, radices - delta) if wrap else delta
+    return per_dimension.sum(axis=-1)

@@ -1,0 +1,65 @@
+"""``icnperf predict p2p`` through Click's CliRunner."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from icnperf.cli import cli
+from icnperf.commands.predict import hops_between
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_hops_between_grid_endpoints():
+    assert hops_between("torus:3x3x4", "0,0,0", "2,2,3") == 3      # 1 + 1 + 1 round the rings
+    assert hops_between("mesh:3x3x4", "0,0,0", "2,2,3") == 7       # 2 + 2 + 3
+    assert hops_between("torus:3x3x4", "0", "35") == 3             # index 35 = (2,2,3)
+    assert hops_between("hypercube:4", "0", "15") == 4
+
+
+def test_p2p_json_rows_and_assumptions():
+    result = run("predict", "p2p", "--machine", "angara-36", "--bytes", "16,1MiB",
+                 "--hops", "1", "--api", "none", "--format", "json")
+    assert result.exit_code == 0
+    doc = json.loads(result.output)
+    small, large = doc["rows"]
+    assert small["bytes"] == 16 and small["latency_s"] == pytest.approx(699.413e-9, rel=1e-5)
+    assert large["bytes"] == 2**20
+    assert large["streaming_bandwidth_Bps"] <= 8e9           # PCIe gen2 x16 host limit
+    assert all(r["message_rate_per_s"] <= r["rate_bound_per_s"] for r in doc["rows"])
+    assert any("cut-through" in a for a in doc["assumptions"])
+
+
+def test_p2p_table_names_machine_and_assumptions():
+    result = run("predict", "p2p", "--machine", "angara-4d", "--bytes", "8..64:x2")
+    assert result.exit_code == 0
+    assert "angara-4d (torus:8x8x8x16)" in result.output
+    assert "assumptions:" in result.output
+    assert len([line for line in result.output.splitlines() if " B " in line]) == 4
+
+
+@pytest.mark.parametrize("args", [
+    ["--bytes", "-8"],
+    ["--bytes", "8..1:x2"],
+    ["--bytes", "8MiBs"],
+    ["--set", "network.nosuch=1"],
+    ["--set", "network.link_latency=fast"],
+    ["--from", "0"],
+    ["--from", "0", "--to", "99"],
+    ["--from", "0", "--to", "1", "--hops", "2"],
+    ["--hops", "-1"],
+    ["--api", "tcp"],
+])
+def test_p2p_bad_input_is_one_line_and_status_2(args):
+    result = CliRunner().invoke(cli, ["predict", "p2p", "--machine", "angara-36", *args])
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_from_to_rejected_on_a_dragonfly():
+    result = CliRunner().invoke(cli, ["predict", "p2p", "--machine", "nudt-generic",
+                                      "--from", "0", "--to", "1"])
+    assert result.exit_code == 2 and "give --hops" in result.output
