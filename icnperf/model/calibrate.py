@@ -1,0 +1,691 @@
+"""Least-squares calibration: fit machine parameters to measured point-to-point numbers.
+
+Pure: no file I/O, no printing. The measurements come in as :class:`Observations` (message
+size, hops, the measured value, which quantity it is and which messaging interface measured
+it); the machine is anything with ``require(path)`` and ``name`` (``icnperf.machine.Machine``);
+the result is a :class:`FitResult` of numbers. Reading benchmark files is
+``icnperf.benchdata``'s job, writing the calibrated machine ``icnperf.machine``'s;
+``icnperf.calibration`` joins the three.
+
+**The model fitted is the model icnperf predicts with.** Every trial evaluation substitutes
+the trial values into the machine and calls :func:`icnperf.model.network.p2p_table` (the
+table ``icnperf predict p2p`` prints), reading the column of the measured quantity:
+
+* ``latency``: ``latency_s``, the one-way zero-load latency :func:`network.latency`
+  (half a ping-pong round trip: what osu_latency and IMB PingPong ``t[usec]`` report);
+* ``bandwidth``: ``streaming_bandwidth_Bps``, one process streaming messages back to back,
+  m / max(o, T_ser(m)) (:func:`network.streaming_bandwidth`; what osu_bw reports);
+* ``pingpong_bandwidth``: ``bandwidth_Bps`` = m / latency (IMB PingPong ``Mbytes/sec``).
+
+Each observation is evaluated with its own interface's software overhead (``mpi``,
+``shmem`` or ``none``), so a table holding MPI and SHMEM rows is fitted in one go.
+
+**What can be fitted** (:data:`FITTABLE`): the continuous parameters of the latency model,
+``software.mpi_overhead``, ``software.shmem_overhead``, ``network.injection_latency``,
+``network.ejection_latency``, ``network.router_latency``, ``network.link_latency``,
+``network.link_bandwidth`` and ``network.host_bandwidth``. The packet format (flit size,
+packet and header flits) and the switching mode are discrete and are set, not fitted. Any
+other key is not used by the point-to-point model, so no measurement here can determine it.
+
+**LogGP names** (:data:`ALIASES`) are accepted for machine keys, resolved the way
+:func:`network.loggp` and :func:`network.from_loggp` relate the two views:
+
+* ``o`` -> ``software.<api>_overhead``. The key holds the whole per-message overhead
+  O = 2o (send + receive); LogGP's o is half of it.
+* ``g`` -> ``software.<api>_overhead`` as well. The model has no gap parameter of its own:
+  its gap is g = max(o, T_ser(1 B)) (:func:`network.loggp`), i.e. the overhead whenever the
+  overhead paces a stream of small messages. ``o`` and ``g`` therefore name the same key and
+  cannot both be fitted.
+* ``G`` -> ``network.link_bandwidth``: G = P / ((P - H) · B_link), the link taken as the
+  bottleneck channel (``from_loggp``'s default ``bottleneck="link"``).
+* ``L`` -> ``network.injection_latency`` and ``network.ejection_latency`` **tied equal**
+  (one fitted value set on both keys): L = t_inj + (h + 1)·t_router + h·t_link + t_ej +
+  T_ser(1 B), and ``from_loggp`` splits its endpoint part evenly between injection and
+  ejection. The parameter's label is ``network.injection_latency=network.ejection_latency``.
+
+**Method.** ``scipy.optimize.least_squares`` (trust-region reflective) on the *relative*
+residuals r_i = (predicted_i - measured_i) / measured_i, so a 1-byte latency and a 1-MiB
+latency weigh alike (measurement noise is taken as proportional to the value). Robust loss
+``soft_l1`` with ``f_scale`` = 0.05 by default: residuals up to about 5 % count
+quadratically, larger ones (outliers, regimes the model lacks such as a rendezvous step)
+only linearly. Parameters are fitted in a conditioned space: bandwidths (which must be
+> 0) as ln(B / B_0), times (which must be >= 0) as t / t_0 with the bound t >= 0, where B_0,
+t_0 are the starting values, so nanoseconds and GB/s are all of order one. The fit starts
+from the machine's values and, for bandwidths, also from the slope of the largest messages'
+latencies; the better converged start wins.
+
+**Uncertainty.** cov = s² (JᵀJ)⁻¹ with J the Jacobian of the relative residuals at the
+solution (central differences in the fit space) and s² = Σ r_i² / (n - p), transformed to SI
+by the parameters' derivatives. 95 % intervals use Student's t with n - p degrees of
+freedom: symmetric for times (clipped at 0), symmetric in ln B for bandwidths (so never
+below 0). The covariance is the ordinary least-squares one even when the robust loss
+down-weighted outliers (conservative then); it assumes the model is right and the errors
+independent. With as many points as parameters the fit is exact and the errors and
+intervals are NaN.
+
+Errors (one-line :class:`~icnperf.errors.InputError`): fewer points than parameters, an
+unknown or unfittable key, non-finite or non-positive measurements, a fit that does not
+converge, and parameters the points cannot tell apart (a zero or singular Jacobian, e.g.
+injection and ejection latency, which only ever appear as a sum).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import numpy as np
+
+from icnperf.errors import InputError
+from icnperf.model import network
+
+__all__ = [
+    "ALIASES",
+    "DEFAULT_F_SCALE",
+    "DEFAULT_LOSS",
+    "FITTABLE",
+    "QUANTITIES",
+    "FitResult",
+    "Observations",
+    "Parameter",
+    "fit",
+    "observations",
+    "predict",
+    "resolve_parameters",
+]
+
+DEFAULT_LOSS = "soft_l1"
+DEFAULT_F_SCALE = 0.05
+"""Robust loss and its scale (relative residual, 5 %) used unless the caller says otherwise."""
+
+QUANTITIES: dict[str, tuple[str, str]] = {
+    "latency": ("latency_s", "s"),
+    "bandwidth": ("streaming_bandwidth_Bps", "B/s"),
+    "pingpong_bandwidth": ("bandwidth_Bps", "B/s"),
+}
+"""Measured quantity -> (column of :func:`network.p2p_table` it is compared with, SI unit)."""
+
+_PACKET_FORMAT = ("flit_size", "packet_max_flits", "packet_header_flits")
+_OVERHEAD = {api: f"software.{api}_overhead" for api in network.APIS if api != "none"}
+
+FITTABLE: dict[str, str] = {
+    **{key: "time" for key in _OVERHEAD.values()},
+    **{path: ("bandwidth" if name.endswith("bandwidth") else "time")
+       for name, path in network.PARAMETERS.items() if name not in _PACKET_FORMAT},
+}
+"""Machine key -> ``"time"`` (seconds, >= 0, fitted as t / t_0) or ``"bandwidth"`` (bytes/s,
+> 0, fitted as ln(B / B_0)): the continuous parameters of the point-to-point latency model."""
+
+_DISCRETE = {**{network.PARAMETERS[name]: "a packet-format count or size"
+                for name in _PACKET_FORMAT},
+             "network.switching": "a choice (cut-through or store-and-forward)"}
+
+ALIASES: dict[str, str] = {
+    "o": "software.<api>_overhead (holds O = 2o, send + receive)",
+    "g": "software.<api>_overhead (the model's gap is max(o, T_ser(1 B)): no key of its own)",
+    "G": "network.link_bandwidth (G = P / ((P - H) B_link), the link as bottleneck)",
+    "L": "network.injection_latency and network.ejection_latency, tied equal "
+         "(from_loggp splits the endpoint part of L evenly)",
+}
+"""LogGP name -> the machine key(s) it fits (see the module docstring)."""
+
+_T_BOUND = 30.0  # ln-space bandwidths stay within e^±30 of their start: finite trial values
+_FD_STEP = 1e-6  # central-difference step in the (order-one) fit space
+
+
+# --- what is fitted -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One fitted number: its label, the machine keys that take its value, and its kind
+    (``"time"`` or ``"bandwidth"``, see :data:`FITTABLE`)."""
+
+    label: str
+    keys: tuple[str, ...]
+    kind: str
+
+    @property
+    def positive(self) -> bool:
+        return self.kind == "bandwidth"
+
+
+def resolve_parameters(names: str | Iterable[str], api: str = "mpi") -> tuple[Parameter, ...]:
+    """Machine keys and LogGP aliases (``"o"``, ``"g"``, ``"G"``, ``"L"``) -> the parameters
+    to fit. ``names`` may be one comma-separated string. The aliases ``o`` and ``g`` resolve
+    to ``software.<api>_overhead``. Raises InputError for an empty list, an unknown or
+    unfittable key, and two names that set the same key."""
+    if api not in network.APIS:
+        raise InputError(f"unknown api {api!r}; choose one of {', '.join(network.APIS)}")
+    if isinstance(names, str):
+        names = names.split(",")
+    items = [str(n).strip() for n in names]
+    if not items or any(not n for n in items):
+        raise InputError("--fit: give one or more comma-separated machine keys "
+                         "(e.g. software.mpi_overhead,network.link_bandwidth) or LogGP "
+                         "names o, g, G, L")
+    parameters: list[Parameter] = []
+    owner: dict[str, str] = {}
+    for name in items:
+        if name in ("o", "g"):
+            if api == "none":
+                raise InputError(f"--fit {name}: api 'none' has no software overhead to fit; "
+                                 "choose api mpi or shmem")
+            keys: tuple[str, ...] = (_OVERHEAD[api],)
+            label = keys[0]
+        elif name == "G":
+            keys = ("network.link_bandwidth",)
+            label = keys[0]
+        elif name == "L":
+            keys = ("network.injection_latency", "network.ejection_latency")
+            label = "=".join(keys)
+        else:
+            if name in _DISCRETE:
+                raise InputError(f"--fit {name}: {name} is {_DISCRETE[name]}, not a continuous "
+                                 "parameter; set it with --set instead of fitting it")
+            if name not in FITTABLE:
+                raise InputError(
+                    f"--fit {name}: not a machine key the point-to-point latency model uses, so "
+                    f"no latency or bandwidth measurement can determine it (fittable: "
+                    f"{', '.join(FITTABLE)}; LogGP names: o, g, G, L)")
+            keys = (name,)
+            label = name
+        for key in keys:
+            if key in owner:
+                first = owner[key]
+                raise InputError(f"--fit: {first!r} and {name!r} both set {key}; give it once")
+            owner[key] = name
+        parameters.append(Parameter(label, keys, FITTABLE[keys[0]]))
+    return tuple(parameters)
+
+
+# --- what was measured --------------------------------------------------------------------
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array = np.array(array, dtype=float, copy=True)
+    array.setflags(write=False)
+    return array
+
+
+@dataclass(frozen=True, eq=False)
+class Observations:
+    """Measured points: message sizes (bytes), hops, measured values (SI: seconds for
+    ``latency``, bytes/s for the bandwidths), the quantity of each point
+    (:data:`QUANTITIES`), the interface that measured it (``mpi``, ``shmem`` or ``none``) and
+    a label for messages and per-row reports (e.g. ``"pingpong.csv, line 3"``).
+    Build with :func:`observations`, which checks and broadcasts."""
+
+    sizes: np.ndarray
+    hops: np.ndarray
+    values: np.ndarray
+    quantities: tuple[str, ...]
+    apis: tuple[str, ...]
+    labels: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+def _per_point(value, n: int, what: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,) * n
+    items = tuple(str(v) for v in value)
+    if len(items) != n:
+        raise InputError(f"{what}: {len(items)} given for {n} points")
+    return items
+
+
+def observations(sizes, hops, values, quantity: str | Sequence[str] = "latency",
+                 api: str | Sequence[str] = "mpi",
+                 labels: Sequence[str] | None = None) -> Observations:
+    """Checked :class:`Observations`. ``sizes``, ``hops`` and ``values`` broadcast together;
+    ``quantity`` and ``api`` are one value for all points or one per point. Raises
+    InputError (one line) for non-numeric, non-finite or negative sizes and hops, and for
+    measured values that are not finite and positive."""
+    arrays = []
+    for name, raw in (("message sizes", sizes), ("hops", hops), ("measured values", values)):
+        try:
+            array = np.asarray(raw, dtype=float)
+        except (TypeError, ValueError):
+            raise InputError(f"{name} must be numbers") from None
+        arrays.append(array)
+    try:
+        m, h, v = (np.ravel(a) for a in np.broadcast_arrays(*arrays))
+    except ValueError:
+        raise InputError("message sizes, hops and measured values have different "
+                         "lengths") from None
+    n = len(v)
+    names = tuple(labels) if labels is not None else tuple(f"point {i + 1}" for i in range(n))
+    if len(names) != n:
+        raise InputError(f"labels: {len(names)} given for {n} points")
+    quantities = _per_point(quantity, n, "quantities")
+    apis = _per_point(api, n, "apis")
+    for i in range(n):
+        where = names[i]
+        if quantities[i] not in QUANTITIES:
+            raise InputError(f"{where}: unknown quantity {quantities[i]!r} (fittable: "
+                             f"{', '.join(QUANTITIES)})")
+        if apis[i] not in network.APIS:
+            raise InputError(f"{where}: unknown api {apis[i]!r}; choose one of "
+                             f"{', '.join(network.APIS)}")
+        if not (math.isfinite(m[i]) and m[i] >= 0):
+            raise InputError(f"{where}: message size {m[i]!r} must be finite and >= 0")
+        if not (math.isfinite(h[i]) and h[i] >= 0):
+            raise InputError(f"{where}: hops {h[i]!r} must be finite and >= 0")
+        if not math.isfinite(v[i]):
+            raise InputError(f"{where}: measured {quantities[i]} {v[i]!r} is not finite")
+        if v[i] <= 0:
+            raise InputError(f"{where}: measured {quantities[i]} {v[i]!r} must be positive")
+    return Observations(_frozen(m), _frozen(h), _frozen(v), quantities, apis, names)
+
+
+# --- the model, evaluated ------------------------------------------------------------------
+
+
+class _Overlay:
+    """A machine with some values replaced: what :func:`network.machine_parameters` reads."""
+
+    def __init__(self, machine, values: Mapping[str, float]):
+        self._machine = machine
+        self._values = values
+        self.name = getattr(machine, "name", "machine")
+        self.topology = getattr(machine, "topology", "")
+
+    def require(self, path: str):
+        if path in self._values:
+            return self._values[path]
+        return self._machine.require(path)
+
+
+class _Evaluator:
+    """Evaluates :func:`network.p2p_table` for the observations, grouped by interface."""
+
+    def __init__(self, machine, obs: Observations, switching: str | None):
+        self.machine = machine
+        self.obs = obs
+        self.switching = switching
+        self.groups = []
+        apis = np.array(obs.apis)
+        quantities = np.array(obs.quantities)
+        for api in dict.fromkeys(obs.apis):
+            index = np.flatnonzero(apis == api)
+            columns = [(QUANTITIES[q][0], np.flatnonzero(quantities[index] == q))
+                       for q in dict.fromkeys(quantities[index])]
+            self.groups.append((api, index, columns))
+        self.assumptions: tuple[str, ...] = ()
+
+    def __call__(self, values: Mapping[str, float]) -> np.ndarray:
+        view = _Overlay(self.machine, values)
+        out = np.empty(len(self.obs))
+        notes: list[str] = []
+        for api, index, columns in self.groups:
+            table = network.p2p_table(view, self.obs.sizes[index], self.obs.hops[index], api,
+                                      switching=self.switching)
+            for column, where in columns:
+                out[index[where]] = table.columns[column][where]
+            notes += [n for n in table.assumptions if n not in notes]
+        self.assumptions = tuple(notes)
+        return out
+
+
+def predict(machine, obs: Observations, values: Mapping[str, float] | None = None,
+            switching: str | None = None) -> np.ndarray:
+    """The model's value of every observation's quantity, for ``machine`` with ``values``
+    (machine key -> SI value) substituted."""
+    return _Evaluator(machine, obs, switching)(dict(values or {}))
+
+
+# --- the fit ------------------------------------------------------------------------------
+
+
+def _readonly_map(data: Mapping) -> Mapping:
+    return MappingProxyType(dict(data))
+
+
+@dataclass(frozen=True, eq=False)
+class FitResult:
+    """A calibration: fitted values with their uncertainty, and how well the model fits.
+
+    Per parameter (keyed by its label, :attr:`parameters` in order): ``keys`` (the machine
+    keys that take the value), ``initial`` and ``values`` (SI), ``stderr`` and ``intervals``
+    ((low, high) at ``confidence``). ``covariance`` is in SI, in parameter order.
+
+    Per point (arrays in the order of the observations): ``labels``, ``quantities``,
+    ``units``, ``apis``, ``sizes``, ``hops``, ``measured``, ``predicted``, ``residuals``
+    (predicted - measured, SI) and ``relative_errors`` ((predicted - measured) / measured).
+
+    Summary: ``rms_relative_error``, ``max_relative_error`` (largest magnitude),
+    ``n_points``, ``dof`` (n - p), ``converged`` / ``status`` / ``message`` / ``nfev`` (from
+    least_squares), ``loss`` and ``f_scale``, ``model`` (the function fitted),
+    ``method`` (how values and intervals were computed) and ``assumptions`` (the model's, as
+    :func:`network.p2p_table` states them, plus the fit's).
+    """
+
+    parameters: tuple[str, ...]
+    keys: Mapping[str, tuple[str, ...]]
+    initial: Mapping[str, float]
+    values: Mapping[str, float]
+    stderr: Mapping[str, float]
+    intervals: Mapping[str, tuple[float, float]]
+    confidence: float
+    covariance: np.ndarray
+    labels: tuple[str, ...]
+    quantities: tuple[str, ...]
+    units: tuple[str, ...]
+    apis: tuple[str, ...]
+    sizes: np.ndarray
+    hops: np.ndarray
+    measured: np.ndarray
+    predicted: np.ndarray
+    residuals: np.ndarray
+    relative_errors: np.ndarray
+    rms_relative_error: float
+    max_relative_error: float
+    n_points: int
+    dof: int
+    converged: bool
+    status: int
+    message: str
+    nfev: int
+    loss: str
+    f_scale: float
+    model: str
+    method: str
+    assumptions: tuple[str, ...] = field(default=())
+
+    def machine_values(self) -> dict[str, float]:
+        """Machine key -> fitted SI value (tied keys each get the value), ready for
+        ``Machine.with_values``."""
+        return {key: float(self.values[label])
+                for label in self.parameters for key in self.keys[label]}
+
+
+def _slope_bandwidth(obs: Observations) -> float | None:
+    """Effective bandwidth from the two largest distinct sizes of the latency points with
+    the same hops and interface: Δm / ΔT (None when the data do not give one)."""
+    best = None
+    quantities = np.array(obs.quantities)
+    apis = np.array(obs.apis)
+    for api in set(obs.apis):
+        for hops in set(obs.hops.tolist()):
+            mask = (quantities == "latency") & (apis == api) & (obs.hops == hops)
+            if mask.sum() < 2:
+                continue
+            m, t = obs.sizes[mask], obs.values[mask]
+            order = np.argsort(m)
+            m, t = m[order], t[order]
+            if m[-1] <= m[0]:
+                continue
+            i = np.flatnonzero(m < m[-1])[-1]
+            if t[-1] > t[i]:
+                slope = (m[-1] - m[i]) / (t[-1] - t[i])
+                if best is None or m[-1] > best[0]:
+                    best = (m[-1], slope)
+    stream = [obs.values[i] for i in range(len(obs)) if obs.quantities[i] == "bandwidth"]
+    if stream:
+        return float(max(stream))
+    return None if best is None else float(best[1])
+
+
+def _start_candidates(machine, obs: Observations,
+                      parameters: Sequence[Parameter]) -> list[dict[str, float]]:
+    """Starting values: the machine's (where it has them) and a data-driven guess for the
+    bandwidths (the slope of the largest messages' latencies)."""
+    latencies = [obs.values[i] for i in range(len(obs)) if obs.quantities[i] == "latency"]
+    time_guess = 0.1 * float(np.median(latencies)) if latencies else 1e-7
+    slope = _slope_bandwidth(obs)
+    try:
+        packet = {name: float(machine.require(network.PARAMETERS[name]))
+                  for name in _PACKET_FORMAT}
+        link_factor = packet["packet_max_flits"] / (packet["packet_max_flits"]
+                                                    - packet["packet_header_flits"])
+    except (InputError, ZeroDivisionError):
+        link_factor = 1.0
+    from_machine: dict[str, float] = {}
+    from_data: dict[str, float] = {}
+    for p in parameters:
+        current = [machine.get(k) if hasattr(machine, "get") else None for k in p.keys]
+        known = [float(v) for v in current if isinstance(v, (int, float))]
+        if p.positive:
+            data = None
+            if slope is not None and slope > 0:
+                data = slope * (link_factor if p.keys[0] == "network.link_bandwidth" else 1.0)
+            value = np.mean(known) if known and min(known) > 0 else (data or 1e9)
+            from_machine[p.label] = float(value)
+            from_data[p.label] = float(data if data is not None else value)
+        else:
+            # never start on the bound t = 0: the trust region cannot leave it (scipy's trf
+            # scales steps by the distance to the bound)
+            value = float(np.mean(known)) if known and np.mean(known) > 0 else time_guess
+            from_machine[p.label] = value
+            from_data[p.label] = value
+    starts = [from_machine]
+    if from_data != from_machine:
+        starts.append(from_data)
+    return starts
+
+
+class _Space:
+    """Fit-space <-> SI for the parameters: θ = ln(B / B_0) for bandwidths, t / t_0 for times."""
+
+    def __init__(self, parameters: Sequence[Parameter], start: Mapping[str, float],
+                 time_scale: float):
+        self.parameters = list(parameters)
+        self.scale = np.array([start[p.label] if start[p.label] > 0 else time_scale
+                               for p in parameters], dtype=float)
+        self.log = np.array([p.positive for p in parameters])
+        self.lower = np.where(self.log, -_T_BOUND, 0.0)
+        self.upper = np.where(self.log, _T_BOUND, np.inf)
+
+    def theta(self, si: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            return np.where(self.log, np.log(np.maximum(si, 1e-300) / self.scale),
+                            si / self.scale)
+
+    def si(self, theta: np.ndarray) -> np.ndarray:
+        return np.where(self.log, self.scale * np.exp(np.clip(theta, -_T_BOUND, _T_BOUND)),
+                        self.scale * theta)
+
+    def derivative(self, theta: np.ndarray) -> np.ndarray:
+        """dp/dθ at θ."""
+        return np.where(self.log, self.si(theta), self.scale)
+
+    def values(self, theta: np.ndarray) -> dict[str, float]:
+        out = {}
+        for p, value in zip(self.parameters, self.si(theta)):
+            for key in p.keys:
+                out[key] = float(value)
+        return out
+
+
+def _jacobian(residual, theta: np.ndarray, lower: np.ndarray) -> np.ndarray:
+    """Central differences of ``residual`` at θ (one-sided where a bound is within a step)."""
+    base = residual(theta)
+    columns = []
+    for j in range(len(theta)):
+        step = _FD_STEP * max(1.0, abs(theta[j]))
+        up, down = theta.copy(), theta.copy()
+        up[j] += step
+        if theta[j] - step >= lower[j]:
+            down[j] -= step
+            columns.append((residual(up) - residual(down)) / (2 * step))
+        else:
+            columns.append((residual(up) - base) / step)
+    return np.column_stack(columns) if columns else np.zeros((len(base), 0))
+
+
+def _t_quantile(confidence: float, dof: int) -> float:
+    from scipy import stats
+
+    return float(stats.t.ppf(0.5 + confidence / 2, dof))
+
+
+def fit(machine, obs: Observations, parameters: str | Iterable[str] | Sequence[Parameter], *,
+        api: str = "mpi", switching: str | None = None, loss: str = DEFAULT_LOSS,
+        f_scale: float = DEFAULT_F_SCALE, confidence: float = 0.95) -> FitResult:
+    """Fit ``parameters`` (machine keys, LogGP aliases or :class:`Parameter` records) of
+    ``machine`` to the observations; see the module docstring for the model, the method and
+    the errors. ``api`` resolves the aliases ``o`` and ``g``; each observation is evaluated
+    with its own interface. ``switching`` overrides ``network.switching``."""
+    from scipy.optimize import least_squares
+
+    if isinstance(parameters, (list, tuple)) and parameters and all(
+            isinstance(p, Parameter) for p in parameters):
+        params = tuple(parameters)
+    else:
+        params = resolve_parameters(parameters, api)
+    if not isinstance(obs, Observations):
+        raise TypeError("obs must be Observations (see observations())")
+    if not (isinstance(f_scale, (int, float)) and math.isfinite(f_scale) and f_scale > 0):
+        raise InputError(f"f_scale must be a positive number, not {f_scale!r}")
+    if not (0 < confidence < 1):
+        raise InputError(f"confidence must be between 0 and 1, not {confidence!r}")
+    n, p = len(obs), len(params)
+    if n == 0:
+        raise InputError("no measured points to fit")
+    if n < p:
+        raise InputError(f"{n} measured point{'s' if n != 1 else ''} cannot determine {p} "
+                         f"parameters ({', '.join(q.label for q in params)}); give at least "
+                         f"{p} points or fit fewer parameters")
+
+    evaluate = _Evaluator(machine, obs, switching)
+    measured = np.asarray(obs.values, dtype=float)
+    latencies = measured[np.array(obs.quantities) == "latency"]
+    time_scale = 0.1 * float(np.median(latencies)) if latencies.size else 1e-7
+
+    best = None
+    failures = []
+    for start in _start_candidates(machine, obs, params):
+        space = _Space(params, start, time_scale)
+
+        def residual(theta, space=space):
+            with np.errstate(all="ignore"):
+                return evaluate(space.values(theta)) / measured - 1.0
+
+        theta0 = np.clip(space.theta(np.array([start[q.label] for q in params])),
+                         space.lower, space.upper)
+        first = residual(theta0)
+        if not np.all(np.isfinite(first)):
+            failures.append("the model is not finite at the starting values")
+            continue
+        try:
+            result = least_squares(residual, theta0, bounds=(space.lower, space.upper),
+                                   method="trf", loss=loss, f_scale=float(f_scale),
+                                   jac="3-point", x_scale=1.0, max_nfev=200 * (p + 1))
+        except ValueError as error:
+            raise InputError(f"least-squares fit failed: {error}") from None
+        if result.status <= 0 or not np.all(np.isfinite(result.fun)):
+            failures.append(result.message)
+            continue
+        if best is None or result.cost < best[0].cost:
+            best = (result, space, residual, start)
+    if best is None:
+        reason = failures[-1] if failures else "no usable start"
+        raise InputError(f"the fit did not converge ({reason.rstrip('.')}); try other starting "
+                         "values (--set) or fit fewer parameters")
+    result, space, residual, start = best
+    theta = np.asarray(result.x, dtype=float)
+    labels = [q.label for q in params]
+
+    jac = _jacobian(residual, theta, space.lower)
+    if not np.all(np.isfinite(jac)):
+        raise InputError("the fit's Jacobian is not finite at the solution; its covariance "
+                         "cannot be computed")
+    norms = np.linalg.norm(jac, axis=0)
+    dead = [labels[j] for j in range(p) if norms[j] == 0]
+    if dead:
+        raise InputError(
+            f"no measured point depends on {', '.join(dead)} at the fitted values (e.g. "
+            "another channel is the bottleneck at every size, or no point uses that "
+            "interface or has hops > 0), so it cannot be fitted; fit another key")
+    scaled = jac / norms
+    singular = np.linalg.svd(scaled, compute_uv=True)
+    sv, vt = singular[1], singular[2]
+    if sv[-1] <= 1e-8 * sv[0]:
+        null = np.abs(vt[-1])
+        involved = [labels[j] for j in np.flatnonzero(null > 0.1 * null.max())]
+        raise InputError(
+            f"the points cannot tell {' and '.join(involved)} apart (singular covariance: "
+            "they change the predictions the same way, e.g. as a sum); fit only one of them")
+
+    fun = residual(theta)
+    dof = n - p
+    predicted = evaluate(space.values(theta))
+    values_si = space.si(theta)
+    derivative = space.derivative(theta)
+    inverse = np.linalg.inv(jac.T @ jac)
+    if dof > 0:
+        s2 = float(fun @ fun) / dof
+        cov_theta = s2 * inverse
+        se_theta = np.sqrt(np.maximum(np.diag(cov_theta), 0.0))
+        tq = _t_quantile(confidence, dof)
+    else:
+        cov_theta = np.full((p, p), np.nan)
+        se_theta = np.full(p, np.nan)
+        tq = float("nan")
+    covariance = cov_theta * np.outer(derivative, derivative)
+    stderr = np.sqrt(np.maximum(np.diag(covariance), 0.0)) if dof > 0 else np.full(p, np.nan)
+    intervals = {}
+    for j, q in enumerate(params):
+        if dof <= 0:
+            intervals[q.label] = (float("nan"), float("nan"))
+        elif q.positive:
+            intervals[q.label] = (float(values_si[j] * math.exp(-tq * se_theta[j])),
+                                  float(values_si[j] * math.exp(tq * se_theta[j])))
+        else:
+            intervals[q.label] = (float(max(0.0, values_si[j] - tq * stderr[j])),
+                                  float(values_si[j] + tq * stderr[j]))
+
+    relative = predicted / measured - 1.0
+    notes = list(evaluate.assumptions)
+    notes.append("fit: relative residuals (noise proportional to the value), "
+                 f"{loss} loss with f_scale {f_scale:g}")
+    if dof <= 0:
+        notes.append("as many points as parameters: the fit is exact, its standard errors "
+                     "and intervals are undefined (NaN)")
+    apis_used = sorted(set(obs.apis))
+    method = (f"scipy.optimize.least_squares (trf, {loss}, f_scale={f_scale:g}) on relative "
+              "residuals; bandwidths fitted as ln(B/B0), times as t/t0 with t >= 0; "
+              "cov = s^2 (J^T J)^-1 from central differences at the solution, "
+              f"s^2 = sum r^2 / (n - p); {confidence:.0%} intervals from Student's t with "
+              f"{dof} degrees of freedom (symmetric in ln B for bandwidths, clipped at 0 for "
+              "times)")
+    model_columns = sorted({QUANTITIES[q][0] for q in obs.quantities})
+    model = ("icnperf.model.network.p2p_table (" + ", ".join(model_columns) + ") at api "
+             + "/".join(apis_used) + "; latency_s = network.latency")
+    return FitResult(
+        parameters=tuple(labels),
+        keys=_readonly_map({q.label: q.keys for q in params}),
+        initial=_readonly_map({q.label: float(start[q.label]) for q in params}),
+        values=_readonly_map({q.label: float(v) for q, v in zip(params, values_si)}),
+        stderr=_readonly_map({q.label: float(s) for q, s in zip(params, stderr)}),
+        intervals=_readonly_map(intervals),
+        confidence=float(confidence),
+        covariance=_frozen(covariance),
+        labels=obs.labels,
+        quantities=obs.quantities,
+        units=tuple(QUANTITIES[q][1] for q in obs.quantities),
+        apis=obs.apis,
+        sizes=obs.sizes,
+        hops=obs.hops,
+        measured=_frozen(measured),
+        predicted=_frozen(predicted),
+        residuals=_frozen(predicted - measured),
+        relative_errors=_frozen(relative),
+        rms_relative_error=float(np.sqrt(np.mean(relative ** 2))),
+        max_relative_error=float(np.max(np.abs(relative))),
+        n_points=n,
+        dof=dof,
+        converged=bool(result.status > 0),
+        status=int(result.status),
+        message=str(result.message),
+        nfev=int(result.nfev),
+        loss=loss,
+        f_scale=float(f_scale),
+        model=model,
+        method=method,
+        assumptions=tuple(notes),
+    )
