@@ -309,7 +309,13 @@ def parse_quantity(text: str | int | float, kind: str, default_unit: str | None 
         raise _fail(k, raw, "negative values are not allowed")
     if k.integer and exact != exact.to_integral_value():
         raise _fail(k, raw, "must be a whole number")
+    if k.integer and value > MAX_WHOLE:
+        raise _fail(k, raw, f"too large (at most {MAX_WHOLE:.3g}, where floats stop being exact)")
     return value + 0.0  # normalizes -0.0
+
+
+MAX_WHOLE = 2.0**53
+"""Largest whole count accepted: beyond 2^53 a float no longer holds every integer."""
 
 
 def _first_unit(k: _Kind) -> str:

@@ -58,6 +58,8 @@ class TopologySpec:
 
 def _integer(token: str, spec: str, what: str) -> int:
     token = token.strip()
+    if token.isdigit() and len(token) > 12:
+        raise InputError(f"topology spec {spec!r}: {what} {token} is too large (at most 12 digits)")
     if not _INTEGER.fullmatch(token):
         raise InputError(f"topology spec {spec!r}: {what} {token!r} is not a positive integer")
     return int(token)
