@@ -125,9 +125,9 @@ def _reason(claim: Claim) -> str:
 
 def all_claims() -> list[Claim]:
     """Every registered claim, in source order. Sources register in ``claims/``."""
-    from icnperf.validation.claims import angara_p2p, nudt
+    from icnperf.validation.claims import angara_collectives, angara_p2p, nudt
 
-    claims = [*nudt.CLAIMS, *angara_p2p.CLAIMS]
+    claims = [*nudt.CLAIMS, *angara_p2p.CLAIMS, *angara_collectives.CLAIMS]
     ids = [c.id for c in claims]
     duplicates = {i for i in ids if ids.count(i) > 1}
     if duplicates:
