@@ -162,7 +162,7 @@ def machine(name: str, overrides: tuple[str, ...], fmt: str, output: str | None,
 
 @cli.group()
 def predict() -> None:
-    """What-if predictions on a machine (point-to-point messages)."""
+    """What-if predictions on a machine (point-to-point messages, collectives)."""
 
 
 @predict.command()
@@ -194,6 +194,37 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 
     emit(p2p_text(machine_name, overrides, sizes, hops, source, destination, api,
                   processes_per_node, fmt), output, force)
+
+
+@predict.command()
+@click.argument("operation")
+@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
+              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter (repeatable).")
+@click.option("--nodes", default=None, metavar="RANGE",
+              help="Node counts (8..32768:x2); the torus keeps its dimension count and takes"
+                   " the most balanced radices [default: the machine's own shape].")
+@click.option("--shape", default=None, metavar="AxBxC", help="Fix the torus shape.")
+@click.option("--bytes", "sizes", default="256B", show_default=True,
+              help="Data per rank: a range, a list or one size; bare numbers are bytes.")
+@click.option("--algorithm", default="all", show_default=True,
+              help="all, hw-tree, p2p-tree, binomial, recursive-doubling, ring, rabenseifner"
+                   " or bruck.")
+@click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
+              show_default=True, help="Software overhead per message and per hardware call.")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
+               nodes: str | None, shape: str | None, sizes: str, algorithm: str, api: str,
+               fmt: str, output: str | None, force: bool) -> None:
+    """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
+    barrier) per node count, size and algorithm."""
+    from icnperf.commands.predict import collective_text
+
+    emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
+                         api, fmt), output, force)
 
 
 @cli.command()

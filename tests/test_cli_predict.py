@@ -63,3 +63,39 @@ def test_from_to_rejected_on_a_dragonfly():
     result = CliRunner().invoke(cli, ["predict", "p2p", "--machine", "nudt-generic",
                                       "--from", "0", "--to", "1"])
     assert result.exit_code == 2 and "give --hops" in result.output
+
+
+def test_collective_sweep_reshapes_the_torus_and_ratio_grows():
+    result = run("predict", "collective", "broadcast", "--machine", "angara-3d", "--nodes",
+                 "8..8192:x8", "--algorithm", "hw-tree", "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)["rows"]
+    assert [r["shape"] for r in rows] == ["torus:2x2x2", "torus:4x4x4", "torus:8x8x8",
+                                          "torus:16x16x16"]
+    ratios = [r["ratio_to_p2p_tree"] for r in rows]
+    assert ratios == sorted(ratios) and ratios[0] > 1
+
+
+def test_collective_all_algorithms_and_best_ratio():
+    doc = json.loads(run("predict", "collective", "allreduce", "--machine", "angara-4d",
+                         "--format", "json").output)
+    rows = {r["algorithm"]: r for r in doc["rows"]}
+    assert {"hw-tree", "p2p-tree", "recursive-doubling", "rabenseifner"} <= set(rows)
+    best = min(r["time_s"] for a, r in rows.items() if a != "hw-tree")
+    assert rows["hw-tree"]["ratio_to_best_p2p"] == pytest.approx(best / rows["hw-tree"]["time_s"])
+    assert rows["hw-tree"]["shape"] == "torus:8x8x8x16"
+
+
+@pytest.mark.parametrize("args", [
+    ["broadcast", "--nodes", "0"],
+    ["broadcast", "--nodes", "7", "--shape", "2x2x2"],
+    ["broadcast", "--nodes", "7"],
+    ["nosuch"],
+    ["broadcast", "--algorithm", "nosuch"],
+    ["broadcast", "--bytes", "0"],
+    ["alltoall", "--algorithm", "hw-tree"],
+])
+def test_collective_bad_input(args):
+    result = CliRunner().invoke(cli, ["predict", "collective", "--machine", "angara-3d", *args])
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1

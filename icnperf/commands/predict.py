@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from icnperf.errors import InputError
 from icnperf.render import Column, aligned_table, csv_text, json_text, number
 
@@ -96,3 +98,113 @@ def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
     header = f"{machine.name} ({machine.topology}), api {api}\n\n"
     notes = "\n".join(f"  - {a}" for a in table.assumptions)
     return f"{header}{aligned_table(rows, P2P_COLUMNS)}\n\nassumptions:\n{notes}\n"
+
+
+def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
+    """Torus layouts to evaluate: the machine's own, a fixed --shape, or one balanced shape
+    per node count of --nodes in the machine's dimension count (seeds/000 §3.1 sweeps)."""
+    from icnperf.model.collectives import Layout
+    from icnperf.model.topology.spec import parse_spec
+    from icnperf.model.topology.torus import balanced_torus_shape
+    from icnperf.units import parse_range
+
+    if shape_text is not None:
+        shape = parse_spec(f"torus:{shape_text}").params["radices"]
+        if nodes_text is not None:
+            nodes = parse_range(nodes_text, "count")
+            product = 1
+            for k in shape:
+                product *= k
+            if len(nodes) != 1 or int(nodes[0]) != product:
+                raise InputError(f"--shape {shape_text} has {product} nodes, --nodes says"
+                                 f" {nodes_text}; give one node count equal to the shape's")
+        return [Layout.torus(shape)]
+    if nodes_text is None:
+        return [Layout.from_topology(topology)]
+    spec = parse_spec(topology)
+    if spec.family.name not in ("torus", "hypercube"):
+        raise InputError(f"--nodes reshapes torus machines only; {spec.text} is a"
+                         f" {spec.family.name}")
+    dims = len(spec.params["radices"]) if "radices" in spec.params else spec.params["n"]
+    return [Layout.torus(balanced_torus_shape(int(n), dims))
+            for n in parse_range(nodes_text, "count")]
+
+
+def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api: str):
+    """One row per (layout, size, algorithm): time, and the hardware tree's speedup over the
+    best point-to-point algorithm of the same layout and size."""
+    from icnperf.model.collectives import ALGORITHMS, compare
+
+    if algorithm != "all" and algorithm not in ALGORITHMS:
+        raise InputError(f"unknown algorithm {algorithm!r}; choose all or one of"
+                         f" {', '.join(ALGORITHMS)}")
+    chosen = None if algorithm == "all" else [algorithm]
+    rows, assumptions = [], {}
+    for layout in layouts:
+        results = compare(machine, operation, sizes, layout=layout, api=api)
+        if chosen is not None and algorithm not in results:
+            raise InputError(f"algorithm {algorithm} does not define {operation} on"
+                             f" {layout.text} (available: {', '.join(results)})")
+        p2p = [r.time for a, r in results.items() if a != "hw-tree"]
+        best = None if not p2p else np.minimum.reduce(p2p)
+        tree = results["p2p-tree"].time if "p2p-tree" in results else None
+        for name in chosen or [a for a in ALGORITHMS if a in results]:
+            result = results[name]
+            assumptions.setdefault(name, result.assumptions)
+            for i, size in enumerate(result.bytes):
+                rows.append({"nodes": result.endpoints, "shape": layout.text,
+                             "bytes": float(size), "algorithm": name,
+                             "time_s": float(result.time[i]),
+                             "best_p2p_s": None if best is None else float(best[i]),
+                             "ratio_to_best_p2p": None if best is None
+                             else float(best[i] / result.time[i]),
+                             "ratio_to_p2p_tree": None if tree is None
+                             else float(tree[i] / result.time[i])})
+    return rows, assumptions
+
+
+def _shared_then_own(assumptions: dict[str, tuple[str, ...]]) -> list[str]:
+    """Assumption lines: those every algorithm shares once, then each algorithm's own."""
+    lists = list(assumptions.values())
+    shared = [n for n in lists[0] if all(n in other for other in lists[1:])] if lists else []
+    own = [f"[{a}] {n}" for a, ns in assumptions.items() for n in ns if n not in shared]
+    return shared + own
+
+
+COLLECTIVE_COLUMNS = (
+    Column("nodes", "nodes", number()),
+    Column("shape", "shape"),
+    Column("bytes", "size", _quantity("size")),
+    Column("algorithm", "algorithm"),
+    Column("time_s", "time", _quantity("time")),
+    Column("ratio_to_best_p2p", "best p2p / time", number(3)),
+    Column("ratio_to_p2p_tree", "p2p-tree / time", number(3)),
+)
+
+
+def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...],
+                    nodes_text: str | None, shape_text: str | None, sizes_text: str,
+                    algorithm: str, api: str, fmt: str) -> str:
+    """The rendered ``predict collective`` table."""
+    from icnperf.machine import load_machine
+    from icnperf.model.collectives import operation_name
+    from icnperf.units import parse_range
+
+    operation = operation_name(operation)
+    machine = load_machine(machine_name).with_overrides(list(overrides))
+    layouts = layouts_for(machine.topology, nodes_text, shape_text)
+    sizes = parse_range(sizes_text, "size", default_unit="B")
+    rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api)
+    if fmt == "json":
+        return json_text({"inputs": {"operation": operation, "machine": machine.name,
+                                     "set": list(overrides), "nodes": nodes_text,
+                                     "shape": shape_text, "bytes": sizes_text,
+                                     "algorithm": algorithm, "api": api},
+                          "assumptions": {a: list(n) for a, n in assumptions.items()},
+                          "rows": rows})
+    if fmt == "csv":
+        return csv_text(rows, [*rows[0]] if rows else ["nodes"])
+    notes = "\n".join(f"  - {n}" for n in _shared_then_own(assumptions))
+    return (f"{operation} on {machine.name}, api {api}; ratios are the best point-to-point"
+            f" algorithm's and the point-to-point tree's time over this one's\n\n"
+            f"{aligned_table(rows, COLLECTIVE_COLUMNS)}\n\nassumptions:\n{notes}\n")
