@@ -68,6 +68,7 @@ from typing import Any
 import numpy as np
 
 from icnperf.errors import DataError, InputError
+from icnperf.measurements import read_text_file
 from icnperf.units import parse_quantity
 
 __all__ = [
@@ -692,19 +693,6 @@ def parse_text(text: str, origin: str = "<text>", format: str | None = None) -> 
     return _parse_csv(text, origin)
 
 
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise DataError(f"benchmark file {str(path)!r} not found") from None
-    except IsADirectoryError:
-        raise DataError(f"benchmark file {str(path)!r} is a directory") from None
-    except UnicodeDecodeError as err:
-        raise DataError(f"{path}: not UTF-8 text (byte {err.start})") from None
-    except OSError as err:
-        raise DataError(f"cannot read benchmark file {str(path)!r}: {err.strerror}") from None
-
-
 def load_bench(name_or_path: str | os.PathLike, format: str | None = None) -> BenchData:
     """Read a benchmark file (OSU, IMB or measurement CSV, detected or named by ``format``),
     or a bundled measurement table by name (``angara-latency-16b``). A CSV file's sidecar
@@ -721,13 +709,14 @@ def load_bench(name_or_path: str | os.PathLike, format: str | None = None) -> Be
 
         if text_name in dict(list_tables()):
             return from_table(load_table(text_name))
-    text = _read(path)
+    text = read_text_file(path, "benchmark file")
     if not any(line.strip() for line in _lines(text)):
         raise _error(str(path), "empty file: no benchmark output")
     fmt = format or detect_format(text, str(path))
     if fmt == "csv":
         sidecar_path = path.with_suffix(".toml")
-        sidecar = _read(sidecar_path) if sidecar_path.is_file() and sidecar_path != path else None
+        sidecar = (read_text_file(sidecar_path, "sidecar")
+                   if sidecar_path.is_file() and sidecar_path != path else None)
         return _parse_csv(text, str(path), sidecar, str(sidecar_path) if sidecar else None,
                           path.stem)
     return parse_text(text, str(path), fmt)

@@ -674,7 +674,8 @@ def _is_path(name_or_path: str) -> bool:
     )
 
 
-def _read_file(path: Path, what: str) -> str:
+def read_text_file(path: Path, what: str) -> str:
+    """A UTF-8 text file's contents; a one-line DataError naming ``what`` otherwise."""
     try:
         return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -701,9 +702,9 @@ def load_table(name_or_path: str | os.PathLike) -> MeasurementTable:
     name_or_path = name_or_path.strip()
     if _is_path(name_or_path):
         path = Path(name_or_path)
-        text = _read_file(path, "measurement file")
+        text = read_text_file(path, "measurement file")
         sidecar_path = path.with_suffix(".toml")
-        sidecar = _read_file(sidecar_path, "sidecar") if sidecar_path.is_file() else None
+        sidecar = read_text_file(sidecar_path, "sidecar") if sidecar_path.is_file() else None
         return read_csv_text(text, origin=str(path), sidecar=sidecar,
                              sidecar_origin=str(sidecar_path), name=path.stem)
     names = _bundled_names()
