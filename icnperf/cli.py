@@ -183,17 +183,24 @@ def predict() -> None:
               show_default=True, help="Software overhead charged; none = hardware only.")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
               show_default=True, help="Processes per node sending at once through one adapter.")
+@click.option("--load", "offered_load", type=click.FloatRange(min=0, max=1), default=0.0,
+              show_default=True,
+              help="Background load, flits/endpoint/cycle as a fraction of a channel: charges"
+                   " M/D/1 queueing on every hop (0 = empty network).")
+@click.option("--pattern", default="uniform", show_default=True,
+              help="Traffic pattern of the background load (its channel load gamma_max).")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
 def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float | None,
         source: str | None, destination: str | None, api: str, processes_per_node: int,
-        fmt: str, output: str | None, force: bool) -> None:
+        offered_load: float, pattern: str, fmt: str, output: str | None,
+        force: bool) -> None:
     """Latency, bandwidth and message rate of one message per size."""
     from icnperf.commands.predict import p2p_text
 
     emit(p2p_text(machine_name, overrides, sizes, hops, source, destination, api,
-                  processes_per_node, fmt), output, force)
+                  processes_per_node, fmt, offered_load, pattern), output, force)
 
 
 @predict.command()

@@ -99,3 +99,16 @@ def test_collective_bad_input(args):
     result = CliRunner().invoke(cli, ["predict", "collective", "--machine", "angara-3d", *args])
     assert result.exit_code == 2, result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_background_load_charges_queueing_until_saturation():
+    # angara-4d is torus:8x8x8x16: uniform gamma_max = (16 + 2) / 8 = 2.25, so channels
+    # saturate at an offered load of 1 / 2.25 = 0.444 flits/endpoint/cycle.
+    def queueing(load):
+        doc = json.loads(run("predict", "p2p", "--machine", "angara-4d", "--bytes", "256",
+                             "--load", str(load), "--format", "json").output)
+        return doc["rows"][0]["queueing_delay_s"]
+
+    assert queueing(0) == 0
+    assert 0 < queueing(0.2) < queueing(0.4)
+    assert queueing(0.45) is None           # infinite: JSON null past saturation

@@ -23,6 +23,7 @@ P2P_COLUMNS = (
     Column("packets", "packets", number()),
     Column("latency_s", "latency", _quantity("time")),
     Column("hardware_latency_s", "hardware part", _quantity("time")),
+    Column("queueing_delay_s", "queueing", _quantity("time")),
     Column("bandwidth_Bps", "ping-pong bw", _quantity("bandwidth")),
     Column("streaming_bandwidth_Bps", "streaming bw", _quantity("bandwidth")),
     Column("message_rate_per_s", "msg rate (1/s)", number(3)),
@@ -69,7 +70,8 @@ def hops_between(topology: str, source: str, destination: str) -> int:
 
 def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
              hops: float | None, source: str | None, destination: str | None, api: str,
-             processes_per_node: int, fmt: str) -> str:
+             processes_per_node: int, fmt: str, offered_load: float = 0.0,
+             pattern: str = "uniform") -> str:
     """The rendered ``predict p2p`` table for one machine."""
     from icnperf.machine import load_machine
     from icnperf.model.network import p2p_table
@@ -83,7 +85,8 @@ def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
             raise InputError("give --hops or --from/--to, not both")
         hops = hops_between(machine.topology, source, destination)
     sizes = parse_range(sizes_text, "size", default_unit="B")
-    table = p2p_table(machine, sizes, hops, api, processes_per_node=processes_per_node)
+    table = p2p_table(machine, sizes, hops, api, processes_per_node=processes_per_node,
+                      offered_load=offered_load, pattern=pattern)
     names = list(table.columns)
     rows = [{name: float(table.columns[name][i]) for name in names}
             for i in range(len(table.columns["bytes"]))]
@@ -91,7 +94,8 @@ def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
         return json_text({"inputs": {"machine": machine.name, "topology": machine.topology,
                                      "set": list(overrides), "bytes": sizes_text,
                                      "hops": hops, "from": source, "to": destination,
-                                     "api": api, "processes_per_node": processes_per_node},
+                                     "api": api, "processes_per_node": processes_per_node,
+                                     "load": offered_load, "pattern": pattern},
                           "assumptions": list(table.assumptions), "rows": rows})
     if fmt == "csv":
         return csv_text(rows, names)
