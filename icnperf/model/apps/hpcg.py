@@ -1,0 +1,495 @@
+"""HPCG (High Performance Conjugate Gradients, reference 2.4) as a closed-form model.
+
+Source: Agarkov, Semenov, Simonov, "Optimized implementation of HPCG benchmark on
+supercomputer with Angara interconnect", 2015 (seeds/003, cited below as seeds/003), and the
+HPCG 2.4 reference code (Dongarra, Heroux, Luszczek; ``src/CG.cpp``, ``ComputeMG_ref.cpp``,
+``ComputeSYMGS_ref.cpp``, ``ComputeSPMV_ref.cpp``, ``ExchangeHalo.cpp``,
+``ReportResults.cpp``), whose structure is restated here.
+
+One CG iteration of the slowest process (all are bulk-synchronous):
+
+* MG preconditioner over ``LEVELS`` = 4 grids (each coarsening 2x per dimension: local
+  n, n/2, n/4, n/8). On levels 0..2: SYMGS pre-smoothing, SPMV residual, restriction,
+  recursion, prolongation, SYMGS post-smoothing; on the coarsest level one SYMGS. Each
+  SYMGS and SPMV starts with a halo exchange on its level: 3 exchanges on levels 0..2 and 1
+  on level 3.
+* CG: 1 SPMV (fine level, with its halo exchange), 3 dot products (each an all-reduce of
+  one 8-byte double), 3 WAXPBYs.
+
+So 11 halo exchanges and 3 all-reduces per iteration.
+
+Halo exchange (26 neighbours): the local box n_x x n_y x n_z sends 6 faces (n_y n_z,
+n_x n_z, n_x n_y doubles), 12 edges (n_x, n_y or n_z doubles) and 8 corners (1 double) to
+the neighbour processes that exist (non-periodic global grid). Time of one exchange on a
+node (derived here, see :func:`halo_time`):
+
+    T_halo = T(m_max, h) + max(Σ_proc g_i - g_max,  Σ_node T_ser(m_j) - T_ser(m_max))
+             + Σ_proc-intra (t_shm + 2 m / (η B_mem / p)) + T_pack + T_sync
+
+T(m, h) = network.latency (software overhead of the API, injection, h hops, ejection,
+serialization); g = max(O/2, T_ser(m)) the sender's busy time per message
+(collectives.send_gap); the node's adapter serializes every inter-node message of all p
+processes of the node one after another (network.sharing_delay generalised to unequal
+messages); intra-node messages are copies through shared memory at the process's share of
+the memory bandwidth; T_pack packs the send buffers (20 bytes per halo value: read x and
+its index, write the buffer); T_sync is the SHMEM completion protocol (see below).
+
+Compute: memory-bandwidth bound. Every process of a node streams its bytes at the same
+time through the node's memory: t = p · bytes / (η · B_mem), B_mem = node (type) memory
+bandwidth, η = :data:`STREAM_EFFICIENCY`. Bytes per kernel from the reference CSR layout
+(HPCG 2.4 ``SparseMatrix``: ``double** matrixValues``, ``local_int_t** mtxIndL`` (32-bit),
+``char* nonzerosInRow``, ``double** matrixDiagonal``), with vector entries reused from
+cache within a row (each read once):
+
+* per non-zero: 8 B value + 4 B column index = :data:`BYTES_PER_NONZERO` = 12 B;
+* SPMV per row: 2 row pointers (16) + count (1) + x (8) + y written (8) = 33 B;
+* SYMGS per row and sweep: 2 row pointers (16) + count (1) + diagonal pointer (8) + r (8)
+  + x read and written (16) = 49 B; forward and backward sweep = 2 sweeps;
+* restriction / prolongation per coarse row: 8 + 8 + 4 + 8 = 28 B each;
+* dot r·z and p·Ap 16 B per row, r·r 8 B; WAXPBY 24 B per row (3 per iteration);
+* ZeroVector of the correction at each MG level: 8 B per row.
+
+The slowest process is an interior one (26 neighbours, 27 non-zeros on every row).
+
+FLOPs: HPCG's official count (``ReportResults.cpp``) for the global grid, 50 iterations
+and one CG set: ddot and waxpby (3·iters + 1)·2·rows each, SpMV (iters + 1)·2·nnz, MG per
+level l < 3: iters·(4 + 2 + 4)·nnz_l, coarsest iters·4·nnz_3. Global nnz of a 27-point
+stencil on an N_x x N_y x N_z grid = (3N_x - 2)(3N_y - 2)(3N_z - 2).
+
+Variants:
+
+* ``reference``: HPCG 2.4 with MPI: halo messages pay ``software.mpi_overhead`` (the
+  angara-36 preset calibrates it from seeds/003 Table 2, 1 µs 16-byte latency); no sync
+  beyond the message receipt.
+* ``optimized``: seeds/003's version "with single-node optimizations (excluding OpenMP)
+  and SHMEM": halo by ``shmem_double_put`` (``software.shmem_overhead``, from the 0.7 µs
+  latency) followed by a synchronisation, ``sync="pairwise"`` (a flag put to every
+  exchange partner; a process starts once its neighbours' flags arrived) or
+  ``sync="barrier"`` (``shmem_barrier_all`` after the puts, charged as a barrier over the
+  node layout plus an intra-node stage); seeds/003 §2.4 describes both and does not say
+  which one the 39 % is for. Compute is divided by the node-level factors of seeds/003,
+  taken as inputs: contiguous storage ``CONTIGUOUS_FACTOR`` = 1.5 (§2.1, "on average one
+  and a half times"), ELLPACK ``ELLPACK_FACTOR`` = 1.05 (§2.3, "+5 %"). The 4.8x of the
+  2-plane 2-colour ordering (§2.2) is **not** applied: it is measured on 12 OpenMP
+  threads against the contiguous version on 12 threads (the colouring exists to let
+  threads run SYMGS in parallel), while the 39 % run is "excluding OpenMP" (§2.4, last
+  paragraphs) with 8 single-threaded processes per node; ``coloring_factor`` (default 1)
+  lets a caller charge it anyway. The factors are whole-benchmark single-node
+  performance ratios, so they divide the whole compute time.
+* Dot products stay MPI all-reduces in both variants (seeds/003 describes SHMEM only in
+  ``ExchangeHalo``); algorithm selectable (collectives.ALGORITHMS), over the node layout
+  (one rank per node, collectives.py) plus an intra-node reduce and broadcast of
+  2·ceil(lg p) shared-memory steps.
+
+Mixed node types (``machine.node_types``): each kernel is followed by a synchronising
+exchange, so every step waits for the slowest node: the compute part is the maximum over
+the node types present of the type's compute time (on angara-36 type B: 51.2 GB/s for 8
+processes vs type A 85.2 GB/s). Nodes hold consecutive ranks (p per node).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from icnperf.errors import InputError
+from icnperf.model import collectives, network
+from icnperf.model.apps.base import AppResult
+from icnperf.model.collectives import Layout
+from icnperf.model.topology import torus
+
+__all__ = ["BYTES_PER_NONZERO", "CONTIGUOUS_FACTOR", "ELLPACK_FACTOR", "INTRA_NODE_LATENCY",
+           "LEVELS", "STREAM_EFFICIENCY", "bytes_per_iteration", "halo_messages",
+           "official_flops", "predict", "process_grid"]
+
+LEVELS = 4
+"""Multigrid levels of HPCG 2.4 (``numberOfMgLevels = 4``, GenerateProblem/CG setup)."""
+
+NEIGHBOURS = 26
+
+BYTES_PER_NONZERO = 12
+"""8-byte value + 4-byte (32-bit ``local_int_t``) column index per stored non-zero."""
+
+SPMV_ROW_BYTES = 33
+SYMGS_ROW_BYTES = 49
+TRANSFER_ROW_BYTES = 28
+ZERO_ROW_BYTES = 8
+PACK_BYTES = 20
+"""Per halo value packed: x read (8), its index read (4), buffer written (8)."""
+
+STREAM_EFFICIENCY = 0.78
+"""Fraction of the peak DRAM bandwidth a streaming kernel reaches. Chosen from public STREAM
+results for Sandy Bridge-EP (Xeon E5-26xx, 4 x DDR3 channels): triad about 75-80 % of the
+channel peak (J. McCalpin's STREAM results pages; Intel's published E5-2600 STREAM
+figures). Not fitted to any HPCG number."""
+
+INTRA_NODE_LATENCY = 0.3e-6
+"""Latency of one message between two processes of the same node through shared memory.
+Chosen: typical MPI intra-node (shared-memory) latency on Sandy Bridge nodes is 0.2-0.4 µs
+(OSU osu_latency intra-node results of MVAPICH2 / Open MPI of the period); not in
+seeds/003."""
+
+CONTIGUOUS_FACTOR = 1.5
+"""seeds/003 §2.1: contiguous allocation of the matrix arrays, 'on average one and a half
+times' the reference performance (one node, local 16x16x128)."""
+
+ELLPACK_FACTOR = 1.05
+"""seeds/003 §2.3: ELLPACK with 28 entries per row, '+5 %'."""
+
+COLORING_FACTOR_OPENMP = 4.8
+"""seeds/003 §2.2: 2-plane 2-colour ordering, 4.8x over contiguous storage **on 12 OpenMP
+threads**; not applied to the no-OpenMP optimized variant (module docstring)."""
+
+VARIANTS = ("reference", "optimized")
+SYNCS = ("pairwise", "barrier")
+
+
+# --- geometry ---------------------------------------------------------------------------
+
+
+def process_grid(processes: int) -> tuple[int, int, int]:
+    """3D process grid P_x <= P_y <= P_z with P_x P_y P_z = processes, the most cubic one
+    (smallest P_z, then the smallest sum): 288 -> (6, 6, 8). HPCG 2.4's
+    ``ComputeOptimalShapeXYZ`` also picks a near-cubic factorisation."""
+    if not (isinstance(processes, (int, np.integer)) and processes >= 1):
+        raise InputError(f"processes must be a whole number >= 1, not {processes!r}")
+    best = None
+    for px in range(1, int(round(processes ** (1 / 3))) + 2):
+        if processes % px:
+            continue
+        rest = processes // px
+        for py in range(px, math.isqrt(rest) + 1):
+            if rest % py:
+                continue
+            pz = rest // py
+            key = (pz, px + py + pz)
+            if best is None or key < best[0]:
+                best = (key, (px, py, pz))
+    if best is None:
+        return (1, 1, processes)
+    return best[1]
+
+
+def halo_messages(local) -> list[tuple[tuple[int, int, int], int]]:
+    """The 26 (direction, doubles) pairs of an interior process with a local box
+    (n_x, n_y, n_z): faces n_y n_z / n_x n_z / n_x n_y, edges n_x / n_y / n_z, corners 1."""
+    nx, ny, nz = local
+    out = []
+    for d in itertools.product((-1, 0, 1), repeat=3):
+        if d == (0, 0, 0):
+            continue
+        size = 1
+        for n, di in zip((nx, ny, nz), d):
+            if di == 0:
+                size *= n
+        out.append((d, size))
+    return out
+
+
+def _level_box(local, level):
+    box = tuple(n >> level for n in local)
+    if min(box) < 1:
+        raise InputError(f"local domain {local} cannot be coarsened {LEVELS - 1} times "
+                         f"(each dimension must be divisible by {2 ** (LEVELS - 1)})")
+    return box
+
+
+def _check_local(local):
+    local = tuple(local)
+    if len(local) != 3 or not all(isinstance(n, (int, np.integer)) and n >= 1 for n in local):
+        raise InputError(f"local domain must be three whole numbers >= 1, not {local!r}")
+    step = 2 ** (LEVELS - 1)
+    if any(n % step for n in local):
+        raise InputError(f"local domain {local}: each dimension must be divisible by {step} "
+                         f"for {LEVELS} multigrid levels (HPCG 2.4 requires it)")
+    return tuple(int(n) for n in local)
+
+
+# --- compute ----------------------------------------------------------------------------
+
+
+def bytes_per_iteration(local) -> dict[str, float]:
+    """Bytes the slowest (interior) process moves through memory per CG iteration, by
+    kernel (see the module docstring for the per-row and per-non-zero counts)."""
+    local = _check_local(local)
+    rows = [math.prod(_level_box(local, l)) for l in range(LEVELS)]
+    nnz = [27 * r for r in rows]
+    spmv = lambda l: BYTES_PER_NONZERO * nnz[l] + SPMV_ROW_BYTES * rows[l]
+    sweep = lambda l: BYTES_PER_NONZERO * nnz[l] + SYMGS_ROW_BYTES * rows[l]
+    out = {"symgs": 0.0, "spmv": float(spmv(0)), "restrict_prolong": 0.0, "vector": 0.0}
+    for l in range(LEVELS - 1):
+        out["symgs"] += 2 * 2 * sweep(l)            # pre + post, forward + backward
+        out["spmv"] += spmv(l)                       # residual
+        out["restrict_prolong"] += 2 * TRANSFER_ROW_BYTES * rows[l + 1]
+        out["vector"] += ZERO_ROW_BYTES * rows[l]
+    out["symgs"] += 2 * sweep(LEVELS - 1)
+    out["vector"] += ZERO_ROW_BYTES * rows[LEVELS - 1]
+    out["vector"] += (16 + 16 + 8) * rows[0] + 3 * 24 * rows[0]
+    return out
+
+
+def official_flops(global_box, iterations: int) -> float:
+    """HPCG's official FLOP count (ReportResults.cpp, one CG set) of ``iterations``
+    iterations on a global grid (N_x, N_y, N_z)."""
+    rows, nnz = [], []
+    box = tuple(global_box)
+    for _ in range(LEVELS):
+        rows.append(math.prod(box))
+        nnz.append(math.prod(3 * n - 2 for n in box))
+        box = tuple(max(n // 2, 1) for n in box)
+    it = float(iterations)
+    flops = 2 * (3 * it + 1) * 2 * rows[0]           # ddot + waxpby
+    flops += (it + 1) * 2 * nnz[0]                    # CG SpMV
+    for l in range(LEVELS - 1):
+        flops += it * (4 + 2 + 4) * nnz[l]            # pre, residual, post
+    flops += it * 4 * nnz[LEVELS - 1]                 # coarsest SYMGS
+    return flops
+
+
+def _node_types(machine):
+    """[(name, count, memory_bandwidth)] of the machine's node types, or the [node]."""
+    types = []
+    for name, nt in getattr(machine, "node_types", {}).items():
+        bw = nt.params.get("memory_bandwidth", machine.get("node.memory_bandwidth"))
+        if bw is None:
+            raise InputError(f"machine {machine.name!r}: node type {name} has no "
+                             "memory_bandwidth")
+        types.append((name, nt.count, float(bw)))
+    if not types:
+        bw = machine.require("node.memory_bandwidth")
+        types.append(("node", None, float(bw)))
+    return types
+
+
+# --- communication ----------------------------------------------------------------------
+
+
+def _placement(grid, ppn):
+    """Node of each rank (HPCG rank order: x fastest; ppn consecutive ranks per node)."""
+    px, py, pz = grid
+    ranks = np.arange(px * py * pz)
+    coords = np.stack([ranks % px, (ranks // px) % py, ranks // (px * py)], axis=1)
+    return ranks // ppn, coords
+
+
+def _halo_plan(grid, ppn, nodes, local_box):
+    """The busiest node (most inter-node halo bytes): (node, its ranks, per rank the
+    (inter-node, intra-node) messages as (bytes, partner rank), node of every rank)."""
+    px, py, _ = grid
+    node_of, coords = _placement(grid, ppn)
+    msgs = halo_messages(local_box)
+
+    def of_rank(r):
+        inter, intra = [], []
+        c = coords[r]
+        for d, doubles in msgs:
+            q = c + np.array(d)
+            if np.any(q < 0) or np.any(q >= grid):
+                continue
+            other = int(q[0] + px * (q[1] + py * q[2]))
+            (intra if node_of[other] == node_of[r] else inter).append((8 * doubles, other))
+        return inter, intra
+
+    # the busiest node: the one whose ranks send the most inter-node bytes
+    best = None
+    for node in range(nodes):
+        ranks = np.flatnonzero(node_of == node)
+        plans = [of_rank(int(r)) for r in ranks]
+        load = sum(m for inter, _ in plans for m, _ in inter)
+        if best is None or load > best[0]:
+            best = (load, node, ranks, plans)
+    return best[1], best[2], best[3], node_of
+
+
+def halo_time(params, per_rank, node_inter, hops, *, mem_share, intra_latency, pack_bytes):
+    """One halo exchange on the busiest node (see the module docstring):
+
+        T = T(m_max, h) + max(Σ_rank g - g_max, Σ_node T_ser - T_ser(m_max)) + T_intra + T_pack
+
+    ``per_rank``: [(inter sizes, intra sizes)] of the node's ranks; ``node_inter`` every
+    inter-node message size of the node; ``mem_share`` memory bandwidth per process."""
+    ser_keys = network.bind(network.serialization_time, params)
+    lat_keys = network.bind(network.latency, params)
+    gap_keys = network.bind(collectives.send_gap, params)
+    worst = 0.0
+    node_ser = sum(float(network.serialization_time(m, **ser_keys)) for m in node_inter)
+    for inter, intra in per_rank:
+        t = 0.0
+        if inter:
+            m_max = max(inter)
+            gaps = [float(collectives.send_gap(m, **gap_keys)) for m in inter]
+            ser_max = float(network.serialization_time(m_max, **ser_keys))
+            t = (float(network.latency(m_max, hops, **lat_keys))
+                 + max(sum(gaps) - max(gaps), node_ser - ser_max))
+        t += sum(intra_latency + 2 * m / mem_share for m in intra)
+        t += pack_bytes * (sum(inter) + sum(intra)) / 8 / mem_share
+        worst = max(worst, t)
+    return worst
+
+
+def _node_hops(layout, ranks, partners):
+    """Largest dimension-order hop count between node ``ranks[i]`` and ``partners[i]``
+    (nodes numbered linearly on the torus, dimension 0 fastest); 1 off a torus."""
+    if not layout.is_torus:
+        return 1
+    src = torus.endpoint_coordinates(layout.radices, np.array(ranks))
+    dst = torus.endpoint_coordinates(layout.radices, np.array(partners))
+    k = np.array(layout.radices)
+    diff = np.abs(src - dst)
+    return int(np.max(np.sum(np.minimum(diff, k - diff), axis=-1))) if len(ranks) else 1
+
+
+def _layout(machine, layout):
+    if layout is None:
+        return Layout.from_topology(machine.topology)
+    if isinstance(layout, Layout):
+        return layout
+    if isinstance(layout, (int, np.integer)) and not isinstance(layout, bool):
+        if layout < 1:
+            raise InputError(f"node count must be >= 1, not {layout}")
+        if layout == 1:
+            return Layout(1, None)
+        return Layout.torus(torus.balanced_torus_shape(int(layout), 3))
+    if isinstance(layout, str):
+        return Layout.from_topology(layout)
+    raise InputError(f"layout must be a Layout, a topology spec or a node count, "
+                     f"not {layout!r}")
+
+
+def predict(machine, layout=None, *, variant: str = "reference", local=(16, 16, 16),
+            processes_per_node: int = 8, iterations: int = 50, sync: str = "pairwise",
+            algorithm: str = "recursive-doubling", coloring_factor: float = 1.0,
+            contiguous_factor: float = CONTIGUOUS_FACTOR,
+            ellpack_factor: float = ELLPACK_FACTOR,
+            stream_efficiency: float = STREAM_EFFICIENCY) -> AppResult:
+    """HPCG time on ``layout`` (a collectives.Layout of the nodes, a topology spec, a node
+    count (balanced 3D torus) or None for the machine's topology).
+
+    Per iteration: compute (max over node types), p2p (11 halo exchanges, + SHMEM sync),
+    collective (3 all-reduces of 8 bytes). ``total_s`` = iterations x iteration_s (set-up
+    and the untimed reference/validation phases of HPCG are not charged)."""
+    if variant not in VARIANTS:
+        raise InputError(f"unknown HPCG variant {variant!r}; choose {', '.join(VARIANTS)}")
+    if sync not in SYNCS:
+        raise InputError(f"unknown SHMEM synchronisation {sync!r}; choose "
+                         f"{', '.join(SYNCS)}")
+    local = _check_local(local)
+    if not (isinstance(processes_per_node, (int, np.integer)) and processes_per_node >= 1):
+        raise InputError(f"processes per node must be >= 1, not {processes_per_node!r}")
+    if not (isinstance(iterations, (int, np.integer)) and iterations >= 1):
+        raise InputError(f"iterations must be >= 1, not {iterations!r}")
+    for name, f in (("coloring_factor", coloring_factor),
+                    ("contiguous_factor", contiguous_factor),
+                    ("ellpack_factor", ellpack_factor)):
+        if not (f > 0 and math.isfinite(f)):
+            raise InputError(f"{name} must be > 0, not {f!r}")
+    if not 0 < stream_efficiency <= 1:
+        raise InputError(f"stream_efficiency must be in (0, 1], not {stream_efficiency!r}")
+    layout = _layout(machine, layout)
+    nodes = layout.endpoints
+    ppn = int(processes_per_node)
+    procs = nodes * ppn
+    grid = process_grid(procs)
+    api = "mpi" if variant == "reference" else "shmem"
+    params = network.machine_parameters(machine, api)
+    notes = []
+
+    # compute
+    node_factor = 1.0 if variant == "reference" else (
+        contiguous_factor * ellpack_factor * coloring_factor)
+    per_kernel = bytes_per_iteration(local)
+    total_bytes = sum(per_kernel.values())
+    per_type = {}
+    for name, count, bw in _node_types(machine):
+        per_type[name] = ppn * total_bytes / (stream_efficiency * bw) / node_factor
+    slowest = max(per_type, key=per_type.get)
+    compute = per_type[slowest]
+    mem_bw = min(bw for _, _, bw in _node_types(machine))
+    mem_share = stream_efficiency * mem_bw / ppn
+
+    # halo exchanges
+    p2p = 0.0
+    halo_levels = []
+    for level in range(LEVELS):
+        box = _level_box(local, level)
+        node, _, plans, node_of = _halo_plan(grid, ppn, nodes, box)
+        per_rank = [([m for m, _ in inter], [m for m, _ in intra]) for inter, intra in plans]
+        node_inter = [m for inter, _ in per_rank for m in inter]
+        partners = sorted({int(node_of[o]) for inter, _ in plans for _, o in inter})
+        hops = _node_hops(layout, [node] * len(partners), partners) if partners else 1
+        t = halo_time(params, per_rank, node_inter, hops, mem_share=mem_share,
+                      intra_latency=INTRA_NODE_LATENCY, pack_bytes=PACK_BYTES)
+        if variant == "optimized":
+            t += _sync_time(machine, params, sync, plans, hops, layout, ppn)
+        count = 4 if level == 0 else (3 if level < LEVELS - 1 else 1)
+        halo_levels.append((box, count, t))
+        p2p += count * t
+
+    # all-reduces
+    allreduce = _allreduce_time(machine, layout, algorithm, ppn)
+    collective = 3 * allreduce
+
+    iteration = compute + p2p + collective
+    global_box = (grid[0] * local[0], grid[1] * local[1], grid[2] * local[2])
+    flops = official_flops(global_box, iterations)
+    notes += [
+        f"HPCG 2.4 structure: {LEVELS} MG levels, SYMGS pre/post, 11 halo exchanges and 3 "
+        "8-byte all-reduces per CG iteration; set-up and validation phases not charged",
+        f"processes: {nodes} nodes x {ppn} = {procs}, process grid "
+        f"{grid[0]}x{grid[1]}x{grid[2]} (most cubic), ranks x-fastest, {ppn} consecutive "
+        "ranks per node; slowest process interior (26 neighbours, 27 non-zeros per row)",
+        f"compute: memory bound, {total_bytes / 1e6:.3f} MB per process per iteration "
+        f"(CSR: {BYTES_PER_NONZERO} B per non-zero, SPMV {SPMV_ROW_BYTES} B / SYMGS sweep "
+        f"{SYMGS_ROW_BYTES} B per row), {ppn} processes share the node's memory bandwidth "
+        f"at STREAM efficiency {stream_efficiency:g}",
+        "node types: " + ", ".join(f"{n} {t * 1e3:.4f} ms" for n, t in per_type.items())
+        + f" per iteration; every step waits for the slowest ({slowest}; every type of "
+        "the machine is taken to be in the allocation)",
+        f"node-level factor {node_factor:g} (variant {variant}"
+        + ("" if variant == "reference" else
+           f": contiguous {contiguous_factor:g} x ELLPACK {ellpack_factor:g} x colouring "
+           f"{coloring_factor:g}; the 4.8x 2-colour ordering is an OpenMP gain, not applied "
+           "to the no-OpenMP version unless coloring_factor says so") + ")",
+        "halo: " + "; ".join(f"level {box[0]}x{box[1]}x{box[2]}: {c} x {t * 1e6:.2f} us"
+                             for box, c, t in halo_levels)
+        + f" ({api.upper()} overhead per message, adapter shared by the node's {ppn} "
+        "processes, intra-node through shared memory "
+        f"{INTRA_NODE_LATENCY * 1e6:g} us + copy)",
+        f"all-reduce: MPI {algorithm} over {layout.text} + 2 ceil(lg {ppn}) intra-node "
+        f"steps = {allreduce * 1e6:.2f} us each",
+        "official FLOPs: HPCG ReportResults count for the global grid "
+        f"{global_box[0]}x{global_box[1]}x{global_box[2]}",
+    ]
+    if variant == "optimized":
+        notes.append(f"SHMEM synchronisation: {sync}")
+    return AppResult("hpcg", nodes, layout.text, algorithm, int(iterations), compute, p2p,
+                     collective, iteration, iterations * iteration, flops, tuple(notes))
+
+
+def _sync_time(machine, params, sync, plans, hops, layout, ppn):
+    """SHMEM completion: ``pairwise`` - one 8-byte flag put to every partner after the data
+    (the last flag one latency after it is sent; the sender issues them one gap apart);
+    ``barrier`` - shmem_barrier_all over the layout plus ceil(lg p) intra-node steps."""
+    if sync == "pairwise":
+        gap = float(collectives.send_gap(8, **network.bind(collectives.send_gap, params)))
+        k = max(len(inter) + len(intra) for inter, intra in plans)
+        return (float(network.latency(8, hops, **network.bind(network.latency, params)))
+                + (k - 1) * gap)
+    intra = math.ceil(math.log2(ppn)) * INTRA_NODE_LATENCY if ppn > 1 else 0.0
+    if layout.endpoints < 2:
+        return intra
+    alg = "hw-tree" if (layout.is_torus and machine.get("network.collective_trees")) \
+        else "bruck"
+    t = collectives.collective_time(machine, "barrier", alg, layout=layout, api="shmem")
+    return float(t.time[0]) + intra
+
+
+def _allreduce_time(machine, layout, algorithm, ppn):
+    intra = 2 * math.ceil(math.log2(ppn)) * INTRA_NODE_LATENCY if ppn > 1 else 0.0
+    if layout.endpoints < 2:
+        return intra
+    t = collectives.collective_time(machine, "allreduce", algorithm, [8], layout=layout,
+                                    api="mpi")
+    return float(t.time[0]) + intra
