@@ -162,7 +162,7 @@ def machine(name: str, overrides: tuple[str, ...], fmt: str, output: str | None,
 
 @cli.group()
 def predict() -> None:
-    """What-if predictions on a machine (point-to-point messages, collectives)."""
+    """What-if predictions on a machine (messages, collectives, applications)."""
 
 
 @predict.command()
@@ -232,6 +232,64 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
 
     emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
                          api, fmt), output, force)
+
+
+@predict.command()
+@click.argument("app")
+@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
+              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter (repeatable).")
+@click.option("--nodes", default=None, metavar="RANGE",
+              help="Node counts; the torus is reshaped as in predict collective.")
+@click.option("--shape", default=None, metavar="AxBxC", help="Fix the torus shape.")
+@click.option("--algorithm", default="all", show_default=True,
+              help="Collective algorithm (hw-tree, recursive-doubling, p2p-tree, ...) or all.")
+@click.option("--rows", type=Count(), default=None, help="spmv: matrix rows N.")
+@click.option("--nnz-per-row", "nonzeros_per_row", type=Count(), default=None,
+              help="spmv: non-zeros per row d.")
+@click.option("--cells", type=Count(), default=None, help="heat: grid cells.")
+@click.option("--steps", type=Count(), default=None, help="heat: time steps.")
+@click.option("--iterations", type=Count(), default=None, help="spmv, hpcg: iterations.")
+@click.option("--local", default=None, metavar="NXxNYxNZ", help="hpcg: local domain.")
+@click.option("--variant", type=click.Choice(["reference", "optimized"]), default=None,
+              help="hpcg: reference 2.4 (MPI) or optimized (SHMEM, node factors).")
+@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
+              help="hpcg, npb-is: processes per node.")
+@click.option("--class", "klass", default=None, help="npb-is: problem class (S..D).")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | None,
+        shape: str | None, algorithm: str, fmt: str, output: str | None, force: bool,
+        **problem) -> None:
+    """Time, GFLOP/s, efficiency and hardware gain of APP (spmv, heat, hpcg, npb-is)."""
+    from icnperf.commands.apps import app_text
+
+    emit(app_text(app, machine_name, overrides, nodes, shape, algorithm, problem, fmt),
+         output, force)
+
+
+@cli.command()
+@click.option("--app", "app_name", type=click.Choice(["npb-is"]), required=True,
+              help="The application whose placements to rank.")
+@click.option("--class", "klass", default="C", show_default=True, help="Problem class.")
+@click.option("--procs", type=click.IntRange(min=1), required=True, help="Process count.")
+@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
+              help="A machine with bundled NPB IS measurements (ib-qdr-cluster, gige-cluster).")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter (repeatable).")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def place(app_name: str, klass: str, procs: int, machine_name: str,
+          overrides: tuple[str, ...], fmt: str, output: str | None, force: bool) -> None:
+    """Rank the placements (nodes x processes per node) of a job by predicted time."""
+    from icnperf.commands.apps import placement_text
+    from icnperf.machine import load_machine
+
+    machine = load_machine(machine_name).with_overrides(list(overrides))
+    emit(placement_text(machine, klass, procs, fmt), output, force)
 
 
 @cli.command()
