@@ -220,18 +220,27 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
                    " or bruck.")
 @click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
               show_default=True, help="Software overhead per message and per hardware call.")
+@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
+              show_default=True,
+              help="Processes per node: ranks r..r+ppn-1 share a node (point-to-point"
+                   " algorithms; the trees need 1).")
+@click.option("--placement", type=click.Choice(["linear", "random"]), default="linear",
+              show_default=True,
+              help="Nodes on endpoints: in order, or a random permutation (seed 0).")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
 def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                nodes: str | None, shape: str | None, sizes: str, algorithm: str, api: str,
-               fmt: str, output: str | None, force: bool) -> None:
+               processes_per_node: int, placement: str, fmt: str, output: str | None,
+               force: bool) -> None:
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
-    barrier) per node count, size and algorithm."""
+    barrier) per node count, size and algorithm, on the machine's torus, fat tree or
+    dragonfly."""
     from icnperf.commands.predict import collective_text
 
     emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
-                         api, fmt), output, force)
+                         api, fmt, processes_per_node, placement), output, force)
 
 
 @predict.command()

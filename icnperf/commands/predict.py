@@ -134,18 +134,24 @@ def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
             for n in parse_range(nodes_text, "count")]
 
 
-def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api: str):
+def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api: str,
+                    processes_per_node: int = 1, placement: str = "linear"):
     """One row per (layout, size, algorithm): time, and the hardware tree's speedup over the
-    best point-to-point algorithm of the same layout and size."""
+    best point-to-point algorithm of the same layout and size. ``processes_per_node`` and
+    ``placement`` go to collectives.compare (the trees are left out when ppn > 1)."""
     from icnperf.model.collectives import ALGORITHMS, compare
 
     if algorithm != "all" and algorithm not in ALGORITHMS:
         raise InputError(f"unknown algorithm {algorithm!r}; choose all or one of"
                          f" {', '.join(ALGORITHMS)}")
     chosen = None if algorithm == "all" else [algorithm]
+    if algorithm in ("hw-tree", "p2p-tree") and processes_per_node != 1:
+        raise InputError(f"{algorithm} is modelled with one process per node; drop --ppn"
+                         " or choose a point-to-point algorithm")
     rows, assumptions = [], {}
     for layout in layouts:
-        results = compare(machine, operation, sizes, layout=layout, api=api)
+        results = compare(machine, operation, sizes, layout=layout, api=api,
+                          processes_per_node=processes_per_node, placement=placement)
         if chosen is not None and algorithm not in results:
             raise InputError(f"algorithm {algorithm} does not define {operation} on"
                              f" {layout.text} (available: {', '.join(results)})")
@@ -188,8 +194,10 @@ COLLECTIVE_COLUMNS = (
 
 def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...],
                     nodes_text: str | None, shape_text: str | None, sizes_text: str,
-                    algorithm: str, api: str, fmt: str) -> str:
-    """The rendered ``predict collective`` table."""
+                    algorithm: str, api: str, fmt: str, processes_per_node: int = 1,
+                    placement: str = "linear") -> str:
+    """The rendered ``predict collective`` table. Without --nodes/--shape the machine's own
+    topology is used, whatever its family (torus, fat tree, Clos, dragonfly, megafly)."""
     from icnperf.machine import load_machine
     from icnperf.model.collectives import operation_name
     from icnperf.units import parse_range
@@ -198,17 +206,22 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     machine = load_machine(machine_name).with_overrides(list(overrides))
     layouts = layouts_for(machine.topology, nodes_text, shape_text)
     sizes = parse_range(sizes_text, "size", default_unit="B")
-    rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api)
+    rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
+                                        processes_per_node, placement)
     if fmt == "json":
         return json_text({"inputs": {"operation": operation, "machine": machine.name,
                                      "set": list(overrides), "nodes": nodes_text,
                                      "shape": shape_text, "bytes": sizes_text,
-                                     "algorithm": algorithm, "api": api},
+                                     "algorithm": algorithm, "api": api,
+                                     "processes_per_node": processes_per_node,
+                                     "placement": placement},
                           "assumptions": {a: list(n) for a, n in assumptions.items()},
                           "rows": rows})
     if fmt == "csv":
         return csv_text(rows, [*rows[0]] if rows else ["nodes"])
     notes = "\n".join(f"  - {n}" for n in _shared_then_own(assumptions))
-    return (f"{operation} on {machine.name}, api {api}; ratios are the best point-to-point"
+    placed = ("" if processes_per_node == 1 and placement == "linear" else
+              f", {processes_per_node} processes per node, {placement} placement")
+    return (f"{operation} on {machine.name}, api {api}{placed}; ratios are the best point-to-point"
             f" algorithm's and the point-to-point tree's time over this one's\n\n"
             f"{aligned_table(rows, COLLECTIVE_COLUMNS)}\n\nassumptions:\n{notes}\n")

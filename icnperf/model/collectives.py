@@ -12,7 +12,9 @@ endpoints, for
 * ``binomial``, ``recursive-doubling``, ``ring``, ``rabenseifner``, ``bruck``: the MPICH
   algorithms of Thakur, Rabenseifner & Gropp, "Optimization of Collective Communication
   Operations in MPICH", IJHPCA 19(1), 2005 (cited below as Thakur et al.), with every step's
-  messages mapped onto the topology.
+  messages mapped onto the topology: a torus (dimension-order routing), a fat tree / Clos
+  (nearest-common-ancestor routing) or a dragonfly / megafly (minimal routing); the two
+  tree algorithms need a torus.
 
 Every formula is written once with :mod:`icnperf.model.ops`, so it evaluates on numbers,
 NumPy arrays (the message size m broadcasts) and SymPy symbols (every machine parameter and
@@ -32,8 +34,12 @@ Conventions (each repeated in the result's ``assumptions``):
   ignored; every message is one header-only packet).
 * **Time** of a collective: from the first software call until the last rank has the
   result, empty network otherwise (no background traffic), all ranks starting together.
-* **Ranks**: one process per node, rank r on endpoint r of the topology, endpoints
-  numbered with dimension 0 fastest (linear placement; ``torus.endpoint_coordinates``).
+* **Ranks**: by default one process per node, rank r on endpoint r of the topology,
+  endpoints numbered with dimension 0 fastest on a torus (linear placement;
+  ``torus.endpoint_coordinates``). ``processes_per_node`` puts ranks r..r+ppn-1 on one node
+  (their messages are intra-node copies, :func:`intra_node_time`, and a node's inter-node
+  messages share its adapter); ``placement="random"`` puts the nodes on a seeded random
+  permutation of the endpoints (:meth:`Layout.rank_endpoints`).
 * **Software overhead** O (``software.<api>_overhead``, send + receive) is paid once per
   message on the critical path; the hardware tree is one call, so it pays O once.
 """
@@ -42,7 +48,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Callable, NamedTuple
@@ -57,6 +63,7 @@ __all__ = [
     "ALGORITHMS",
     "CREDIT_PACKETS",
     "OPERATIONS",
+    "PLACEMENTS",
     "REDUCE_WINDOW",
     "TABLE",
     "CollectiveResult",
@@ -74,6 +81,7 @@ __all__ = [
     "hw_barrier",
     "hw_broadcast",
     "hw_reduce",
+    "intra_node_time",
     "operation_name",
     "p2p_tree_allreduce",
     "p2p_tree_barrier",
@@ -402,13 +410,29 @@ def p2p_tree_barrier(depth, ties, *, flit_size, packet_max_flits, packet_header_
 # --- layouts: where ranks are and what each step's messages cost --------------------------
 
 
+PLACEMENTS = ("linear", "random")
+"""Rank placements: ``linear`` puts node i on endpoint i; ``random`` on endpoint
+perm[i] for a permutation of the endpoints seeded by ``seed`` (NumPy's default_rng)."""
+
+_NETWORK_FAMILIES = ("fattree", "clos", "dragonfly", "megafly")
+"""Non-torus families whose minimal routes the textbook algorithms are mapped onto."""
+
+
 @dataclass(frozen=True)
 class Layout:
-    """Where the P ranks sit: a torus (radices; rank r on endpoint r, dimension 0 fastest)
-    or a full crossbar (every pair 1 hop apart, no two messages share a channel)."""
+    """Where the ranks sit: a torus (radices), a full crossbar (every pair 1 hop apart, no
+    two messages share a channel) or a fat tree / Clos / dragonfly / megafly (``network``:
+    the family name and its parameters), with ``processes_per_node`` ranks r..r+ppn-1 on
+    one node and the nodes on the endpoints by ``placement`` (linear: node i on endpoint i,
+    dimension 0 fastest on a torus; random: a permutation seeded by ``seed``).
+    ``endpoints`` counts nodes (every endpoint holds one node); :attr:`ranks` the ranks."""
 
     endpoints: int
     radices: tuple[int, ...] | None = None
+    network: tuple | None = None
+    processes_per_node: int = 1
+    placement: str = "linear"
+    seed: int = 0
 
     @classmethod
     def torus(cls, radices) -> Layout:
@@ -431,28 +455,75 @@ class Layout:
 
     @classmethod
     def from_topology(cls, text: str) -> Layout:
-        """The layout of a topology spec (``torus:16x16x32``, ``hypercube:3``); other
-        families raise InputError (their collective mapping is not modelled yet)."""
+        """The layout of a topology spec (``torus:16x16x32``, ``hypercube:3``,
+        ``fattree:k=4,n=2``, ``clos:radix=8,levels=2``, ``dragonfly:p=2,a=4,h=2``,
+        ``megafly:k=4``); other families raise InputError (their collective mapping is not
+        modelled)."""
         from icnperf.model.topology.spec import parse_spec
 
         spec = parse_spec(text)
-        if spec.family.name == "torus":
+        name = spec.family.name
+        if name == "torus":
             return cls.torus(spec.params["radices"])
-        if spec.family.name == "hypercube":
+        if name == "hypercube":
             return cls.torus((2,) * spec.params["n"])
-        raise InputError(f"collectives are modelled on tori (torus, hypercube) only, not "
+        if name in _NETWORK_FAMILIES:
+            values = tuple(int(spec.params[key]) for key in spec.family.parameters)
+            return cls(int(spec.family.endpoints(spec.params)), None, (name, *values))
+        raise InputError(f"collectives are modelled on tori (torus, hypercube), fat trees "
+                         f"(fattree, clos) and dragonflies (dragonfly, megafly) only, not "
                          f"{spec.text}")
+
+    def placed(self, processes_per_node: int = 1, placement: str = "linear",
+               seed: int = 0) -> Layout:
+        """This layout with ``processes_per_node`` ranks per node and the nodes placed by
+        ``placement`` (linear or random, seeded by ``seed``); InputError on bad values."""
+        if not (isinstance(processes_per_node, (int, np.integer))
+                and not isinstance(processes_per_node, bool) and processes_per_node >= 1):
+            raise InputError(f"processes_per_node must be a whole number >= 1, "
+                             f"not {processes_per_node!r}")
+        if placement not in PLACEMENTS:
+            raise InputError(f"unknown placement {placement!r}; choose one of "
+                             f"{', '.join(PLACEMENTS)}")
+        if not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
+                and seed >= 0):
+            raise InputError(f"seed must be a whole number >= 0, not {seed!r}")
+        return replace(self, processes_per_node=int(processes_per_node),
+                       placement=placement, seed=int(seed) if placement == "random" else 0)
 
     @property
     def is_torus(self) -> bool:
         return self.radices is not None
 
     @property
+    def family(self) -> str:
+        """``torus``, ``crossbar`` or the network family (fattree, clos, dragonfly,
+        megafly)."""
+        if self.radices is not None:
+            return "torus"
+        return "crossbar" if self.network is None else self.network[0]
+
+    @property
+    def ranks(self) -> int:
+        """Ranks P = nodes x processes per node."""
+        return self.endpoints * self.processes_per_node
+
+    @property
+    def is_default_placement(self) -> bool:
+        """One process per node, linear placement (the tree algorithms' setting)."""
+        return self.processes_per_node == 1 and self.placement == "linear"
+
+    @property
     def text(self) -> str:
-        """``torus:16x16x32`` or ``crossbar:P``."""
-        if self.radices is None:
+        """``torus:16x16x32``, ``crossbar:P`` or the network's spec (``fattree:k=4,n=2``)."""
+        if self.radices is not None:
+            return "torus:" + "x".join(str(k) for k in self.radices)
+        if self.network is None:
             return f"crossbar:{self.endpoints}"
-        return "torus:" + "x".join(str(k) for k in self.radices)
+        name, *values = self.network
+        keys = {"fattree": ("k", "n"), "clos": ("radix", "levels"),
+                "dragonfly": ("p", "a", "h"), "megafly": ("k",)}[name]
+        return f"{name}:" + ",".join(f"{key}={v}" for key, v in zip(keys, values))
 
     def _require_torus(self, what: str) -> tuple[int, ...]:
         if self.radices is None:
@@ -471,30 +542,95 @@ class Layout:
 
     @property
     def diameter(self) -> int:
-        """Largest distance between two endpoints, hops."""
-        if self.radices is None:
+        """Largest distance between two endpoints, hops (minimal routing)."""
+        if self.radices is not None:
+            return self.depth
+        family = self.family
+        if family == "crossbar":
             return 1
-        return self.depth
+        if family in ("fattree", "clos"):
+            return 2 * (self.network[2] - 1)
+        if family == "megafly":
+            return 3
+        return 3 if self.network[2] >= 2 else 1
+
+    def rank_endpoints(self) -> np.ndarray:
+        """The endpoint of every rank: rank r is on node r // ppn, node i on endpoint i
+        (linear) or perm[i] (random, ``np.random.default_rng(seed).permutation``)."""
+        node = np.arange(self.ranks, dtype=np.int64) // self.processes_per_node
+        if self.placement == "random":
+            perm = np.random.default_rng(self.seed).permutation(self.endpoints)
+            return perm.astype(np.int64)[node]
+        return node
 
     def traffic(self, sources, destinations) -> tuple[int, int]:
-        """(largest hops, largest channel load) of messages sent at once: torus.dor_traffic
-        on a torus; (1, 1) on a crossbar (or (0, 0) with no messages)."""
-        if self.radices is None:
-            return (1, 1) if len(sources) else (0, 0)
-        return torus.dor_traffic(self.radices, sources, destinations)
+        """(largest hops, largest channel load) of messages sent at once between distinct
+        endpoints: torus.dor_traffic on a torus; (1, 1) on a crossbar; on a fat tree the
+        NCA hops and the pigeonhole load bound (fattree.nca_hops, nca_message_load); on a
+        dragonfly / megafly the MIN-route hops and exact channel load
+        (dragonfly.dragonfly_route_hops / _load, megafly_route_hops / _load). (0, 0) with
+        no messages."""
+        if self.radices is not None:
+            return torus.dor_traffic(self.radices, sources, destinations)
+        if len(sources) == 0:
+            return (0, 0)
+        if self.network is None:
+            return (1, 1)
+        from icnperf.model.topology import dragonfly, fattree
+
+        name, *values = self.network
+        if name in ("fattree", "clos"):
+            k, n = (values[0] // 2 if name == "clos" else values[0]), values[1]
+            hops = fattree.nca_hops(k, n, sources, destinations)
+            load = fattree.nca_message_load(k, n, sources, destinations)
+        elif name == "dragonfly":
+            hops = dragonfly.dragonfly_route_hops(*values, sources, destinations)
+            load = dragonfly.dragonfly_route_load(*values, sources, destinations)
+        else:
+            hops = dragonfly.megafly_route_hops(*values, sources, destinations)
+            load = dragonfly.megafly_route_load(*values, sources, destinations)
+        return int(hops.max()), int(load)
+
+    def rank_traffic(self, sources, destinations) -> tuple[int, int, int, bool]:
+        """(hops, load, host, intra) of messages sent at once between ranks: ``hops`` and
+        ``load`` as :meth:`traffic` for the messages between different nodes, the load
+        raised to ``host`` = the most of them leaving or entering one node (its adapter
+        and endpoint channel carry them all; 0 when every message stays on its node);
+        ``intra`` whether some message joins two ranks of one node."""
+        sources = np.asarray(sources, dtype=np.int64)
+        destinations = np.asarray(destinations, dtype=np.int64)
+        if len(sources) == 0:
+            return (0, 0, 0, False)
+        if self.is_default_placement:
+            hops, load = self.traffic(sources, destinations)
+            return hops, max(load, 1), 1, False
+        ends = self.rank_endpoints()
+        src, dst = ends[sources], ends[destinations]
+        inter = src != dst
+        intra = bool((~inter).any())
+        if not inter.any():
+            return (0, 0, 0, intra)
+        src, dst = src[inter], dst[inter]
+        host = max(int(np.bincount(src).max()), int(np.bincount(dst).max()))
+        hops, load = self.traffic(src, dst)
+        return hops, max(load, host), host, intra
 
 
 class Step(NamedTuple):
     """``count`` identical communication steps: every rank taking part sends one message of
-    ``fraction`` · m bytes (the largest of the step), the farthest pair ``hops`` apart, at
-    most ``load`` messages on one channel; ``combine`` says the receiver reduces the data
-    it receives."""
+    ``fraction`` · m bytes (the largest of the step), the farthest pair of nodes ``hops``
+    apart, at most ``load`` messages on one channel; ``combine`` says the receiver reduces
+    the data it receives. ``host`` is the most inter-node messages through one node's
+    adapter (1 with one process per node; 0 when no message leaves its node) and ``intra``
+    says some message joins two ranks of one node (an intra-node copy)."""
 
     count: int
     fraction: Fraction
     hops: int
     load: int
     combine: bool
+    host: int = 1
+    intra: bool = False
 
 
 def _pow2_floor(p: int) -> int:
@@ -654,17 +790,18 @@ def _rounds(algorithm: str, operation: str, p: int) -> _Rounds:
     return rounds
 
 
-_TRAFFIC: dict[tuple, tuple[int, int]] = {}
-"""layout.traffic of message patterns already mapped (algorithms share many patterns)."""
+_TRAFFIC: dict[tuple, tuple[int, int, int, bool]] = {}
+"""layout.rank_traffic of message patterns already mapped (algorithms share many
+patterns)."""
 
 
-def _traffic(layout: Layout, src: np.ndarray, dst: np.ndarray) -> tuple[int, int]:
+def _traffic(layout: Layout, src: np.ndarray, dst: np.ndarray) -> tuple[int, int, int, bool]:
     digest = hashlib.blake2b(src.tobytes() + b"|" + dst.tobytes(), digest_size=20).digest()
     key = (layout, digest)
     if key not in _TRAFFIC:
         if len(_TRAFFIC) >= 8192:
             _TRAFFIC.clear()
-        _TRAFFIC[key] = layout.traffic(src, dst)
+        _TRAFFIC[key] = layout.rank_traffic(src, dst)
     return _TRAFFIC[key]
 
 
@@ -672,10 +809,12 @@ def _traffic(layout: Layout, src: np.ndarray, dst: np.ndarray) -> tuple[int, int
 def schedule(algorithm: str, operation: str, layout: Layout) -> tuple[Step, ...]:
     """The steps of a point-to-point algorithm on a layout, identical steps merged.
 
-    Each round's messages (MPICH's algorithms as Thakur et al. describe them, rank r on
-    endpoint r) are mapped with ``layout.traffic``: the step is charged the largest hop
-    count of its messages and the largest number of them on one channel (both maxima, so
-    an upper bound when different messages attain them). Rounds are listed in
+    Each round's messages (MPICH's algorithms as Thakur et al. describe them over the
+    ``layout.ranks`` ranks, rank r on endpoint ``layout.rank_endpoints()[r]``) are mapped
+    with ``layout.rank_traffic``: the step is charged the largest hop count of its
+    inter-node messages, the largest number of them on one channel (both maxima, so an
+    upper bound when different messages attain them), the most of them through one node's
+    adapter, and whether any message stays within a node. Rounds are listed in
     :data:`TABLE`'s notes; numeric only (the topology is fixed), cached.
     """
     key = (algorithm, operation)
@@ -683,12 +822,12 @@ def schedule(algorithm: str, operation: str, layout: Layout) -> tuple[Step, ...]
         raise InputError(f"{algorithm} has no step schedule for {operation}")
     merged: dict[tuple, int] = {}
     for count, fraction, combine, src, dst in _rounds(algorithm, operation,
-                                                      layout.endpoints).rounds:
-        hops, load = _traffic(layout, src, dst)
-        step = (fraction, hops, load, combine)
+                                                      layout.ranks).rounds:
+        hops, load, host, intra = _traffic(layout, src, dst)
+        step = (fraction, hops, load, combine, host, intra)
         merged[step] = merged.get(step, 0) + count
-    return tuple(Step(count, fraction, hops, load, combine)
-                 for (fraction, hops, load, combine), count in merged.items())
+    return tuple(Step(count, fraction, hops, load, combine, host, intra)
+                 for (fraction, hops, load, combine, host, intra), count in merged.items())
 
 
 def _times(m, fraction: Fraction):
@@ -699,35 +838,60 @@ def _times(m, fraction: Fraction):
     return m * fraction.numerator / fraction.denominator
 
 
+def intra_node_time(m, *, host_bandwidth, software_overhead=0):
+    """Time of one m-byte message between two ranks of one node (s):
+
+        T_intra(m) = O + m / B_host
+
+    0 router hops: the message is a copy through the node's memory, charged the software
+    overhead O (send + receive, as an inter-node message) and m bytes at the host interface
+    bandwidth B_host (a stand-in for the copy bandwidth, which machine files do not give);
+    no injection, router or ejection latency.
+    """
+    return software_overhead + m / host_bandwidth
+
+
 def schedule_time(m, steps, *, flit_size, packet_max_flits, packet_header_flits,
                   injection_latency, ejection_latency, router_latency, link_latency,
                   link_bandwidth, host_bandwidth, software_overhead=0, store_and_forward=0,
                   combine_time=0):
     """Time of a step schedule (s):
 
-        T = Σ_steps count · [ T(f·m, h; B_link / c) + γ · f·m  (if the step combines) ]
+        T = Σ_steps count · [ max(T(f·m, h; B_link / c, B_host / a), T_intra(f·m))
+                              + γ · f·m  (if the step combines) ]
 
     T = network.latency (software overhead, injection, h + 1 routers, h links, ejection,
     serialization); f = the step's fraction of m, h its hops, c its channel load: the c
     messages sharing a channel each get B_link / c of it (so the shared link serializes all
-    c; the host interface is not shared, each rank sends one message per step); γ =
-    ``combine_time`` seconds per byte. Steps are synchronous: a step starts when the
-    previous one has ended everywhere (Thakur et al.'s model). On a full crossbar (h = 1,
-    c = 1) with a linear T(n) = α + nβ this is exactly Thakur et al.'s α-β-γ form of the
-    algorithm, α = T(0, 1) and β its per-byte slope (tests/model/test_collectives.py).
+    c); a = the step's ``host``, the most inter-node messages through one node's adapter
+    (1 with one process per node: the host interface is then not shared; the term is left
+    out when a = 0, no message leaving its node); T_intra = :func:`intra_node_time`, only
+    in steps with a message between two ranks of one node. γ = ``combine_time`` seconds per
+    byte. Steps are synchronous: a step starts when the previous one has ended everywhere
+    (Thakur et al.'s model). On a full crossbar (h = 1, c = 1) with a linear T(n) = α + nβ
+    this is exactly Thakur et al.'s α-β-γ form of the algorithm, α = T(0, 1) and β its
+    per-byte slope (tests/model/test_collectives.py).
     """
     net = {"flit_size": flit_size, "packet_max_flits": packet_max_flits,
            "packet_header_flits": packet_header_flits,
            "injection_latency": injection_latency, "ejection_latency": ejection_latency,
-           "router_latency": router_latency, "link_latency": link_latency,
-           "host_bandwidth": host_bandwidth}
+           "router_latency": router_latency, "link_latency": link_latency}
     total = 0
     for step in steps:
         size = _times(m, step.fraction)
-        time = network.latency(size, step.hops, **net,
-                               link_bandwidth=link_bandwidth / max(step.load, 1),
-                               software_overhead=software_overhead,
-                               store_and_forward=store_and_forward)
+        time = None
+        if step.host:
+            host = host_bandwidth if step.host == 1 else host_bandwidth / step.host
+            time = network.latency(size, step.hops, **net, host_bandwidth=host,
+                                   link_bandwidth=link_bandwidth / max(step.load, 1),
+                                   software_overhead=software_overhead,
+                                   store_and_forward=store_and_forward)
+        if step.intra:
+            copy = intra_node_time(size, host_bandwidth=host_bandwidth,
+                                   software_overhead=software_overhead)
+            time = copy if time is None else ops.maximum(time, copy)
+        if time is None:
+            continue
         if step.combine:
             time = time + combine_time * size
         total = total + step.count * time
@@ -985,25 +1149,35 @@ def _sizes(sizes, operation: str) -> np.ndarray:
 
 def collective_time(machine, operation: str, algorithm: str, sizes=None, *,
                     layout: Layout | None = None, api: str = "mpi", source_hops: int = 0,
-                    combine_time: float = 0.0) -> CollectiveResult:
+                    combine_time: float = 0.0, processes_per_node: int = 1,
+                    placement: str = "linear", seed: int = 0) -> CollectiveResult:
     """Time of a collective on a machine for message sizes ``sizes`` (bytes, > 0; ignored
     for a barrier).
 
-    ``layout`` defaults to the machine's topology (``Layout.from_topology``); pass
+    ``layout`` defaults to the machine's topology (``Layout.from_topology``: a torus, a
+    fat tree / Clos or a dragonfly / megafly); pass
     ``Layout.torus(balanced_torus_shape(P, dims))`` to resize it. ``api`` picks the
     software overhead of the point-to-point messages and of the hardware collective call
     (``mpi``, ``shmem`` or ``none``). ``source_hops`` moves the source of a tree broadcast
-    that many hops from the root. Raises InputError for bad names, undefined pairs, sizes
-    <= 0 and machines lacking a needed key.
+    that many hops from the root. ``processes_per_node`` ranks share each node (ranks
+    r..r+ppn-1 on one node; the textbook algorithms only, the trees take one process per
+    node) and ``placement`` puts the nodes on the endpoints (``linear``, or ``random``: a
+    permutation seeded by ``seed``); both override the layout's own. Raises InputError for
+    bad names, undefined pairs, sizes <= 0 and machines lacking a needed key.
     """
     algorithm, operation = _check(algorithm, operation)
     m = _sizes(sizes, operation)
     if layout is None:
         layout = Layout.from_topology(machine.topology)
+    layout = layout.placed(processes_per_node, placement, seed)
     if not (isinstance(source_hops, (int, np.integer)) and 0 <= source_hops):
         raise InputError(f"source_hops must be a whole number >= 0, not {source_hops!r}")
     if source_hops and (algorithm not in ("hw-tree", "p2p-tree") or operation != "broadcast"):
         raise InputError("source_hops applies to tree broadcasts only")
+    if algorithm in ("hw-tree", "p2p-tree") and layout.processes_per_node != 1:
+        raise InputError(f"{algorithm} is modelled with one process per node, not "
+                         f"{layout.processes_per_node}; use a point-to-point algorithm "
+                         "(binomial, recursive-doubling, ring, rabenseifner, bruck)")
     if layout.is_torus and source_hops > layout.diameter:
         raise InputError(f"source_hops {source_hops} exceeds the diameter "
                          f"{layout.diameter} of {layout.text}")
@@ -1017,20 +1191,27 @@ def collective_time(machine, operation: str, algorithm: str, sizes=None, *,
 
 
 def compare(machine, operation: str, sizes=None, *, layout: Layout | None = None,
-            api: str = "mpi", algorithms=None, combine_time: float = 0.0
+            api: str = "mpi", algorithms=None, combine_time: float = 0.0,
+            processes_per_node: int = 1, placement: str = "linear", seed: int = 0
             ) -> dict[str, CollectiveResult]:
     """:func:`collective_time` of every algorithm that defines ``operation`` (or those
     named), by algorithm name; ``hw-tree`` is left out when the machine has no hardware
-    collectives and the tree algorithms when the layout is not a torus."""
+    collectives and the tree algorithms when the layout is not a torus or
+    ``processes_per_node`` > 1."""
     operation = operation_name(operation)
     if layout is None:
         layout = Layout.from_topology(machine.topology)
+    layout = layout.placed(processes_per_node, placement, seed)
     if algorithms is None:
+        trees_fit = layout.is_torus and layout.processes_per_node == 1
         algorithms = [a for a in ALGORITHMS if (a, operation) in TABLE
                       and not (a == "hw-tree" and not machine.get("network.collective_trees"))
-                      and not (a in ("hw-tree", "p2p-tree") and not layout.is_torus)]
+                      and not (a in ("hw-tree", "p2p-tree") and not trees_fit)]
     return {a: collective_time(machine, operation, a, sizes, layout=layout, api=api,
-                               combine_time=combine_time) for a in algorithms}
+                               combine_time=combine_time,
+                               processes_per_node=layout.processes_per_node,
+                               placement=layout.placement, seed=layout.seed)
+            for a in algorithms}
 
 
 # --- assumptions ------------------------------------------------------------------------
@@ -1042,9 +1223,34 @@ _COMMON = (
     "data, header-only packets), as Thakur et al.'s n",
     "time: from the first call until the last rank has the result; empty network, all "
     "ranks start together",
-    "placement: one process per node, rank r on endpoint r, dimension 0 varying fastest "
-    "(linear)",
 )
+
+_LINEAR_PLACEMENT = ("placement: one process per node, rank r on endpoint r, dimension 0 "
+                     "varying fastest (linear)")
+
+
+def _placement_note(layout: Layout, algorithm: str) -> str:
+    """The placement assumption: the historical torus/crossbar wording for one process per
+    node placed linearly, else processes per node, placement and seed spelled out."""
+    ppn = layout.processes_per_node
+    if layout.is_default_placement and layout.network is None:
+        return _LINEAR_PLACEMENT
+    numbering = {"torus": "dimension 0 varying fastest",
+                 "crossbar": "endpoints 0..P-1",
+                 "fattree": "endpoints numbered leaf by leaf, k per leaf",
+                 "clos": "endpoints numbered leaf by leaf, radix/2 per leaf",
+                 "dragonfly": "endpoints numbered router by router, groups in order",
+                 "megafly": "endpoints numbered leaf by leaf, groups in order"}[layout.family]
+    where = ("node i on endpoint i (linear)" if layout.placement == "linear" else
+             f"node i on endpoint perm[i], perm = numpy.random.default_rng({layout.seed})"
+             f".permutation({layout.endpoints}) (random, seed {layout.seed})")
+    ranks = ("one process per node, rank r on node r" if ppn == 1 else
+             f"processes_per_node = {ppn}: ranks r..r+{ppn - 1} (r a multiple of {ppn}) on "
+             f"node r // {ppn}, {layout.ranks} ranks on {layout.endpoints} nodes")
+    note = f"placement: {ranks}; {where}; {numbering}"
+    if algorithm in ("hw-tree", "p2p-tree"):
+        note += "; the trees span every router, so placement does not change their time"
+    return note
 
 _HW_NOTES = (
     "hardware tree: dimension-order (X, Y, Z, W) spanning tree from the root (seeds/000 "
@@ -1081,11 +1287,54 @@ _STEP_NOTES = (
     "B_link / c (the link serializes them all); the host interface is not shared",
 )
 
+_SHARED_HOST_NOTES = (
+    "steps are synchronous (Thakur et al.'s model); each step is charged network.latency "
+    "of its largest inter-node message at its largest hop count",
+    "contention: the c messages of a step that share the busiest channel each get "
+    "B_link / c (the link serializes them all); the a inter-node messages leaving or "
+    "entering one node in a step share its adapter: B_host / a each, and its endpoint "
+    "channel (c >= a)",
+    "intra-node messages (two ranks of one node): 0 hops, a copy through host memory "
+    "charged O + m / B_host (software overhead and the host interface bandwidth as the "
+    "copy bandwidth; no injection, router or ejection); a step takes the longer of its "
+    "inter- and intra-node messages",
+)
+
+
+def _topology_note(layout: Layout) -> str:
+    """How a non-torus layout maps a step's messages: hops and channel load."""
+    family = layout.family
+    if family == "crossbar":
+        return f"topology: {layout.text}, every pair 1 hop apart, no shared channels"
+    if family in ("fattree", "clos"):
+        return (f"topology: {layout.text}, nearest-common-ancestor routing: 2(h-1) "
+                "router-router hops between endpoints whose lowest common pod is at level h "
+                "(0 on one leaf; fattree.nca_hops); channel load of a step: the c messages "
+                "leaving (entering) a level-l pod share its k^l up (down) channels, charged "
+                "ceil(c / k^l) maximised over pods and levels (fattree.nca_message_load): "
+                "up-ports spread evenly, the least any up-port choice allows; random "
+                "up-ports may collide more (not charged)")
+    if family == "dragonfly":
+        return (f"topology: {layout.text}, minimal routing (Kim et al. 2008): 0 hops on one "
+                "router, 1 within a group, 1 + [s != x] + [d != y] across groups (x, y the "
+                "routers holding the group pair's one global link; "
+                "dragonfly.dragonfly_route_hops); channel load of a step: the most messages "
+                "on one channel, counted exactly over the unique MIN routes (a global "
+                "channel carries every message between its two groups; "
+                "dragonfly.dragonfly_route_load)")
+    return (f"topology: {layout.text}, minimal routing: 0 hops on one leaf, 2 within a "
+            "group (leaf, spine, leaf), 3 across groups (dragonfly.megafly_route_hops); "
+            "channel load of a step: the most messages on one channel, a global channel "
+            "carrying every message between its two groups and a leaf-spine channel the "
+            "leaf's messages to the groups its spine reaches plus 1/k of those within the "
+            "group, rounded up (dragonfly.megafly_route_load)")
+
 
 def assumptions(operation: str, algorithm: str, layout: Layout, params: dict, api: str,
                 source_hops: int = 0) -> tuple[str, ...]:
     """The assumption strings of one result (what :class:`CollectiveResult` carries)."""
     notes = list(_COMMON)
+    notes.append(_placement_note(layout, algorithm))
     entry = TABLE[(algorithm, operation)]
     notes.append(f"{algorithm} {operation}: {entry.summary}")
     if entry.steps:
@@ -1095,7 +1344,7 @@ def assumptions(operation: str, algorithm: str, layout: Layout, params: dict, ap
         notes.append(f"topology: {layout.text}, dimension-order routing, minimal direction "
                      "in each ring, + at a tie")
     else:
-        notes.append(f"topology: {layout.text}, every pair 1 hop apart, no shared channels")
+        notes.append(_topology_note(layout))
     if algorithm == "hw-tree":
         notes.extend(_HW_NOTES)
         if operation == "broadcast":
@@ -1109,7 +1358,7 @@ def assumptions(operation: str, algorithm: str, layout: Layout, params: dict, ap
                          + (f"{source_hops} hops from the root (one message to it first)"
                             if source_hops else "at the root"))
     else:
-        notes.extend(_STEP_NOTES)
+        notes.extend(_STEP_NOTES if layout.processes_per_node == 1 else _SHARED_HOST_NOTES)
     if api == "none":
         notes.append("software: none (hardware path only)")
     else:

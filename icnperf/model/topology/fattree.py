@@ -271,6 +271,60 @@ class FatTree:
         return self.random_channel_loads()
 
 
+
+# --- endpoint-to-endpoint routes (collectives: one message per pair) ----------------------
+
+
+def _pairs(sources, destinations) -> tuple[np.ndarray, np.ndarray]:
+    s = np.asarray(sources, dtype=np.int64).ravel()
+    d = np.asarray(destinations, dtype=np.int64).ravel()
+    return s, d
+
+
+def nca_hops(k: int, n: int, sources, destinations) -> np.ndarray:
+    """Router-router hops of NCA routing between endpoint pairs of FT(k, n), 2·(h - 1).
+
+    h is the lowest level whose pod (k^h consecutive endpoints, the whole network at level
+    n) holds both endpoints; pods are nested, so h - 1 is the number of levels l = 1..n-1
+    whose pods differ: hops = 2·#{l < n : s // k^l != d // k^l}. 0 for two endpoints of one
+    leaf (or one endpoint). Vectorized over the pairs (module docstring: routing).
+    """
+    s, d = _pairs(sources, destinations)
+    hops = np.zeros(s.shape, dtype=np.int64)
+    size = 1
+    for _ in range(1, int(n)):
+        size *= int(k)
+        hops += 2 * (s // size != d // size)
+    return hops
+
+
+def nca_message_load(k: int, n: int, sources, destinations) -> int:
+    """Most messages on one channel when the pairs each send one message at once, NCA
+    routing with up-ports spread over the k^l up channels of a level-l pod (bound).
+
+    Derived here: a message leaves the level-l pod of its source on one of the pod's k^l up
+    channels (k^(l-1) routers of k up-ports each) exactly when the destination lies outside
+    it, and enters the destination's level-l pod on one of its k^l down channels. With c
+    messages leaving (entering) a pod, some channel carries at least ceil(c / k^l) of them
+    whatever the up-port choice (pigeonhole), and spreading them evenly (adaptive up-ports;
+    the expectation under random ones) attains it. Returns the largest ceil(c / k^l) over
+    pods, levels 1..n-1 and both directions; 0 when no message crosses a router-router
+    channel. Random up-ports can collide above it; that is not charged.
+    """
+    s, d = _pairs(sources, destinations)
+    load = 0
+    size = 1
+    for _ in range(1, int(n)):
+        size *= int(k)
+        pod_s, pod_d = s // size, d // size
+        leaving = pod_s != pod_d
+        if leaving.any():
+            busiest = max(int(np.bincount(pod_s[leaving]).max()),
+                          int(np.bincount(pod_d[leaving]).max()))
+            load = max(load, -(-busiest // size))
+    return load
+
+
 def _metrics(family: str, tree: FatTree, up_port: str, extra_notes: tuple[str, ...]) -> Metrics:
     loads = tree.channel_loads(up_port)
     return Metrics(
