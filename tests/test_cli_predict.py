@@ -51,6 +51,7 @@ def test_p2p_table_names_machine_and_assumptions():
     ["--from", "0", "--to", "99"],
     ["--from", "0", "--to", "1", "--hops", "2"],
     ["--hops", "-1"],
+    ["--hops", "5"],                       # torus:3x3x4 has diameter 1 + 1 + 2 = 4
     ["--api", "tcp"],
 ])
 def test_p2p_bad_input_is_one_line_and_status_2(args):
@@ -94,6 +95,7 @@ def test_collective_all_algorithms_and_best_ratio():
     ["broadcast", "--algorithm", "nosuch"],
     ["broadcast", "--bytes", "0"],
     ["alltoall", "--algorithm", "hw-tree"],
+    ["broadcast", "--nodes", "1e9"],        # beyond the ranks a schedule maps
 ])
 def test_collective_bad_input(args):
     result = CliRunner().invoke(cli, ["predict", "collective", "--machine", "angara-3d", *args])

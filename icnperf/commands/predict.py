@@ -84,6 +84,13 @@ def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
         if hops is not None:
             raise InputError("give --hops or --from/--to, not both")
         hops = hops_between(machine.topology, source, destination)
+    if hops is not None:
+        from icnperf.model.topology.spec import parse_spec
+
+        diameter = float(parse_spec(machine.topology).evaluate().diameter)
+        if hops > diameter:
+            raise InputError(f"--hops {hops:g} exceeds the diameter {diameter:g} of"
+                             f" {machine.topology}")
     sizes = parse_range(sizes_text, "size", default_unit="B")
     table = p2p_table(machine, sizes, hops, api, processes_per_node=processes_per_node,
                       offered_load=offered_load, pattern=pattern)

@@ -418,6 +418,11 @@ _NETWORK_FAMILIES = ("fattree", "clos", "dragonfly", "megafly")
 """Non-torus families whose minimal routes the textbook algorithms are mapped onto."""
 
 
+MAX_RANKS = 2**21
+"""Most ranks a layout holds: the schedules map every rank's messages onto the network,
+so memory and time grow with the rank count (2^21 ranks take a few seconds)."""
+
+
 @dataclass(frozen=True)
 class Layout:
     """Where the ranks sit: a torus (radices), a full crossbar (every pair 1 hop apart, no
@@ -433,6 +438,12 @@ class Layout:
     processes_per_node: int = 1
     placement: str = "linear"
     seed: int = 0
+
+    def __post_init__(self):
+        if self.endpoints * self.processes_per_node > MAX_RANKS:
+            raise InputError(f"{self.endpoints * self.processes_per_node:,} ranks is more than"
+                             f" the {MAX_RANKS:,} the step-by-step algorithms map (they place"
+                             " every rank); use fewer nodes")
 
     @classmethod
     def torus(cls, radices) -> Layout:

@@ -484,16 +484,21 @@ def sharing_delay(serialization, processes):
 
 
 def _require_all(machine, paths) -> list:
-    """machine.require(path) for every path; one InputError naming every missing key."""
-    values, problems = [], []
+    """machine.require(path) for every path; one InputError naming every missing key (the
+    key's own message, with its ``--set`` hint, when only one is missing)."""
+    values, errors = [], {}
     for path in paths:
         try:
             values.append(machine.require(path))
         except InputError as error:
-            problems.append(str(error))
+            errors[path] = error
             values.append(None)
-    if problems:
-        raise InputError("; ".join(problems))
+    if len(errors) == 1:
+        raise next(iter(errors.values()))
+    if errors:
+        raise InputError(f"machine {machine.name} lacks {len(errors)} parameters this model"
+                         f" needs: {', '.join(errors)} (add them to its file or pass"
+                         " --set SECTION.KEY=VALUE)")
     return values
 
 

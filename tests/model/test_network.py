@@ -363,7 +363,8 @@ def test_missing_keys_name_the_set_option():
     text = str(error.value)
     for key in ("network.flit_size", "network.injection_latency", "network.router_latency",
                 "network.host_bandwidth", "software.mpi_overhead"):
-        assert f"--set {key}=" in text
+        assert key in text
+    assert "--set SECTION.KEY=VALUE" in text
     assert "\n" not in text
     with pytest.raises(InputError, match="--set software.shmem_overhead="):
         no_software = Machine(name="x", topology="torus:4",
