@@ -716,13 +716,10 @@ def list_presets() -> list[tuple[str, str]]:
     return sorted(out)
 
 
-def _is_path(name_or_path: str) -> bool:
-    return (
-        name_or_path.endswith(".toml")
-        or "/" in name_or_path
-        or os.sep in name_or_path
-        or (os.altsep is not None and os.altsep in name_or_path)
-    )
+def _is_toml_path(name_or_path: str) -> bool:
+    from icnperf.measurements import looks_like_path
+
+    return looks_like_path(name_or_path, ".toml")
 
 
 def load_machine(name_or_path: str) -> Machine:
@@ -734,7 +731,7 @@ def load_machine(name_or_path: str) -> Machine:
     if not isinstance(name_or_path, str) or not name_or_path.strip():
         raise InputError("machine: give a preset name or a path to a .toml file")
     name_or_path = name_or_path.strip()
-    if _is_path(name_or_path):
+    if _is_toml_path(name_or_path):
         path = Path(name_or_path)
         try:
             text = path.read_text(encoding="utf-8")

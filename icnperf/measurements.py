@@ -665,9 +665,11 @@ def list_tables() -> list[tuple[str, str]]:
     return out
 
 
-def _is_path(name_or_path: str) -> bool:
+def looks_like_path(name_or_path: str, suffix: str = ".csv") -> bool:
+    """True when a name given on the command line is a file path rather than a bundled
+    name: it ends in ``suffix`` or contains a path separator."""
     return (
-        name_or_path.endswith(".csv")
+        name_or_path.endswith(suffix)
         or "/" in name_or_path
         or os.sep in name_or_path
         or (os.altsep is not None and os.altsep in name_or_path)
@@ -700,7 +702,7 @@ def load_table(name_or_path: str | os.PathLike) -> MeasurementTable:
     if not isinstance(name_or_path, str) or not name_or_path.strip():
         raise DataError("measurements: give a bundled table name or a path to a .csv file")
     name_or_path = name_or_path.strip()
-    if _is_path(name_or_path):
+    if looks_like_path(name_or_path):
         path = Path(name_or_path)
         text = read_text_file(path, "measurement file")
         sidecar_path = path.with_suffix(".toml")

@@ -23,7 +23,7 @@ PINNED = {
     "network.host_bandwidth": 8e9, "network.flit_size": 16, "network.packet_max_flits": 16,
     "network.packet_header_flits": 1, "network.switching": "cut-through",
 }
-"""The angara-36 values (March 2024 preset) the samples were made with, pinned so that the
+"""The angara-36 values (the preset as of this sample set) the samples were made with, pinned so that the
 samples stay what they are if the preset changes (tests/test_benchdata.py pins them too)."""
 
 
