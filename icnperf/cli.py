@@ -441,6 +441,54 @@ def crossover_collective(operation: str, machine_name: str, overrides: tuple[str
                         api=api, any_shape=any_shape), output, force)
 
 
+@cli.group("simulate")
+def simulate() -> None:
+    """The embedded flit-level simulator next to the closed-form predictions."""
+
+
+@simulate.command("traffic")
+@click.option("--topology", required=True, metavar="SPEC",
+              help="torus:8x8, mesh:4x4 or hypercube:6 (the families simulated so far).")
+@click.option("--traffic", default="uniform", show_default=True,
+              help="uniform, tornado, bit-complement or permutation (random, seeded).")
+@click.option("--rates", default="0.05..0.5:0.05", show_default=True,
+              help="Injection rates in flits/endpoint/cycle, each in (0, 1].")
+@click.option("--vcs", type=int, default=2, show_default=True, help="VCs per port.")
+@click.option("--buffer", type=int, default=8, show_default=True, help="Flits per VC buffer.")
+@click.option("--router-delay", type=int, default=1, show_default=True,
+              help="Router pipeline delay, cycles.")
+@click.option("--link-delay", type=int, default=1, show_default=True,
+              help="Router-router link latency, cycles.")
+@click.option("--terminal-delay", type=int, default=1, show_default=True,
+              help="Endpoint-router link latency, cycles.")
+@click.option("--packet-flits", type=int, default=1, show_default=True,
+              help="Flits per packet (only 1 so far).")
+@click.option("--arbiter", type=click.Choice(["round-robin", "age"]), default="age",
+              show_default=True, help="Switch-allocator priority: rotating, or oldest first.")
+@click.option("--warmup", type=Count(), default=10_000, show_default=True,
+              help="Warm-up cycles.")
+@click.option("--measure", type=Count(), default=5_000, show_default=True,
+              help="Measurement window, cycles.")
+@click.option("--drain", type=Count(), default=5_000, show_default=True,
+              help="Most drain cycles after the window.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def simulate_traffic(topology: str, traffic: str, rates: str, vcs: int, buffer: int,
+                     router_delay: int, link_delay: int, terminal_delay: int,
+                     packet_flits: int, arbiter: str, warmup: int, measure: int, drain: int,
+                     seed: int, fmt: str, output: str | None, force: bool) -> None:
+    """Simulated latency and accepted throughput per injection rate, next to the
+    closed-form zero-load latency and channel-load saturation bound."""
+    from icnperf.commands.simulate import traffic_text
+
+    emit(traffic_text(topology, traffic, rates, vcs, buffer, router_delay, link_delay,
+                      terminal_delay, packet_flits, warmup, measure, drain, seed, fmt,
+                      arbiter),
+         output, force)
+
+
 def main() -> None:
     """Console-script entry point."""
     cli(prog_name="icnperf")
