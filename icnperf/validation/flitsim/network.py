@@ -72,7 +72,7 @@ class GridNetwork:
         terminal port is -1). ``wraps[r, p]`` is True where the link is a ring's wraparound
         link (crossing the dateline between coordinates k-1 and 0) on a ring of radix > 2.
         """
-        n, R = self.dims, self.routers
+        R = self.routers
         neighbour = np.full((R, self.ports), -1, dtype=np.int64)
         wraps = np.zeros((R, self.ports), dtype=bool)
         for d, k in enumerate(self.radices):
