@@ -1,4 +1,4 @@
-"""Collective closed forms (icnperf/model/collectives.py) and their torus helpers: the explicit
+"""Collective closed forms (icnperf/model/collectives) and their torus helpers: the explicit
 spanning tree, brute-force routes, Thakur et al.'s textbook forms on a crossbar, MPICH's
 non-power-of-two fallback, hand-computed Angara cases, SymPy agreement and properties."""
 

@@ -1,5 +1,5 @@
 """Textbook collectives on fat trees and dragonflies, processes per node and rank placement
-(icnperf/model/collectives.py Layout / schedule, the route helpers of
+(icnperf/model/collectives Layout / schedule, the route helpers of
 icnperf/model/topology/fattree.py and dragonfly.py, ``predict collective --ppn
 --placement``). Expected hops and loads are worked out by hand in the comments."""
 

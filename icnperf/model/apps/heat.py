@@ -22,7 +22,7 @@ One time step on P nodes (bulk-synchronous, one process per node):
   the y faces (ceil(Nx/Px) + 2 cells: the corners received in phase 1 ride along) with the
   neighbours below and above. The grid is not periodic (edge blocks have fewer neighbours).
   **Mapping**: block (px, py) is rank px + Px·py, and rank r sits on torus endpoint r
-  (dimension 0 fastest) - model/collectives.py's placement. A phase is one synchronous
+  (dimension 0 fastest) - model/collectives's placement. A phase is one synchronous
   step in the sense of :func:`collectives.schedule_time`: its messages (both directions)
   are mapped onto the torus with ``Layout.traffic`` (largest hop count, largest channel
   load c), charged ``network.latency`` at that distance with B_link / c, plus one
@@ -30,7 +30,7 @@ One time step on P nodes (bulk-synchronous, one process per node):
   after the other.
 * **All-reduce (max)** of one double (the thermal diffusivity that fixes the stable time
   step): :func:`collectives.collective_time` of ``allreduce`` on 8 bytes, so the formulas
-  are model/collectives.py's: ``hw-tree`` (reduce then broadcast on the hardware tree) or
+  are model/collectives's: ``hw-tree`` (reduce then broadcast on the hardware tree) or
   a point-to-point algorithm (``p2p-tree``, ``recursive-doubling``, ``binomial``, ...).
 
 The official FLOP count of a run is F · G per step. The paper rates its runs as
@@ -174,7 +174,7 @@ def predict(machine, layout: Layout | None = None, *, algorithm: str = "hw-tree"
         "endpoint rank (dimension 0 fastest)",
         f"halo phases: {phase_text}; each charged network.latency at the phase's largest "
         "hop count with B_link / channel load, plus one send gap",
-        f"all-reduce (max) of one 8-byte double per step: {algorithm}, model/collectives.py",
+        f"all-reduce (max) of one 8-byte double per step: {algorithm}, model/collectives",
         *reduced.assumptions,
         "bulk-synchronous: compute, halo, all-reduce",
     )

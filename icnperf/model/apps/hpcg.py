@@ -78,7 +78,7 @@ Variants:
   performance ratios, so they divide the whole compute time.
 * Dot products stay MPI all-reduces in both variants (seeds/003 describes SHMEM only in
   ``ExchangeHalo``); algorithm selectable (collectives.ALGORITHMS), over the node layout
-  (one rank per node, collectives.py) plus an intra-node reduce and broadcast of
+  (one rank per node, collectives) plus an intra-node reduce and broadcast of
   2·ceil(lg p) shared-memory steps.
 
 Mixed node types (``machine.node_types``): each kernel is followed by a synchronising

@@ -13,7 +13,7 @@ One iteration on P nodes (bulk-synchronous, one process per node):
   bandwidth-bound rate from ``node.memory_bandwidth`` instead and is used only when the
   caller passes ``spmv_rate="memory"``.
 * **All-gather** of y, 8-byte doubles: m = 8·N bytes, the whole gathered vector
-  (model/collectives.py's convention: m / P from each rank). The time is
+  (model/collectives's convention: m / P from each rank). The time is
   :func:`icnperf.model.collectives.collective_time` of ``allgather``, so the formulas live
   there (one formula, one place): ``hw-tree`` = every node broadcasts its part on one of
   the 16 hardware trees, roots spread evenly (seeds/000 §3.2), bounded by every node's
@@ -135,7 +135,7 @@ def predict(machine, layout: Layout | None = None, *, algorithm: str = "hw-tree"
             api: str = "mpi", spmv_rate=None) -> AppResult:
     """Time of ``iterations`` products y = A·x followed by an all-gather of y on the
     layout's P nodes (default: the machine's topology). ``algorithm`` is any all-gather
-    algorithm of model/collectives.py (``hw-tree``, ``recursive-doubling``, ``ring``,
+    algorithm of model/collectives (``hw-tree``, ``recursive-doubling``, ``ring``,
     ``bruck``); ``spmv_rate``: None (``node.spmv_rate``), ``"memory"``
     (:func:`rate_from_memory_bandwidth`) or a rate in FLOP/s. See the module docstring."""
     rows = _whole(rows, "rows")
@@ -164,7 +164,7 @@ def predict(machine, layout: Layout | None = None, *, algorithm: str = "hw-tree"
         f"compute: 2·d·ceil(N/P) = {2 * d * max(parts)} FLOP per node per iteration",
         rate_note,
         f"all-gather of y: {m} bytes (8-byte doubles), {algorithm}, "
-        "model/collectives.py (parts taken equal, m/P each)",
+        "model/collectives (parts taken equal, m/P each)",
         *gathered.assumptions,
         "no point-to-point part; bulk-synchronous: compute, then all-gather",
     )

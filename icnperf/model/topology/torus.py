@@ -611,7 +611,7 @@ def hop_distance(radices, source, destination, wrap=True):
 
 # --- collective spanning trees, traffic of one communication step, reshaping ----------------
 #
-# Used by model/collectives.py: the hardware collective tree of the Angara router
+# Used by model/collectives: the hardware collective tree of the Angara router
 # (seeds/000 §1) is a spanning tree laid on the torus from a root in dimension order X, Y,
 # Z, W; the point-to-point algorithms map each step's messages onto the torus with these.
 
@@ -642,7 +642,7 @@ def spanning_tree_ties(radices) -> int:
 
     With sequential sends (a router sends to its children one after another) one of the two
     equally deep subtrees must wait one send gap; the point-to-point tree in
-    model/collectives.py pays one gap per such dimension on its critical path.
+    model/collectives pays one gap per such dimension on its critical path.
     """
     require(len(radices) > 0 and all(is_integer(k) and k >= 2 for k in radices),
             "torus: radices must be integers >= 2")

@@ -1,0 +1,233 @@
+"""Where the ranks sit: :class:`Layout` (a torus, a full crossbar or a fat tree / Clos /
+dragonfly / megafly), its rank placement (processes per node, linear or random; PLACEMENTS,
+MAX_RANKS) and the mapping of a set of simultaneous messages onto the network (hops,
+channel load, adapter sharing; :meth:`Layout.traffic`, :meth:`Layout.rank_traffic`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from icnperf.errors import InputError
+from icnperf.model.topology import torus
+
+# --- layouts: where ranks are and what each step's messages cost --------------------------
+
+
+PLACEMENTS = ("linear", "random")
+"""Rank placements: ``linear`` puts node i on endpoint i; ``random`` on endpoint
+perm[i] for a permutation of the endpoints seeded by ``seed`` (NumPy's default_rng)."""
+
+_NETWORK_FAMILIES = ("fattree", "clos", "dragonfly", "megafly")
+"""Non-torus families whose minimal routes the textbook algorithms are mapped onto."""
+
+
+MAX_RANKS = 2**21
+"""Most ranks a layout holds: the schedules map every rank's messages onto the network,
+so memory and time grow with the rank count (2^21 ranks take a few seconds)."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the ranks sit: a torus (radices), a full crossbar (every pair 1 hop apart, no
+    two messages share a channel) or a fat tree / Clos / dragonfly / megafly (``network``:
+    the family name and its parameters), with ``processes_per_node`` ranks r..r+ppn-1 on
+    one node and the nodes on the endpoints by ``placement`` (linear: node i on endpoint i,
+    dimension 0 fastest on a torus; random: a permutation seeded by ``seed``).
+    ``endpoints`` counts nodes (every endpoint holds one node); :attr:`ranks` the ranks."""
+
+    endpoints: int
+    radices: tuple[int, ...] | None = None
+    network: tuple | None = None
+    processes_per_node: int = 1
+    placement: str = "linear"
+    seed: int = 0
+
+    def __post_init__(self):
+        if self.endpoints * self.processes_per_node > MAX_RANKS:
+            raise InputError(f"{self.endpoints * self.processes_per_node:,} ranks is more than"
+                             f" the {MAX_RANKS:,} the step-by-step algorithms map (they place"
+                             " every rank); use fewer nodes")
+
+    @classmethod
+    def torus(cls, radices) -> Layout:
+        """A torus of the given radices (each an integer >= 2)."""
+        radices = tuple(radices)
+        if not radices or not all(isinstance(k, (int, np.integer)) and not isinstance(k, bool)
+                                  and k >= 2 for k in radices):
+            raise InputError(f"torus radices must be integers >= 2, not {radices!r}")
+        radices = tuple(int(k) for k in radices)
+        return cls(math.prod(radices), radices)
+
+    @classmethod
+    def crossbar(cls, endpoints: int) -> Layout:
+        """P endpoints on a full crossbar: every distance 1, no contention."""
+        if not (isinstance(endpoints, (int, np.integer)) and not isinstance(endpoints, bool)
+                and endpoints >= 2):
+            raise InputError(f"a crossbar needs an integer number of endpoints >= 2, "
+                             f"not {endpoints!r}")
+        return cls(int(endpoints), None)
+
+    @classmethod
+    def from_topology(cls, text: str) -> Layout:
+        """The layout of a topology spec (``torus:16x16x32``, ``hypercube:3``,
+        ``fattree:k=4,n=2``, ``clos:radix=8,levels=2``, ``dragonfly:p=2,a=4,h=2``,
+        ``megafly:k=4``); other families raise InputError (their collective mapping is not
+        modelled)."""
+        from icnperf.model.topology.spec import parse_spec
+
+        spec = parse_spec(text)
+        name = spec.family.name
+        if name == "torus":
+            return cls.torus(spec.params["radices"])
+        if name == "hypercube":
+            return cls.torus((2,) * spec.params["n"])
+        if name in _NETWORK_FAMILIES:
+            values = tuple(int(spec.params[key]) for key in spec.family.parameters)
+            return cls(int(spec.family.endpoints(spec.params)), None, (name, *values))
+        raise InputError(f"collectives are modelled on tori (torus, hypercube), fat trees "
+                         f"(fattree, clos) and dragonflies (dragonfly, megafly) only, not "
+                         f"{spec.text}")
+
+    def placed(self, processes_per_node: int = 1, placement: str = "linear",
+               seed: int = 0) -> Layout:
+        """This layout with ``processes_per_node`` ranks per node and the nodes placed by
+        ``placement`` (linear or random, seeded by ``seed``); InputError on bad values."""
+        if not (isinstance(processes_per_node, (int, np.integer))
+                and not isinstance(processes_per_node, bool) and processes_per_node >= 1):
+            raise InputError(f"processes_per_node must be a whole number >= 1, "
+                             f"not {processes_per_node!r}")
+        if placement not in PLACEMENTS:
+            raise InputError(f"unknown placement {placement!r}; choose one of "
+                             f"{', '.join(PLACEMENTS)}")
+        if not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
+                and seed >= 0):
+            raise InputError(f"seed must be a whole number >= 0, not {seed!r}")
+        return replace(self, processes_per_node=int(processes_per_node),
+                       placement=placement, seed=int(seed) if placement == "random" else 0)
+
+    @property
+    def is_torus(self) -> bool:
+        return self.radices is not None
+
+    @property
+    def family(self) -> str:
+        """``torus``, ``crossbar`` or the network family (fattree, clos, dragonfly,
+        megafly)."""
+        if self.radices is not None:
+            return "torus"
+        return "crossbar" if self.network is None else self.network[0]
+
+    @property
+    def ranks(self) -> int:
+        """Ranks P = nodes x processes per node."""
+        return self.endpoints * self.processes_per_node
+
+    @property
+    def is_default_placement(self) -> bool:
+        """One process per node, linear placement (the tree algorithms' setting)."""
+        return self.processes_per_node == 1 and self.placement == "linear"
+
+    @property
+    def text(self) -> str:
+        """``torus:16x16x32``, ``crossbar:P`` or the network's spec (``fattree:k=4,n=2``)."""
+        if self.radices is not None:
+            return "torus:" + "x".join(str(k) for k in self.radices)
+        if self.network is None:
+            return f"crossbar:{self.endpoints}"
+        name, *values = self.network
+        keys = {"fattree": ("k", "n"), "clos": ("radix", "levels"),
+                "dragonfly": ("p", "a", "h"), "megafly": ("k",)}[name]
+        return f"{name}:" + ",".join(f"{key}={v}" for key, v in zip(keys, values))
+
+    def _require_torus(self, what: str) -> tuple[int, ...]:
+        if self.radices is None:
+            raise InputError(f"{what} is defined on a torus, not on {self.text}")
+        return self.radices
+
+    @property
+    def depth(self) -> int:
+        """Depth of the dimension-order spanning tree (torus.spanning_tree_depth)."""
+        return torus.spanning_tree_depth(self._require_torus("the collective tree"))
+
+    @property
+    def ties(self) -> int:
+        """Equal-depth sibling pairs on the tree's critical path (torus.spanning_tree_ties)."""
+        return torus.spanning_tree_ties(self._require_torus("the collective tree"))
+
+    @property
+    def diameter(self) -> int:
+        """Largest distance between two endpoints, hops (minimal routing)."""
+        if self.radices is not None:
+            return self.depth
+        family = self.family
+        if family == "crossbar":
+            return 1
+        if family in ("fattree", "clos"):
+            return 2 * (self.network[2] - 1)
+        if family == "megafly":
+            return 3
+        return 3 if self.network[2] >= 2 else 1
+
+    def rank_endpoints(self) -> np.ndarray:
+        """The endpoint of every rank: rank r is on node r // ppn, node i on endpoint i
+        (linear) or perm[i] (random, ``np.random.default_rng(seed).permutation``)."""
+        node = np.arange(self.ranks, dtype=np.int64) // self.processes_per_node
+        if self.placement == "random":
+            perm = np.random.default_rng(self.seed).permutation(self.endpoints)
+            return perm.astype(np.int64)[node]
+        return node
+
+    def traffic(self, sources, destinations) -> tuple[int, int]:
+        """(largest hops, largest channel load) of messages sent at once between distinct
+        endpoints: torus.dor_traffic on a torus; (1, 1) on a crossbar; on a fat tree the
+        NCA hops and the pigeonhole load bound (fattree.nca_hops, nca_message_load); on a
+        dragonfly / megafly the MIN-route hops and exact channel load
+        (dragonfly.dragonfly_route_hops / _load, megafly_route_hops / _load). (0, 0) with
+        no messages."""
+        if self.radices is not None:
+            return torus.dor_traffic(self.radices, sources, destinations)
+        if len(sources) == 0:
+            return (0, 0)
+        if self.network is None:
+            return (1, 1)
+        from icnperf.model.topology import dragonfly, fattree
+
+        name, *values = self.network
+        if name in ("fattree", "clos"):
+            k, n = (values[0] // 2 if name == "clos" else values[0]), values[1]
+            hops = fattree.nca_hops(k, n, sources, destinations)
+            load = fattree.nca_message_load(k, n, sources, destinations)
+        elif name == "dragonfly":
+            hops = dragonfly.dragonfly_route_hops(*values, sources, destinations)
+            load = dragonfly.dragonfly_route_load(*values, sources, destinations)
+        else:
+            hops = dragonfly.megafly_route_hops(*values, sources, destinations)
+            load = dragonfly.megafly_route_load(*values, sources, destinations)
+        return int(hops.max()), int(load)
+
+    def rank_traffic(self, sources, destinations) -> tuple[int, int, int, bool]:
+        """(hops, load, host, intra) of messages sent at once between ranks: ``hops`` and
+        ``load`` as :meth:`traffic` for the messages between different nodes, the load
+        raised to ``host`` = the most of them leaving or entering one node (its adapter
+        and endpoint channel carry them all; 0 when every message stays on its node);
+        ``intra`` whether some message joins two ranks of one node."""
+        sources = np.asarray(sources, dtype=np.int64)
+        destinations = np.asarray(destinations, dtype=np.int64)
+        if len(sources) == 0:
+            return (0, 0, 0, False)
+        if self.is_default_placement:
+            hops, load = self.traffic(sources, destinations)
+            return hops, max(load, 1), 1, False
+        ends = self.rank_endpoints()
+        src, dst = ends[sources], ends[destinations]
+        inter = src != dst
+        intra = bool((~inter).any())
+        if not inter.any():
+            return (0, 0, 0, intra)
+        src, dst = src[inter], dst[inter]
+        host = max(int(np.bincount(src).max()), int(np.bincount(dst).max()))
+        hops, load = self.traffic(src, dst)
+        return hops, max(load, host), host, intra

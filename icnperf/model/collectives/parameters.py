@@ -1,0 +1,57 @@
+"""Machine parameters of the collective formulas: :func:`collective_parameters` (numeric,
+from a Machine) and :func:`symbolic_collective_parameters` (SymPy), plus the helpers that
+pick the network keys a formula takes (``_NETWORK_KEYS``, ``_pick``) and bind a parameter
+dict to a formula's keywords (``_bind``)."""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+from icnperf.errors import InputError
+from icnperf.model import network, ops
+
+_NETWORK_KEYS = ("flit_size", "packet_max_flits", "packet_header_flits", "injection_latency",
+                 "ejection_latency", "router_latency", "link_latency", "link_bandwidth",
+                 "host_bandwidth")
+_PACKET_KEYS = ("flit_size", "packet_max_flits", "packet_header_flits")
+_SERIAL_KEYS = _PACKET_KEYS + ("link_bandwidth", "host_bandwidth")
+
+
+def _pick(values: dict, keys) -> dict:
+    return {key: values[key] for key in keys}
+
+
+# --- parameters -------------------------------------------------------------------------
+
+
+def collective_parameters(machine, api: str = "mpi", *, combine_time: float = 0.0) -> dict:
+    """network.machine_parameters plus the collective ones: ``combine_time`` (γ, seconds per
+    byte reduced at a host; not in the machine files, default 0), and when the machine has
+    hardware collectives (``network.collective_trees``) ``collective_trees`` and
+    ``collective_store_and_forward`` (1 unless ``network.collective_switching`` says
+    cut-through)."""
+    params = network.machine_parameters(machine, api)
+    if not (math.isfinite(combine_time) and combine_time >= 0):
+        raise InputError(f"combine_time must be finite and >= 0, not {combine_time!r}")
+    params["combine_time"] = combine_time
+    trees = machine.get("network.collective_trees")
+    if trees:
+        params["collective_trees"] = trees
+        mode = machine.get("network.collective_switching", "store-and-forward")
+        params["collective_store_and_forward"] = 1 if mode == "store-and-forward" else 0
+    return params
+
+
+def symbolic_collective_parameters() -> dict:
+    """network.symbolic_parameters plus γ (combine_time), s_c (collective
+    store-and-forward, 0 or 1) and N_t (collective trees); imports SymPy."""
+    params = network.symbolic_parameters()
+    params["combine_time"] = ops.symbols("gamma")
+    params["collective_store_and_forward"] = ops.symbols("s_c", integer=True)
+    params["collective_trees"] = ops.symbols("N_t", positive=True, integer=True)
+    return params
+
+
+def _bind(function: Callable, params: dict) -> dict:
+    return network.bind(function, params)

@@ -1,0 +1,301 @@
+"""The step schedules of the textbook point-to-point algorithms (binomial,
+recursive-doubling, ring, Rabenseifner, Bruck as Thakur et al. describe them): the rounds
+of each algorithm, their mapping onto a layout (:func:`schedule`, cached, yielding
+:class:`Step` tuples) and the time of a schedule (:func:`schedule_time`, with
+:func:`intra_node_time` for messages within a node)."""
+
+from __future__ import annotations
+
+import hashlib
+from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from icnperf.errors import InputError
+from icnperf.model import network, ops
+from icnperf.model.collectives.layout import Layout
+from icnperf.model.collectives.registry import TABLE
+
+
+class Step(NamedTuple):
+    """``count`` identical communication steps: every rank taking part sends one message of
+    ``fraction`` · m bytes (the largest of the step), the farthest pair of nodes ``hops``
+    apart, at most ``load`` messages on one channel; ``combine`` says the receiver reduces
+    the data it receives. ``host`` is the most inter-node messages through one node's
+    adapter (1 with one process per node; 0 when no message leaves its node) and ``intra``
+    says some message joins two ranks of one node (an intra-node copy)."""
+
+    count: int
+    fraction: Fraction
+    hops: int
+    load: int
+    combine: bool
+    host: int = 1
+    intra: bool = False
+
+
+def _pow2_floor(p: int) -> int:
+    return 1 << (p.bit_length() - 1)
+
+
+def _log2_ceil(p: int) -> int:
+    return (p - 1).bit_length()
+
+
+class _Rounds:
+    """Collects the rounds of a schedule as (fraction, combine, sources, destinations)."""
+
+    def __init__(self):
+        self.rounds: list[tuple[int, Fraction, bool, np.ndarray, np.ndarray]] = []
+
+    def add(self, fraction, combine, sources, destinations, count=1):
+        """``count`` rounds in which ``sources[i]`` sends fraction * m to
+        ``destinations[i]``; a round without messages is dropped."""
+        sources = np.asarray(sources, dtype=np.int64)
+        destinations = np.asarray(destinations, dtype=np.int64)
+        if len(sources) and count > 0:
+            self.rounds.append((count, Fraction(fraction), bool(combine), sources,
+                                destinations))
+
+
+def _fold(p: int):
+    """MPICH's reduction of a non-power-of-two P to p' = 2^floor(lg P) ranks (Thakur et al.
+    §4.4): with r = P - p', ranks 0, 2, ..., 2r - 2 send their data to the next (odd) rank
+    and sit out; the survivors are the odd ranks below 2r and every rank from 2r on. Returns
+    (p', pre-step sources, pre-step destinations, map survivor number -> rank)."""
+    p2 = _pow2_floor(p)
+    r = p - p2
+    even = np.arange(0, 2 * r, 2, dtype=np.int64)
+    new = np.arange(p2, dtype=np.int64)
+    actual = np.where(new < r, 2 * new + 1, new + r)
+    return p2, even, even + 1, actual
+
+
+def _binomial_bcast(rounds: _Rounds, p: int, fraction=1):
+    for t in reversed(range(_log2_ceil(p))):
+        mask = 1 << t
+        src = np.arange(0, p, 2 * mask, dtype=np.int64)
+        dst = src + mask
+        keep = dst < p
+        rounds.add(fraction, False, src[keep], dst[keep])
+
+
+def _binomial_reduce(rounds: _Rounds, p: int):
+    for t in range(_log2_ceil(p)):
+        mask = 1 << t
+        src = np.arange(mask, p, 2 * mask, dtype=np.int64)
+        rounds.add(1, True, src, src - mask)
+
+
+def _binomial_scatter(rounds: _Rounds, p: int):
+    # MPICH scatter for the long-message broadcast: the sender passes the blocks of the
+    # receiver's subtree, min(mask, P - dst) blocks of m/P; the step is charged its largest.
+    for t in reversed(range(_log2_ceil(p))):
+        mask = 1 << t
+        src = np.arange(0, p, 2 * mask, dtype=np.int64)
+        dst = src + mask
+        keep = dst < p
+        if keep.any():
+            blocks = int(np.minimum(mask, p - dst[keep]).max())
+            rounds.add(Fraction(blocks, p), False, src[keep], dst[keep])
+
+
+def _ring(rounds: _Rounds, p: int, steps: int, combine: bool):
+    src = np.arange(p, dtype=np.int64)
+    rounds.add(Fraction(1, p), combine, src, (src + 1) % p, count=steps)
+
+
+def _bruck_allgather(rounds: _Rounds, p: int):
+    src = np.arange(p, dtype=np.int64)
+    for t in range(_log2_ceil(p)):
+        d = 1 << t
+        rounds.add(Fraction(min(d, p - d), p), False, src, (src - d) % p)
+
+
+def _exchange(rounds, actual, p2, mask, fraction, combine):
+    new = np.arange(p2, dtype=np.int64)
+    rounds.add(fraction, combine, actual[new], actual[new ^ mask])
+
+
+def _recursive_doubling_allreduce(rounds: _Rounds, p: int, fraction=1):
+    p2, pre_src, pre_dst, actual = _fold(p)
+    rounds.add(fraction, True, pre_src, pre_dst)
+    for t in range(p2.bit_length() - 1):
+        _exchange(rounds, actual, p2, 1 << t, fraction, True)
+    rounds.add(fraction, False, pre_dst, pre_src)
+
+
+def _rabenseifner(rounds: _Rounds, p: int, to_root: bool):
+    p2, pre_src, pre_dst, actual = _fold(p)
+    rounds.add(1, True, pre_src, pre_dst)
+    steps = p2.bit_length() - 1
+    # reduce-scatter by recursive halving: partner distance 1, 2, 4, ..., halves of m
+    for t in range(steps):
+        _exchange(rounds, actual, p2, 1 << t, Fraction(1, 2 << t), True)
+    if to_root:
+        # binomial gather of the p' blocks to survivor 0
+        for t in range(steps):
+            mask = 1 << t
+            new = np.arange(mask, p2, 2 * mask, dtype=np.int64)
+            rounds.add(Fraction(mask, p2), False, actual[new], actual[new - mask])
+    else:
+        # all-gather by recursive doubling: the same pairs in reverse order
+        for t in reversed(range(steps)):
+            _exchange(rounds, actual, p2, 1 << t, Fraction(1, 2 << t), False)
+        rounds.add(1, False, pre_dst, pre_src)
+
+
+def _rounds(algorithm: str, operation: str, p: int) -> _Rounds:
+    rounds = _Rounds()
+    power = p & (p - 1) == 0
+    if algorithm == "binomial":
+        if operation in ("reduce", "allreduce"):
+            _binomial_reduce(rounds, p)
+        if operation in ("broadcast", "allreduce"):
+            _binomial_bcast(rounds, p)
+    elif algorithm == "recursive-doubling":
+        if operation == "allgather":
+            if power:
+                src = np.arange(p, dtype=np.int64)
+                for t in range(p.bit_length() - 1):
+                    rounds.add(Fraction(1 << t, p), False, src, src ^ (1 << t))
+            else:
+                _bruck_allgather(rounds, p)
+        elif operation == "allreduce":
+            _recursive_doubling_allreduce(rounds, p)
+        elif operation == "barrier":
+            _recursive_doubling_allreduce(rounds, p, fraction=0)
+    elif algorithm == "ring":
+        if operation == "allgather":
+            _ring(rounds, p, p - 1, False)
+        elif operation == "allreduce":
+            _ring(rounds, p, p - 1, True)
+            _ring(rounds, p, p - 1, False)
+        elif operation == "broadcast":
+            _binomial_scatter(rounds, p)
+            _ring(rounds, p, p - 1, False)
+    elif algorithm == "rabenseifner":
+        _rabenseifner(rounds, p, to_root=operation == "reduce")
+    elif algorithm == "bruck":
+        src = np.arange(p, dtype=np.int64)
+        if operation == "allgather":
+            _bruck_allgather(rounds, p)
+        elif operation == "alltoall":
+            blocks = np.arange(p)
+            for t in range(_log2_ceil(p)):
+                sent = int(np.count_nonzero(blocks & (1 << t)))
+                rounds.add(Fraction(sent, p), False, src, (src + (1 << t)) % p)
+        elif operation == "barrier":
+            for t in range(_log2_ceil(p)):
+                rounds.add(0, False, src, (src + (1 << t)) % p)
+    return rounds
+
+
+_TRAFFIC: dict[tuple, tuple[int, int, int, bool]] = {}
+"""layout.rank_traffic of message patterns already mapped (algorithms share many
+patterns)."""
+
+
+def _traffic(layout: Layout, src: np.ndarray, dst: np.ndarray) -> tuple[int, int, int, bool]:
+    digest = hashlib.blake2b(src.tobytes() + b"|" + dst.tobytes(), digest_size=20).digest()
+    key = (layout, digest)
+    if key not in _TRAFFIC:
+        if len(_TRAFFIC) >= 8192:
+            _TRAFFIC.clear()
+        _TRAFFIC[key] = layout.rank_traffic(src, dst)
+    return _TRAFFIC[key]
+
+
+@lru_cache(maxsize=512)
+def schedule(algorithm: str, operation: str, layout: Layout) -> tuple[Step, ...]:
+    """The steps of a point-to-point algorithm on a layout, identical steps merged.
+
+    Each round's messages (MPICH's algorithms as Thakur et al. describe them over the
+    ``layout.ranks`` ranks, rank r on endpoint ``layout.rank_endpoints()[r]``) are mapped
+    with ``layout.rank_traffic``: the step is charged the largest hop count of its
+    inter-node messages, the largest number of them on one channel (both maxima, so an
+    upper bound when different messages attain them), the most of them through one node's
+    adapter, and whether any message stays within a node. Rounds are listed in
+    :data:`TABLE`'s notes; numeric only (the topology is fixed), cached.
+    """
+    key = (algorithm, operation)
+    if key not in TABLE or TABLE[key].steps is None:
+        raise InputError(f"{algorithm} has no step schedule for {operation}")
+    merged: dict[tuple, int] = {}
+    for count, fraction, combine, src, dst in _rounds(algorithm, operation,
+                                                      layout.ranks).rounds:
+        hops, load, host, intra = _traffic(layout, src, dst)
+        step = (fraction, hops, load, combine, host, intra)
+        merged[step] = merged.get(step, 0) + count
+    return tuple(Step(count, fraction, hops, load, combine, host, intra)
+                 for (fraction, hops, load, combine, host, intra), count in merged.items())
+
+
+def _times(m, fraction: Fraction):
+    if fraction == 0:
+        return 0 * m
+    if fraction == 1:
+        return m
+    return m * fraction.numerator / fraction.denominator
+
+
+def intra_node_time(m, *, host_bandwidth, software_overhead=0):
+    """Time of one m-byte message between two ranks of one node (s):
+
+        T_intra(m) = O + m / B_host
+
+    0 router hops: the message is a copy through the node's memory, charged the software
+    overhead O (send + receive, as an inter-node message) and m bytes at the host interface
+    bandwidth B_host (a stand-in for the copy bandwidth, which machine files do not give);
+    no injection, router or ejection latency.
+    """
+    return software_overhead + m / host_bandwidth
+
+
+def schedule_time(m, steps, *, flit_size, packet_max_flits, packet_header_flits,
+                  injection_latency, ejection_latency, router_latency, link_latency,
+                  link_bandwidth, host_bandwidth, software_overhead=0, store_and_forward=0,
+                  combine_time=0):
+    """Time of a step schedule (s):
+
+        T = Σ_steps count · [ max(T(f·m, h; B_link / c, B_host / a), T_intra(f·m))
+                              + γ · f·m  (if the step combines) ]
+
+    T = network.latency (software overhead, injection, h + 1 routers, h links, ejection,
+    serialization); f = the step's fraction of m, h its hops, c its channel load: the c
+    messages sharing a channel each get B_link / c of it (so the shared link serializes all
+    c); a = the step's ``host``, the most inter-node messages through one node's adapter
+    (1 with one process per node: the host interface is then not shared; the term is left
+    out when a = 0, no message leaving its node); T_intra = :func:`intra_node_time`, only
+    in steps with a message between two ranks of one node. γ = ``combine_time`` seconds per
+    byte. Steps are synchronous: a step starts when the previous one has ended everywhere
+    (Thakur et al.'s model). On a full crossbar (h = 1, c = 1) with a linear T(n) = α + nβ
+    this is exactly Thakur et al.'s α-β-γ form of the algorithm, α = T(0, 1) and β its
+    per-byte slope (tests/model/test_collectives.py).
+    """
+    net = {"flit_size": flit_size, "packet_max_flits": packet_max_flits,
+           "packet_header_flits": packet_header_flits,
+           "injection_latency": injection_latency, "ejection_latency": ejection_latency,
+           "router_latency": router_latency, "link_latency": link_latency}
+    total = 0
+    for step in steps:
+        size = _times(m, step.fraction)
+        time = None
+        if step.host:
+            host = host_bandwidth if step.host == 1 else host_bandwidth / step.host
+            time = network.latency(size, step.hops, **net, host_bandwidth=host,
+                                   link_bandwidth=link_bandwidth / max(step.load, 1),
+                                   software_overhead=software_overhead,
+                                   store_and_forward=store_and_forward)
+        if step.intra:
+            copy = intra_node_time(size, host_bandwidth=host_bandwidth,
+                                   software_overhead=software_overhead)
+            time = copy if time is None else ops.maximum(time, copy)
+        if time is None:
+            continue
+        if step.combine:
+            time = time + combine_time * size
+        total = total + step.count * time
+    return total
