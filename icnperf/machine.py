@@ -137,6 +137,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
          {"positive": True}),
         ("stencil_rate", "rate", "measured single-node rate of the heat-equation stencil",
          {"positive": True}),
+        ("stencil_overhead", "time",
+         "fixed time of one stencil sweep on one node whatever the block size (thread "
+         "start-up and join, loop set-up; absent: 0)"),
     ),
     "software": _keys(
         "software",

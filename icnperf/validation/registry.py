@@ -125,10 +125,11 @@ def _reason(claim: Claim) -> str:
 
 def all_claims() -> list[Claim]:
     """Every registered claim, in source order. Sources register in ``claims/``."""
-    from icnperf.validation.claims import angara_collectives, angara_p2p, apps_hpcg_npb, nudt
+    from icnperf.validation.claims import (angara_collectives, angara_heat, angara_p2p,
+                                           apps_hpcg_npb, nudt)
 
     claims = [*nudt.CLAIMS, *angara_p2p.CLAIMS, *angara_collectives.CLAIMS,
-              *apps_hpcg_npb.CLAIMS]
+              *angara_heat.CLAIMS, *apps_hpcg_npb.CLAIMS]
     ids = [c.id for c in claims]
     duplicates = {i for i in ids if ids.count(i) > 1}
     if duplicates:

@@ -11,11 +11,16 @@ One time step on P nodes (bulk-synchronous, one process per node):
   (Px <= Py, :func:`process_grid`); Nx is split over Px and Ny over Py in blocks, the first
   Nx mod Px block columns (Ny mod Py block rows) taking one more cell
   (:func:`block_sizes`). The step waits for the largest block, ceil(Nx/Px) × ceil(Ny/Py).
-* **Compute**: T_comp = F · ceil(Nx/Px) · ceil(Ny/Py) / R_stencil, R_stencil =
+* **Compute**: T_comp = t_0 + F · ceil(Nx/Px) · ceil(Ny/Py) / R_stencil, R_stencil =
   ``node.stencil_rate`` (the paper's ~11 GFLOP/s) and F = :data:`FLOPS_PER_CELL` = 17:
   the stencil's arithmetic, a weighted sum of the 9 cells of the previous layer (seeds/000
   Fig. 11), 9 multiplications and 8 additions (time step, h² and source term folded into
-  the weights). Chosen once for every grid and node count.
+  the weights). Chosen once for every grid and node count. t_0 =
+  ``node.stencil_overhead`` (0 when absent) is the fixed cost of one sweep whatever the
+  block size: the paper measured T_s on the real processor for each block size
+  (seeds/000 §3.3), so tiny blocks (35 x 35 cells at 32,768 nodes) carry the C/OpenMP
+  program's start-up and join; the rate alone cannot show it. Its value in a preset says
+  where it comes from.
 * **Halo** (width 1, 8-byte doubles): the 4 face neighbours in **two phases** (the usual
   way to get the corners a 9-point stencil needs without diagonal messages): phase 1
   exchanges the x faces (ceil(Ny/Py) cells) with the left and right neighbours, phase 2
@@ -88,12 +93,14 @@ def block_sizes(length: int, parts: int) -> tuple[int, ...]:
     return tuple(base + 1 if i < extra else base for i in range(parts))
 
 
-def compute_time(block_cells: int, rate: float, flops_per_cell: float = FLOPS_PER_CELL
-                 ) -> float:
-    """Stencil time of the largest block (s): F · cells / R."""
+def compute_time(block_cells: int, rate: float, flops_per_cell: float = FLOPS_PER_CELL,
+                 overhead: float = 0.0) -> float:
+    """Stencil time of the largest block (s): t_0 + F · cells / R."""
     if not rate > 0:
         raise InputError(f"stencil rate must be > 0 FLOP/s, not {rate!r}")
-    return flops_per_cell * block_cells / rate
+    if not overhead >= 0:
+        raise InputError(f"stencil overhead must be >= 0 s, not {overhead!r}")
+    return overhead + flops_per_cell * block_cells / rate
 
 
 def halo_phases(layout: Layout, px: int, py: int, nx_block: int, ny_block: int
@@ -150,7 +157,8 @@ def predict(machine, layout: Layout | None = None, *, algorithm: str = "hw-tree"
     nx, ny = grid_shape(cells)
     xs, ys = block_sizes(nx, px), block_sizes(ny, py)
     rate = float(machine.require("node.stencil_rate"))
-    compute = compute_time(xs[0] * ys[0], rate, flops_per_cell)
+    overhead = float(machine.get("node.stencil_overhead", 0.0))
+    compute = compute_time(xs[0] * ys[0], rate, flops_per_cell, overhead)
     params = collectives.collective_parameters(machine, api)
     phases = halo_phases(layout, px, py, xs[0], ys[0])
     halo = halo_time(phases, params)
@@ -168,7 +176,8 @@ def predict(machine, layout: Layout | None = None, *, algorithm: str = "hw-tree"
         f"N mod P blocks take one more); the step waits for the largest block "
         f"{xs[0]} x {ys[0]}",
         f"compute: {flops_per_cell:g} FLOP per cell (9-point weighted sum: 9 mul + 8 add) "
-        f"at node.stencil_rate = {rate / 1e9:g} GFLOP/s",
+        f"at node.stencil_rate = {rate / 1e9:g} GFLOP/s, plus node.stencil_overhead = "
+        f"{overhead * 1e6:g} µs per sweep",
         "halo: width 1, 8-byte doubles, 4 face neighbours in two phases (x faces, then y "
         "faces carrying the corners), non-periodic; block (x, y) = rank x + Px·y on "
         "endpoint rank (dimension 0 fastest)",
