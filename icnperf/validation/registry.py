@@ -13,6 +13,9 @@ Tolerance kinds and the error they compare (error <= tolerance passes):
 * ``factor``: max(predicted / measured, measured / predicted) (tolerance >= 1)
 * ``ordering``: measured and predicted are 1 (the stated order holds) or 0; error is
   |predicted - measured| and the tolerance is 0
+* ``at-least``: ``measured`` is a threshold set before looking (say a rank correlation of
+  1/3); error is how far the prediction falls short of it, max(0, measured - predicted),
+  and the tolerance is 0, so the printed prediction is the statistic itself
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Callable
 
-TOLERANCE_KINDS = ("relative", "absolute", "percentage-points", "factor", "ordering")
+TOLERANCE_KINDS = ("relative", "absolute", "percentage-points", "factor", "ordering",
+                   "at-least")
 STATUSES = ("pass", "fail", "known-discrepancy")
 
 
@@ -81,6 +85,8 @@ def error_of(measured: float, predicted: float, kind: str) -> float:
         return abs(predicted - measured) / abs(measured)
     if kind in ("absolute", "percentage-points", "ordering"):
         return abs(predicted - measured)
+    if kind == "at-least":
+        return max(0.0, measured - predicted) if math.isfinite(predicted) else math.inf
     if kind == "factor":
         if predicted <= 0 or measured <= 0:
             return math.inf

@@ -55,3 +55,6 @@ def test_npb_records_shape_and_pooled_tau():
     assert tau >= A.TAU_THRESHOLD
     hits, contested = A.best_hits()
     assert contested == 8 and hits >= contested / 2
+    results = {c.id: registry.evaluate(c) for c in A.CLAIMS}
+    assert results["npb-is-placement-pooled-tau"].predicted == pytest.approx(tau)
+    assert results["npb-is-placement-best-picked"].predicted == hits / contested

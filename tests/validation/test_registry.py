@@ -20,9 +20,17 @@ def claim(measured, predicted, tolerance, kind, discrepancy=None, expected=None)
     (2.0, 8.0, "factor", 4.0),
     (8.0, 2.0, "factor", 4.0),
     (1.0, 0.0, "ordering", 1.0),
+    (1 / 3, 0.55, "at-least", 0.0),
+    (0.5, 0.25, "at-least", 0.25),
 ])
 def test_error_of_each_kind(measured, predicted, kind, expected):
     assert error_of(measured, predicted, kind) == pytest.approx(expected)
+
+
+def test_at_least_passes_at_or_above_the_threshold_only():
+    assert evaluate(claim(0.5, 0.5, 0, "at-least")).status == "pass"
+    assert evaluate(claim(0.5, 0.49, 0, "at-least")).status == "fail"
+    assert math.isinf(error_of(0.5, math.nan, "at-least"))
 
 
 def test_factor_error_of_nonpositive_prediction_is_infinite():
