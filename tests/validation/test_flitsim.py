@@ -12,6 +12,7 @@ from icnperf.validation.flitsim import (
     GridNetwork,
     RouterConfig,
     Simulation,
+    TableNetwork,
     estimate_memory,
     simulate,
 )
@@ -128,8 +129,14 @@ def test_accepted_throughput_under_uniform_not_above_channel_load_bound():
     ({"router": RouterConfig(vcs=0)}, "vcs"),
     ({"router": RouterConfig(buffer=0)}, "buffer"),
     ({"router": RouterConfig(vcs=1)}, "2 VCs"),
-    ({"router": RouterConfig(packet_flits=4)}, "1-flit"),
-    ({"traffic": "hotspot"}, "unknown traffic"),
+    ({"router": RouterConfig(packet_flits=0)}, "packet flits"),
+    ({"router": RouterConfig(routing_delay=-1)}, "routing delay"),
+    ({"router": RouterConfig(router_delay=3, switch_alloc_delay=1)}, "sum of the stage"),
+    ({"traffic": "hot-spot"}, "unknown traffic"),
+    ({"traffic": "transpose", "network": GridNetwork((4, 2))}, "read the same"),
+    ({"traffic": "tornado", "network": TableNetwork("ring", 3, [(0, 1), (1, 2), (2, 0)])},
+     "needs a torus"),
+    ({"rate": True}, "rate"),
     ({"router": RouterConfig(arbiter="islip")}, "unknown arbiter"),
 ])
 def test_bad_input(kwargs, message):
@@ -176,14 +183,16 @@ def test_cli_simulate_traffic_prints_simulated_next_to_model():
 @pytest.mark.parametrize("extra,message", [
     (["--rates", "0..0.5:0.1"], "(0, 1]"),
     (["--vcs", "0"], "vcs"),
-    (["--traffic", "hotspot"], "unknown pattern"),
+    (["--traffic", "hot-spot"], "unknown pattern"),
     (["--topology", "torus:1000x1000x1000"], "MiB"),
 ])
 def test_cli_bad_input_one_line_exit_2(extra, message):
     from click.testing import CliRunner
 
-    from icnperf.cli import main  # noqa: F401  (the console script wraps cli)
-    from icnperf.cli import cli
+    from icnperf.cli import (
+        cli,
+        main,  # noqa: F401  (the console script wraps cli)
+    )
 
     args = ["simulate", "traffic", "--topology", "torus:4x4", "--warmup", "1", "--measure",
             "1", "--drain", "0", *extra]

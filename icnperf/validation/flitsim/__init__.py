@@ -4,19 +4,24 @@ It knows topologies, routing and router micro-architecture, never the model's fo
 imports nothing from ``icnperf.model``. Comparisons with the closed forms are made by the
 callers (``icnperf simulate``, the tests).
 
-This first slice simulates k-ary n-cube tori and meshes (mixed radices; hypercubes as tori of
-radix-2 dimensions):
+It simulates
 
-* input-queued virtual-channel routers, credit-based flow control, one flit per packet;
-* dimension-order routing (dimension 0 first, the minimal way round each ring, + at a tie)
-  with dateline virtual-channel classes on every ring of radix > 2 (deadlock-free);
-* Bernoulli injection into unbounded source queues; uniform (self included), tornado,
-  bit-complement and seeded random-permutation traffic;
+* networks: k-ary n-cube tori and meshes (mixed radices; hypercubes as tori of radix-2
+  dimensions) with dimension-order routing and dateline VC classes; any graph given as a
+  ``TableNetwork`` (route table, hop-index VC classes); fat trees, dragonflies and slim
+  flies built in ``topologies`` (``network_from_spec("dragonfly:p=2,a=4,h=2", "ugal")``);
+* input-queued virtual-channel routers, credit-based flow control, wormhole packets of
+  ``packet_flits`` flits (VC held per packet), a routing / VC-allocation /
+  switch-allocation / switch-traversal pipeline;
+* Bernoulli injection (rate in flits/endpoint/cycle) into unbounded source queues; uniform
+  (self included), tornado, bit-complement, transpose, asymmetric, hotspot-mix and seeded
+  random-permutation traffic;
 * warm-up / measurement / drain phases, packets tagged in the measurement window.
 
-Modules: ``network`` (the topology: coordinates, links, routes), ``traffic`` (destination
-patterns), ``engine`` (router configuration, the per-cycle vectorized engine, statistics).
-Timing conventions are stated in ``engine``'s docstring.
+Modules: ``network`` (grids and table networks), ``topologies`` (indirect and low-diameter
+networks, spec strings), ``traffic`` (destination patterns), ``engine`` (router
+configuration, state, statistics), ``kernel`` (the compiled per-cycle kernel). Timing
+conventions are stated in ``engine``'s docstring.
 """
 
 from icnperf.validation.flitsim.engine import (
@@ -27,17 +32,30 @@ from icnperf.validation.flitsim.engine import (
     estimate_memory,
     simulate,
 )
-from icnperf.validation.flitsim.network import GridNetwork
-from icnperf.validation.flitsim.traffic import TRAFFIC_PATTERNS, Traffic
+from icnperf.validation.flitsim.network import GridNetwork, NetworkTables, TableNetwork
+from icnperf.validation.flitsim.topologies import (
+    dragonfly,
+    fat_tree,
+    network_from_spec,
+    slim_fly,
+)
+from icnperf.validation.flitsim.traffic import ALL_PATTERNS, TRAFFIC_PATTERNS, Traffic
 
 __all__ = [
+    "ALL_PATTERNS",
+    "TRAFFIC_PATTERNS",
     "GridNetwork",
+    "NetworkTables",
     "RouterConfig",
     "SimResult",
     "Simulation",
-    "TRAFFIC_PATTERNS",
+    "TableNetwork",
     "Traffic",
     "check_memory",
+    "dragonfly",
     "estimate_memory",
+    "fat_tree",
+    "network_from_spec",
     "simulate",
+    "slim_fly",
 ]

@@ -1,62 +1,92 @@
-"""The cycle-driven engine: input-queued VC routers with credit-based flow control.
+"""The cycle-driven engine: input-queued VC routers, credit-based flow control, wormhole.
 
-Every cycle updates all routers, ports and virtual channels at once with NumPy array
-operations (no Python loop over routers). Per cycle:
+The per-cycle work runs in a compiled kernel (``kernel.run``, Numba) looping over routers,
+ports and virtual channels; this module holds the configuration, allocates the state and
+turns the kernel's logs into statistics. Per cycle:
 
 1. credits sent ``link_delay`` (router-router) or ``terminal_delay`` (injection link) cycles
-   ago arrive at the upstream output port / endpoint;
-2. flits sent ``link_delay`` / ``terminal_delay`` cycles ago are written into the input VC
-   buffer their credit reserved; each becomes *ready* ``router_delay`` cycles later;
-3. allocation: the ready head flit of each input VC asks for its DOR output port and a
-   downstream VC of its class with a credit; each input port grants one of its VCs, then
-   each output port grants one of the requesting input ports — a separable input-first
-   allocator of one iteration, no crossbar speedup. Priority is round-robin (rotating
-   pointers advanced past each winner) or, with ``arbiter="age"``, oldest packet first;
-4. winners leave: the input buffer frees a slot (a credit goes upstream), network flits take
-   a credit of the chosen downstream VC and go onto the link; ejected flits reach their
-   endpoint ``terminal_delay`` cycles later;
-5. each endpoint with a queued packet and an injection-VC credit sends its oldest packet.
+   ago arrive at the upstream output VC / endpoint;
+2. flits whose link delay has elapsed are written into the input VC their credit reserved;
+3. VC allocation: the head flit at the front of an input VC with no output VC, once
+   ``routing_delay`` cycles after its arrival have passed, computes its output port and VC
+   class and takes a free (not held) output VC of that class, the one with most credits
+   (lowest index at a tie); input VCs are served in a per-router rotating order. The
+   output VC is held until the packet's tail flit leaves (wormhole, VC per packet);
+4. switch allocation, separable input-first, one iteration, no speedup: each input port
+   picks one of its VCs whose front flit is eligible and whose output VC has a credit, then
+   each output port picks one requesting input port — round-robin (pointers advanced past
+   each winner) or, with ``arbiter="age"``, oldest packet first. A head flit is eligible
+   ``vc_alloc_delay + switch_alloc_delay`` cycles after its VC allocation, a body flit
+   ``switch_alloc_delay`` cycles after its arrival. Winners leave the input buffer (a credit
+   goes upstream), take a credit of their output VC, and after ``switch_traversal_delay``
+   cycles enter the link; ejected flits reach their endpoint ``terminal_delay`` later;
+5. each endpoint sends one flit of its current packet if its VC has a credit; an endpoint
+   with no current packet and a queued one starts it on the injection VC with most credits.
 
-Timing conventions (so the zero-load latency of a packet crossing H channels is
-``2*terminal_delay + (H+1)*router_delay + H*link_delay`` cycles): a packet created at cycle
-t (Bernoulli, one chance per endpoint per cycle) may be sent at cycle t; it reaches its
-router at t + terminal_delay; a flit arriving at a router at cycle a may leave it at cycle
-a + router_delay at the earliest; a link delivers it link_delay cycles after it leaves;
-ejection delivers it terminal_delay cycles after it leaves the last router. Latency is from
-creation to delivery, source queueing included.
+Router pipeline: ``routing_delay + vc_alloc_delay + switch_alloc_delay +
+switch_traversal_delay`` cycles per router for a head flit at zero load; the default puts
+the whole ``router_delay`` in switch allocation (a flit arriving at cycle a leaves at
+a + router_delay). Zero-load latency of an L-flit packet crossing H channels (creation to
+tail delivery, with buffers deep enough to cover the credit round trip)::
+
+    T0 = 2*terminal_delay + (H+1)*router_delay + H*link_delay + (L-1)
+
+A packet created at cycle t (Bernoulli, one chance per endpoint per cycle at rate/L
+packets) may start at t; its head reaches the router at t + terminal_delay; the L flits
+follow one per cycle. Latency includes source queueing.
 
 Deadlock freedom: on a torus ring of radix > 2 the VCs of a port are split into two dateline
-classes, the lower half ``[0, V//2)`` and the upper half ``[V//2, V)``. A flit that enters a
+classes, the lower half ``[0, V//2)`` and the upper half ``[V//2, V)``. A packet entering a
 dimension uses the lower class and switches to the upper one when it crosses the ring's
 wraparound link (between coordinates k-1 and 0), for the rest of that dimension. Meshes,
-radix-2 rings and injection ports use every VC. A torus therefore needs at least 2 VCs.
+radix-2 rings and ejection ports use every VC; a torus needs at least 2 VCs. Table-routed
+networks may use hop-index classes instead (see ``network.TableNetwork``).
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from icnperf.errors import InputError
-from icnperf.validation.flitsim.network import GridNetwork
+from icnperf.validation.flitsim import kernel as K
+from icnperf.validation.flitsim.network import CLASS_HOPS, GridNetwork
 from icnperf.validation.flitsim.traffic import Traffic
 
 MEMORY_LIMIT = 2 * 1024**3
 """Default largest memory estimate (bytes) a simulation may allocate."""
 
-_NO_LIMIT = np.iinfo(np.int64).max // 4
+_NO_LIMIT = 1 << 30
+"""Credits of an ejection VC (never run out)."""
+
+I32 = np.int32
+"""Integer type of the per-VC and per-slot state (keeps the hot state in cache)."""
 
 ARBITERS = ("round-robin", "age")
 """Switch-allocator priority: rotating per input/output port, or oldest packet first."""
 
+STAGES = ("routing_delay", "vc_alloc_delay", "switch_alloc_delay", "switch_traversal_delay")
+"""Router pipeline stages (cycles); when none is given, router_delay is all switch alloc."""
+
+TIME_LIMIT = 1 << 30
+"""Longest run in cycles (times are held in 32-bit integers)."""
+
+LOG_CYCLES = 256
+"""Cycles of delivery / injection records the kernel may write before Python reads them."""
+
 
 @dataclass(frozen=True)
 class RouterConfig:
-    """Router micro-architecture and link timing, all in cycles / flits."""
+    """Router micro-architecture and link timing, all in cycles / flits.
+
+    Giving any pipeline stage (``routing_delay`` ... ``switch_traversal_delay``) sets the
+    unset ones to 0 and ``router_delay`` to their sum (an explicit ``router_delay`` other
+    than the default 1 must then equal it). VC allocation and switch allocation of a head
+    flit happen in different cycles, so ``vc_alloc_delay + switch_alloc_delay >= 1``.
+    """
 
     vcs: int = 2
     buffer: int = 8
@@ -65,9 +95,44 @@ class RouterConfig:
     terminal_delay: int = 1
     packet_flits: int = 1
     arbiter: str = "round-robin"
+    routing_delay: int | None = None
+    vc_alloc_delay: int | None = None
+    switch_alloc_delay: int | None = None
+    switch_traversal_delay: int | None = None
 
-    def check(self, network: GridNetwork) -> None:
+    def __post_init__(self):
+        given = [getattr(self, name) for name in STAGES]
+        if all(v is None for v in given):
+            return
+        values = [0 if v is None else v for v in given]
+        for name, value in zip(STAGES, values):
+            object.__setattr__(self, name, value)
+        if all(isinstance(v, (int, np.integer)) for v in values) and self.router_delay == 1:
+            object.__setattr__(self, "router_delay", int(sum(values)))
+
+    @property
+    def stages(self) -> tuple[int, int, int, int]:
+        """(routing, VC allocation, switch allocation, switch traversal) delays in cycles."""
+        if self.routing_delay is None:
+            return 0, 0, self.router_delay, 0
+        return (self.routing_delay, self.vc_alloc_delay, self.switch_alloc_delay,
+                self.switch_traversal_delay)
+
+    def check(self, network) -> None:
         """Raise InputError for a configuration the engine cannot run."""
+        if self.routing_delay is not None:
+            for name in STAGES:
+                value = getattr(self, name)
+                if (not isinstance(value, (int, np.integer)) or isinstance(value, bool)
+                        or value < 0):
+                    raise InputError(f"flitsim: {name.replace('_', ' ')} must be an integer"
+                                     f" >= 0, got {value!r}")
+            if self.vc_alloc_delay + self.switch_alloc_delay < 1:
+                raise InputError("flitsim: vc alloc delay + switch alloc delay must be >= 1"
+                                 " (VC and switch allocation take separate cycles)")
+            if sum(self.stages) != self.router_delay:
+                raise InputError(f"flitsim: router delay {self.router_delay} is not the sum"
+                                 f" of the stage delays {self.stages}")
         for name in ("vcs", "buffer", "router_delay", "link_delay", "terminal_delay",
                      "packet_flits"):
             value = getattr(self, name)
@@ -77,31 +142,42 @@ class RouterConfig:
         if self.arbiter not in ARBITERS:
             raise InputError(f"flitsim: unknown arbiter {self.arbiter!r} (choose from"
                              f" {', '.join(ARBITERS)})")
-        if self.packet_flits != 1:
-            raise InputError("flitsim: only 1-flit packets are simulated in this version"
-                             f" (got {self.packet_flits} flits per packet)")
         if network.dateline_ports().any() and self.vcs < 2:
             raise InputError("flitsim: a torus ring of radix > 2 needs at least 2 VCs per"
                              " port (dateline classes keep dimension-order routing"
                              " deadlock-free)")
+        classes = getattr(network, "vc_classes", 1)
+        if classes > 1 and self.vcs < classes:
+            raise InputError(f"flitsim: {network.name} routes with {classes} VC classes and"
+                             f" needs at least {classes} VCs per port, got {self.vcs}")
 
 
-def estimate_memory(network: GridNetwork, router: RouterConfig) -> int:
-    """Bytes the engine's state needs (buffers, credits, route table, per-endpoint state)."""
-    vc_slots = network.routers * network.ports * router.vcs
-    buffers = vc_slots * router.buffer * 6 * 8  # dest, birth, ready, id, output, class
-    per_vc = vc_slots * (8 + 8 + 8 + 8)                   # head, count, credits, masks
-    per_port = network.routers * network.ports * 8 * 8
-    per_endpoint = network.routers * 8 * 8
-    # in-flight flits on links and their credits: at most one per port per cycle of delay
-    flight = network.routers * network.ports * (router.link_delay + router.terminal_delay) * 64
-    coords = network.routers * network.dims * 8 * 4  # coordinates and route temporaries
-    return int(buffers + per_vc + per_port + per_endpoint + flight + coords
-               + network.table_bytes + network.route_scratch_bytes)
+def _delays(router: RouterConfig) -> tuple[int, int]:
+    """Ring lengths of the in-flight flit and credit delay lines."""
+    st = router.stages[3]
+    return (max(st + router.link_delay, router.terminal_delay) + 1,
+            max(router.link_delay, router.terminal_delay) + 1)
 
 
-def check_memory(network: GridNetwork, router: RouterConfig,
-                 limit: int = MEMORY_LIMIT) -> int:
+def estimate_memory(network, router: RouterConfig) -> int:
+    """Bytes the engine's state needs (buffers, VC state, delay lines, packets, logs)."""
+    R, P, N = network.routers, network.ports, network.endpoints
+    vc_slots = R * P * router.vcs
+    buffers = vc_slots * router.buffer * 8                # packet and flags, ready time
+    per_vc = vc_slots * 4 * 10                            # VC state row
+    per_port = R * P * 8 * 8
+    per_endpoint = N * (8 * 8 + 8 * router.vcs)
+    da, dc = _delays(router)
+    flight = da * (R * P + N) * (8 + 4 + 1) + dc * R * P * 8
+    # packet pool: every packet in the network holds a buffer slot or a link slot, or is
+    # being injected; the pool doubles when low, so up to twice that many entries
+    packets = 2 * (N + vc_slots * router.buffer + da * (R * P + N)) * 7 * 8
+    logs = 8 * LOG_CYCLES * N * 8
+    table = R * R * 4 if not isinstance(network, GridNetwork) else 0  # routes, hops
+    return int(buffers + per_vc + per_port + per_endpoint + flight + packets + logs + table)
+
+
+def check_memory(network, router: RouterConfig, limit: int = MEMORY_LIMIT) -> int:
     """The memory estimate in bytes; InputError naming it when it exceeds ``limit``."""
     need = estimate_memory(network, router)
     if need > limit:
@@ -117,7 +193,7 @@ class SimResult:
 
     ``accepted`` is the mean over endpoints of flits delivered per cycle in the window;
     ``accepted_min`` the smallest over destination endpoints (under a permutation pattern,
-    the worst flow).
+    the worst flow). ``offered`` counts the flits of packets created in the window.
     """
 
     network: str
@@ -140,253 +216,198 @@ class SimResult:
     flit_hops: int
     wall_seconds: float
     notes: tuple[str, ...] = field(default=())
+    packet_flits: int = 1
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
 
 
 class Simulation:
-    """State of one network under one traffic pattern and injection rate; advance with step().
+    """State of one network under one traffic pattern and injection rate; advance with step()
+    or run().
 
+    ``network`` is a ``GridNetwork``, a ``TableNetwork`` or anything with ``tables()``,
+    ``name``, ``routers``, ``ports``, ``endpoints`` and ``dateline_ports()``. ``rate`` is in
+    flits per endpoint per cycle. ``traffic_options`` go to ``Traffic`` (hotspot mix).
     ``trace=True`` records every injected packet (id, source, destination, birth) and every
-    delivery (id, time) for tests.
+    delivery (id, time, birth) for tests.
     """
 
-    def __init__(self, network: GridNetwork, router: RouterConfig, traffic: str, rate: float,
-                 seed: int = 0, memory_limit: int = MEMORY_LIMIT, trace: bool = False):
+    def __init__(self, network, router: RouterConfig, traffic: str, rate: float,
+                 seed: int = 0, memory_limit: int = MEMORY_LIMIT, trace: bool = False,
+                 traffic_options: dict | None = None):
         router.check(network)
-        if not isinstance(rate, (int, float, np.floating, np.integer)) or not 0 < rate <= 1:
+        if (isinstance(rate, bool) or not isinstance(rate, (int, float, np.floating, np.integer))
+                or not 0 < rate <= 1):
             raise InputError(f"flitsim: injection rate must be in (0, 1] flits/endpoint/cycle,"
                              f" got {rate!r}")
         check_memory(network, router, memory_limit)
         self.network, self.router, self.rate = network, router, float(rate)
+        self.packet_rate = self.rate / router.packet_flits
         self.rng = np.random.default_rng(seed)
-        self.traffic = Traffic(traffic, network, self.rng)
+        self.traffic = Traffic(traffic, network, self.rng, **(traffic_options or {}))
         self.trace = trace
-        R, P, V, B = network.routers, network.ports, router.vcs, router.buffer
-        self.R, self.P, self.V, self.B = R, P, V, B
-        E = network.terminal
-        neighbour, wraps = network.links()
-        O = R * P
-        # per output port o = r*P + p
-        flat_nbr = neighbour.ravel()
-        self.o_down = np.where(flat_nbr >= 0, flat_nbr * P + np.tile(np.arange(P), R), -1)
-        self.o_wrap = wraps.ravel().astype(np.int8)
-        self.o_dateline = np.tile(network.dateline_ports(), R)
-        # per input port ip = r*P + p: the upstream output port feeding it (-1: terminal)
-        self.ip_up = np.full(O, -1, dtype=np.int64)
-        valid = flat_nbr >= 0
-        self.ip_up[self.o_down[valid]] = np.flatnonzero(valid)
-        port_dim = np.arange(P) // 2
-        port_dim[E] = -1
-        self.ip_dim = np.tile(port_dim, R)
-        self.o_dim = self.ip_dim
-        # VC class masks: 0 lower dateline half, 1 upper half, 2 every VC
-        half = V // 2
-        self.vc_mask = np.zeros((3, V), dtype=bool)
-        self.vc_mask[0, :half] = True
-        self.vc_mask[1, half:] = True
-        self.vc_mask[2, :] = True
-        self.half = half
-        # credits per (output port, VC); ejection ports never run out
-        self.credits = np.full((O, V), B, dtype=np.int64)
-        self.credits.reshape(R, P, V)[:, E, :] = _NO_LIMIT
-        self.inj_credits = np.full((R, V), B, dtype=np.int64)
-        # input VC buffers, q = ip*V + v, slot = q*B + position
-        Q = O * V
-        self.head = np.zeros(Q, dtype=np.int64)
-        self.count = np.zeros(Q, dtype=np.int64)
-        self.buf_dest = np.zeros(Q * B, dtype=np.int64)
-        self.buf_birth = np.zeros(Q * B, dtype=np.int64)
-        self.buf_ready = np.zeros(Q * B, dtype=np.int64)
-        self.buf_id = np.zeros(Q * B, dtype=np.int64)
-        # lookahead routing: each buffered flit's output port (r*P + p) and VC class
-        self.buf_out = np.zeros(Q * B, dtype=np.int64)
-        self.buf_cls = np.zeros(Q * B, dtype=np.int64)
-        self.ptr_in = np.zeros(O, dtype=np.int64)
-        self.ptr_out = np.zeros(O, dtype=np.int64)
-        # delay lines: one batch per cycle, consumed after the delay
-        self.flit_line: deque = deque()
-        self.inj_line: deque = deque()
-        self.credit_line: deque = deque()
-        self.inj_credit_line: deque = deque()
+        tab = network.tables()
+        R, P, V, B, N = tab.routers, tab.ports, router.vcs, router.buffer, tab.endpoints
+        self.R, self.P, self.V, self.B, self.N = R, P, V, B, N
+        rc, va, sa, st = router.stages
+        da, dc = _delays(router)
+        self.cfg = np.zeros(K.CONFIG, dtype=np.int64)
+        for slot, value in ((K.C_R, R), (K.C_P, P), (K.C_V, V), (K.C_B, B), (K.C_N, N),
+                            (K.C_ROUTE, tab.route_kind), (K.C_CLASS, tab.class_kind),
+                            (K.C_CLASSES, tab.classes), (K.C_RC, rc), (K.C_VA, va),
+                            (K.C_SA, sa), (K.C_ST, st), (K.C_LINK, router.link_delay),
+                            (K.C_TERM, router.terminal_delay),
+                            (K.C_AGE, int(router.arbiter == "age")), (K.C_DA, da),
+                            (K.C_DC, dc), (K.C_FLITS, router.packet_flits),
+                            (K.C_TRAFFIC, self.traffic.kind), (K.C_WRAP, int(tab.wrap)),
+                            (K.C_NONMIN, tab.nonminimal)):
+            self.cfg[slot] = value
+        if tab.class_kind != CLASS_HOPS:
+            self.cfg[K.C_CLASSES] = 1
+        neighbour = tab.neighbour.ravel().astype(np.int64)
+        valid = np.flatnonzero(neighbour >= 0)
+        up_out = np.full(R * P, -1, dtype=np.int64)
+        up_out[neighbour[valid] * P + tab.neighbour_port.ravel()[valid]] = valid
+        self._net = (tab.neighbour.ravel().astype(I32), tab.neighbour_port.ravel().astype(I32),
+                     tab.port_endpoint.ravel().astype(I32), up_out.astype(I32),
+                     tab.endpoint_router.astype(I32), tab.endpoint_port.astype(I32),
+                     np.ascontiguousarray(tab.route_table, dtype=np.int16),
+                     np.ascontiguousarray(tab.hop_table, dtype=np.int16),
+                     tab.radices.astype(np.int64),
+                     np.ascontiguousarray(tab.coords, dtype=I32),
+                     tab.port_dim.astype(I32), tab.dateline.astype(np.int8),
+                     tab.wraps.ravel().astype(np.int8))
+        Q = R * P * V
+        self.vs = np.zeros((Q, K.VS_COLUMNS), dtype=I32)
+        self.vs[:, K.VS_OUT] = -1
+        self.vs[:, K.VS_ROUTE] = -1
+        self.vs[:, K.VS_CREDITS] = B
+        ejection = np.repeat(tab.port_endpoint.ravel() >= 0, V)
+        self.vs[ejection, K.VS_CREDITS] = _NO_LIMIT
+        self.buf = np.zeros((Q * B, 2), dtype=I32)
+        self.pcount = np.zeros(R * P, dtype=I32)
+        self.rcount = np.zeros(R, dtype=I32)
+        self._inj_credits = np.full(N * V, B, dtype=I32)
+        self.ep_pkt = np.full(N, -1, dtype=np.int64)
+        self.ep_left = np.zeros(N, dtype=np.int64)
+        self.ep_vc = np.zeros(N, dtype=np.int64)
+        self.ptr_in = np.zeros(R * P, dtype=I32)
+        self.ptr_out = np.zeros(R * P, dtype=I32)
+        self.ptr_va = np.zeros(R * P, dtype=I32)
+        # packet pool: destination, source, birth, id, hops taken, intermediate router
+        self._pool = [np.zeros(0, dtype=np.int64) for _ in range(6)]
+        self.free = np.zeros(0, dtype=np.int64)
+        self.sc = np.zeros(K.SCALARS, dtype=np.int64)
+        self.sc[K.TRACE] = int(trace)
+        self._grow_pool(4 * N + 1024)
+        self.ar_n = np.zeros(da, dtype=np.int64)
+        self.ar_q = np.zeros(da * (R * P + N), dtype=I32)
+        self.ar_ip = np.zeros(da * (R * P + N), dtype=I32)
+        self.ar_router = np.repeat(np.arange(R, dtype=I32), P)  # router of input port
+        self.ar_pkt = np.zeros(da * (R * P + N), dtype=np.int32)
+        self.ar_flag = np.zeros(da * (R * P + N), dtype=np.int8)
+        self.cr_n = np.zeros(dc, dtype=np.int64)
+        self.cr_idx = np.zeros(dc * R * P, dtype=I32)
+        self.accepted_by_destination = np.zeros(N, dtype=np.int64)
+        cap = LOG_CYCLES * N
+        self._log = [np.zeros(cap, dtype=np.int64) for _ in range(4)]
+        self._inj = [np.zeros(cap if trace else N, dtype=np.int64) for _ in range(4)]
+        self.rng_state = np.array([self.rng.integers(0, 2**63 - 1)], dtype=np.uint64)
         # sources: creation time of each endpoint's oldest queued packet (Bernoulli arrivals)
-        self.head_time = self.rng.geometric(self.rate, size=R).astype(np.int64) - 1
-        self.now = 0
-        self.next_id = 0
-        self.injected = 0
-        self.ejected = 0
-        self.flit_hops = 0
-        self.window = (0, 0)
-        self.measured_in_flight = 0
+        self.head_time = self.rng.geometric(self.packet_rate, size=N).astype(np.int64) - 1
         self.latencies: list[np.ndarray] = []
-        self.accepted_in_window = 0
-        self.accepted_by_destination = np.zeros(R, dtype=np.int64)
         self.injected_log: list[tuple] = []
         self.ejected_log: list[tuple] = []
-        self._big = np.iinfo(np.int64).max
-        self._best_in = np.full(O, self._big, dtype=np.int64)
-        self._best_out = np.full(O, self._big, dtype=np.int64)
 
-    # -- one cycle -------------------------------------------------------------------------
+    # -- scalar state ----------------------------------------------------------------------
+
+    now = property(lambda self: int(self.sc[K.NOW]))
+    injected = property(lambda self: int(self.sc[K.INJECTED]))
+    ejected = property(lambda self: int(self.sc[K.EJECTED]))
+    flit_hops = property(lambda self: int(self.sc[K.FLIT_HOPS]))
+    measured_in_flight = property(lambda self: int(self.sc[K.IN_WINDOW]))
+    accepted_in_window = property(lambda self: int(self.sc[K.ACCEPTED]))
+
+    @property
+    def window(self) -> tuple[int, int]:
+        """[lo, hi): packets created in it are tagged; flits delivered in it are counted."""
+        return int(self.sc[K.LO]), int(self.sc[K.HI])
+
+    @window.setter
+    def window(self, value) -> None:
+        self.sc[K.LO], self.sc[K.HI] = value
+
+    @property
+    def count(self) -> np.ndarray:
+        """Flits held in each input VC."""
+        return self.vs[:, K.VS_COUNT]
+
+    @property
+    def credits(self) -> np.ndarray:
+        """Credits of each output VC (ejection VCs: a large constant)."""
+        return self.vs[:, K.VS_CREDITS]
+
+    @property
+    def inj_credits(self) -> np.ndarray:
+        """Credits of each endpoint's injection VCs, (endpoints, VCs)."""
+        return self._inj_credits.reshape(self.N, self.V)
 
     def in_network(self) -> int:
         """Packets injected and not yet delivered."""
         return self.injected - self.ejected
 
+    # -- running ---------------------------------------------------------------------------
+
+    def _grow_pool(self, extra: int) -> None:
+        old = len(self._pool[0])
+        self._pool = [np.concatenate((a, np.zeros(extra, dtype=np.int64))) for a in self._pool]
+        n_free = int(self.sc[K.N_FREE])
+        free = np.empty(old + extra, dtype=np.int64)
+        free[:n_free] = self.free[:n_free]
+        free[n_free:n_free + extra] = np.arange(old, old + extra)
+        self.free = free
+        self.sc[K.N_FREE] = n_free + extra
+
+    def _collect(self) -> None:
+        n = int(self.sc[K.N_DELIVERED])
+        if n:
+            pid, birth, when, _ = (a[:n].copy() for a in self._log)
+            lo, hi = self.window
+            tagged = (birth >= lo) & (birth < hi)
+            if tagged.any():
+                self.latencies.append(when[tagged] - birth[tagged])
+            if self.trace:
+                self.ejected_log.append((pid, when, birth))
+            self.sc[K.N_DELIVERED] = 0
+        n = int(self.sc[K.N_LOGGED])
+        if n:
+            self.injected_log.append(tuple(a[:n].copy() for a in self._inj))
+            self.sc[K.N_LOGGED] = 0
+
+    def run(self, cycles: int, inject: bool = True) -> None:
+        """Advance ``cycles`` cycles."""
+        left = int(cycles)
+        if self.now + left >= TIME_LIMIT:
+            raise InputError(f"flitsim: runs are limited to {TIME_LIMIT:,} cycles")
+        while left > 0:
+            done = K.run(left, inject, self.cfg, self.sc, self.rng_state, self.packet_rate,
+                         self.traffic.hot_fraction, *self._net, self.traffic.table,
+                         self.traffic.hot, self.vs, self.buf, self.pcount, self.rcount,
+                         self._inj_credits,
+                         self.ep_pkt, self.ep_left, self.ep_vc, self.head_time,
+                         self.ptr_in, self.ptr_out, self.ptr_va, *self._pool, self.free,
+                         self.ar_n, self.ar_q, self.ar_ip, self.ar_router, self.ar_pkt,
+                         self.ar_flag, self.cr_n, self.cr_idx,
+                         self.accepted_by_destination, *self._log, *self._inj)
+            left -= done
+            self._collect()
+            if self.sc[K.STOP] == K.STOP_POOL_LOW:
+                self._grow_pool(len(self._pool[0]))
+
     def step(self, inject: bool = True) -> None:
         """Advance one cycle."""
-        t = self.now
-        rc = self.router
-        B, V, P = self.B, self.V, self.P
-        # 1. credits
-        if len(self.credit_line) == rc.link_delay:
-            idx = self.credit_line.popleft()
-            if idx is not None:
-                self.credits.reshape(-1)[idx] += 1
-        if len(self.inj_credit_line) == rc.terminal_delay:
-            idx = self.inj_credit_line.popleft()
-            if idx is not None:
-                self.inj_credits.reshape(-1)[idx] += 1
-        # 2. arrivals into input buffers (route and VC class computed on arrival)
-        batches = []
-        if len(self.flit_line) == rc.link_delay:
-            batches.append(self.flit_line.popleft())
-        if len(self.inj_line) == rc.terminal_delay:
-            batches.append(self.inj_line.popleft())
-        for batch in batches:
-            if batch is None:
-                continue
-            q, dest, birth, pid = batch
-            slot = q * B + (self.head[q] + self.count[q]) % B
-            self.buf_dest[slot] = dest
-            self.buf_birth[slot] = birth
-            self.buf_id[slot] = pid
-            self.buf_ready[slot] = t + rc.router_delay
-            ip = q // V
-            r = ip // P
-            o = r * P + self.network.route(r, dest)
-            self.buf_out[slot] = o
-            wrap = self.o_wrap[o]
-            same_dim = self.ip_dim[ip] == self.o_dim[o]
-            current = ((q - ip * V) >= self.half).astype(np.int8)
-            self.buf_cls[slot] = np.where(self.o_dateline[o],
-                                          np.where(same_dim, current | wrap, wrap), 2)
-            self.count[q] += 1
-        # 3. allocation
-        credit_batch = inj_credit_batch = flit_batch = None
-        cand = np.flatnonzero(self.count)
-        if len(cand):
-            slot = cand * B + self.head[cand]
-            o = self.buf_out[slot]
-            rows = self.credits[o]
-            avail = (rows > 0) & self.vc_mask[self.buf_cls[slot]]
-            keep = np.flatnonzero(avail.any(axis=1) & (self.buf_ready[slot] <= t))
-            cand, slot, o = cand[keep], slot[keep], o[keep]
-        if len(cand):
-            age = rc.arbiter == "age"
-            span = t + 1
-            # input arbitration: one VC per input port, round-robin from ptr_in
-            ip = cand // V
-            v = cand - ip * V
-            if age:
-                birth = self.buf_birth[slot]
-                key = (ip * span + birth) * V + v   # oldest first, then lowest VC
-            else:
-                key = cand + (v - self.ptr_in[ip]) % V - v   # ip*V + rotated VC
-            best = self._best_in
-            np.minimum.at(best, ip, key)
-            win = key == best[ip]
-            best[ip] = self._big
-            # output arbitration: one input port per output port, round-robin from ptr_out
-            sel = np.flatnonzero(win)
-            ip, v, o = ip[sel], v[sel], o[sel]
-            p_in = ip % P
-            if age:
-                key = (o * span + birth[sel]) * P + p_in
-            else:
-                key = o * P + (p_in - self.ptr_out[o]) % P
-            best = self._best_out
-            np.minimum.at(best, o, key)
-            win = key == best[o]
-            best[o] = self._big
-            sel = sel[win]
-            ip, v, o, p_in = ip[win], v[win], o[win], p_in[win]
-            cand, slot = cand[sel], slot[sel]
-            self.ptr_in[ip] = (v + 1) % V
-            self.ptr_out[o] = (p_in + 1) % P
-            # leave the input buffer; its credit goes upstream
-            self.head[cand] = (self.head[cand] + 1) % B
-            self.count[cand] -= 1
-            up = self.ip_up[ip]
-            net_in = up >= 0
-            if net_in.all():
-                credit_batch = up * V + v
-            else:
-                credit_batch = up[net_in] * V + v[net_in]
-                term = ~net_in
-                inj_credit_batch = (ip[term] // P) * V + v[term]
-            birth = self.buf_birth[slot]
-            pid = self.buf_id[slot]
-            down = self.o_down[o]
-            eject = down < 0
-            if eject.any():
-                self._deliver(t + rc.terminal_delay, birth[eject], pid[eject],
-                              self.buf_dest[slot[eject]])
-                go = np.flatnonzero(~eject)
-                o, down, slot, birth, pid = o[go], down[go], slot[go], birth[go], pid[go]
-            if len(o):
-                rows = self.credits[o]
-                avail = (rows > 0) & self.vc_mask[self.buf_cls[slot]]
-                vsel = np.argmax(np.where(avail, rows, -1), axis=1)
-                self.credits[o, vsel] -= 1
-                flit_batch = (down * V + vsel, self.buf_dest[slot], birth, pid)
-                self.flit_hops += len(vsel)
-        self.credit_line.append(credit_batch)
-        self.inj_credit_line.append(inj_credit_batch)
-        self.flit_line.append(flit_batch)
-        # 5. injection
-        inj_batch = None
-        if inject:
-            src = np.flatnonzero(self.head_time <= t)
-            if len(src):
-                rows = self.inj_credits[src]
-                ok = rows.max(axis=1) > 0
-                src, rows = src[ok], rows[ok]
-                if len(src):
-                    vsel = np.argmax(rows, axis=1)
-                    self.inj_credits[src, vsel] -= 1
-                    birth = self.head_time[src].copy()
-                    dest = self.traffic.destinations(src)
-                    n = len(src)
-                    pid = np.arange(self.next_id, self.next_id + n, dtype=np.int64)
-                    self.next_id += n
-                    self.injected += n
-                    lo, hi = self.window
-                    self.measured_in_flight += int(np.count_nonzero((birth >= lo) & (birth < hi)))
-                    self.head_time[src] += self.rng.geometric(self.rate, size=n)
-                    inj_batch = ((src * P + self.network.terminal) * V + vsel, dest, birth, pid)
-                    if self.trace:
-                        self.injected_log.append((pid, src, dest, birth))
-        self.inj_line.append(inj_batch)
-        self.now = t + 1
-
-    def _deliver(self, when: int, birth: np.ndarray, pid: np.ndarray,
-                 dest: np.ndarray) -> None:
-        n = len(birth)
-        self.ejected += n
-        lo, hi = self.window
-        tagged = (birth >= lo) & (birth < hi)
-        if tagged.any():
-            self.latencies.append(when - birth[tagged])
-            self.measured_in_flight -= int(np.count_nonzero(tagged))
-        if lo <= when < hi:
-            self.accepted_in_window += n
-            self.accepted_by_destination[dest] += 1  # one ejection port per endpoint
-        if self.trace:
-            self.ejected_log.append((pid, np.full(n, when, dtype=np.int64), birth))
-
-    # -- phases ----------------------------------------------------------------------------
+        self.run(1, inject)
 
     def queue_age(self) -> float:
         """Mean over endpoints of the age (cycles) of the oldest queued packet (0 if none)."""
@@ -394,49 +415,72 @@ class Simulation:
 
     def run_until_empty(self, limit: int = 100_000) -> int:
         """Stop injecting and step until no packet is in the network; returns cycles used."""
-        for used in range(limit):
-            if self.in_network() == 0:
-                return used
-            self.step(inject=False)
-        raise RuntimeError(f"flitsim: network not empty after {limit} cycles (deadlock?)")
+        used = 0
+        while self.in_network() > 0:
+            if used >= limit:
+                raise RuntimeError(f"flitsim: network not empty after {limit} cycles"
+                                   " (deadlock?)")
+            chunk = min(64, limit - used)
+            self.run(chunk, inject=False)
+            used += chunk
+        return used
 
 
-def simulate(network: GridNetwork, traffic: str, rate: float, router: RouterConfig | None = None,
+def simulate(network, traffic: str, rate: float, router: RouterConfig | None = None,
              warmup: int = 10_000, measure: int = 5_000, drain: int = 5_000, seed: int = 0,
-             memory_limit: int = MEMORY_LIMIT) -> SimResult:
+             memory_limit: int = MEMORY_LIMIT, traffic_options: dict | None = None,
+             progress=None) -> SimResult:
     """One run: warm-up, measurement window (packets created in it are tagged), drain.
 
-    The drain keeps injecting (so tagged packets see the same load) and stops early once
-    every tagged packet is delivered. Saturation: accepted throughput more than 5 % below
-    the offered load in the window, or the source queues' oldest packets ageing by more
-    than 5 % of the window length over it, or tagged packets still undelivered at the end.
+    The drain keeps injecting (so tagged packets see the same load) and stops early (checked
+    every 32 cycles) once every tagged packet is delivered. Saturation: accepted throughput
+    more than 5 % below the offered load in the window, or the source queues' oldest packets
+    ageing by more than 5 % of the window length over it, or tagged packets still
+    undelivered at the end. ``progress(cycles_done, cycles_total)``, when given, is called
+    between chunks of cycles.
     """
     router = router or RouterConfig()
     for name, value in (("warmup", warmup), ("measure", measure), ("drain", drain)):
         if not isinstance(value, (int, np.integer)) or value < (1 if name == "measure" else 0):
             raise InputError(f"flitsim: {name} must be a whole number of cycles"
                              f" ({'>= 1' if name == 'measure' else '>= 0'}), got {value!r}")
-    sim = Simulation(network, router, traffic, rate, seed=seed, memory_limit=memory_limit)
+    if warmup + measure + drain >= TIME_LIMIT:
+        raise InputError(f"flitsim: runs are limited to {TIME_LIMIT:,} cycles")
+    sim = Simulation(network, router, traffic, rate, seed=seed, memory_limit=memory_limit,
+                     traffic_options=traffic_options)
     start = time.perf_counter()
     lo, hi = warmup, warmup + measure
     sim.window = (lo, hi)
-    for _ in range(warmup):
-        sim.step()
+    total = warmup + measure + drain
+    chunk = 1000
+
+    def advance(cycles: int) -> None:
+        while cycles > 0:
+            step = min(chunk, cycles)
+            sim.run(step)
+            cycles -= step
+            if progress is not None:
+                progress(sim.now, total)
+
+    advance(warmup)
     age_start = sim.queue_age()
-    for _ in range(measure):
-        sim.step()
+    advance(measure)
     age_end = sim.queue_age()
-    for _ in range(drain):
+    left = drain
+    while left > 0:
         if sim.measured_in_flight == 0 and bool(np.all(sim.head_time >= hi)):
             break
-        sim.step()
+        step = min(32, left)
+        sim.run(step)
+        left -= step
     wall = time.perf_counter() - start
     lat = np.concatenate(sim.latencies) if sim.latencies else np.zeros(0, dtype=np.int64)
     queued = _queued_in_window(sim, lo, hi)
     delivered_tagged = len(lat)
     total_tagged = delivered_tagged + sim.measured_in_flight + queued
-    offered = total_tagged / (network.routers * measure)
-    accepted = sim.accepted_in_window / (network.routers * measure)
+    endpoints = sim.N
+    offered = total_tagged * router.packet_flits / (endpoints * measure)
+    accepted = sim.accepted_in_window / (endpoints * measure)
     growth = age_end - age_start
     unfinished = sim.measured_in_flight + queued
     saturated = bool(accepted < 0.95 * offered or growth > 0.05 * measure or unfinished > 0)
@@ -449,11 +493,11 @@ def simulate(network: GridNetwork, traffic: str, rate: float, router: RouterConf
         offered=offered, accepted=accepted,
         accepted_min=float(sim.accepted_by_destination.min()) / measure,
         queue_growth=growth, saturated=saturated,
-        flit_hops=sim.flit_hops, wall_seconds=wall)
+        flit_hops=sim.flit_hops, wall_seconds=wall, packet_flits=router.packet_flits)
 
 
 def _queued_in_window(sim: Simulation, lo: int, hi: int) -> int:
-    """Packets created in [lo, hi) still in the source queues (not yet injected).
+    """Packets created in [lo, hi) still in the source queues (not yet started).
 
     Each endpoint's queue holds its Bernoulli arrivals from head_time up to the present;
     the arrivals behind the head are drawn here from a generator derived from the run's, so
@@ -469,6 +513,6 @@ def _queued_in_window(sim: Simulation, lo: int, hi: int) -> int:
     while len(head):
         inside = head >= lo
         count += int(np.count_nonzero(inside))
-        head = head + rng.geometric(sim.rate, size=len(head))
+        head = head + rng.geometric(sim.packet_rate, size=len(head))
         head = head[head < min(hi, sim.now)]
     return count

@@ -1,10 +1,23 @@
 """Traffic patterns: the destination endpoint of each packet from its source endpoint.
 
+Endpoints are numbered 0..N-1 (on a grid like their routers, dimension 0 fastest).
+
 * ``uniform``: destination drawn uniformly from all N endpoints, the source included (a
   packet to itself enters its router and is ejected without crossing a channel);
-* ``tornado``: d_i = (x_i + ceil(k_i/2) - 1) mod k_i in every dimension;
-* ``bit-complement``: d_i = k_i - 1 - x_i in every dimension;
+* ``tornado`` (grids): d_i = (x_i + ceil(k_i/2) - 1) mod k_i in every dimension;
+* ``bit-complement``: d_i = k_i - 1 - x_i in every dimension, i.e. endpoint N-1-s;
+* ``transpose``: on a grid the coordinates reversed, d_i = x_(n-1-i) (radices must read the
+  same both ways, e.g. k x k); elsewhere, with N = 4^b, the high and low b bits swapped;
+* ``asymmetric``: the two halves send only across: a source in [0, N/2) picks a destination
+  uniformly in [N/2, N), and the other way round;
+* ``hotspot``: uniform, except that a fraction ``hotspot_traffic`` of the packets (default
+  0.1) goes to one of the hot endpoints, uniformly; the hot endpoints are a fraction
+  ``hotspot_nodes`` of all (default 0.02, at least one), evenly spaced (e = i*N // h) —
+  the NUDT paper's "10 % of traffic to 2 % of nodes" mix;
 * ``permutation``: a random permutation of the endpoints drawn once from the seed.
+
+The engine draws the random destinations itself (``kernel._destination``) from ``kind``,
+``table``, ``hot`` and ``hot_fraction``; ``destinations()`` is the same rule in NumPy.
 """
 
 from __future__ import annotations
@@ -12,36 +25,98 @@ from __future__ import annotations
 import numpy as np
 
 from icnperf.errors import InputError
+from icnperf.validation.flitsim.kernel import (
+    TRAFFIC_FIXED,
+    TRAFFIC_HALVES,
+    TRAFFIC_UNIFORM,
+)
 
 TRAFFIC_PATTERNS = ("uniform", "tornado", "bit-complement", "permutation")
+"""The first patterns (those ``icnperf simulate traffic`` offers with predictions today)."""
+
+MORE_PATTERNS = ("transpose", "asymmetric", "hotspot")
+"""Patterns added later; a caller offers them once it can predict them."""
+
+ALL_PATTERNS = TRAFFIC_PATTERNS + MORE_PATTERNS
 
 
 class Traffic:
     """Destinations for a network's endpoints under one pattern."""
 
-    def __init__(self, pattern: str, network, rng: np.random.Generator):
-        if pattern not in TRAFFIC_PATTERNS:
+    def __init__(self, pattern: str, network, rng: np.random.Generator,
+                 hotspot_traffic: float = 0.1, hotspot_nodes: float = 0.02):
+        if pattern not in ALL_PATTERNS:
             raise InputError(f"flitsim: unknown traffic {pattern!r} (choose from "
-                             f"{', '.join(TRAFFIC_PATTERNS)})")
+                             f"{', '.join(ALL_PATTERNS)})")
         self.pattern = pattern
-        self.endpoints = network.routers
+        n = self.endpoints = int(getattr(network, "endpoints", network.routers))
         self._rng = rng
-        k, coords, strides = network.k, network.coords, network.strides
+        grid = hasattr(network, "radices") and hasattr(network, "strides")
+        self.fixed = None
         if pattern == "tornado":
-            target = (coords + (k + 1) // 2 - 1) % k
+            if not grid:
+                raise InputError(f"flitsim: tornado traffic needs a torus or mesh, not"
+                                 f" {network.name}")
+            k, coords = network.k, network.coords
+            self.fixed = ((coords + (k + 1) // 2 - 1) % k * network.strides).sum(axis=1)
         elif pattern == "bit-complement":
-            target = k - 1 - coords
-        else:
-            target = None
-        if target is not None:
-            self.fixed = (target * strides).sum(axis=1)
+            self.fixed = n - 1 - np.arange(n, dtype=np.int64)
+        elif pattern == "transpose":
+            self.fixed = _transpose(network, n, grid)
         elif pattern == "permutation":
-            self.fixed = rng.permutation(self.endpoints).astype(np.int64)
+            self.fixed = rng.permutation(n).astype(np.int64)
+        if pattern == "asymmetric" and n < 2:
+            raise InputError("flitsim: asymmetric traffic needs at least 2 endpoints")
+        self.hot = np.zeros(0, dtype=np.int64)
+        self.hot_fraction = 0.0
+        if pattern == "hotspot":
+            for name, value in (("hotspot traffic", hotspot_traffic),
+                                ("hotspot nodes", hotspot_nodes)):
+                if not isinstance(value, (int, float)) or not 0 < value <= 1:
+                    raise InputError(f"flitsim: {name} must be a fraction in (0, 1], got"
+                                     f" {value!r}")
+            h = max(1, round(hotspot_nodes * n))
+            self.hot = np.arange(h, dtype=np.int64) * n // h
+            self.hot_fraction = float(hotspot_traffic)
+        if self.fixed is not None:
+            self.kind, self.table = TRAFFIC_FIXED, self.fixed.astype(np.int64)
         else:
-            self.fixed = None
+            self.kind = TRAFFIC_HALVES if pattern == "asymmetric" else TRAFFIC_UNIFORM
+            self.table = np.zeros(1, dtype=np.int64)
 
     def destinations(self, sources: np.ndarray) -> np.ndarray:
-        """Destination endpoint of one new packet from each source (int64)."""
+        """Destination endpoint of one new packet from each source (int64), in NumPy."""
+        sources = np.asarray(sources, dtype=np.int64)
+        n = self.endpoints
         if self.fixed is not None:
-            return self.fixed[sources]
-        return self._rng.integers(0, self.endpoints, size=len(sources), dtype=np.int64)
+            out = self.fixed[sources]
+        elif self.kind == TRAFFIC_HALVES:
+            half = n // 2
+            low = sources < half
+            pick = self._rng.random(len(sources))
+            out = np.where(low, half + (pick * (n - half)).astype(np.int64),
+                           (pick * half).astype(np.int64))
+        else:
+            out = self._rng.integers(0, n, size=len(sources), dtype=np.int64)
+        if len(self.hot):
+            hot = self._rng.random(len(sources)) < self.hot_fraction
+            out = np.where(hot, self.hot[self._rng.integers(0, len(self.hot), len(sources))],
+                           out)
+        return out
+
+
+def _transpose(network, n: int, grid: bool) -> np.ndarray:
+    """Transpose destinations (see the module docstring)."""
+    if grid:
+        radices = tuple(network.radices)
+        if radices != radices[::-1]:
+            raise InputError(f"flitsim: transpose traffic needs radices that read the same"
+                             f" both ways (e.g. 8x8), not {'x'.join(map(str, radices))}")
+        return (network.coords[:, ::-1] * network.strides).sum(axis=1).astype(np.int64)
+    bits = n.bit_length() - 1
+    if n < 1 or 1 << bits != n or bits % 2:
+        raise InputError(f"flitsim: transpose traffic needs 4^b endpoints on {network.name},"
+                         f" got {n}")
+    b = bits // 2
+    s = np.arange(n, dtype=np.int64)
+    return ((s & ((1 << b) - 1)) << b) | (s >> b)
