@@ -97,16 +97,26 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def write_atomically(path: str | os.PathLike, text: str, *, force: bool = False) -> None:
+HTML_SUFFIXES = (".html", ".htm")
+
+
+def is_html_path(path: str | os.PathLike | None) -> bool:
+    """Whether an -o path names an HTML page (by its suffix)."""
+    return path is not None and Path(path).suffix.lower() in HTML_SUFFIXES
+
+
+def write_atomically(path: str | os.PathLike, text: str, *, force: bool = False,
+                     html: bool = False) -> None:
     """Write text to path via a temporary file in the same directory and a rename.
 
     Refuses to overwrite unless ``force``; nothing is left behind when writing fails. The
-    file gets the usual permissions (0666 less the umask), not mkstemp's 0600.
+    file gets the usual permissions (0666 less the umask), not mkstemp's 0600. An .html
+    path is refused unless ``html`` (the text is an HTML page from icnperf.reports).
     """
     target = Path(path)
     if not target.name:
         raise InputError("-o: empty file name")
-    if target.suffix.lower() in (".html", ".htm"):
+    if not html and is_html_path(target):
         raise InputError(f"-o {target}: this command writes text (table, JSON, CSV or TOML),"
                          " not an HTML report; choose another file name")
     if target.exists() and not force:

@@ -1,0 +1,189 @@
+"""The validation registry as sections: per source, the error table and a measured vs
+predicted scatter (y = x, each claim's tolerance interval), the paper figures the model
+redraws, and the simulator cross-checks.
+
+A claim's ``kind`` (validation.registry.CLAIM_KINDS) says what its check runs; the
+machine report keeps to the fast closed-form ones and this page gives the simulator
+cross-checks a section of their own.
+"""
+
+from __future__ import annotations
+
+import re
+
+import plotly.graph_objects as go
+
+from icnperf.reports.document import Section, Table, render_document
+from icnperf.reports.figures import figure, label, spans_decades
+from icnperf.validation.registry import CLAIM_KINDS
+
+STATUS_COLOURS = {"pass": "#2ca02c", "known-discrepancy": "#ff7f0e", "fail": "#d62728"}
+TABLE_COLUMNS = ["id", "quantity", "measured", "predicted", "unit", "error", "tolerance",
+                 "tolerance kind", "status"]
+
+
+def is_simulation_claim(claim) -> bool:
+    """Whether a claim (or its result dict) is checked with the flit simulator."""
+    kind = claim["kind"] if isinstance(claim, dict) else claim.kind
+    return kind == "simulation"
+
+
+def evaluate_claims(kinds) -> list[dict]:
+    """The registered claims of the given kinds evaluated as result dicts
+    (``CheckResult.as_dict``)."""
+    from icnperf.validation.registry import all_claims, evaluate
+
+    return [evaluate(c).as_dict() for c in all_claims(kinds=kinds)]
+
+
+def paper_of(source: str) -> str:
+    """A claim source's paper: the text up to its first closing parenthesis
+    ("Angara collectives paper (seeds/000), §3.1 ..." -> "Angara collectives paper
+    (seeds/000)")."""
+    match = re.match(r"[^)]*\)", source)
+    return match.group(0) if match else source
+
+
+def by_paper(results: list[dict]) -> dict[str, list[dict]]:
+    """Results grouped by paper, in registry order."""
+    groups: dict[str, list[dict]] = {}
+    for result in results:
+        groups.setdefault(paper_of(result["source"]), []).append(result)
+    return groups
+
+
+def results_table(results: list[dict], caption: str = "") -> Table:
+    """The error table: one row per claim, status coloured by the page."""
+    rows = [[r["id"], r["quantity"], r["measured"], r["predicted"], r["unit"], r["error"],
+             r["tolerance"], r["tolerance_kind"], r["status"]] for r in results]
+    return Table(TABLE_COLUMNS, rows, caption)
+
+
+def tolerance_interval(measured: float, tolerance: float, kind: str) -> tuple[float, float]:
+    """The predicted values a claim accepts (registry.error_of's tolerance kinds)."""
+    if kind == "relative":
+        return measured - tolerance * abs(measured), measured + tolerance * abs(measured)
+    if kind == "factor":
+        return measured / tolerance, measured * tolerance
+    return measured - tolerance, measured + tolerance
+
+
+def scatter_figure(results: list[dict], title: str) -> go.Figure | None:
+    """Measured vs predicted for the numeric claims (not orderings): the y = x line, each
+    claim's accepted interval as a bar at x = measured, predictions coloured by status.
+    None when no claim has two finite numbers."""
+    numeric = [r for r in results if r["tolerance_kind"] != "ordering"
+               and r["measured"] is not None and r["predicted"] is not None]
+    if not numeric:
+        return None
+    intervals = [tolerance_interval(r["measured"], r["tolerance"], r["tolerance_kind"])
+                 for r in numeric]
+    values = [r["measured"] for r in numeric] + [r["predicted"] for r in numeric]
+    values += [v for pair in intervals for v in pair]
+    log = spans_decades(values) and min(values) > 0
+    fig = figure(title, "published value (claim's unit)", "icnperf prediction (same unit)",
+                 x_log=log, y_log=log)
+    low, high = min(values), max(values)
+    if log:
+        ends = [low / 1.5, high * 1.5]
+    else:
+        pad = 0.1 * (high - low or abs(high) or 1.0)
+        ends = [low - pad, high + pad]
+    fig.add_trace(go.Scatter(x=ends, y=ends, mode="lines", name="y = x",
+                             line={"color": "#8a94a3", "dash": "dash"}, hoverinfo="skip"))
+    fig.add_trace(go.Scatter(
+        x=[r["measured"] for r in numeric], y=[r["measured"] for r in numeric],
+        mode="markers", name="accepted range (tolerance)",
+        marker={"symbol": "line-ew", "size": 10, "color": "#5b6b80",
+                "line": {"width": 1, "color": "#5b6b80"}},
+        error_y={"type": "data", "symmetric": False, "color": "#5b6b80", "thickness": 6,
+                 "width": 0, "array": [hi - r["measured"] for r, (_, hi) in
+                                       zip(numeric, intervals)],
+                 "arrayminus": [r["measured"] - lo for r, (lo, _) in
+                                zip(numeric, intervals)]},
+        opacity=0.35, hoverinfo="skip"))
+    for status, colour in STATUS_COLOURS.items():
+        chosen = [r for r in numeric if r["status"] == status]
+        if not chosen:
+            continue
+        fig.add_trace(go.Scatter(
+            x=[r["measured"] for r in chosen], y=[r["predicted"] for r in chosen],
+            mode="markers", name=status, marker={"color": colour, "size": 10},
+            text=[label(f"{r['id']}: {r['quantity']} ({r['unit']})") for r in chosen],
+            hovertemplate="%{text}<br>published %{x:.4g}<br>predicted %{y:.4g}"
+                          "<extra></extra>"))
+    return fig
+
+
+def status_counts(results: list[dict]) -> dict[str, int]:
+    return {s: sum(r["status"] == s for r in results) for s in STATUS_COLOURS}
+
+
+def source_sections(results: list[dict], *, with_paper_figures: bool = True) -> list[Section]:
+    """One section per paper: scatter, redrawn figures (when known), table and reasons."""
+    from icnperf.reports.paper_figures import figures_for
+
+    sections = []
+    for paper, group in by_paper(results).items():
+        counts = status_counts(group)
+        sources = list(dict.fromkeys(r["source"] for r in group))
+        figs = [f for f in [scatter_figure(group, f"{paper}: published vs predicted")] if f]
+        if with_paper_figures:
+            figs += figures_for(group)
+        ordering = [r for r in group if r["tolerance_kind"] == "ordering"]
+        intro = (f"{len(group)} claims: " + ", ".join(f"{n} {s}" for s, n in counts.items())
+                 + ". Sources: " + "; ".join(sources) + ".")
+        if ordering:
+            intro += (f"\n\n{len(ordering)} claims are statements of order (1 = the stated"
+                      " order holds, 0 = it does not); they appear in the table, not the"
+                      " scatter.")
+        notes = [f"{r['id']}: known discrepancy: {r['reason']}" for r in group
+                 if r["status"] == "known-discrepancy"]
+        notes += ["error: relative |p - m| / |m|; absolute and percentage-points |p - m|;"
+                  " factor max(p/m, m/p); ordering |p - m| (tolerance 0)"]
+        sections.append(Section(title=paper, intro=intro, figures=figs,
+                                tables=[results_table(group)], notes=notes))
+    return sections
+
+
+def simulation_section(results: list[dict] | None) -> Section:
+    """The simulator cross-checks (the registry's simulation claims), or why there are
+    none (``None``: left out with --skip-simulation)."""
+    if not results:
+        why = ("They were left out of this run (--skip-simulation)." if results is None
+               else "The registry holds no simulator cross-check claims.")
+        return Section(
+            title="Simulator cross-checks",
+            intro=why + " The closed forms can still be set beside the simulator with"
+                        " 'icnperf simulate traffic' and 'icnperf simulate collective'.")
+    figs = [f for f in [scatter_figure(results, "Simulator vs closed form")] if f]
+    return Section(title="Simulator cross-checks",
+                   intro=f"{len(results)} claims checked with the cycle-driven flit simulator.",
+                   figures=figs, tables=[results_table(results)],
+                   notes=[f"{r['id']}: known discrepancy: {r['reason']}" for r in results
+                          if r["status"] == "known-discrepancy"])
+
+
+def validation_page(kinds=CLAIM_KINDS) -> tuple[str, bool]:
+    """The whole validation page (the claims of the given kinds) and whether any check
+    failed."""
+    closed = evaluate_claims(tuple(k for k in kinds if k != "simulation"))
+    simulated = evaluate_claims(("simulation",)) if "simulation" in kinds else None
+    everything = closed + (simulated or [])
+    counts = status_counts(everything)
+    summary_rows = [[paper, len(group), *status_counts(group).values()]
+                    for paper, group in by_paper(everything).items()]
+    summary = Section(
+        title="Summary",
+        intro=(f"{len(everything)} claims checked against icnperf's models (published"
+               " measurements and statements, and the flit simulator's cross-checks): " + ", ".join(f"{n} {s}" for s, n in counts.items()) + ". A"
+               " known discrepancy is a claim that misses its published tolerance for a"
+               " written reason (the paper's statement does not follow from its own"
+               " formulas or data) while agreeing with the value that reason derives."),
+        tables=[Table(["paper", "claims", "pass", "known-discrepancy", "fail"],
+                      summary_rows)])
+    sections = [summary, *source_sections(closed), simulation_section(simulated)]
+    failed = counts["fail"] > 0
+    page = render_document("icnperf validation", sections,
+                           subtitle="Published measurements and claims vs icnperf's models")
+    return page, failed

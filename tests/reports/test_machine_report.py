@@ -1,0 +1,126 @@
+"""The machine report page: sections, figures, escaping, machines lacking parameters.
+
+Validation is left out here (validation=False): its checks are tested on their own in
+tests/validation and tests/reports/test_validation_page.py, and take seconds."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from icnperf.machine import load_machine
+from icnperf.model.network import p2p_table
+from icnperf.reports import machine_report
+from icnperf.reports.figures import crossings
+
+
+@pytest.fixture(scope="module")
+def angara4d_page():
+    return machine_report.report_html("angara-4d", validation=False)
+
+
+def _titles(page: str) -> list[str]:
+    return re.findall(r"<h2>(.*?)</h2>", page)
+
+
+def _figure_count(page: str) -> int:
+    return len(re.findall(r'<div id="figure-\d+" class="plotly-graph-div"', page))
+
+
+def test_sections_and_self_contained(angara4d_page, network_loads, tag_count):
+    assert _titles(angara4d_page) == [
+        "Machine summary", "Topology", "Point-to-point", "Collectives vs node count",
+        "Application scaling", "Formulas (angara-4d)"]
+    # topology 1, p2p 3, collectives 2 operations, 2 apps x (shares + totals) = 10 figures
+    assert _figure_count(angara4d_page) == 10
+    assert tag_count(angara4d_page, "script") == 1 + 10
+    assert tag_count(angara4d_page, "math") == 3
+    assert network_loads(angara4d_page) == []
+    assert '"type":"scattergl"' not in angara4d_page.split("</script>", 1)[1]
+
+
+def test_apps_absent_with_the_reason_when_rates_are_missing():
+    """angara-36 has no node.spmv_rate / node.stencil_rate: notes say so, no app figures."""
+    section = machine_report.apps_section([load_machine("angara-36")], ["angara-36"])
+    assert section.figures == []
+    assert any(n.startswith("angara-36: no spmv predictions: machine 'angara-36' has no"
+                            " node.spmv_rate") for n in section.notes)
+
+
+def test_p2p_table_cells_are_the_model_values(angara4d_page):
+    """The 1 KiB row's latency equals p2p_table's own value (µs, 4 significant digits)."""
+    machine = load_machine("angara-4d")
+    latency_us = float(p2p_table(machine, [1024.0], None, "mpi").columns["latency_s"][0]) * 1e6
+    row = re.search(r"<td class=\"text\">angara-4d</td><td class=\"num\">1,024</td>"
+                    r"<td class=\"num\">[^<]*</td><td class=\"num\">([^<]*)</td>", angara4d_page)
+    assert row is not None
+    assert row.group(1) == f"{latency_us:.4g}"
+
+
+def test_node_layouts_double_up_to_the_machine():
+    """angara-4d (8x8x8x16 = 8192 nodes, 4D): 16, 32, ..., 4096 balanced, then its own."""
+    layouts = machine_report.node_layouts(load_machine("angara-4d"))
+    assert [layout.endpoints for layout in layouts] == [16 * 2 ** i for i in range(10)]
+    assert layouts[-1].text == "torus:8x8x8x16"
+    three = machine_report.node_layouts(load_machine("angara-36"))
+    assert [layout.endpoints for layout in three] == [8, 16, 32, 36]
+
+
+def test_machine_without_p2p_keys_says_why(network_loads):
+    """gige-cluster lacks flit and latency keys: the page still renders, and says so."""
+    page = machine_report.report_html("gige-cluster", validation=False)
+    assert "gige-cluster: no point-to-point predictions: machine gige-cluster lacks" in page
+    assert "gige-cluster: no broadcast predictions" in page
+    assert "No machine has the parameters." in page
+    assert network_loads(page) == []
+
+
+def test_compare_overlays_machines(network_loads):
+    page = machine_report.report_html("angara-36", ("gige-cluster",), validation=False)
+    assert "icnperf report: angara-36 vs gige-cluster" in page
+    assert "angara-36: hw-tree" in page  # trace names carry the machine when comparing
+    assert network_loads(page) == []
+
+
+def test_user_text_from_a_machine_file_is_escaped(tmp_path, network_loads):
+    """Name and notes with markup come out as text, in the page and in the Plotly labels
+    (Plotly renders a subset of HTML in labels, <a href> included, so labels are escaped
+    before Plotly's JSON encoding, which would only turn '<' into \\u003c)."""
+    preset = Path(machine_report.__file__).parents[1] / "data" / "machines" / "angara-36.toml"
+    evil = '<img src=x onerror=alert(1)><a href="https://evil.example">x</a>'
+    source = preset.read_text(encoding="utf-8")
+    source = source.replace('name = "angara-36"', f"name = '{evil}'")
+    source = source.replace("notes = [", f"notes = [\n    '{evil}',")
+    path = tmp_path / "evil.toml"
+    path.write_text(source, encoding="utf-8")
+    page = machine_report.report_html(str(path), validation=False)
+    assert (evil in page) is False
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert '"name":"&lt;img src=x onerror=alert(1)&gt;' in page
+    assert ("\\u003cimg" in page) is False
+    assert network_loads(page) == []
+
+
+def test_crossings_found_by_log_interpolation():
+    """y = x meets y = 4 at x = 4 (between samples 2 and 8, exactly in log space)."""
+    points = crossings([2, 8], [2, 8], [4, 4])
+    assert points == [pytest.approx((4.0, 4.0))]
+    assert crossings([1, 2], [1, 2], [3, 3]) == []
+    # equal at 2 and 4, then apart: no crossing; below, equal at 2, above: crossing at 2
+    assert crossings([1, 2, 4, 8], [1, 1, 1, 1], [1, 1, 1, 2]) == []
+    assert crossings([1, 2, 4], [1, 2, 3], [2, 2, 2]) == [(2, 2)]
+
+
+def test_validation_section_keeps_the_fast_closed_form_claims():
+    """Every registered claim is either in the report's section or left to the validation
+    page as a simulator or application-level check; the table has one row per kept claim."""
+    from icnperf.validation.registry import all_claims
+
+    kept = [c.id for c in all_claims() if c.kind == "closed-form"]
+    section = machine_report.validation_section()
+    assert [row[0] for row in section.tables[0].rows] == kept
+    assert any(i.startswith("angara-fig7-") for i in kept)
+    assert not any(i.startswith(("hpcg-", "npb-is-", "angara-fig10-")) for i in kept)
+    assert len(section.figures) == 1

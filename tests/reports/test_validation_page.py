@@ -1,0 +1,112 @@
+"""Validation page pieces: simulation claims, paper grouping, tolerance intervals, the
+measured-vs-predicted scatter and the empty simulator section. The full page evaluates
+every registered claim (seconds) and is exercised by test_browser.py and test_cli_report.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from icnperf.reports.document import Section, render_document
+from icnperf.reports.validation_page import (is_simulation_claim, paper_of, results_table,
+                                             scatter_figure, simulation_section,
+                                             source_sections, tolerance_interval)
+from icnperf.validation.registry import all_claims, error_of
+
+
+def _result(id_, measured, predicted, kind="relative", tolerance=0.1, status="pass",
+            source="Paper A (seeds/009), Table 1"):
+    return {"id": id_, "source": source, "quantity": f"q {id_}", "measured": measured,
+            "predicted": predicted, "unit": "s", "error": error_of(measured, predicted, kind)
+            if kind != "ordering" else 0.0, "tolerance": tolerance, "tolerance_kind": kind,
+            "status": status, "passed": status != "fail", "reason": None,
+            "kind": "closed-form"}
+
+
+def test_simulation_claims_are_told_by_their_kind():
+    assert is_simulation_claim({"id": "x", "source": "y", "kind": "simulation"})
+    assert not is_simulation_claim({"id": "flitsim-like-name", "source": "simulator",
+                                    "kind": "closed-form"})
+    claims = all_claims()
+    simulated = [c for c in claims if is_simulation_claim(c)]
+    assert simulated == all_claims(kinds=("simulation",))
+    assert len(simulated) + len(all_claims(kinds=("closed-form", "application"))) == len(claims)
+
+
+def test_paper_of_cuts_after_the_first_parenthesis():
+    assert paper_of("Angara collectives paper (seeds/000), §3.1 text under Fig. 7") == \
+        "Angara collectives paper (seeds/000)"
+    assert paper_of("no parenthesis here") == "no parenthesis here"
+
+
+@pytest.mark.parametrize("kind, tolerance, interval", [
+    ("relative", 0.1, (9.0, 11.0)),
+    ("absolute", 2.0, (8.0, 12.0)),
+    ("percentage-points", 2.0, (8.0, 12.0)),
+    ("factor", 2.0, (5.0, 20.0)),
+])
+def test_tolerance_interval_matches_error_of(kind, tolerance, interval):
+    """The interval's ends are exactly where registry.error_of reaches the tolerance."""
+    low, high = tolerance_interval(10.0, tolerance, kind)
+    assert (low, high) == pytest.approx(interval)
+    assert error_of(10.0, low, kind) == pytest.approx(tolerance)
+    assert error_of(10.0, high, kind) == pytest.approx(tolerance)
+
+
+def test_scatter_has_identity_line_tolerance_bars_and_status_traces():
+    results = [_result("a", 1e-6, 1.05e-6), _result("b", 1e-3, 2e-3, status="fail"),
+               _result("c", 1.0, 1.0, kind="ordering", tolerance=0.0)]
+    fig = scatter_figure(results, "t")
+    names = [trace.name for trace in fig.data]
+    assert names == ["y = x", "accepted range (tolerance)", "pass", "fail"]
+    band = fig.data[1]
+    assert list(band.x) == [1e-6, 1e-3]  # the ordering claim is not plotted
+    assert list(band.error_y.array) == pytest.approx([1e-7, 1e-4])
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+    assert {t.type for t in fig.data} == {"scatter"}
+
+
+def test_scatter_none_without_numeric_claims():
+    assert scatter_figure([_result("c", 1.0, 1.0, kind="ordering", tolerance=0.0)], "t") is None
+
+
+def test_status_cells_coloured_and_reasons_listed():
+    results = [_result("a", 1.0, 1.0), _result("b", 1.0, 3.0, status="known-discrepancy")]
+    results[1]["reason"] = "the paper's <b>own</b> numbers say otherwise"
+    sections = source_sections(results)
+    assert [s.title for s in sections] == ["Paper A (seeds/009)"]
+    page = render_document("v", sections)
+    assert '<td class="text status-known-discrepancy">known-discrepancy</td>' in page
+    assert '<td class="text status-pass">pass</td>' in page
+    assert "b: known discrepancy: the paper&#39;s &lt;b&gt;own&lt;/b&gt; numbers" in page
+    assert results_table(results).rows[1][-1] == "known-discrepancy"
+
+
+def test_empty_simulator_section_says_so():
+    section = simulation_section([])
+    assert isinstance(section, Section)
+    assert section.figures == [] and section.tables == []
+    assert "holds no simulator cross-check claims" in section.intro
+    skipped = simulation_section(None)
+    assert "--skip-simulation" in skipped.intro and skipped.figures == []
+
+
+def test_fig7_redraw_passes_through_the_claims_predictions():
+    """The redrawn Fig. 7 curve at 8192 nodes is the value the registry checks, and the
+    published points are the bundled table's (6.97 on 16x16x32, 6.18 on 8x8x8x16)."""
+    from icnperf.reports.paper_figures import angara_fig7, figures_for
+    from icnperf.validation.registry import evaluate
+
+    fig = angara_fig7()
+    traces = {trace.name: trace for trace in fig.data}
+    claims = {c.id: c for c in all_claims()}
+    for dims in (3, 4):
+        curve = traces[f"model: broadcast, {dims}D torus"]
+        at_8192 = dict(zip(curve.x, curve.y))[8192]
+        predicted = evaluate(claims[f"angara-fig7-broadcast-{dims}d-8192"]).predicted
+        assert at_8192 == pytest.approx(predicted, rel=1e-12)
+    published = traces["published: broadcast, 3D"]
+    assert dict(zip(published.x, published.y)) == {8: 2.39, 8192: 6.97}
+    assert dict(zip(traces["published: broadcast, 4D"].x,
+                    traces["published: broadcast, 4D"].y)) == {8192: 6.18}
+    assert figures_for([{"id": "nudt-sf-radix"}]) == []
