@@ -1,0 +1,148 @@
+"""Workload parsing and prediction: terms on small designs against direct model calls."""
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from icnperf.errors import InputError
+from icnperf.machine import load_machine
+from icnperf.model.apps import heat
+from icnperf.model.collectives import Layout, collective_time
+from icnperf.model.sizing.designs import candidate
+from icnperf.model.sizing.workload import (
+    CollectiveTerm,
+    job_layout,
+    predict_workload,
+    workload_from_dict,
+)
+
+MACHINE = load_machine("angara-3d")
+
+
+def workload(*collectives, apps=()):
+    return workload_from_dict({"collective": list(collectives), "app": list(apps)}, "w.toml")
+
+
+def test_collective_term_equals_the_model_on_the_jobs_endpoints():
+    """8 nodes of FT(2, 3) (16 endpoints) are endpoints 0..7: the same time as
+    collective_time on Layout(8, network=("fattree", 2, 3))."""
+    w = workload({"name": "ar", "weight": 10, "operation": "allreduce", "bytes": "64 B",
+                  "algorithm": "recursive-doubling", "nodes": 8})
+    design = candidate("fattree", {"k": 2, "n": 3})
+    [result] = predict_workload(w, MACHINE, design, 16)
+    expected = collective_time(MACHINE, "allreduce", "recursive-doubling", [64],
+                               layout=Layout(8, None, ("fattree", 2, 3))).time[0]
+    assert result.time_s == pytest.approx(expected)
+    assert result.weighted_s == pytest.approx(10 * expected)
+    assert result.algorithm == "recursive-doubling"
+
+
+def test_best_is_the_minimum_over_algorithms():
+    w = workload({"name": "bc", "weight": 1, "operation": "broadcast", "bytes": "4 KiB",
+                  "nodes": "all"})
+    design = candidate("torus", {"radices": (4, 4)})
+    [result] = predict_workload(w, MACHINE, design, 16)
+    times = {a: collective_time(MACHINE, "broadcast", a, [4096],
+                                layout=Layout.torus((4, 4))).time[0]
+             for a in ("hw-tree", "p2p-tree", "binomial", "ring")}
+    assert result.time_s == pytest.approx(min(times.values()))
+    assert result.algorithm == min(times, key=times.get)
+
+
+def test_hw_tree_off_a_torus_is_noted_and_replaced():
+    w = workload({"name": "ar", "weight": 1, "operation": "allreduce", "bytes": "8 B",
+                  "algorithm": "hw-tree", "nodes": "all"})
+    [result] = predict_workload(w, MACHINE, candidate("megafly", {"k": 2}), 20)
+    assert result.algorithm != "hw-tree"
+    assert any("hw-tree not available" in n and "best available" in n for n in result.notes)
+    assert result.time_s > 0
+
+
+def test_slimfly_uses_a_crossbar_proxy_and_says_so():
+    w = workload({"name": "ar", "weight": 1, "operation": "allreduce", "bytes": "8 B",
+                  "algorithm": "recursive-doubling", "nodes": 16})
+    [result] = predict_workload(w, MACHINE, candidate("slimfly", {"q": 3}), 30)
+    assert result.layout == "crossbar:16"
+    assert any("optimistic" in n for n in result.notes)
+    expected = collective_time(MACHINE, "allreduce", "recursive-doubling", [8],
+                               layout=Layout.crossbar(16)).time[0]
+    assert result.time_s == pytest.approx(expected)
+
+
+def test_torus_job_is_a_balanced_partition():
+    layout, notes = job_layout(candidate("torus", {"radices": (8, 8, 8)}), 64)
+    assert layout.radices == (4, 4, 4)
+    layout, notes = job_layout(candidate("torus", {"radices": (8, 8, 8)}), 499)
+    assert layout.radices == (8, 8, 8) and "whole torus" in notes[0]
+
+
+def test_app_term_equals_the_app_model():
+    w = workload(apps=[{"name": "h", "weight": 2, "app": "heat",
+                        "algorithm": "recursive-doubling", "nodes": 16,
+                        "problem": {"cells": 65536, "steps": 3}}])
+    design = candidate("dragonfly", {"p": 2, "a": 4, "h": 2})
+    [result] = predict_workload(w, MACHINE, design, 16)
+    layout = Layout(16, None, ("dragonfly", 2, 4, 2))
+    expected = heat.predict(MACHINE, layout, algorithm="recursive-doubling", cells=65536,
+                            steps=3).total_s
+    assert result.time_s == pytest.approx(expected)
+    assert result.weighted_s == pytest.approx(2 * expected)
+    assert result.model_notes
+
+
+def test_clos_jobs_reuse_the_fat_tree_layout():
+    """clos:radix=4,levels=3 is FT(2, 3): the same time for the same job."""
+    w = workload({"name": "ag", "weight": 1, "operation": "allgather", "bytes": "1 KiB",
+                  "algorithm": "ring", "nodes": 8})
+    clos = predict_workload(w, MACHINE, candidate("clos", {"radix": 4, "levels": 3}), 16)
+    tree = predict_workload(w, MACHINE, candidate("fattree", {"k": 2, "n": 3}), 16)
+    assert clos[0].time_s == tree[0].time_s
+
+
+def test_bundled_default_workload_parses():
+    path = Path(__file__).parents[3] / "icnperf" / "data" / "workloads" / "default.toml"
+    w = workload_from_dict(tomllib.loads(path.read_text()), str(path))
+    assert w.rationale and len(w.terms) >= 4
+    assert any(isinstance(t, CollectiveTerm) for t in w.terms)
+
+
+GOOD = {"name": "t", "weight": 1, "operation": "allreduce", "bytes": "8 B"}
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"colour": 1}, "unknown key 'colour'"),
+    ({"weight": -1}, "weight"),
+    ({"weight": "many"}, "weight"),
+    ({"operation": "scan"}, "scan"),
+    ({"bytes": "8 parsecs"}, "parsecs"),
+    ({"bytes": 0}, "bytes must be > 0"),
+    ({"algorithm": "magic"}, "unknown algorithm 'magic'"),
+    ({"algorithm": "bruck"}, "does not define allreduce"),
+    ({"algorithm": []}, "empty"),
+    ({"nodes": 1}, "nodes"),
+    ({"nodes": "most"}, "nodes"),
+])
+def test_malformed_collective_terms(change, message):
+    with pytest.raises(InputError, match=message):
+        workload({**GOOD, **change})
+
+
+@pytest.mark.parametrize("app, message", [
+    ({"weight": 1, "app": "lammps"}, "unknown app 'lammps'"),
+    ({"weight": 1, "app": "heat", "problem": {"rows": 5}}, "unknown problem key 'rows'"),
+    ({"weight": 1, "app": "hpcg", "algorithm": "hw-tree"}, "MPI all-reduces"),
+    ({"app": "heat"}, "missing weight"),
+])
+def test_malformed_app_terms(app, message):
+    with pytest.raises(InputError, match=message):
+        workload(apps=[app])
+
+
+def test_empty_and_duplicate_workloads():
+    with pytest.raises(InputError, match="no \\[\\[collective\\]\\]"):
+        workload_from_dict({"description": "nothing"}, "w.toml")
+    with pytest.raises(InputError, match="used twice"):
+        workload(GOOD, GOOD)
+    with pytest.raises(InputError, match="unknown key 'job'"):
+        workload_from_dict({"job": []}, "w.toml")
