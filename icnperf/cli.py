@@ -137,6 +137,42 @@ def compare_topologies(endpoints: int | None, radix: str | None, families: str |
 
 
 @cli.command()
+@click.option("--endpoints", type=Count(), required=True,
+              help="Endpoints the machine must reach (e.g. 100000 or 1e5).")
+@click.option("--families", default=None,
+              help="Comma-separated families [default: torus,fattree,clos,dragonfly,megafly,"
+                   "slimfly].")
+@click.option("--torus-dims", default="3,6", show_default=True,
+              help="Comma-separated torus dimension counts.")
+@click.option("--radix-max", type=Count(), default=128, show_default=True,
+              help="Most ports per router.")
+@click.option("--cost", "cost_path", default=None, metavar="FILE",
+              help="Cost model TOML [default: the bundled illustrative prices].")
+@click.option("--workload", "workload_path", default=None, metavar="FILE",
+              help="Workload TOML [default: the bundled capability mix].")
+@click.option("--machine", "machine_name", default=None, metavar="NAME|FILE",
+              help="Network, node and software parameters [default: angara-3d].")
+@FORMAT_OPTION
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write to FILE (atomically); FILE.html writes an HTML study.")
+@FORCE_OPTION
+def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
+         cost_path: str | None, workload_path: str | None, machine_name: str | None,
+         fmt: str, output: str | None, force: bool) -> None:
+    """Procurement sizing: feasible designs per family for N endpoints, their cost and
+    workload time, ranked, with the cost-performance Pareto front."""
+    from icnperf.commands import size as sizing
+
+    args = (endpoints, families, torus_dims, radix_max, cost_path, workload_path,
+            machine_name)
+    if output is not None and output.lower().endswith((".html", ".htm")):
+        sizing.write_study_html(output, *args, force=force)
+        click.echo(f"wrote {output}", err=True)
+        return
+    emit(sizing.study_text(*args, fmt), output, force)
+
+
+@cli.command()
 @FORMAT_OPTION
 def machines(fmt: str) -> None:
     """List the bundled machine presets."""
@@ -332,17 +368,52 @@ def calibrate(machine_name: str, overrides: tuple[str, ...], data: str,
 
 
 @cli.command()
+@click.option("--skip-simulation", is_flag=True,
+              help="Leave out the flit simulator's cross-checks (the slowest part).")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
-def validate(fmt: str, output: str | None, force: bool) -> None:
-    """Check every registered published claim; exit 1 if any check fails."""
-    from icnperf.commands.validate import validation_text
+def validate(skip_simulation: bool, fmt: str, output: str | None, force: bool) -> None:
+    """Check every registered published claim and the flit simulator's cross-checks; exit 1
+    if any check fails. With -o FILE.html the results are an HTML page (plots, error
+    table, simulator cross-checks)."""
+    from icnperf.render import is_html_path
 
-    text, failed = validation_text(fmt)
-    emit(text, output, force)
+    if is_html_path(output):
+        from icnperf.commands.validate import write_validation_page
+
+        failed = write_validation_page(output, force, skip_simulation)
+        click.echo(f"wrote {output}", err=True)
+    else:
+        from icnperf.commands.validate import validation_text
+
+        text, failed = validation_text(fmt, skip_simulation)
+        emit(text, output, force)
     if failed:
         sys.exit(1)
+
+
+@cli.command()
+@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
+              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@click.option("--compare", multiple=True, metavar="NAME|FILE",
+              help="Another machine to overlay on the same figures (repeatable).")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter of --machine (repeatable).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+              help="The HTML file to write (atomically).")
+@FORCE_OPTION
+@click.option("--no-validation", is_flag=True,
+              help="Leave out the validation section (about a second of checks).")
+def report(machine_name: str, compare: tuple[str, ...], overrides: tuple[str, ...],
+           output: str, force: bool, no_validation: bool) -> None:
+    """A self-contained HTML report of a machine: parameters, topology, point-to-point,
+    collectives, applications, validation and formulas (opens offline)."""
+    from icnperf.commands.report import write_report
+
+    write_report(machine_name, compare, overrides, output, force,
+                 validation=not no_validation)
+    click.echo(f"wrote {output}", err=True)
 
 
 @cli.group("explain")
@@ -448,21 +519,38 @@ def simulate() -> None:
 
 @simulate.command("traffic")
 @click.option("--topology", required=True, metavar="SPEC",
-              help="torus:8x8, mesh:4x4 or hypercube:6 (the families simulated so far).")
+              help="torus:8x8, mesh:4x4, hypercube:6, fattree:k=4,n=3,"
+                   " dragonfly:p=2,a=4,h=2 or slimfly:q=5.")
+@click.option("--routing", default=None, metavar="NAME",
+              help="dor (grids); nca or nca-first (fat tree); min, valiant or ugal"
+                   " (dragonfly); min (slim fly) [default: the first].")
 @click.option("--traffic", default="uniform", show_default=True,
-              help="uniform, tornado, bit-complement or permutation (random, seeded).")
+              help="uniform, tornado, bit-complement, permutation (random, seeded),"
+                   " transpose, asymmetric or hotspot.")
+@click.option("--hotspot-fraction", type=float, default=None, metavar="F",
+              help="hotspot: share of packets to the hot endpoints [default: 0.1].")
+@click.option("--hotspot-nodes", type=int, default=None, metavar="K",
+              help="hotspot: number of hot endpoints [default: 2 % of them, >= 1].")
 @click.option("--rates", default="0.05..0.5:0.05", show_default=True,
               help="Injection rates in flits/endpoint/cycle, each in (0, 1].")
-@click.option("--vcs", type=int, default=2, show_default=True, help="VCs per port.")
+@click.option("--vcs", type=int, default=2, show_default=True,
+              help="VCs per port (dragonfly: >= 3 for min, 6 for valiant / ugal).")
 @click.option("--buffer", type=int, default=8, show_default=True, help="Flits per VC buffer.")
 @click.option("--router-delay", type=int, default=1, show_default=True,
-              help="Router pipeline delay, cycles.")
+              help="Router pipeline delay, cycles (the stages' sum when they are given).")
+@click.option("--routing-delay", type=int, default=None, help="Routing stage, cycles.")
+@click.option("--vc-alloc-delay", type=int, default=None,
+              help="VC-allocation stage, cycles.")
+@click.option("--switch-alloc-delay", type=int, default=None,
+              help="Switch-allocation stage, cycles.")
+@click.option("--switch-traversal-delay", type=int, default=None,
+              help="Switch-traversal stage, cycles.")
 @click.option("--link-delay", type=int, default=1, show_default=True,
               help="Router-router link latency, cycles.")
 @click.option("--terminal-delay", type=int, default=1, show_default=True,
               help="Endpoint-router link latency, cycles.")
 @click.option("--packet-flits", type=int, default=1, show_default=True,
-              help="Flits per packet (only 1 so far).")
+              help="Flits per packet (wormhole).")
 @click.option("--arbiter", type=click.Choice(["round-robin", "age"]), default="age",
               show_default=True, help="Switch-allocator priority: rotating, or oldest first.")
 @click.option("--warmup", type=Count(), default=10_000, show_default=True,
@@ -471,22 +559,72 @@ def simulate() -> None:
               help="Measurement window, cycles.")
 @click.option("--drain", type=Count(), default=5_000, show_default=True,
               help="Most drain cycles after the window.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Random seed (the first one with --seeds).")
+@click.option("--seeds", type=Count(), default=1, show_default=True,
+              help="Replicates per rate, seeds SEED..SEED+N-1; N > 1 prints means and"
+                   " min..max.")
+@click.option("--scheduler", default="inline", show_default=True,
+              help="Where the runs go: inline, processes, local-cluster or tcp://host:port"
+                   " (Dask: pip install 'icnperf[dask]').")
+@click.option("--workers", type=Count(), default=None,
+              help="Processes for processes / local-cluster [default: CPU count].")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on standard error [default: when it is a terminal].")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
-def simulate_traffic(topology: str, traffic: str, rates: str, vcs: int, buffer: int,
-                     router_delay: int, link_delay: int, terminal_delay: int,
+def simulate_traffic(topology: str, routing: str | None, traffic: str,
+                     hotspot_fraction: float | None, hotspot_nodes: int | None, rates: str,
+                     vcs: int, buffer: int, router_delay: int, routing_delay: int | None,
+                     vc_alloc_delay: int | None, switch_alloc_delay: int | None,
+                     switch_traversal_delay: int | None, link_delay: int, terminal_delay: int,
                      packet_flits: int, arbiter: str, warmup: int, measure: int, drain: int,
-                     seed: int, fmt: str, output: str | None, force: bool) -> None:
+                     seed: int, seeds: int, scheduler: str, workers: int | None,
+                     progress: bool | None, fmt: str, output: str | None,
+                     force: bool) -> None:
     """Simulated latency and accepted throughput per injection rate, next to the
-    closed-form zero-load latency and channel-load saturation bound."""
+    closed-form zero-load latency, saturation bound and queueing estimate."""
     from icnperf.commands.simulate import traffic_text
 
+    stages = {"routing_delay": routing_delay, "vc_alloc_delay": vc_alloc_delay,
+              "switch_alloc_delay": switch_alloc_delay,
+              "switch_traversal_delay": switch_traversal_delay}
     emit(traffic_text(topology, traffic, rates, vcs, buffer, router_delay, link_delay,
                       terminal_delay, packet_flits, warmup, measure, drain, seed, fmt,
-                      arbiter),
+                      arbiter, seeds, scheduler, workers, progress, routing=routing,
+                      stages=stages, hotspot_fraction=hotspot_fraction,
+                      hotspot_nodes=hotspot_nodes),
          output, force)
+
+
+@simulate.command("collective")
+@click.argument("operation")
+@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
+              help="Preset name or machine TOML file (a torus machine).")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a machine value (repeatable).")
+@click.option("--nodes", default=None, metavar="RANGE",
+              help="Reshape the torus to these node counts (as predict collective).")
+@click.option("--bytes", "sizes", default="256B", show_default=True, metavar="RANGE",
+              help="Message size (all-gather: the whole gathered vector).")
+@click.option("--algorithm", default=None, metavar="NAME",
+              help="hw-tree, p2p-tree (broadcast) or recursive-doubling (allgather);"
+                   " default hw-tree, recursive-doubling for allgather.")
+@click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
+              show_default=True, help="Software overhead charged per message.")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def simulate_collective(operation: str, machine_name: str, overrides: tuple[str, ...],
+                        nodes: str | None, sizes: str, algorithm: str | None, api: str,
+                        fmt: str, output: str | None, force: bool) -> None:
+    """Simulated completion time of one collective (broadcast, reduce, allreduce,
+    allgather) on the machine's torus, next to the closed form."""
+    from icnperf.commands.simulate_collective import collective_text
+
+    emit(collective_text(operation, machine_name, overrides, nodes, sizes, algorithm, api,
+                         fmt), output, force)
 
 
 def main() -> None:

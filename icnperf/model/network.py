@@ -79,6 +79,7 @@ __all__ = [
     "pingpong_bandwidth",
     "queueing_delay",
     "rate_bound",
+    "ROUTER_EFFICIENCY",
     "saturation_load",
     "serialization_time",
     "shared_bandwidth",
@@ -402,25 +403,41 @@ def rate_bound(m, link_bandwidth):
 # --- contention -------------------------------------------------------------------------
 
 
-def channel_utilisation(offered_load, channel_load):
-    """Utilisation of the busiest router-router channel: ρ = λ · γ_max.
+def channel_utilisation(offered_load, channel_load, router_efficiency=1):
+    """Utilisation of the busiest router-router channel: ρ = λ · γ_max / η.
 
     λ = offered load per endpoint as a fraction of one channel's bandwidth (flits per
     channel cycle), γ_max the topology's channel load for the traffic pattern (flits per
     cycle on the busiest channel when every endpoint injects 1 flit per cycle; see
-    ``model/topology/base.py``). Saturation at ρ = 1.
+    ``model/topology/base.py``), η the router efficiency (1: ideal routers; see
+    :data:`ROUTER_EFFICIENCY`). Saturation at ρ = 1.
     """
-    return offered_load * channel_load
+    return offered_load * channel_load / router_efficiency
 
 
-def saturation_load(channel_load):
-    """Offered load at which the path saturates: λ_sat = min(1, 1 / γ_max).
+ROUTER_EFFICIENCY = 0.67
+"""Fraction of the channel-load bound an input-queued virtual-channel router reaches under
+uniform traffic: η = Θ_sim / min(1, 1/γ_max). Calibrated on the flit simulator
+(validation/flitsim) only, for uniform traffic on an 8x8 torus (bound 0.8 flits/endpoint/
+cycle) with 2 VCs x 8 flits per port, 1-flit packets, a one-iteration separable allocator
+with oldest-first priority: offered 1.0 flit/endpoint/cycle, accepted 0.534 (seed 1,
+10,000 / 5,000 / 5,000 cycles), 0.534 / 0.8 = 0.67. Head-of-line blocking in the input
+queues, two VCs split into dateline classes and one allocation iteration per cycle keep
+such routers near half to three quarters of the bound under random destinations; the
+4x4x4 and 8x8x8 tori are held out (validation/claims/flitsim.py). Fixed permutations
+(tornado, bit-complement) reach the bound itself in the simulator (η = 1): the allocators
+see no conflicts beyond the channel load, so η applies to random traffic only."""
+
+
+def saturation_load(channel_load, router_efficiency=1):
+    """Offered load at which the path saturates: λ_sat = min(1, η / γ_max).
 
     The busiest router channel saturates at 1/γ_max, the endpoint's own channel at 1; the
-    same ideal throughput Θ as ``Metrics.throughput``.
+    same ideal throughput Θ as ``Metrics.throughput`` when η = ``router_efficiency`` = 1
+    (ideal routers); :data:`ROUTER_EFFICIENCY` for input-queued VC routers.
     """
     with ops.quiet():
-        return ops.minimum(1, 1 / ops.array(channel_load))
+        return ops.minimum(1, router_efficiency / ops.array(channel_load))
 
 
 def md1_waiting_time(rho, service_time):
@@ -443,7 +460,8 @@ def packet_service_time(m, *, flit_size, packet_max_flits, packet_header_flits,
     return wire_bytes(m, **packet) / packets(m, **packet) / link_bandwidth
 
 
-def queueing_delay(offered_load, channel_load, hops, service_time, endpoint_channels=2):
+def queueing_delay(offered_load, channel_load, hops, service_time, endpoint_channels=2,
+                   router_efficiency=1):
     """Queueing delay added to the zero-load latency under background load:
 
         W(λ) = h · W_MD1(λ · γ_max, s) + e · W_MD1(λ, s)
@@ -455,9 +473,10 @@ def queueing_delay(offered_load, channel_load, hops, service_time, endpoint_chan
     Poisson packet arrivals, fixed packet service time s, infinite buffers, no flow-control
     back-pressure, a single queue per channel (virtual channels not separated). 0 at zero
     load; ∞ once either the busiest router channel or the endpoint channel saturates
-    (λ ≥ min(1, 1/γ_max)).
+    (λ ≥ min(1, η/γ_max), η = ``router_efficiency``).
     """
-    network = md1_waiting_time(channel_utilisation(offered_load, channel_load), service_time)
+    network = md1_waiting_time(
+        channel_utilisation(offered_load, channel_load, router_efficiency), service_time)
     endpoint = md1_waiting_time(offered_load, service_time)
     with ops.quiet():
         routers = ops.where(hops > 0, hops * network, 0)

@@ -102,12 +102,13 @@ def _claims() -> list[Claim]:
                 f"angara-fig10-heat-onset-{row['dims']}d-{label}", SOURCE,
                 f"heat ({cells} cells): hardware/p2p ratio <= {ONSET_RATIO} at every "
                 f"node count up to {nodes}, above it at {SWEEP[-1]} (4D doubling sweep)",
-                1, "holds", 0, "ordering", lambda c=cells, n=nodes: onset_holds(c, n)))
+                1, "holds", 0, "ordering", lambda c=cells, n=nodes: onset_holds(c, n),
+                kind="application"))
             out.append(Claim(
                 f"angara-fig10-heat-grows-{row['dims']}d-{label}", SOURCE,
                 f"heat ({cells} cells): the hardware/p2p ratio grows at every doubling, "
                 f"{SWEEP[0]} ... {SWEEP[-1]} nodes",
-                1, "holds", 0, "ordering", lambda c=cells: grows(c)))
+                1, "holds", 0, "ordering", lambda c=cells: grows(c), kind="application"))
         else:
             role = (" (calibration point of node.stencil_overhead)"
                     if cells == CALIBRATION_CELLS else " (held out)")
@@ -116,7 +117,7 @@ def _claims() -> list[Claim]:
                 f"heat ({cells} cells) step time, {P2P} all-reduce / hw-tree all-reduce, "
                 f"4D torus, {nodes} nodes{role}",
                 row["speedup"], "x", 0.2, "relative",
-                lambda n=nodes, c=cells: ratio(n, c)))
+                lambda n=nodes, c=cells: ratio(n, c), kind="application"))
     return out
 
 

@@ -107,17 +107,18 @@ CLAIMS = [
     Claim("hpcg-36-shmem-gain-pairwise", HPCG_SOURCE,
           "optimized (SHMEM, pairwise sync, no OpenMP) / reference 2.4 performance, 36 nodes "
           "x 8 processes, 16^3 local (nothing fitted to it)",
-          _hpcg_row()["speedup"], "x", 0.10, "relative", lambda: hpcg_gain("pairwise")),
+          _hpcg_row()["speedup"], "x", 0.10, "relative", lambda: hpcg_gain("pairwise"), kind="application"),
     Claim("hpcg-36-shmem-gain-barrier", HPCG_SOURCE,
           "optimized (SHMEM, barrier sync, no OpenMP) / reference 2.4 performance, 36 nodes "
           "x 8 processes, 16^3 local (nothing fitted to it)",
-          _hpcg_row()["speedup"], "x", 0.10, "relative", lambda: hpcg_gain("barrier")),
+          _hpcg_row()["speedup"], "x", 0.10, "relative", lambda: hpcg_gain("barrier"), kind="application"),
     Claim("npb-is-placement-pooled-tau", NPB_SOURCE,
           "held-out pooled Kendall tau (pairs within each process count, 3 tables); "
           "threshold 1/3",
-          TAU_THRESHOLD, "tau", 0, "at-least", pooled_tau),
+          TAU_THRESHOLD, "tau", 0, "at-least", pooled_tau, kind="application"),
     Claim("npb-is-placement-best-picked", NPB_SOURCE,
           "held-out fraction of the groups with >= 2 rows whose fastest placement is "
           "predicted; threshold one half",
-          HIT_FRACTION, "fraction", 0, "at-least", _hit_fraction),
+          HIT_FRACTION, "fraction", 0, "at-least", _hit_fraction,
+          kind="application"),
 ]
