@@ -98,6 +98,17 @@ def test_progress_bar_goes_to_stderr_only():
     assert quiet.stdout == result.stdout
 
 
+def test_a_single_run_shows_its_cycles():
+    """One rate, one seed: the bar counts cycles (warm-up + measure + drain), and ends full
+    even when the drain stops early."""
+    result = CliRunner().invoke(cli, ["simulate", "traffic", "--topology", "torus:4x4",
+                                      "--rates", "0.1", "--warmup", "1000", "--measure",
+                                      "1000", "--drain", "1000", "--progress"])
+    assert result.exit_code == 0, result.output
+    assert "(cycles)" in result.stderr and "3000/3000" in result.stderr
+    assert "(cycles)" not in result.stdout
+
+
 @pytest.mark.parametrize("extra,message", [
     (["--scheduler", "threads"], "unknown scheduler 'threads'"),
     (["--scheduler", "tcp://nohost"], "'tcp://nohost' is not a Dask scheduler address"),

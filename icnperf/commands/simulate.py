@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 
 import numpy as np
 
@@ -380,12 +381,13 @@ def queueing_latency(rate: float, model: dict, packet_flits: int) -> float:
     return model["zero_load_latency"] + wait
 
 
-def _simulate_task(task: tuple) -> dict:
+def _simulate_task(task: tuple, progress=None) -> dict:
     """One simulator run, a runner task (module-level so worker processes can import it).
 
     ``task``: (simulator spec text, routing, traffic, rate, RouterConfig, warmup, measure,
     drain, seed, traffic options), or the 9-field grid form (radices, wrap, traffic, rate,
     RouterConfig, warmup, measure, drain, seed); returns the SimResult's fields as a dict.
+    ``progress(cycles_done, cycles_total)`` is passed to the simulator (in-process only).
     """
     from icnperf.validation.flitsim import simulate
 
@@ -396,7 +398,31 @@ def _simulate_task(task: tuple) -> dict:
         sim_text, routing, traffic, rate, router, warmup, measure, drain, seed, options = task
         network = _network(sim_text, routing)
     return simulate(network, traffic, rate, router, warmup=warmup, measure=measure,
-                    drain=drain, seed=seed, traffic_options=options).as_dict()
+                    drain=drain, seed=seed, traffic_options=options,
+                    progress=progress).as_dict()
+
+
+def _one_run_with_bar(task: tuple, label: str) -> dict:
+    """A single in-process run with a progress bar over its cycles on standard error (a
+    batch's bar counts finished runs, which says nothing while one long run goes on)."""
+    from icnperf.runner import Progress
+
+    bar = None
+
+    def advance(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = Progress(total, f"{label} (cycles)", True)
+        bar.advance(min(done, total) - bar.done)
+
+    try:
+        result = _simulate_task(task, progress=advance)
+        if bar is not None:
+            bar.advance(bar.total - bar.done)    # the drain may end early
+        return result
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 PERMUTATIONS = ("tornado", "bit-complement", "transpose", "permutation")
@@ -520,8 +546,13 @@ def traffic_rows(topology: str, traffic: str, rates_text: str, vcs: int, buffer:
               for s in (seed_list if traffic == "permutation" else [seed])}
     tasks = [(sim_text, routing, traffic, rate, router, warmup, measure, drain, s, options)
              for rate in rates for s in seed_list]
-    results = run_map(_simulate_task, tasks, scheduler=scheduler, workers=workers,
-                      progress=progress, label=f"simulate {spec.text} {traffic}")
+    label = f"simulate {spec.text} {traffic}"
+    single_bar = progress or (progress is None and sys.stderr.isatty())
+    if len(tasks) == 1 and parse_scheduler(scheduler).kind == "inline" and single_bar:
+        results = [_one_run_with_bar(tasks[0], label)]
+    else:
+        results = run_map(_simulate_task, tasks, scheduler=scheduler, workers=workers,
+                          progress=progress, label=label)
     runs = [{**_run_row(task[3], r, models.get(task[8], models[seed]), traffic,
                         packet_flits), "seed": task[8]}
             for task, r in zip(tasks, results)]
