@@ -253,7 +253,7 @@ def test_hotspot_bound_is_the_hot_ejection_channel_and_json_carries_the_options(
     doc = run_json("--topology", "dragonfly:p=2,a=4,h=2", "--vcs", "3", "--traffic",
                    "hotspot", "--hotspot-fraction", "0.2", "--hotspot-nodes", "3", *LOW)
     assert doc["inputs"]["hotspot_fraction"] == 0.2 and doc["inputs"]["hotspot_nodes"] == 3
-    assert doc["model"]["hot_endpoints"] == [0, 24, 48]
+    assert doc["model"]["hot_endpoints"] == [0, 1, 2]
     assert doc["model"]["ejection_load"] == pytest.approx(5.6)
     assert doc["model"]["saturation_bound"] == pytest.approx(1 / 5.6)
     assert doc["model"]["gamma_max"] is None

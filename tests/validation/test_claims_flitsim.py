@@ -24,10 +24,20 @@ def test_registered_as_simulation_claims():
     assert not ids & {c.id for c in all_claims(kinds=("closed-form", "application"))}
 
 
-def test_every_cross_check_holds_but_the_explained_hotspot_one(results):
-    statuses = {i: r.status for i, r in results.items()}
-    assert statuses.pop("flitsim-nudt-ugal-beats-min-hotspot") == "known-discrepancy"
-    assert set(statuses.values()) == {"pass"}
+def test_every_cross_check_holds(results):
+    assert {r.status for r in results.values()} == {"pass"}
+
+
+def test_ugal_wins_past_saturation_in_every_seed():
+    """Group-adversarial traffic: UGAL about doubles MIN; the 10 % hot region: a small but
+    consistent gain."""
+    for seed in F.ROUTING_SEEDS:
+        runs = {r: F.simulated(F.DRAGONFLY, "bit-complement", 1.0, r, False, seed).accepted
+                for r in ("min", "ugal")}
+        assert runs["ugal"] > 1.5 * runs["min"]
+        hot = {r: F.simulated(F.DRAGONFLY, "hotspot", 1.0, r, True, seed).accepted
+               for r in ("min", "ugal")}
+        assert hot["min"] < hot["ugal"] < 1.05 * hot["min"]
 
 
 def test_simulated_saturation_never_exceeds_the_channel_load_bound(results):

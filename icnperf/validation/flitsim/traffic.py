@@ -12,8 +12,9 @@ Endpoints are numbered 0..N-1 (on a grid like their routers, dimension 0 fastest
   uniformly in [N/2, N), and the other way round;
 * ``hotspot``: uniform, except that a fraction ``hotspot_traffic`` of the packets (default
   0.1) goes to one of the hot endpoints, uniformly; the hot endpoints are a fraction
-  ``hotspot_nodes`` of all (default 0.02, at least one), evenly spaced (e = i*N // h) —
-  the NUDT paper's "10 % of traffic to 2 % of nodes" mix;
+  ``hotspot_nodes`` of all (default 0.02, at least one), a contiguous *region* of
+  endpoints 0 .. h-1 — the NUDT paper's mix (seeds/002, Fig. 8: "2 % of the nodes chosen
+  as the hot region, 10 % hotspot traffic and 90 % uniform");
 * ``permutation``: a random permutation of the endpoints drawn once from the seed.
 
 The engine draws the random destinations itself (``kernel._destination``) from ``kind``,
@@ -76,7 +77,7 @@ class Traffic:
                     raise InputError(f"flitsim: {name} must be a fraction in (0, 1], got"
                                      f" {value!r}")
             h = max(1, round(hotspot_nodes * n))
-            self.hot = np.arange(h, dtype=np.int64) * n // h
+            self.hot = np.arange(h, dtype=np.int64)
             self.hot_fraction = float(hotspot_traffic)
         if self.fixed is not None:
             self.kind, self.table = TRAFFIC_FIXED, self.fixed.astype(np.int64)
