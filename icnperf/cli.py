@@ -152,24 +152,30 @@ def compare_topologies(endpoints: int | None, radix: str | None, families: str |
               help="Workload TOML [default: the bundled capability mix].")
 @click.option("--machine", "machine_name", default=None, metavar="NAME|FILE",
               help="Network, node and software parameters [default: angara-3d].")
+@click.option("--slack", type=click.FloatRange(min=1.0, max=100.0), default=1.5,
+              show_default=True,
+              help="Screen designs of up to SLACK x the endpoints.")
+@click.option("--shortlist", type=click.IntRange(min=1), default=24, show_default=True,
+              help="Most designs the full workload model ranks (proxy front + NUDT rule).")
 @FORMAT_OPTION
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to FILE (atomically); FILE.html writes an HTML study.")
 @FORCE_OPTION
 def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
          cost_path: str | None, workload_path: str | None, machine_name: str | None,
-         fmt: str, output: str | None, force: bool) -> None:
-    """Procurement sizing: feasible designs per family for N endpoints, their cost and
-    workload time, ranked, with the cost-performance Pareto front."""
+         slack: float, shortlist: int, fmt: str, output: str | None, force: bool) -> None:
+    """Procurement sizing: every feasible design per family for N endpoints screened by a
+    closed-form proxy; the short list costed, timed by the workload model and ranked, with
+    the cost-performance Pareto front."""
     from icnperf.commands import size as sizing
 
     args = (endpoints, families, torus_dims, radix_max, cost_path, workload_path,
             machine_name)
     if output is not None and output.lower().endswith((".html", ".htm")):
-        sizing.write_study_html(output, *args, force=force)
+        sizing.write_study_html(output, *args, slack, shortlist, force=force)
         click.echo(f"wrote {output}", err=True)
         return
-    emit(sizing.study_text(*args, fmt), output, force)
+    emit(sizing.study_text(*args, fmt, slack, shortlist), output, force)
 
 
 @cli.command()

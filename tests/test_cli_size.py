@@ -50,6 +50,25 @@ def test_nudt_conclusions_with_the_default_workload():
                                          "value": 36}
     assert {d["family"] for d in doc["designs"]} == {"fattree", "dragonfly", "megafly",
                                                      "slimfly"}
+    screened = doc["screened"]
+    assert screened["total"] == sum(screened["per_family"].values()) > 10_000
+    assert len(doc["designs"]) == screened["shortlist"] <= 24
+
+
+def test_screen_line_and_short_list_bound(small):
+    """The text names the screened count; --shortlist bounds the ranked designs, the
+    NUDT-rule designs (one per family here; clos has none) always among them."""
+    result = invoke("--endpoints", "5000", "--workload", small, "--shortlist", "6",
+                    "--families", "torus,fattree,clos,dragonfly", "--torus-dims", "3")
+    assert result.exit_code == 0, result.output
+    doc = run_json("--endpoints", "5000", "--workload", small, "--shortlist", "6",
+                   "--families", "torus,fattree,clos,dragonfly", "--torus-dims", "3")
+    total = doc["screened"]["total"]
+    assert f"Screened {total:,} candidate designs" in result.output
+    assert len(doc["designs"]) == 6 < total
+    assert sum("NUDT rule" in d["notes"] for d in doc["designs"]) == 3
+    assert all("proxy Pareto front" in d["rule"] for d in doc["designs"]
+               if "NUDT rule" not in d["notes"])
 
 
 def test_json_rows_are_consistent(small):
@@ -112,6 +131,8 @@ def test_output_file_and_force(small, tmp_path):
     (("--cost", "/nonexistent/cost.toml"), "not found"),
     (("--workload", "/nonexistent/w.toml"), "not found"),
     (("--machine", "no-such-machine"), "no-such-machine"),
+    (("--slack", "0.5"), "--slack"),
+    (("--shortlist", "0"), "--shortlist"),
 ])
 def test_bad_options_exit_2_with_one_line(extra, message, small):
     args = ("--endpoints", "1000", "--workload", small, *extra)

@@ -50,9 +50,11 @@ def _list(text: str | None, default: tuple, what: str, convert=str) -> tuple:
 
 def load_study(endpoints: int, families: str | None = None, torus_dims: str | None = "3,6",
                radix_max: int = 128, cost_path: str | None = None,
-               workload_path: str | None = None, machine_name: str | None = None):
+               workload_path: str | None = None, machine_name: str | None = None,
+               slack: float = 1.5, shortlist: int = 24):
     """Run a study from the command's option values; returns (study, cost model, workload,
-    machine)."""
+    machine). ``slack``: largest endpoint count screened, a multiple of ``endpoints``;
+    ``shortlist``: most designs the full workload model evaluates."""
     from icnperf.machine import load_machine
     from icnperf.model.sizing.cost import cost_model_from_dict
     from icnperf.model.sizing.study import run_study
@@ -66,7 +68,8 @@ def load_study(endpoints: int, families: str | None = None, torus_dims: str | No
     cost_model = cost_model_from_dict(read_toml(cost_file, "cost"), str(cost_file))
     workload = workload_from_dict(read_toml(workload_file, "workload"), str(workload_file))
     machine = load_machine(machine_name or DEFAULT_MACHINE)
-    study = run_study(endpoints, family_names, dims, radix_max, cost_model, workload, machine)
+    study = run_study(endpoints, family_names, dims, radix_max, cost_model, workload, machine,
+                      slack, shortlist)
     return study, cost_model, workload, machine
 
 
@@ -80,7 +83,7 @@ def _flags(result) -> str:
         flags.append("NUDT rule")
     notes = [n for t in result.terms for n in t.notes]
     if any("crossbar" in n for n in notes):
-        flags.append("crossbar proxy (optimistic)")
+        flags.append("crossbar estimate, links derated")
     if any(n.startswith("hw-tree not available") for n in notes):
         flags.append("no hw-tree")
     return "; ".join(flags)
@@ -101,7 +104,8 @@ def design_rows(study) -> list[dict]:
             "diameter": d.diameter, "average_distance": d.average_distance,
             "uniform_throughput": d.uniform_throughput,
             "cost": r.cost, "workload_s": r.workload_s,
-            "cost_x_time": r.cost * r.workload_s, "notes": _flags(r),
+            "cost_x_time": r.cost * r.workload_s, "proxy_s": r.proxy_s,
+            "rule": d.rule, "notes": _flags(r),
         }
         for part, value in r.cost_parts.items():
             row[f"cost_{part.replace(' ', '_')}"] = value
@@ -153,17 +157,30 @@ def grouped_notes(study) -> list[str]:
             for note, (terms, designs) in seen.items()]
 
 
+def screen_line(study) -> str:
+    """How many designs were screened, per family, and how many the full model saw."""
+    per_family = ", ".join(f"{family} {count:,}" for family, count in study.screened.items())
+    return (f"Screened {study.screened_total:,} candidate designs ({per_family}; endpoints"
+            f" {study.endpoints:,} to {study.slack:g}x, radix <= {study.radix_max}) with the"
+            f" closed-form proxy; its Pareto front has {study.proxy_front:,} designs; the full"
+            f" workload model ranked the short list of {len(study.results)} (proxy front and"
+            f" NUDT-rule designs, at most {study.shortlist})"
+            + "".join(f"; {note}" for note in study.narrowed))
+
+
 def summary_lines(study) -> list[str]:
-    """The Pareto front and the NUDT scalability conclusions, as sentences."""
+    """The screen, the Pareto front and the NUDT scalability conclusions, as sentences."""
     from icnperf.model.sizing.study import scalability_summary
 
     front = ", ".join(r.design.spec for r in study.front)
-    lines = [f"Pareto front in (cost, workload time), cheapest first: {front}"]
+    lines = [screen_line(study),
+             f"Pareto front in (cost, workload time), cheapest first: {front}"]
     if any("crossbar" in _flags(r) for r in study.front):
-        lines[0] += " (slim fly times are optimistic crossbar bounds: see the notes)"
+        lines[1] += (" (slim fly times are crossbar estimates with links derated to its"
+                     " uniform throughput: see the notes)")
     summary = scalability_summary(study)
     for label, words in (("canonical", "designs by the NUDT sizing rules (seeds/002)"),
-                         ("all", "all candidates")):
+                         ("all", "all designs of the short list")):
         if label in summary:
             s = summary[label]
             lines.append(f"Among {words}: fewest routers {s['fewest_routers']['family']}"
@@ -198,12 +215,14 @@ def _columns(unit: str) -> tuple[Column, ...]:
         Column("optical_links", "opt. links", number()),
         Column("cost", "cost", _money),
         Column("workload_s", "workload", _seconds),
+        Column("proxy_s", "proxy", _seconds),
         Column("notes", "notes"),
     )
 
 
 def _assumption_lines(study, cost_model, workload, machine) -> list[str]:
     from icnperf.model.sizing.cost import LINK_KIND_RULES
+    from icnperf.model.sizing.screen import PROXY_NOTE
 
     lines = [
         (f"machine: {machine.name} ({machine.description}); its network, node and software"
@@ -216,15 +235,19 @@ def _assumption_lines(study, cost_model, workload, machine) -> list[str]:
               if family in LINK_KIND_RULES]
     lines.append(f"workload: {workload.description}; time = sum of weight x time per run")
     lines.append(f"workload rationale: {workload.rationale}")
+    lines.append(PROXY_NOTE)
+    lines.append("ranks (time, cost x time) and the front marks are over the short list")
     return lines
 
 
 def study_text(endpoints: int, families: str | None, torus_dims: str | None,
                radix_max: int, cost_path: str | None, workload_path: str | None,
-               machine_name: str | None, fmt: str) -> str:
+               machine_name: str | None, fmt: str, slack: float = 1.5,
+               shortlist: int = 24) -> str:
     """The rendered study (table, CSV or JSON)."""
     study, cost_model, workload, machine = load_study(
-        endpoints, families, torus_dims, radix_max, cost_path, workload_path, machine_name)
+        endpoints, families, torus_dims, radix_max, cost_path, workload_path, machine_name,
+        slack, shortlist)
     rows = design_rows(study)
     if fmt == "json":
         from icnperf.model.sizing.study import scalability_summary
@@ -232,6 +255,7 @@ def study_text(endpoints: int, families: str | None, torus_dims: str | None,
         return json_text({
             "inputs": {"endpoints": endpoints, "families": list(study.families),
                        "torus_dims": torus_dims, "radix_max": radix_max,
+                       "slack": slack, "shortlist": shortlist,
                        "cost": cost_path or "default", "workload": workload_path or "default",
                        "machine": machine.name},
             "cost_unit": cost_model.unit,
@@ -239,12 +263,15 @@ def study_text(endpoints: int, families: str | None, torus_dims: str | None,
             "designs": rows, "terms": term_rows(study),
             "pareto_front": [r.design.spec for r in study.front],
             "scalability": scalability_summary(study),
+            "screened": {"total": study.screened_total, "per_family": study.screened,
+                         "proxy_front": study.proxy_front,
+                         "shortlist": len(study.results)},
             "missing_families": list(study.missing)})
     if fmt == "csv":
         return csv_text(rows, list(rows[0]))
     header = (f"Sizing study: {endpoints:,} endpoints, routers of at most {radix_max} ports;"
               f" cost in {cost_model.unit}; ranked by workload time (rank c*t: by cost x"
-              f" time; * = Pareto front)\n\n")
+              f" time; * = Pareto front; proxy: the screen's closed-form time)\n\n")
     terms = [{"design": r.design.spec, **{t.name: t.weighted_s for t in r.terms}}
              for r in study.results]
     term_columns = [Column("design", "design")] + [
@@ -327,11 +354,11 @@ def study_sections(study, cost_model, workload, machine) -> list:
     ranked = Table(
         columns=["rank (time)", "rank (cost x time)", "Pareto front", "design", "rule",
                  "endpoints", "routers", "radix", "electrical links", "optical links",
-                 f"cost ({unit})", "workload time (s)", "notes"],
+                 f"cost ({unit})", "workload time (s)", "proxy time (s)", "notes"],
         rows=[[r.rank_time, r.rank_cost_time, "yes" if r.pareto else "", r.design.spec,
                r.design.rule, r.design.endpoints, r.design.routers, r.design.radix,
                r.links["electrical"], r.links["optical"], round(r.cost), r.workload_s,
-               _flags(r)] for r in study.results],
+               r.proxy_s, _flags(r)] for r in study.results],
         caption="Designs, fastest workload first")
     breakdown = Table(
         columns=["design", *[f"{p} ({unit})" for p in COST_PARTS], f"total ({unit})"],
@@ -366,12 +393,13 @@ def study_sections(study, cost_model, workload, machine) -> list:
 
 def study_html(endpoints: int, families: str | None, torus_dims: str | None, radix_max: int,
                cost_path: str | None, workload_path: str | None,
-               machine_name: str | None) -> str:
+               machine_name: str | None, slack: float = 1.5, shortlist: int = 24) -> str:
     """The study as one self-contained HTML page (reports.document.render_document)."""
     from icnperf.reports.document import render_document
 
     study, cost_model, workload, machine = load_study(
-        endpoints, families, torus_dims, radix_max, cost_path, workload_path, machine_name)
+        endpoints, families, torus_dims, radix_max, cost_path, workload_path, machine_name,
+        slack, shortlist)
     return render_document(
         f"Sizing study: {endpoints:,} endpoints",
         study_sections(study, cost_model, workload, machine),
@@ -381,7 +409,8 @@ def study_html(endpoints: int, families: str | None, torus_dims: str | None, rad
 
 def write_study_html(path: str, endpoints: int, families: str | None, torus_dims: str | None,
                      radix_max: int, cost_path: str | None, workload_path: str | None,
-                     machine_name: str | None, *, force: bool = False) -> None:
+                     machine_name: str | None, slack: float = 1.5, shortlist: int = 24, *,
+                     force: bool = False) -> None:
     """Write the HTML study to ``path`` atomically (render.write_atomically with html=True).
     An existing file without ``force`` is refused before the study runs; the page is built
     whole before anything is written, so a failure leaves no file."""
@@ -390,5 +419,5 @@ def write_study_html(path: str, endpoints: int, families: str | None, torus_dims
     if Path(path).exists() and not force:
         raise InputError(f"{path} exists; pass --force to overwrite it")
     html = study_html(endpoints, families, torus_dims, radix_max, cost_path, workload_path,
-                      machine_name)
+                      machine_name, slack, shortlist)
     write_atomically(path, html, force=force, html=True)

@@ -144,3 +144,11 @@ def cost_breakdown(design: Candidate, model: CostModel) -> dict[str, float]:
 def total_cost(design: Candidate, model: CostModel) -> float:
     """The design's whole cost, the sum of cost_breakdown."""
     return sum(cost_breakdown(design, model).values())
+
+
+def total_cost_arrays(routers, radix, electrical, optical, endpoints, model: CostModel):
+    """total_cost over arrays of counts (NumPy broadcasting): the same formula for a whole
+    design space at once (space.Block's metrics and links by kind)."""
+    return (routers * (model.router_base + radix * model.router_per_port)
+            + electrical * model.link_electrical + optical * model.link_optical
+            + endpoints * (model.link_endpoint + model.adapter_per_endpoint))

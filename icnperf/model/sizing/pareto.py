@@ -14,9 +14,10 @@ from icnperf.errors import InputError
 def pareto_front(cost, time) -> np.ndarray:
     """Boolean mask of the non-dominated points of (cost, time), both to be minimised.
 
-    One sort and a sweep, O(n log n): in increasing cost, a point is dominated when a
-    cheaper point is at least as fast, or a point of equal cost is strictly faster.
-    Raises InputError for NaN or mismatched inputs.
+    One sort, no Python loop, O(n log n): in increasing (cost, time), a point is on the
+    front when it is the fastest of its cost (ties included) and strictly faster than
+    every cheaper point (a running minimum up to its cost group). Raises InputError for
+    NaN or mismatched inputs.
     """
     c = np.asarray(cost, dtype=float).ravel()
     t = np.asarray(time, dtype=float).ravel()
@@ -25,18 +26,12 @@ def pareto_front(cost, time) -> np.ndarray:
     if np.isnan(c).any() or np.isnan(t).any():
         raise InputError("pareto_front: cost and time must not be NaN")
     order = np.lexsort((t, c))
+    cs, ts = c[order], t[order]
+    start = np.searchsorted(cs, cs, side="left")
+    running = np.minimum.accumulate(ts) if len(ts) else ts
+    best_cheaper = np.where(start > 0, running[np.maximum(start - 1, 0)], np.inf)
     front = np.zeros(c.shape, dtype=bool)
-    best_cheaper = np.inf
-    start = 0
-    while start < len(order):
-        stop = start
-        while stop < len(order) and c[order[stop]] == c[order[start]]:
-            stop += 1
-        group = order[start:stop]
-        fastest = t[group].min()
-        front[group] = (t[group] < best_cheaper) & (t[group] == fastest)
-        best_cheaper = min(best_cheaper, fastest)
-        start = stop
+    front[order] = (ts < best_cheaper) & (ts == ts[start])
     return front
 
 

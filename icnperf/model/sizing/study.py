@@ -1,5 +1,9 @@
-"""A sizing study: candidates, their cost and workload time, ranks and the Pareto front.
+"""A sizing study: the screened space, the short list's cost and workload time, ranks and
+the Pareto front.
 
+The whole feasible space (space.py) is costed and timed by the closed-form proxy
+(screen.py); the short list (proxy front + NUDT-rule designs) runs through the full
+workload model (workload.py), and only the short list is ranked.
 Ranks: ``rank_time`` orders designs by workload time, ``rank_cost_time`` by cost x
 workload time (both 1 = best; ties share the smaller rank). ``pareto`` marks the
 non-dominated designs in (cost, workload time) (pareto.pareto_front).
@@ -7,13 +11,15 @@ non-dominated designs in (cost, workload time) (pareto.pareto_front).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from icnperf.model.sizing.cost import CostModel, cost_breakdown, link_counts
-from icnperf.model.sizing.designs import Candidate, enumerate_designs
+from icnperf.model.sizing.designs import Candidate, candidate, canonical_rule
 from icnperf.model.sizing.pareto import pareto_front
+from icnperf.model.sizing.screen import DEFAULT_SHORTLIST, screen_space
+from icnperf.model.sizing.space import DEFAULT_SLACK, MAX_TORUS_SHAPES, enumerate_space
 from icnperf.model.sizing.workload import TermResult, Workload, predict_workload
 
 
@@ -27,6 +33,8 @@ class DesignResult:
     rank_time: int
     rank_cost_time: int
     pareto: bool
+    proxy_s: float = float("nan")
+    """The screen's proxy workload time (s; screen.proxy_time), not the model's."""
 
     @property
     def cost(self) -> float:
@@ -54,6 +62,19 @@ class Study:
     results: tuple[DesignResult, ...]
     missing: tuple[str, ...]
     """Families asked for with no design within the radix limit."""
+    screened: dict = field(default_factory=dict)
+    """Designs screened per family (space.py's whole feasible space)."""
+    proxy_front: int = 0
+    """Designs on the proxy's cost-performance Pareto front."""
+    slack: float = DEFAULT_SLACK
+    shortlist: int = DEFAULT_SHORTLIST
+    narrowed: tuple[str, ...] = ()
+    """Notes on windows narrowed below slack x N (space.MAX_TORUS_SHAPES)."""
+
+    @property
+    def screened_total(self) -> int:
+        """Designs screened, all families."""
+        return sum(self.screened.values())
 
     @property
     def front(self) -> list[DesignResult]:
@@ -66,15 +87,35 @@ def _ranks(values: np.ndarray) -> np.ndarray:
     return np.searchsorted(np.sort(values), values, side="left") + 1
 
 
+def shortlisted(screen) -> list[tuple[Candidate, float]]:
+    """The short list's Candidates (with the rule that put each there) and proxy times."""
+    out = []
+    for block_index, row in screen.shortlist:
+        block = screen.blocks[block_index]
+        params = block.params_of(row)
+        flat = screen.flat(block_index, row)
+        canonical = bool(block.canonical[row])
+        rules = ([canonical_rule(block.family, params)] if canonical else []) + (
+            ["proxy Pareto front"] if screen.front[flat] else [])
+        out.append((candidate(block.family, params, "; ".join(rules), canonical),
+                    float(screen.proxy_s[flat])))
+    return out
+
+
 def run_study(n_endpoints: int, families: tuple[str, ...], torus_dims: tuple[int, ...],
               radix_max: int, cost_model: CostModel, workload: Workload,
-              machine) -> Study:
-    """Enumerate, cost and time every candidate; rank them and mark the front.
+              machine, slack: float = DEFAULT_SLACK,
+              shortlist: int = DEFAULT_SHORTLIST) -> Study:
+    """Enumerate and screen the whole space, then cost and time the short list with the
+    full model; rank it and mark its front.
 
     A workload term asking for more nodes than ``n_endpoints`` runs on all of them, with a
     note (workload.predict_term).
     """
-    designs = enumerate_designs(n_endpoints, families, torus_dims, radix_max)
+    blocks = enumerate_space(n_endpoints, families, torus_dims, radix_max, slack)
+    screen = screen_space(blocks, cost_model, workload, machine, n_endpoints, shortlist)
+    chosen = shortlisted(screen)
+    designs = [d for d, _ in chosen]
     cache: dict = {}
     parts = [cost_breakdown(d, cost_model) for d in designs]
     terms = [tuple(predict_workload(workload, machine, d, n_endpoints, cache))
@@ -84,19 +125,26 @@ def run_study(n_endpoints: int, families: tuple[str, ...], torus_dims: tuple[int
     front = pareto_front(cost, time)
     rank_time = _ranks(time)
     rank_cost_time = _ranks(cost * time)
-    results = [DesignResult(d, p, ts, int(rt), int(rct), bool(f))
-               for d, p, ts, rt, rct, f in zip(designs, parts, terms, rank_time,
-                                               rank_cost_time, front)]
+    results = [DesignResult(d, p, ts, int(rt), int(rct), bool(f), proxy)
+               for (d, proxy), p, ts, rt, rct, f in zip(chosen, parts, terms, rank_time,
+                                                        rank_cost_time, front)]
     results.sort(key=lambda r: (r.rank_time, r.cost))
-    present = {d.family for d in designs}
+    present = {b.family for b in blocks}
+    full = int(np.floor(slack * n_endpoints))
+    narrowed = tuple(
+        f"torus {b.params['radices'].shape[1]}D: more than {MAX_TORUS_SHAPES:,} shapes up to"
+        f" {full:,} endpoints; "
+        + (f"screened those up to {b.limit:,}" if b.limit else "only the NUDT-rule shape")
+        for b in blocks if b.limit < full)
     return Study(n_endpoints, tuple(families), radix_max, tuple(results),
-                 tuple(f for f in families if f not in present))
+                 tuple(f for f in families if f not in present), screen.counts(),
+                 int(screen.front.sum()), slack, shortlist, narrowed)
 
 
 def scalability_summary(study: Study) -> dict:
     """Among the canonical (NUDT-rule) designs: the family with the fewest routers and the
     one with the lowest radix, with the values (the NUDT comparison's two conclusions,
-    seeds/002); also over all candidates."""
+    seeds/002); also over the whole short list."""
     def pick(rows, key):
         best = min(rows, key=key)
         return {"family": best.design.family, "spec": best.design.spec, "value": key(best)}

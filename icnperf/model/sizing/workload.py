@@ -13,8 +13,11 @@ Where a job sits on a design (Layout):
 * fattree, dragonfly, megafly: the first n endpoints, one node each (linear placement);
   clos:radix=R,levels=L is mapped as FT(R/2, L), the same network.
 * slimfly: collectives and applications are not modelled on slim fly (collectives.Layout
-  has no slim fly routes); the term is evaluated on a contention-free crossbar of n
-  endpoints (every message 1 hop), an optimistic bound, and the term says so.
+  has no slim fly routes); the term is evaluated on a crossbar of n endpoints (every
+  message 1 hop) whose links carry only the slim fly's uniform saturation throughput
+  Θ = min(1, 1/γ_uniform) of their bandwidth (model/topology/slimfly.py), so an
+  oversubscribed slim fly (many endpoints per router) pays for it; the hop count and
+  pattern-specific contention are not modelled, and the term says so.
 
 Algorithms: ``best`` takes the fastest algorithm the model defines on the layout; a name,
 or a list of names (the fastest of them), is used where the model defines it there. The hardware tree (hw-tree) and the
@@ -50,8 +53,10 @@ APPS = {
 (model/apps: spmv.predict, heat.predict, hpcg.predict)."""
 
 SLIMFLY_PROXY_NOTE = (
-    "slimfly: collectives are not modelled on slim fly; the job is timed on a contention-free"
-    " crossbar of as many endpoints (1 hop per message), an optimistic bound")
+    "slimfly: collectives are not modelled on slim fly; the job is timed on a crossbar of as"
+    " many endpoints (1 hop per message) with links derated to the slim fly's uniform"
+    " saturation throughput min(1, 1/gamma_uniform): oversubscription counted, hops and"
+    " pattern-specific contention not")
 
 _COLLECTIVE_KEYS = {"name", "weight", "operation", "bytes", "algorithm", "nodes"}
 _APP_KEYS = {"name", "weight", "app", "algorithm", "nodes", "problem"}
@@ -329,7 +334,7 @@ def predict_term(term, machine, design: Candidate, n_endpoints: int,
         cut = (f"the term asks for {term.nodes} nodes, more than the {n_endpoints}"
                " endpoints sized for; the job uses all of them")
         placed = (cut, *placed)
-    key = (id(term), layout)
+    key = (id(term), layout, machine.get("network.link_bandwidth"))
     if cache is not None and key in cache:
         seconds, used, notes, model_notes = cache[key]
     else:
@@ -351,5 +356,16 @@ def predict_workload(workload: Workload, machine, design: Candidate, n_endpoints
     supplies the network, node and software parameters; its topology is replaced by the
     design's. ``cache``: see predict_term (one dict per workload and machine)."""
     machine = machine.with_values({"topology": design.spec}, "icnperf size: candidate design")
+    if parse_spec(design.spec).family.name == "slimfly":
+        machine = machine.with_values(
+            {"network.link_bandwidth": float(machine.require("network.link_bandwidth"))
+             * slimfly_throughput(design.spec)},
+            "icnperf size: link bandwidth x the slim fly's uniform saturation throughput")
     return [predict_term(term, machine, design, n_endpoints, cache)
             for term in workload.terms]
+
+
+def slimfly_throughput(spec: str) -> float:
+    """A slim fly's uniform saturation throughput Θ = min(1, 1/γ_uniform), the fraction of a
+    link's bandwidth its crossbar stand-in keeps (module docstring)."""
+    return float(parse_spec(spec).evaluate().throughput["uniform"])

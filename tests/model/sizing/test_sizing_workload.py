@@ -16,6 +16,7 @@ from icnperf.model.sizing.workload import (
     predict_workload,
     workload_from_dict,
 )
+from icnperf.model.topology.spec import parse_spec
 
 MACHINE = load_machine("angara-3d")
 
@@ -59,15 +60,27 @@ def test_hw_tree_off_a_torus_is_noted_and_replaced():
     assert result.time_s > 0
 
 
-def test_slimfly_uses_a_crossbar_proxy_and_says_so():
-    w = workload({"name": "ar", "weight": 1, "operation": "allreduce", "bytes": "8 B",
-                  "algorithm": "recursive-doubling", "nodes": 16})
-    [result] = predict_workload(w, MACHINE, candidate("slimfly", {"q": 3}), 30)
-    assert result.layout == "crossbar:16"
-    assert any("optimistic" in n for n in result.notes)
-    expected = collective_time(MACHINE, "allreduce", "recursive-doubling", [8],
-                               layout=Layout.crossbar(16)).time[0]
-    assert result.time_s == pytest.approx(expected)
+def test_slimfly_uses_a_derated_crossbar_and_says_so():
+    """A 1 MiB all-gather is bandwidth-bound: on slimfly:q=5 with p = 20 endpoints per
+    router (oversubscribed) the crossbar's links keep Θ = min(1, 1/γ_uniform) of their
+    bandwidth, so it is slower than on the balanced p = 4 one."""
+    w = workload({"name": "ag", "weight": 1, "operation": "allgather", "bytes": "1 MiB",
+                  "algorithm": "ring", "nodes": 16})
+    results = {}
+    for p in (4, 20):
+        spec = f"slimfly:q=5,p={p}"
+        [results[p]] = predict_workload(w, MACHINE, candidate("slimfly", {"q": 5, "p": p}),
+                                        30)
+        theta = float(parse_spec(spec).evaluate().throughput["uniform"])
+        derated = MACHINE.with_values(
+            {"network.link_bandwidth": MACHINE.require("network.link_bandwidth") * theta},
+            "test")
+        expected = collective_time(derated, "allgather", "ring", [2**20],
+                                   layout=Layout.crossbar(16)).time[0]
+        assert results[p].layout == "crossbar:16"
+        assert any("derated" in n for n in results[p].notes)
+        assert results[p].time_s == pytest.approx(expected)
+    assert results[20].time_s > results[4].time_s
 
 
 def test_torus_job_is_a_balanced_partition():

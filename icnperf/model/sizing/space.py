@@ -1,0 +1,322 @@
+"""The whole feasible design space for N endpoints, as NumPy arrays per family.
+
+A design is feasible when it reaches N endpoints, has at most ``slack`` x N of them and
+routers of at most ``radix_max`` ports. Every family's configurations in that window are
+listed (none hand-picked), its structure evaluated in one vectorized call of the family's
+own ``evaluate`` (model/topology) and its router-router links split by kind:
+
+* torus, per dimension count d: every shape k_1 <= ... <= k_d (k_i >= 2) with a product in
+  the window; a permutation of a shape is the same network with its dimensions relabelled,
+  so each shape is listed once.
+* fattree FT(k, n): every k >= 1 and n = 1 .. MAX_LEVELS.
+* clos: each switch radix R of designs.CLOS_RADICES with the fewest levels reaching N (a
+  Clos of one switch product grows by a factor R/2 per level, so the window is not applied).
+* dragonfly DF(p, a, h): every p, a, h >= 1.
+* megafly k: every k >= 1.
+* slimfly (q, p): every valid q (slimfly.is_valid_q) and every p >= 1.
+
+The NUDT-rule design of each family (designs.canonical_params) is always in the space,
+flagged ``canonical``, even when it falls outside the window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from icnperf.errors import InputError
+from icnperf.model.sizing.designs import (
+    CLOS_RADICES,
+    MAX_LEVELS,
+    SIZING_FAMILIES,
+    canonical_params,
+)
+from icnperf.model.topology import dragonfly, fattree, slimfly, torus
+from icnperf.model.topology.base import Metrics
+
+DEFAULT_SLACK = 1.5
+"""Largest endpoint count screened, as a multiple of the requested N."""
+
+MAX_TORUS_SHAPES = 2_000_000
+"""Most torus shapes screened per dimension count (memory: ~0.5 kB per design in all);
+beyond it the torus window's upper edge is lowered (Block.limit says to what)."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """The designs of one family (a torus: one dimension count) as parameter arrays.
+
+    ``params`` maps each parameter name to an integer array (``radices``: shape (n, d));
+    ``metrics`` is the family's Metrics over them; ``electrical`` / ``optical`` count the
+    router-router links of each kind (cost.LINK_KIND_RULES); ``canonical`` marks the
+    NUDT-rule design.
+    """
+
+    family: str
+    params: dict
+    canonical: np.ndarray
+    metrics: Metrics
+    electrical: np.ndarray
+    optical: np.ndarray
+    limit: int = 0
+    """Most endpoints of a design in the window (slack x N, or lower for a large torus
+    space: torus_shapes)."""
+
+    def __len__(self) -> int:
+        return len(self.canonical)
+
+    def params_of(self, i: int) -> dict:
+        """The i-th design's parameters as Python ints (a spec's ``params``)."""
+        if self.family == "torus":
+            return {"radices": tuple(int(k) for k in self.params["radices"][i])}
+        return {name: int(values[i]) for name, values in self.params.items()}
+
+
+# --- enumeration per family -----------------------------------------------------------------
+
+
+def _largest_root(limit: int, prefix: np.ndarray, power: int, low: np.ndarray) -> np.ndarray:
+    """Largest integer k with prefix x k^power <= limit (exact integer check), >= low - 1."""
+    guess = np.floor((limit / prefix) ** (1.0 / power)).astype(np.int64) + 1
+    guess = np.maximum(guess, low - 1)
+    for _ in range(3):
+        too_big = prefix * guess**power > limit
+        guess = np.where(too_big, guess - 1, guess)
+    return guess
+
+
+def _expand(columns: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Each row of ``columns`` repeated for every k in low..high, k appended as a column."""
+    counts = np.maximum(high - low + 1, 0)
+    rows = np.repeat(np.arange(len(low)), counts)
+    starts = np.cumsum(counts) - counts
+    k = low[rows] + np.arange(counts.sum()) - starts[rows]
+    return np.column_stack([columns[rows], k])
+
+
+def _narrowed(count, n_endpoints: int, limit: int, max_designs: int | None) -> int | None:
+    """The largest upper edge in [N, limit] with count(edge) <= max_designs (bisection;
+    count grows with the edge); ``limit`` when it fits or there is no cap; None when even
+    N does not fit."""
+    if max_designs is None or count(limit) <= max_designs:
+        return limit
+    if count(n_endpoints) > max_designs:
+        return None
+    low_edge, high_edge = n_endpoints, limit
+    while high_edge - low_edge > 1:
+        middle = (low_edge + high_edge) // 2
+        low_edge, high_edge = (middle, high_edge) if count(middle) <= max_designs else (
+            low_edge, middle)
+    return low_edge
+
+
+def torus_shapes(n_endpoints: int, dims: int, limit: int,
+                 max_designs: int | None = None) -> tuple[np.ndarray, int]:
+    """Every non-decreasing shape of ``dims`` radices >= 2 with N <= product <= limit,
+    shape (count, dims), built one dimension at a time (no Python loop over shapes); and
+    the upper edge used. When a dimension would list more than ``max_designs`` shapes or
+    partial shapes, the upper edge is lowered to the largest that keeps within it
+    (bisection on the count, known before the rows are built); when even N does not fit,
+    no shape is listed and the edge returned is 0."""
+    shapes = np.zeros((1, 0), dtype=np.int64)
+    product = np.ones(1, dtype=np.int64)
+    for position in range(dims):
+        remaining = dims - position
+        low = shapes[:, -1] if position else np.full(1, 2, dtype=np.int64)
+        if remaining == 1:
+            low = np.maximum(low, -(-n_endpoints // product))
+
+            def high(edge, product=product):
+                return edge // product
+        else:
+            def high(edge, product=product, low=low, remaining=remaining):
+                return _largest_root(edge, product, remaining, low)
+
+        def count(edge, low=low, high=high):
+            return int(np.maximum(high(edge) - low + 1, 0).sum())
+
+        edge = _narrowed(count, n_endpoints, limit, max_designs)
+        if edge is None:
+            return np.zeros((0, dims), dtype=np.int64), 0
+        limit = edge
+        shapes = _expand(shapes, low, high(limit))
+        product = np.prod(shapes, axis=1)
+    return shapes, limit
+
+
+def _fattree_space(n_endpoints: int, limit: int, radix_max: int) -> dict:
+    k, n = np.meshgrid(np.arange(1, radix_max // 2 + 1), np.arange(1, MAX_LEVELS + 1))
+    k, n = k.ravel(), n.ravel()
+    endpoints = 2.0 * k.astype(float) ** n
+    keep = (endpoints >= n_endpoints) & (endpoints <= limit)
+    return {"k": k[keep], "n": n[keep]}
+
+
+def _clos_space(n_endpoints: int, radix_max: int) -> dict:
+    radices, levels = [], []
+    for radix in CLOS_RADICES:
+        if radix > radix_max:
+            continue
+        level = 1
+        while 2 * (radix // 2) ** level < n_endpoints and level < MAX_LEVELS:
+            level += 1
+        if 2 * (radix // 2) ** level >= n_endpoints:
+            radices.append(radix)
+            levels.append(level)
+    return {"radix": np.array(radices, dtype=np.int64), "levels": np.array(levels, dtype=np.int64)}
+
+
+def _dragonfly_space(n_endpoints: int, limit: int, radix_max: int) -> dict:
+    """p, a, h >= 1 with p + a + h - 1 <= radix_max and a·p·(a·h + 1) in the window."""
+    a, p = np.meshgrid(np.arange(1, radix_max + 1, dtype=np.int64),
+                       np.arange(1, radix_max + 1, dtype=np.int64))
+    a, p = a.ravel(), p.ravel()
+    ap, a2p = a * p, a * a * p
+    low = np.maximum(1, -(-(n_endpoints - ap) // a2p))
+    high = np.minimum((limit - ap) // a2p, radix_max + 1 - p - a)
+    triples = _expand(np.column_stack([p, a]), low, high)
+    return {"p": triples[:, 0], "a": triples[:, 1], "h": triples[:, 2]}
+
+
+def _megafly_space(n_endpoints: int, limit: int, radix_max: int) -> dict:
+    k = np.arange(1, radix_max // 2 + 1, dtype=np.int64)
+    endpoints = k * k * (k * k + 1)
+    return {"k": k[(endpoints >= n_endpoints) & (endpoints <= limit)]}
+
+
+def _slimfly_space(n_endpoints: int, limit: int, radix_max: int) -> dict:
+    q = np.arange(3, radix_max + 1, dtype=np.int64)
+    q = q[np.asarray(slimfly.is_valid_q(q), dtype=bool)]
+    q = q[slimfly.network_radix(q).astype(np.int64) + 1 <= radix_max]
+    two_q2 = 2 * q * q
+    low = np.maximum(1, -(-n_endpoints // two_q2))
+    high = np.minimum(limit // two_q2, radix_max - slimfly.network_radix(q).astype(np.int64))
+    pairs = _expand(q[:, None], low, high)
+    return {"q": pairs[:, 0], "p": pairs[:, 1]}
+
+
+# --- structure and links by kind ------------------------------------------------------------
+
+
+def _evaluate(family: str, params: dict) -> Metrics:
+    if family == "torus":
+        return torus.torus_metrics(params["radices"])
+    if family == "fattree":
+        return fattree.fattree(params["k"], params["n"])
+    if family == "clos":
+        return fattree.clos(params["radix"], params["levels"])
+    if family == "dragonfly":
+        return dragonfly.evaluate_dragonfly(params["p"], params["a"], params["h"])
+    if family == "megafly":
+        return dragonfly.evaluate_megafly(params["k"])
+    return slimfly.evaluate(params["q"], params["p"])
+
+
+def link_kinds(family: str, params: dict, metrics: Metrics) -> tuple[np.ndarray, np.ndarray]:
+    """Electrical and optical router-router links per design: the vectorized counterpart of
+    designs.link_roles summed by cost.ELECTRICAL_ROLES (same formulas, same rules)."""
+    if family == "torus":
+        links = np.asarray(metrics.links, dtype=float)
+        return links, np.zeros_like(links)
+    if family in ("fattree", "clos"):
+        k = params["k"] if family == "fattree" else params["radix"] // 2
+        n = (params["n"] if family == "fattree" else params["levels"]).astype(float)
+        per_gap = 2.0 * k.astype(float) ** n
+        return np.where(n >= 2, per_gap, 0.0), per_gap * np.maximum(n - 2.0, 0.0)
+    if family == "dragonfly":
+        a, h = params["a"].astype(float), params["h"].astype(float)
+        g = a * h + 1.0
+        return g * a * (a - 1.0) / 2.0, g * (g - 1.0) / 2.0
+    if family == "megafly":
+        k = params["k"].astype(float)
+        g = k * k + 1.0
+        return k * k * g, g * (g - 1.0) / 2.0
+    q = params["q"].astype(float)
+    d = slimfly.delta(params["q"]).astype(float)
+    return q * q * (q - d) / 2.0 + q * q, q**3 - q * q
+
+
+# --- the space ------------------------------------------------------------------------------
+
+
+def _with_canonical(family: str, params: dict, canonical: dict | None) -> tuple[dict, np.ndarray]:
+    """params with the canonical design added when absent; the canonical mask."""
+    names = list(params)
+    count = len(next(iter(params.values())))
+    flags = np.zeros(count, dtype=bool)
+    if canonical is None:
+        return params, flags
+    if family == "torus":
+        row = np.array(canonical["radices"], dtype=np.int64)
+        match = np.flatnonzero((params["radices"] == row).all(axis=1))
+    else:
+        match = np.flatnonzero(np.logical_and.reduce(
+            [params[name] == canonical[name] for name in names]))
+    if len(match):
+        flags[match[0]] = True
+        return params, flags
+    if family == "torus":
+        params = {"radices": np.vstack([params["radices"], row[None, :]])}
+    else:
+        params = {name: np.append(params[name], canonical[name]) for name in names}
+    return params, np.append(flags, True)
+
+
+def _block(family: str, params: dict, canonical: dict | None, radix_max: int,
+           limit: int) -> Block | None:
+    params, flags = _with_canonical(family, params, canonical)
+    if not len(flags):
+        return None
+    metrics = _evaluate(family, params)
+    keep = np.asarray(metrics.radix) <= radix_max
+    if not keep.all():
+        params = {name: values[keep] for name, values in params.items()}
+        flags = flags[keep]
+        if not len(flags):
+            return None
+        metrics = _evaluate(family, params)
+    electrical, optical = link_kinds(family, params, metrics)
+    return Block(family, params, flags, metrics, electrical, optical, limit)
+
+
+def enumerate_space(n_endpoints: int, families: tuple[str, ...] = SIZING_FAMILIES,
+                    torus_dims: tuple[int, ...] = (3, 6), radix_max: int = 128,
+                    slack: float = DEFAULT_SLACK) -> list[Block]:
+    """Every feasible design of the families (module docstring), one Block per family (per
+    dimension count for tori); families with no design are left out. Raises InputError
+    for bad inputs or when no family has a design."""
+    if not (isinstance(n_endpoints, (int, np.integer)) and n_endpoints >= 2):
+        raise InputError(f"--endpoints must be a whole number >= 2, not {n_endpoints!r}")
+    if not (isinstance(radix_max, (int, np.integer)) and radix_max >= 2):
+        raise InputError(f"--radix-max must be a whole number >= 2, not {radix_max!r}")
+    if not (isinstance(slack, (int, float)) and 1.0 <= slack <= 100.0):
+        raise InputError(f"--slack must be a number from 1 to 100, not {slack!r}")
+    for family in families:
+        if family not in SIZING_FAMILIES:
+            raise InputError(f"unknown family {family!r} for sizing"
+                             f" (known: {', '.join(SIZING_FAMILIES)})")
+    if any(d < 1 for d in torus_dims):
+        raise InputError("--torus-dims: dimension counts must be >= 1")
+    n_endpoints, radix_max = int(n_endpoints), int(radix_max)
+    limit = int(np.floor(slack * n_endpoints))
+    blocks = []
+    for family in families:
+        if family == "torus":
+            for dims in torus_dims:
+                shapes, edge = torus_shapes(n_endpoints, dims, limit, MAX_TORUS_SHAPES)
+                canonical = canonical_params("torus", n_endpoints, dims=dims)
+                blocks.append(_block("torus", {"radices": shapes}, canonical, radix_max, edge))
+            continue
+        space = {"fattree": lambda: _fattree_space(n_endpoints, limit, radix_max),
+                 "clos": lambda: _clos_space(n_endpoints, radix_max),
+                 "dragonfly": lambda: _dragonfly_space(n_endpoints, limit, radix_max),
+                 "megafly": lambda: _megafly_space(n_endpoints, limit, radix_max),
+                 "slimfly": lambda: _slimfly_space(n_endpoints, limit, radix_max)}[family]()
+        blocks.append(_block(family, space, canonical_params(family, n_endpoints), radix_max,
+                             limit))
+    blocks = [b for b in blocks if b is not None]
+    if not blocks:
+        raise InputError(f"no design of {', '.join(families)} reaches {n_endpoints} endpoints"
+                         f" with routers of at most {radix_max} ports")
+    return blocks
