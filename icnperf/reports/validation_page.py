@@ -140,7 +140,8 @@ def source_sections(results: list[dict], *, with_paper_figures: bool = True) -> 
         notes = [f"{r['id']}: known discrepancy: {r['reason']}" for r in group
                  if r["status"] == "known-discrepancy"]
         notes += ["error: relative |p - m| / |m|; absolute and percentage-points |p - m|;"
-                  " factor max(p/m, m/p); ordering |p - m| (tolerance 0)"]
+                  " factor max(p/m, m/p); ordering |p - m| (tolerance 0); at-least"
+                  " max(0, m - p) / |m| (m a threshold)"]
         sections.append(Section(title=paper, intro=intro, figures=figs,
                                 tables=[results_table(group)], notes=notes))
     return sections

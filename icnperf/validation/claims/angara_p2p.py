@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from icnperf.validation.registry import Claim
 
-SOURCE = "Angara HPCG paper (seeds/003), Table 2, 16-byte latency between two nodes"
+SOURCE = "HPCG-on-Angara paper (seeds/003), Table 2, 16-byte latency between two nodes"
 MACHINE = "angara-36"
 NEIGHBOUR_HOPS = 1
 """'Between two nodes' read as neighbouring nodes: one router-to-router hop."""
