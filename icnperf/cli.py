@@ -539,10 +539,16 @@ def simulate() -> None:
               help="hotspot: number of hot endpoints [default: 2 % of them, >= 1].")
 @click.option("--rates", default="0.05..0.5:0.05", show_default=True,
               help="Injection rates in flits/endpoint/cycle, each in (0, 1].")
-@click.option("--vcs", type=int, default=2, show_default=True,
+@click.option("--router", "router_preset", default="default", show_default=True,
+              metavar="PRESET",
+              help="Router micro-architecture: default (2 VCs x 8 flits, 1-cycle stages and"
+                   " links) or nudt (the NUDT paper's: 8 VCs x 300 flits, 4 one-cycle"
+                   " stages, 50-cycle links, 5-cycle endpoint links); the options below"
+                   " override single values.")
+@click.option("--vcs", type=int, default=None,
               help="VCs per port (dragonfly: >= 3 for min, 6 for valiant / ugal).")
-@click.option("--buffer", type=int, default=8, show_default=True, help="Flits per VC buffer.")
-@click.option("--router-delay", type=int, default=1, show_default=True,
+@click.option("--buffer", type=int, default=None, help="Flits per VC buffer.")
+@click.option("--router-delay", type=int, default=None,
               help="Router pipeline delay, cycles (the stages' sum when they are given).")
 @click.option("--routing-delay", type=int, default=None, help="Routing stage, cycles.")
 @click.option("--vc-alloc-delay", type=int, default=None,
@@ -551,14 +557,13 @@ def simulate() -> None:
               help="Switch-allocation stage, cycles.")
 @click.option("--switch-traversal-delay", type=int, default=None,
               help="Switch-traversal stage, cycles.")
-@click.option("--link-delay", type=int, default=1, show_default=True,
+@click.option("--link-delay", type=int, default=None,
               help="Router-router link latency, cycles.")
-@click.option("--terminal-delay", type=int, default=1, show_default=True,
+@click.option("--terminal-delay", type=int, default=None,
               help="Endpoint-router link latency, cycles.")
-@click.option("--packet-flits", type=int, default=1, show_default=True,
-              help="Flits per packet (wormhole).")
-@click.option("--arbiter", type=click.Choice(["round-robin", "age"]), default="age",
-              show_default=True, help="Switch-allocator priority: rotating, or oldest first.")
+@click.option("--packet-flits", type=int, default=None, help="Flits per packet (wormhole).")
+@click.option("--arbiter", type=click.Choice(["round-robin", "age"]), default=None,
+              help="Switch-allocator priority: rotating, or oldest first.")
 @click.option("--warmup", type=Count(), default=10_000, show_default=True,
               help="Warm-up cycles.")
 @click.option("--measure", type=Count(), default=5_000, show_default=True,
@@ -582,25 +587,33 @@ def simulate() -> None:
 @FORCE_OPTION
 def simulate_traffic(topology: str, routing: str | None, traffic: str,
                      hotspot_fraction: float | None, hotspot_nodes: int | None, rates: str,
-                     vcs: int, buffer: int, router_delay: int, routing_delay: int | None,
+                     router_preset: str, vcs: int | None, buffer: int | None,
+                     router_delay: int | None, routing_delay: int | None,
                      vc_alloc_delay: int | None, switch_alloc_delay: int | None,
-                     switch_traversal_delay: int | None, link_delay: int, terminal_delay: int,
-                     packet_flits: int, arbiter: str, warmup: int, measure: int, drain: int,
+                     switch_traversal_delay: int | None, link_delay: int | None,
+                     terminal_delay: int | None, packet_flits: int | None,
+                     arbiter: str | None, warmup: int, measure: int, drain: int,
                      seed: int, seeds: int, scheduler: str, workers: int | None,
                      progress: bool | None, fmt: str, output: str | None,
                      force: bool) -> None:
     """Simulated latency and accepted throughput per injection rate, next to the
     closed-form zero-load latency, saturation bound and queueing estimate."""
     from icnperf.commands.simulate import traffic_text
+    from icnperf.validation.flitsim.presets import router_settings
 
-    stages = {"routing_delay": routing_delay, "vc_alloc_delay": vc_alloc_delay,
-              "switch_alloc_delay": switch_alloc_delay,
-              "switch_traversal_delay": switch_traversal_delay}
-    emit(traffic_text(topology, traffic, rates, vcs, buffer, router_delay, link_delay,
-                      terminal_delay, packet_flits, warmup, measure, drain, seed, fmt,
-                      arbiter, seeds, scheduler, workers, progress, routing=routing,
-                      stages=stages, hotspot_fraction=hotspot_fraction,
-                      hotspot_nodes=hotspot_nodes),
+    r = router_settings(router_preset, vcs=vcs, buffer=buffer, router_delay=router_delay,
+                        link_delay=link_delay, terminal_delay=terminal_delay,
+                        packet_flits=packet_flits, arbiter=arbiter,
+                        routing_delay=routing_delay, vc_alloc_delay=vc_alloc_delay,
+                        switch_alloc_delay=switch_alloc_delay,
+                        switch_traversal_delay=switch_traversal_delay)
+    stages = {k: r.get(k) for k in ("routing_delay", "vc_alloc_delay", "switch_alloc_delay",
+                                    "switch_traversal_delay")}
+    emit(traffic_text(topology, traffic, rates, r["vcs"], r["buffer"], r.get("router_delay", 1),
+                      r["link_delay"], r["terminal_delay"], r["packet_flits"], warmup,
+                      measure, drain, seed, fmt, r["arbiter"], seeds, scheduler, workers,
+                      progress, routing=routing, stages=stages,
+                      hotspot_fraction=hotspot_fraction, hotspot_nodes=hotspot_nodes),
          output, force)
 
 

@@ -302,3 +302,21 @@ def test_bad_routing_pattern_and_hotspot_are_one_line_exit_2(args, message):
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_router_presets_set_the_timing_and_options_override_them():
+    """--router nudt: 4 one-cycle stages, 50-cycle links, 5-cycle endpoint links, so on a
+    4x4 torus (uniform, mean hops H = 2 with self included: 32/16) the zero-load latency is
+    2*5 + (2+1)*4 + 2*50 = 122 cycles; --link-delay 10 overrides one value: 2*5 + 12 + 20 =
+    42."""
+    base = ["simulate", "traffic", "--topology", "torus:4x4", "--rates", "0.02", "--warmup",
+            "100", "--measure", "100", "--drain", "100", "--format", "json"]
+    nudt = json.loads(CliRunner().invoke(cli, [*base, "--router", "nudt"]).stdout)
+    assert nudt["model"]["zero_load_latency"] == pytest.approx(122)
+    assert nudt["inputs"]["vcs"] == 8 and nudt["inputs"]["buffer_flits"] == 300
+    assert nudt["inputs"]["link_delay_cycles"] == 50
+    faster = json.loads(CliRunner().invoke(cli, [*base, "--router", "nudt", "--link-delay",
+                                                 "10"]).stdout)
+    assert faster["model"]["zero_load_latency"] == pytest.approx(42)
+    bad = CliRunner().invoke(cli, [*base, "--router", "cray"])
+    assert bad.exit_code == 2 and "unknown router preset 'cray'" in bad.output
