@@ -152,6 +152,16 @@ class RouterConfig:
                              f" needs at least {classes} VCs per port, got {self.vcs}")
 
 
+def _aligned_zeros(shape, dtype) -> np.ndarray:
+    """A zeroed C-contiguous array whose data starts on a 64-byte boundary (a cache line),
+    so rows of 32 or 64 bytes never straddle two lines."""
+    dtype = np.dtype(dtype)
+    size = int(np.prod(shape))
+    raw = np.zeros(size + 64 // dtype.itemsize, dtype=dtype)
+    skip = (-raw.ctypes.data % 64) // dtype.itemsize
+    return raw[skip:skip + size].reshape(shape)
+
+
 def _delays(router: RouterConfig) -> tuple[int, int]:
     """Ring lengths of the in-flight flit and credit delay lines."""
     st = router.stages[3]
@@ -171,7 +181,7 @@ def estimate_memory(network, router: RouterConfig) -> int:
     flight = da * (R * P + N) * (8 + 4 + 1) + dc * R * P * 8
     # packet pool: every packet in the network holds a buffer slot or a link slot, or is
     # being injected; the pool doubles when low, so up to twice that many entries
-    packets = 2 * (N + vc_slots * router.buffer + da * (R * P + N)) * 7 * 8
+    packets = 2 * (N + vc_slots * router.buffer + da * (R * P + N)) * (8 * 8 + 4)
     logs = 8 * LOG_CYCLES * N * 8
     table = R * R * 4 if not isinstance(network, GridNetwork) else 0  # routes, hops
     return int(buffers + per_vc + per_port + per_endpoint + flight + packets + logs + table)
@@ -285,7 +295,7 @@ class Simulation:
         self.vs[:, K.VS_CREDITS] = B
         ejection = np.repeat(tab.port_endpoint.ravel() >= 0, V)
         self.vs[ejection, K.VS_CREDITS] = _NO_LIMIT
-        self.buf = np.zeros((Q * B, 2), dtype=I32)
+        self.buf = _aligned_zeros((Q * B, 2), I32)  # a VC of 8 flits: one cache line
         self.pcount = np.zeros(R * P, dtype=I32)
         self.rcount = np.zeros(R, dtype=I32)
         self._inj_credits = np.full(N * V, B, dtype=I32)
@@ -295,8 +305,9 @@ class Simulation:
         self.ptr_in = np.zeros(R * P, dtype=I32)
         self.ptr_out = np.zeros(R * P, dtype=I32)
         self.ptr_va = np.zeros(R * P, dtype=I32)
-        # packet pool: destination, source, birth, id, hops taken, intermediate router
-        self._pool = [np.zeros(0, dtype=np.int64) for _ in range(6)]
+        # packet pool: one row per packet (kernel.PK_* columns) and the destinations
+        self._pool = _aligned_zeros((0, K.PK_COLUMNS), np.int64)
+        self._pk_dest = np.zeros(0, dtype=I32)
         self.free = np.zeros(0, dtype=np.int64)
         self.sc = np.zeros(K.SCALARS, dtype=np.int64)
         self.sc[K.TRACE] = int(trace)
@@ -360,8 +371,13 @@ class Simulation:
     # -- running ---------------------------------------------------------------------------
 
     def _grow_pool(self, extra: int) -> None:
-        old = len(self._pool[0])
-        self._pool = [np.concatenate((a, np.zeros(extra, dtype=np.int64))) for a in self._pool]
+        old = len(self._pool)
+        pool = _aligned_zeros((old + extra, K.PK_COLUMNS), np.int64)
+        pool[:old] = self._pool
+        self._pool = pool
+        dest = np.zeros(old + extra, dtype=I32)
+        dest[:old] = self._pk_dest
+        self._pk_dest = dest
         n_free = int(self.sc[K.N_FREE])
         free = np.empty(old + extra, dtype=np.int64)
         free[:n_free] = self.free[:n_free]
@@ -396,14 +412,15 @@ class Simulation:
                          self.traffic.hot, self.vs, self.buf, self.pcount, self.rcount,
                          self._inj_credits,
                          self.ep_pkt, self.ep_left, self.ep_vc, self.head_time,
-                         self.ptr_in, self.ptr_out, self.ptr_va, *self._pool, self.free,
+                         self.ptr_in, self.ptr_out, self.ptr_va, self._pool, self._pk_dest,
+                         self.free,
                          self.ar_n, self.ar_q, self.ar_ip, self.ar_router, self.ar_pkt,
                          self.ar_flag, self.cr_n, self.cr_idx,
                          self.accepted_by_destination, *self._log, *self._inj)
             left -= done
             self._collect()
             if self.sc[K.STOP] == K.STOP_POOL_LOW:
-                self._grow_pool(len(self._pool[0]))
+                self._grow_pool(len(self._pool))
 
     def step(self, inject: bool = True) -> None:
         """Advance one cycle."""
