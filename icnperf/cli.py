@@ -73,6 +73,13 @@ class IcnperfGroup(click.Group):
             sys.exit(1)
 
 
+def _no_format_for_html(fmt: str, output: str) -> None:
+    """An .html output is always a page: a --format other than the default is a mistake."""
+    if fmt != "table":
+        raise click.UsageError(f"--format {fmt} does not apply to an HTML page ({output});"
+                               " drop --format or write another file type")
+
+
 def emit(text: str, output: str | None, force: bool) -> None:
     """Print text, or write it atomically to ``output``."""
     if output is None:
@@ -172,6 +179,7 @@ def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
     args = (endpoints, families, torus_dims, radix_max, cost_path, workload_path,
             machine_name)
     if output is not None and output.lower().endswith((".html", ".htm")):
+        _no_format_for_html(fmt, output)
         sizing.write_study_html(output, *args, slack, shortlist, force=force)
         click.echo(f"wrote {output}", err=True)
         return
@@ -388,6 +396,7 @@ def validate(skip_simulation: bool, fmt: str, output: str | None, force: bool) -
     if is_html_path(output):
         from icnperf.commands.validate import write_validation_page
 
+        _no_format_for_html(fmt, output)
         failed = write_validation_page(output, force, skip_simulation)
         click.echo(f"wrote {output}", err=True)
     else:

@@ -221,9 +221,9 @@ def test_queueing_and_efficiency_columns_follow_the_model_formulas():
     """torus:4x4 uniform: H = 2, T0 = 7; gamma_max = 0.75 (ring of 4, self included: a
     quarter of the packets take 1 step +, a quarter 2 steps + at the tie, 0.25 + 0.5 per
     + channel). Recomputed here: M/D/1 wait rho*s/(2(1-rho)) on the H router channels at
-    rho = lambda*gamma/eta and on the 2 endpoint channels at rho = lambda, s = 1 cycle.
-    eta*bound = 0.67; the estimate is infinite once lambda*gamma/eta >= 1 (0.95: 1.06),
-    JSON null."""
+    rho = lambda*gamma/eta and on the 2 endpoint channels at rho = lambda/eta, s = 1 cycle.
+    eta*bound = 0.67; the estimate is infinite once lambda >= eta*min(1, 1/gamma) = 0.67
+    (0.95), JSON null."""
     doc = run_json("--topology", "torus:4x4", "--rates", "0.3,0.95", "--warmup", "100",
                    "--measure", "300", "--drain", "200", "--format", "json")
     model = doc["model"]
@@ -236,13 +236,19 @@ def test_queueing_and_efficiency_columns_follow_the_model_formulas():
         return r / (2 * (1 - r))
 
     low, high = doc["rows"]
-    assert low["queueing_latency"] == pytest.approx(7 + 2 * wait(rho) + 2 * wait(rate))
+    assert low["queueing_latency"] == pytest.approx(7 + 2 * wait(rho) + 2 * wait(rate / 0.67))
     assert low["queueing_diff"] == pytest.approx(low["average_latency"]
                                                  - low["queueing_latency"])
     assert low["efficiency_accepted"] == 0.3
     assert high["efficiency_accepted"] == 0.67 and high["predicted_accepted"] == 0.95
     assert high["queueing_latency"] is None  # infinite
     assert high["efficiency_diff"] == pytest.approx(high["accepted"] - 0.67)
+    # a fixed permutation reaches the bound in the simulator: eta = 1 there
+    tornado = run_json("--topology", "torus:4x4", "--traffic", "tornado", "--rates", "0.3",
+                       "--warmup", "100", "--measure", "300", "--drain", "200",
+                       "--format", "json")["model"]
+    assert tornado["router_efficiency"] == 1.0
+    assert tornado["efficiency_bound"] == tornado["saturation_bound"]
 
 
 def test_hotspot_bound_is_the_hot_ejection_channel_and_json_carries_the_options():

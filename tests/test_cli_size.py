@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -229,3 +230,28 @@ def test_ranks_share_ties_and_count_from_one():
     from icnperf.model.sizing.study import _ranks
 
     assert _ranks(np.array([3.0, 1.0, 3.0, 2.0])).tolist() == [3, 1, 3, 2]
+
+
+def test_user_text_in_the_html_study_is_escaped(tmp_path):
+    """A workload term named with markup shows as text: no live <a> in Plotly's labels."""
+    hostile = tmp_path / "hostile.toml"
+    hostile.write_text(SMALL_WORKLOAD.replace('name = "ar"',
+                                              'name = "<a href=\\"https://evil.example\\">x</a>"'))
+    target = tmp_path / "study.html"
+    result = invoke("--endpoints", "1000", "--workload", str(hostile), "--families", "torus",
+                    "-o", str(target))
+    assert result.exit_code == 0, result.output
+    page = target.read_text(encoding="utf-8")
+    around = [page[max(0, m.start() - 40):m.start()]
+              for m in re.finditer(r"evil\.example", page)]
+    assert around                                      # the name is there, as text
+    for text in around:
+        assert "&lt;a href" in text
+        assert "<a href" not in text and "\\u003ca" not in text
+
+
+def test_html_study_refuses_a_format(small, tmp_path):
+    result = CliRunner().invoke(cli, ["size", "--endpoints", "1000", "--workload", small,
+                                      "--format", "csv", "-o", str(tmp_path / "s.html")])
+    assert result.exit_code == 2 and "does not apply to an HTML page" in result.output
+    assert not (tmp_path / "s.html").exists()

@@ -335,10 +335,11 @@ def predictions(spec, routing: str, network, traffic_name: str, router, seed: in
         T0 = 2·terminal + (H+1)·router_total + H·link + (L-1)   cycles
 
     with H the pattern's mean hop count from the model. Saturation bound min(1, 1/γ_max,
-    1/γ_ejection); the router-efficiency estimate η·bound with η = model.network.
-    ROUTER_EFFICIENCY. NaN where the model has no exact figure (see ``notes``).
+    1/γ_ejection); the router-efficiency estimate η·bound with η =
+    model.network.router_efficiency(pattern) (1 for fixed permutations). NaN where the model
+    has no exact figure (see ``notes``).
     """
-    from icnperf.model.network import ROUTER_EFFICIENCY
+    from icnperf.model.network import router_efficiency
     from icnperf.validation.flitsim.traffic import Traffic
 
     n = int(network.endpoints)
@@ -363,8 +364,9 @@ def predictions(spec, routing: str, network, traffic_name: str, router, seed: in
                      " one pattern, not of a weighted mix), so the bound is the hot"
                      " endpoints' ejection channel alone, 1/((1-F) + F*N/K): an upper bound")
     return {"mean_hops": hops, "gamma_max": gamma, "ejection_load": eject,
-            "saturation_bound": bound, "router_efficiency": ROUTER_EFFICIENCY,
-            "efficiency_bound": ROUTER_EFFICIENCY * bound, "zero_load_latency": zero_load,
+            "saturation_bound": bound, "router_efficiency": router_efficiency(traffic_name),
+            "efficiency_bound": router_efficiency(traffic_name) * bound,
+            "zero_load_latency": zero_load,
             "hot_endpoints": [int(e) for e in traffic.hot], "notes": notes}
 
 
@@ -593,13 +595,14 @@ NOTES = (
     "model bound = min(1, 1/gamma_max) (hotspot: the hot endpoints' ejection channel);"
     " input-queued routers with few shallow VCs saturate below it (head-of-line blocking,"
     " allocator, dateline imbalance)",
-    "eta*bound: eta = model.network.ROUTER_EFFICIENCY, calibrated on the simulator for"
-    " uniform traffic on an 8x8 torus only (2 VCs x 8 flits, 1-flit packets, age"
-    " arbiter); every other topology, pattern and router setting here is held out",
+    "eta*bound: eta = model.network.ROUTER_EFFICIENCY (0.67) for random destinations,"
+    " calibrated on the simulator for uniform traffic on an 8x8 torus only (2 VCs x 8"
+    " flits, 1-flit packets, age arbiter), 1 for fixed permutations (which reach the bound"
+    " in the simulator); every other topology, pattern and router setting here is held out",
     "queueing (model) = zero-load + model.network.queueing_delay(rate, gamma_max, H,"
     " service = L cycles, eta): independent M/D/1 channels, the busiest channel's"
     " utilisation charged on every hop (an upper estimate for uneven patterns); inf once"
-    " rate*gamma_max/eta >= 1 or rate >= 1, '-' where gamma_max is n/a",
+    " rate >= eta*min(1, 1/gamma_max), '-' where gamma_max is n/a",
     "sim - model compares the mean accepted throughput, except above the bound under a"
     " permutation pattern (tornado, bit-complement, transpose, permutation), where it"
     " compares the worst destination's: past saturation flows off the busiest channel"

@@ -291,57 +291,56 @@ def study_text(endpoints: int, families: str | None, torus_dims: str | None,
 def _scatter_figure(study, unit: str):
     import plotly.graph_objects as go
 
-    figure = go.Figure()
+    from icnperf.reports.figures import figure, label
+
+    fig = figure("Cost vs workload time (Pareto front: dashed, circled)", f"cost ({unit})",
+                 "workload time (s)", x_values=[r.cost for r in study.results],
+                 y_values=[r.workload_s for r in study.results])
     by_family: dict[str, list] = {}
     for r in study.results:
         by_family.setdefault(r.design.family, []).append(r)
     for family, results in by_family.items():
-        figure.add_trace(go.Scatter(
+        fig.add_trace(go.Scatter(
             x=[r.cost for r in results], y=[r.workload_s for r in results], mode="markers",
-            name=family, text=[r.design.spec for r in results],
+            name=label(family), text=[label(r.design.spec) for r in results],
             hovertemplate="%{text}<br>cost %{x:,.0f}<br>workload %{y:.4g} s<extra></extra>"))
     front = study.front
-    figure.add_trace(go.Scatter(
+    fig.add_trace(go.Scatter(
         x=[r.cost for r in front], y=[r.workload_s for r in front], mode="lines+markers",
         name="Pareto front", line={"dash": "dash", "color": "black"},
         marker={"symbol": "circle-open", "size": 14, "color": "black"}, hoverinfo="skip"))
-    figure.update_layout(title="Cost vs workload time (Pareto front: dashed, circled)",
-                         xaxis_title=f"cost ({unit})", yaxis_title="workload time (s)",
-                         xaxis_type=_axis_type([r.cost for r in study.results]),
-                         yaxis_type=_axis_type([r.workload_s for r in study.results]))
-    return figure
-
-
-def _axis_type(values) -> str:
-    """"log" when positive values span more than a decade, else "linear"."""
-    low, high = min(values), max(values)
-    return "log" if low > 0 and high / low > 10 else "linear"
+    return fig
 
 
 def _breakdown_figure(study, unit: str):
     import plotly.graph_objects as go
 
     from icnperf.model.sizing.cost import COST_PARTS
+    from icnperf.reports.figures import figure, label
 
-    specs = [r.design.spec for r in study.results]
-    figure = go.Figure([go.Bar(name=part, x=specs,
-                               y=[r.cost_parts[part] for r in study.results])
-                        for part in COST_PARTS])
-    figure.update_layout(barmode="stack", title="Cost breakdown per design",
-                         xaxis_title="design", yaxis_title=f"cost ({unit})")
-    return figure
+    specs = [label(r.design.spec) for r in study.results]
+    fig = figure("Cost breakdown per design", "design", f"cost ({unit})",
+                 x_type="category", y_log=False)
+    for part in COST_PARTS:
+        fig.add_trace(go.Bar(name=label(part), x=specs,
+                             y=[r.cost_parts[part] for r in study.results]))
+    fig.update_layout(barmode="stack")
+    return fig
 
 
 def _terms_figure(study, workload):
     import plotly.graph_objects as go
 
-    specs = [r.design.spec for r in study.results]
-    figure = go.Figure([go.Bar(name=term.name, x=specs,
-                               y=[r.terms[i].weighted_s for r in study.results])
-                        for i, term in enumerate(workload.terms)])
-    figure.update_layout(barmode="stack", title="Workload time per design, by term",
-                         xaxis_title="design", yaxis_title="weight x time per run (s)")
-    return figure
+    from icnperf.reports.figures import figure, label
+
+    specs = [label(r.design.spec) for r in study.results]
+    fig = figure("Workload time per design, by term", "design", "weight x time per run (s)",
+                 x_type="category", y_log=False)
+    for i, term in enumerate(workload.terms):
+        fig.add_trace(go.Bar(name=label(term.name), x=specs,
+                             y=[r.terms[i].weighted_s for r in study.results]))
+    fig.update_layout(barmode="stack")
+    return fig
 
 
 def study_sections(study, cost_model, workload, machine) -> list:

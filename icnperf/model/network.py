@@ -79,7 +79,9 @@ __all__ = [
     "pingpong_bandwidth",
     "queueing_delay",
     "rate_bound",
+    "FIXED_PERMUTATIONS",
     "ROUTER_EFFICIENCY",
+    "router_efficiency",
     "saturation_load",
     "serialization_time",
     "shared_bandwidth",
@@ -426,18 +428,29 @@ queues, two VCs split into dateline classes and one allocation iteration per cyc
 such routers near half to three quarters of the bound under random destinations; the
 4x4x4 and 8x8x8 tori are held out (validation/claims/flitsim.py). Fixed permutations
 (tornado, bit-complement) reach the bound itself in the simulator (η = 1): the allocators
-see no conflicts beyond the channel load, so η applies to random traffic only."""
+see no conflicts beyond the channel load, so η applies to random traffic only
+(:func:`router_efficiency`)."""
+
+FIXED_PERMUTATIONS = ("tornado", "bit-complement", "transpose", "permutation")
+"""Patterns in which every endpoint sends to one fixed destination."""
+
+
+def router_efficiency(pattern: str) -> float:
+    """η for a traffic pattern: 1 for a fixed permutation, :data:`ROUTER_EFFICIENCY` for
+    random destinations (uniform, hotspot mixes, random halves)."""
+    return 1.0 if pattern in FIXED_PERMUTATIONS else ROUTER_EFFICIENCY
 
 
 def saturation_load(channel_load, router_efficiency=1):
-    """Offered load at which the path saturates: λ_sat = min(1, η / γ_max).
+    """Offered load at which the path saturates: λ_sat = η · min(1, 1 / γ_max).
 
     The busiest router channel saturates at 1/γ_max, the endpoint's own channel at 1; the
     same ideal throughput Θ as ``Metrics.throughput`` when η = ``router_efficiency`` = 1
-    (ideal routers); :data:`ROUTER_EFFICIENCY` for input-queued VC routers.
+    (ideal routers); input-queued VC routers reach the fraction η of it
+    (:func:`router_efficiency`).
     """
     with ops.quiet():
-        return ops.minimum(1, router_efficiency / ops.array(channel_load))
+        return router_efficiency * ops.minimum(1, 1 / ops.array(channel_load))
 
 
 def md1_waiting_time(rho, service_time):
@@ -464,20 +477,21 @@ def queueing_delay(offered_load, channel_load, hops, service_time, endpoint_chan
                    router_efficiency=1):
     """Queueing delay added to the zero-load latency under background load:
 
-        W(λ) = h · W_MD1(λ · γ_max, s) + e · W_MD1(λ, s)
+        W(λ) = h · W_MD1(λ · γ_max / η, s) + e · W_MD1(λ / η, s)
 
     Model: every channel on the path is an independent M/D/1 queue (Kleinrock's
     independence approximation); the h router-router channels are each charged at the
-    busiest channel's utilisation ρ = λ·γ_max (an upper bound for patterns whose load is
-    uneven), and the e = 2 endpoint channels (injection, ejection) at ρ = λ. Assumptions:
+    busiest channel's utilisation ρ = λ·γ_max/η (an upper bound for patterns whose load is
+    uneven), and the e = 2 endpoint channels (injection, ejection) at ρ = λ/η, η the router
+    efficiency (1: ideal routers), so W diverges at :func:`saturation_load`. Assumptions:
     Poisson packet arrivals, fixed packet service time s, infinite buffers, no flow-control
     back-pressure, a single queue per channel (virtual channels not separated). 0 at zero
     load; ∞ once either the busiest router channel or the endpoint channel saturates
-    (λ ≥ min(1, η/γ_max), η = ``router_efficiency``).
+    (λ ≥ η · min(1, 1/γ_max)).
     """
     network = md1_waiting_time(
         channel_utilisation(offered_load, channel_load, router_efficiency), service_time)
-    endpoint = md1_waiting_time(offered_load, service_time)
+    endpoint = md1_waiting_time(offered_load / router_efficiency, service_time)
     with ops.quiet():
         routers = ops.where(hops > 0, hops * network, 0)
         return routers + endpoint_channels * endpoint

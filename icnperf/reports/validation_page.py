@@ -9,6 +9,7 @@ cross-checks a section of their own.
 
 from __future__ import annotations
 
+import math
 import re
 
 import plotly.graph_objects as go
@@ -65,6 +66,8 @@ def tolerance_interval(measured: float, tolerance: float, kind: str) -> tuple[fl
         return measured - tolerance * abs(measured), measured + tolerance * abs(measured)
     if kind == "factor":
         return measured / tolerance, measured * tolerance
+    if kind == "at-least":
+        return measured - tolerance * abs(measured), math.inf
     return measured - tolerance, measured + tolerance
 
 
@@ -79,7 +82,7 @@ def scatter_figure(results: list[dict], title: str) -> go.Figure | None:
     intervals = [tolerance_interval(r["measured"], r["tolerance"], r["tolerance_kind"])
                  for r in numeric]
     values = [r["measured"] for r in numeric] + [r["predicted"] for r in numeric]
-    values += [v for pair in intervals for v in pair]
+    values += [v for pair in intervals for v in pair if math.isfinite(v)]
     log = spans_decades(values) and min(values) > 0
     fig = figure(title, "published value (claim's unit)", "icnperf prediction (same unit)",
                  x_log=log, y_log=log)
@@ -89,6 +92,7 @@ def scatter_figure(results: list[dict], title: str) -> go.Figure | None:
     else:
         pad = 0.1 * (high - low or abs(high) or 1.0)
         ends = [low - pad, high + pad]
+    intervals = [(lo, min(hi, ends[1])) for lo, hi in intervals]     # at-least: open above
     fig.add_trace(go.Scatter(x=ends, y=ends, mode="lines", name="y = x",
                              line={"color": "#8a94a3", "dash": "dash"}, hoverinfo="skip"))
     fig.add_trace(go.Scatter(

@@ -434,3 +434,17 @@ def test_angara_36_hardware_latency_against_published_16_byte_latency():
     mpi = N.p2p_table(angara, [16], 1, api="mpi").columns["latency_s"][0]
     assert shmem == pytest.approx(0.7e-6, abs=1e-9)
     assert mpi == pytest.approx(1.0e-6, abs=1e-9)
+
+
+def test_router_efficiency_scales_the_whole_bound():
+    """η multiplies min(1, 1/γ): with γ = 0.75 the endpoint channel binds (bound 1), so
+    0.67 of it; with γ = 1.25 (8x8 uniform) 0.67 x 0.8 = 0.536. Queueing diverges at the
+    same load. Fixed permutations keep η = 1."""
+    assert float(N.saturation_load(0.75, 0.67)) == pytest.approx(0.67)
+    assert float(N.saturation_load(1.25, 0.67)) == pytest.approx(0.536)
+    assert np.isfinite(float(N.queueing_delay(0.66, 0.75, 2, 1.0,
+                                                      router_efficiency=0.67)))
+    assert np.isinf(float(N.queueing_delay(0.68, 0.75, 2, 1.0,
+                                                   router_efficiency=0.67)))
+    assert N.router_efficiency("tornado") == 1.0
+    assert N.router_efficiency("uniform") == N.ROUTER_EFFICIENCY

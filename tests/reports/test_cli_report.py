@@ -99,3 +99,10 @@ def test_report_into_a_read_only_directory(tmp_path):
         assert os.listdir(locked) == []
     finally:
         locked.chmod(0o700)
+
+
+def test_validate_html_refuses_a_format(tmp_path):
+    result = invoke("validate", "--format", "json", "-o", tmp_path / "v.html")
+    assert result.exit_code == 2
+    assert "--format json does not apply to an HTML page" in result.output
+    assert os.listdir(tmp_path) == []

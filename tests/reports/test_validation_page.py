@@ -53,6 +53,18 @@ def test_tolerance_interval_matches_error_of(kind, tolerance, interval):
     assert error_of(10.0, high, kind) == pytest.approx(tolerance)
 
 
+def test_at_least_interval_is_open_above():
+    """at-least 0.8 with 2 %: any prediction from 0.784 up passes (error_of is 0 above)."""
+    low, high = tolerance_interval(0.8, 0.02, "at-least")
+    assert low == pytest.approx(0.784) and high == float("inf")
+    assert error_of(0.8, low, "at-least") == pytest.approx(0.02)
+    assert error_of(0.8, 100.0, "at-least") == 0
+    fig = scatter_figure([_result("s", 0.8, 0.79, kind="at-least", tolerance=0.02)], "t")
+    bars = next(t for t in fig.data if t.name == "accepted range (tolerance)")
+    assert bars.error_y.arrayminus[0] == pytest.approx(0.016)
+    assert 0 < bars.error_y.array[0] < float("inf")
+
+
 def test_scatter_has_identity_line_tolerance_bars_and_status_traces():
     results = [_result("a", 1e-6, 1.05e-6), _result("b", 1e-3, 2e-3, status="fail"),
                _result("c", 1.0, 1.0, kind="ordering", tolerance=0.0)]

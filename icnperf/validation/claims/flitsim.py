@@ -47,7 +47,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from icnperf.model.network import ROUTER_EFFICIENCY
+from icnperf.model import network
+from icnperf.model.network import ROUTER_EFFICIENCY, router_efficiency
 from icnperf.validation.registry import Claim
 
 SOURCE = "flit-level simulator (validation/flitsim) vs closed forms"
@@ -106,7 +107,6 @@ def _metrics(spec: str):
 
 def zero_load_prediction(spec: str) -> float:
     """The model's zero-load latency (cycles) of the simulated router under uniform traffic."""
-    from icnperf.model import network
 
     metrics = _metrics(spec)
     n = float(metrics.endpoints)
@@ -201,7 +201,9 @@ def _claims() -> list[Claim]:
             f"efficiency estimate η·bound, η = {ROUTER_EFFICIENCY} ({role})",
             lambda s=spec: saturation(s, "uniform"), "flits/endpoint/cycle",
             EFFICIENCY_TOLERANCE, "relative",
-            lambda s=spec: ROUTER_EFFICIENCY * bound(s, "uniform"), kind="simulation"))
+            lambda s=spec: float(network.saturation_load(
+                float(_metrics(s).channel_load["uniform"]), router_efficiency("uniform"))),
+            kind="simulation"))
     for shape in COLLECTIVE_SHAPES:
         name = "x".join(map(str, shape))
         for operation, algorithm, size in COLLECTIVES:
