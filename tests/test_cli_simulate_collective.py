@@ -81,3 +81,13 @@ def test_bad_input_is_one_line_and_status_2(args):
     result = run(*args)
     assert result.exit_code == 2, result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_runs_the_model_expects_to_be_endless_are_refused_at_once():
+    """A 1 B/s link at a 500 MHz router clock: one 256-byte broadcast needs at least 256 s
+    (1.3e11 cycles) by the model; refused before simulating."""
+    result = CliRunner().invoke(cli, ["simulate", "collective", "broadcast", "--machine",
+                                      "angara-3d", "--nodes", "8", "--set",
+                                      "network.link_bandwidth=1 B/s"])
+    assert result.exit_code == 2
+    assert "simulation too long" in result.output and "limit 5,000,000" in result.output

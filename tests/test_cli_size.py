@@ -128,6 +128,7 @@ def test_output_file_and_force(small, tmp_path):
 @pytest.mark.parametrize("extra, message", [
     (("--families", "torus,moebius"), "unknown family 'moebius'"),
     (("--torus-dims", "3,x"), "--torus-dims"),
+    (("--torus-dims", "40"), "--torus-dims: a 40D torus has at least 2^40 endpoints"),
     (("--radix-max", "4", "--families", "megafly"), "no design"),
     (("--cost", "/nonexistent/cost.toml"), "not found"),
     (("--workload", "/nonexistent/w.toml"), "not found"),

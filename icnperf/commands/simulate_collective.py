@@ -26,6 +26,12 @@ MAX_FLIT_HOPS = 4_000_000
 (every rank's data over at most a diameter plus its two endpoint channels): the simulator
 moves a few tens of thousands of flits per second, so this is a couple of minutes."""
 
+MAX_CYCLES = 5_000_000
+"""Longest run simulated here, judged by the model's own completion time in cycles before
+starting (the simulator steps every cycle, some 10^5 cycles a second): a machine whose
+bandwidths or overheads are far off its router clock is refused at once instead of
+running for minutes."""
+
 NOTES = (
     ("cycle = 1 / network.router_clock; router, link, injection and ejection latencies are"
      " rounded to whole cycles; link and host bandwidths become flits per cycle (fractional"
@@ -111,6 +117,12 @@ def collective_rows(operation: str, machine_name: str, overrides: tuple[str, ...
                 raise InputError(f"simulation too large: about {work:,} flit-hops for"
                                  f" {size:g} B on {layout.text} (limit {MAX_FLIT_HOPS:,});"
                                  " use fewer nodes or bytes")
+            expected = float(model) / cycle
+            if not expected <= MAX_CYCLES:
+                raise InputError(f"simulation too long: the model expects about"
+                                 f" {expected:,.0f} cycles for {size:g} B on {layout.text}"
+                                 f" (limit {MAX_CYCLES:,}); check the machine's bandwidths,"
+                                 " latencies and overheads against its router clock")
             run = simulate_collective(layout.radices, operation, size, config, chosen)
             if not run.complete or run.duplicates:
                 raise RuntimeError(f"flitsim: {operation} on {layout.text} lost or duplicated"

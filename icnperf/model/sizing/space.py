@@ -300,6 +300,12 @@ def enumerate_space(n_endpoints: int, families: tuple[str, ...] = SIZING_FAMILIE
         raise InputError("--torus-dims: dimension counts must be >= 1")
     n_endpoints, radix_max = int(n_endpoints), int(radix_max)
     limit = int(np.floor(slack * n_endpoints))
+    if "torus" in families:
+        too_many = [d for d in torus_dims if 2 ** d > limit]
+        if too_many:
+            raise InputError(f"--torus-dims: a {too_many[0]}D torus has at least"
+                             f" 2^{too_many[0]} endpoints, more than {limit:,} (the endpoint"
+                             " count times the slack)")
     blocks = []
     for family in families:
         if family == "torus":
