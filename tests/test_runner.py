@@ -32,7 +32,7 @@ def _small_simulations() -> list[tuple]:
     from icnperf.validation.flitsim import RouterConfig
 
     router = RouterConfig(arbiter="age")
-    return [((4, 4), True, "uniform", rate, router, 100, 200, 200, seed)
+    return [("torus:4x4", "dor", "uniform", rate, router, 100, 200, 200, seed, None)
             for rate in (0.2, 0.6) for seed in (0, 1)]
 
 

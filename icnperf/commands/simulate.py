@@ -79,14 +79,6 @@ def _network(sim_text: str, routing: str):
     return network_from_spec(sim_text, routing)
 
 
-@functools.lru_cache(maxsize=4)
-def _grid(radices: tuple, wrap: bool):
-    """A torus or mesh given by its radices (the runner's 9-field task form)."""
-    from icnperf.validation.flitsim import GridNetwork
-
-    return GridNetwork(radices, wrap)
-
-
 def _rates(text: str) -> list[float]:
     from icnperf.units import parse_range
 
@@ -387,18 +379,13 @@ def _simulate_task(task: tuple, progress=None) -> dict:
     """One simulator run, a runner task (module-level so worker processes can import it).
 
     ``task``: (simulator spec text, routing, traffic, rate, RouterConfig, warmup, measure,
-    drain, seed, traffic options), or the 9-field grid form (radices, wrap, traffic, rate,
-    RouterConfig, warmup, measure, drain, seed); returns the SimResult's fields as a dict.
+    drain, seed, traffic options); returns the SimResult's fields as a dict.
     ``progress(cycles_done, cycles_total)`` is passed to the simulator (in-process only).
     """
     from icnperf.validation.flitsim import simulate
 
-    if len(task) == 9:
-        radices, wrap, traffic, rate, router, warmup, measure, drain, seed = task
-        network, options = _grid(tuple(radices), wrap), None
-    else:
-        sim_text, routing, traffic, rate, router, warmup, measure, drain, seed, options = task
-        network = _network(sim_text, routing)
+    sim_text, routing, traffic, rate, router, warmup, measure, drain, seed, options = task
+    network = _network(sim_text, routing)
     return simulate(network, traffic, rate, router, warmup=warmup, measure=measure,
                     drain=drain, seed=seed, traffic_options=options,
                     progress=progress).as_dict()

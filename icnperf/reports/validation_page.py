@@ -23,12 +23,6 @@ TABLE_COLUMNS = ["id", "quantity", "measured", "predicted", "unit", "error", "to
                  "tolerance kind", "status"]
 
 
-def is_simulation_claim(claim) -> bool:
-    """Whether a claim (or its result dict) is checked with the flit simulator."""
-    kind = claim["kind"] if isinstance(claim, dict) else claim.kind
-    return kind == "simulation"
-
-
 def evaluate_claims(kinds) -> list[dict]:
     """The registered claims of the given kinds evaluated as result dicts
     (``CheckResult.as_dict``)."""
@@ -123,7 +117,7 @@ def status_counts(results: list[dict]) -> dict[str, int]:
     return {s: sum(r["status"] == s for r in results) for s in STATUS_COLOURS}
 
 
-def source_sections(results: list[dict], *, with_paper_figures: bool = True) -> list[Section]:
+def source_sections(results: list[dict]) -> list[Section]:
     """One section per paper: scatter, redrawn figures (when known), table and reasons."""
     from icnperf.reports.paper_figures import figures_for
 
@@ -132,8 +126,7 @@ def source_sections(results: list[dict], *, with_paper_figures: bool = True) -> 
         counts = status_counts(group)
         sources = list(dict.fromkeys(r["source"] for r in group))
         figs = [f for f in [scatter_figure(group, f"{paper}: published vs predicted")] if f]
-        if with_paper_figures:
-            figs += figures_for(group)
+        figs += figures_for(group)
         ordering = [r for r in group if r["tolerance_kind"] == "ordering"]
         intro = (f"{len(group)} claims: " + ", ".join(f"{n} {s}" for s, n in counts.items())
                  + ". Sources: " + "; ".join(sources) + ".")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from icnperf.reports.document import Section, render_document
-from icnperf.reports.validation_page import (is_simulation_claim, paper_of, results_table,
+from icnperf.reports.validation_page import (paper_of, results_table,
                                              scatter_figure, simulation_section,
                                              source_sections, tolerance_interval)
 from icnperf.validation.registry import all_claims, error_of
@@ -23,14 +23,11 @@ def _result(id_, measured, predicted, kind="relative", tolerance=0.1, status="pa
             "kind": "closed-form"}
 
 
-def test_simulation_claims_are_told_by_their_kind():
-    assert is_simulation_claim({"id": "x", "source": "y", "kind": "simulation"})
-    assert not is_simulation_claim({"id": "flitsim-like-name", "source": "simulator",
-                                    "kind": "closed-form"})
+def test_claim_kinds_split_the_registry():
     claims = all_claims()
-    simulated = [c for c in claims if is_simulation_claim(c)]
-    assert simulated == all_claims(kinds=("simulation",))
-    assert len(simulated) + len(all_claims(kinds=("closed-form", "application"))) == len(claims)
+    kinds = {k: all_claims(kinds=(k,)) for k in ("closed-form", "application", "simulation")}
+    assert sum(len(v) for v in kinds.values()) == len(claims)
+    assert all(c.id.startswith("flitsim-") for c in kinds["simulation"])
 
 
 def test_paper_of_cuts_after_the_first_parenthesis():

@@ -39,11 +39,10 @@ from icnperf.validation.flitsim.topologies import (
     network_from_spec,
     slim_fly,
 )
-from icnperf.validation.flitsim.traffic import ALL_PATTERNS, TRAFFIC_PATTERNS, Traffic
+from icnperf.validation.flitsim.traffic import ALL_PATTERNS, Traffic
 
 __all__ = [
     "ALL_PATTERNS",
-    "TRAFFIC_PATTERNS",
     "GridNetwork",
     "NetworkTables",
     "RouterConfig",

@@ -18,7 +18,7 @@ Endpoints are numbered 0..N-1 (on a grid like their routers, dimension 0 fastest
 * ``permutation``: a random permutation of the endpoints drawn once from the seed.
 
 The engine draws the random destinations itself (``kernel._destination``) from ``kind``,
-``table``, ``hot`` and ``hot_fraction``; ``destinations()`` is the same rule in NumPy.
+``table``, ``hot`` and ``hot_fraction``.
 """
 
 from __future__ import annotations
@@ -32,13 +32,9 @@ from icnperf.validation.flitsim.kernel import (
     TRAFFIC_UNIFORM,
 )
 
-TRAFFIC_PATTERNS = ("uniform", "tornado", "bit-complement", "permutation")
-"""The first patterns (those ``icnperf simulate traffic`` offers with predictions today)."""
-
-MORE_PATTERNS = ("transpose", "asymmetric", "hotspot")
-"""Patterns added later; a caller offers them once it can predict them."""
-
-ALL_PATTERNS = TRAFFIC_PATTERNS + MORE_PATTERNS
+ALL_PATTERNS = ("uniform", "tornado", "bit-complement", "permutation", "transpose",
+                "asymmetric", "hotspot")
+"""Every destination pattern the simulator draws (module docstring)."""
 
 
 class Traffic:
@@ -51,7 +47,6 @@ class Traffic:
                              f"{', '.join(ALL_PATTERNS)})")
         self.pattern = pattern
         n = self.endpoints = int(getattr(network, "endpoints", network.routers))
-        self._rng = rng
         grid = hasattr(network, "radices") and hasattr(network, "strides")
         self.fixed = None
         if pattern == "tornado":
@@ -85,25 +80,6 @@ class Traffic:
             self.kind = TRAFFIC_HALVES if pattern == "asymmetric" else TRAFFIC_UNIFORM
             self.table = np.zeros(1, dtype=np.int64)
 
-    def destinations(self, sources: np.ndarray) -> np.ndarray:
-        """Destination endpoint of one new packet from each source (int64), in NumPy."""
-        sources = np.asarray(sources, dtype=np.int64)
-        n = self.endpoints
-        if self.fixed is not None:
-            out = self.fixed[sources]
-        elif self.kind == TRAFFIC_HALVES:
-            half = n // 2
-            low = sources < half
-            pick = self._rng.random(len(sources))
-            out = np.where(low, half + (pick * (n - half)).astype(np.int64),
-                           (pick * half).astype(np.int64))
-        else:
-            out = self._rng.integers(0, n, size=len(sources), dtype=np.int64)
-        if len(self.hot):
-            hot = self._rng.random(len(sources)) < self.hot_fraction
-            out = np.where(hot, self.hot[self._rng.integers(0, len(self.hot), len(sources))],
-                           out)
-        return out
 
 
 def _transpose(network, n: int, grid: bool) -> np.ndarray:
