@@ -11,6 +11,9 @@ import tomllib
 from pathlib import Path
 
 from icnperf.errors import InputError
+from icnperf.model.sizing.designs import SIZING_FAMILIES
+from icnperf.model.sizing.screen import DEFAULT_SHORTLIST
+from icnperf.model.sizing.space import DEFAULT_SLACK
 from icnperf.render import Column, aligned_table, csv_text, json_text, number
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -21,7 +24,6 @@ DEFAULT_MACHINE = "angara-3d"
 router and Xeon E5-2660 nodes of seeds/000, the only bundled preset with every parameter
 the default workload needs (link and router timing, hardware collectives, SpMV and stencil
 node rates)."""
-DEFAULT_FAMILIES = ("torus", "fattree", "clos", "dragonfly", "megafly", "slimfly")
 
 
 def read_toml(path: str | Path, what: str) -> dict:
@@ -51,7 +53,7 @@ def _list(text: str | None, default: tuple, what: str, convert=str) -> tuple:
 def load_study(endpoints: int, families: str | None = None, torus_dims: str | None = "3,6",
                radix_max: int = 128, cost_path: str | None = None,
                workload_path: str | None = None, machine_name: str | None = None,
-               slack: float = 1.5, shortlist: int = 24):
+               slack: float = DEFAULT_SLACK, shortlist: int = DEFAULT_SHORTLIST):
     """Run a study from the command's option values; returns (study, cost model, workload,
     machine). ``slack``: largest endpoint count screened, a multiple of ``endpoints``;
     ``shortlist``: most designs the full workload model evaluates."""
@@ -60,7 +62,7 @@ def load_study(endpoints: int, families: str | None = None, torus_dims: str | No
     from icnperf.model.sizing.study import run_study
     from icnperf.model.sizing.workload import workload_from_dict
 
-    family_names = tuple(dict.fromkeys(_list(families, DEFAULT_FAMILIES, "--families",
+    family_names = tuple(dict.fromkeys(_list(families, SIZING_FAMILIES, "--families",
                                              str.lower)))
     dims = tuple(dict.fromkeys(_list(torus_dims, (3, 6), "--torus-dims", int)))
     cost_file = Path(cost_path) if cost_path else DEFAULT_COST
@@ -242,8 +244,8 @@ def _assumption_lines(study, cost_model, workload, machine) -> list[str]:
 
 def study_text(endpoints: int, families: str | None, torus_dims: str | None,
                radix_max: int, cost_path: str | None, workload_path: str | None,
-               machine_name: str | None, fmt: str, slack: float = 1.5,
-               shortlist: int = 24) -> str:
+               machine_name: str | None, fmt: str, slack: float = DEFAULT_SLACK,
+               shortlist: int = DEFAULT_SHORTLIST) -> str:
     """The rendered study (table, CSV or JSON)."""
     study, cost_model, workload, machine = load_study(
         endpoints, families, torus_dims, radix_max, cost_path, workload_path, machine_name,
@@ -392,7 +394,7 @@ def study_sections(study, cost_model, workload, machine) -> list:
 
 def study_html(endpoints: int, families: str | None, torus_dims: str | None, radix_max: int,
                cost_path: str | None, workload_path: str | None,
-               machine_name: str | None, slack: float = 1.5, shortlist: int = 24) -> str:
+               machine_name: str | None, slack: float = DEFAULT_SLACK, shortlist: int = DEFAULT_SHORTLIST) -> str:
     """The study as one self-contained HTML page (reports.document.render_document)."""
     from icnperf.reports.document import render_document
 
@@ -408,15 +410,15 @@ def study_html(endpoints: int, families: str | None, torus_dims: str | None, rad
 
 def write_study_html(path: str, endpoints: int, families: str | None, torus_dims: str | None,
                      radix_max: int, cost_path: str | None, workload_path: str | None,
-                     machine_name: str | None, slack: float = 1.5, shortlist: int = 24, *,
+                     machine_name: str | None, slack: float = DEFAULT_SLACK, shortlist: int = DEFAULT_SHORTLIST, *,
                      force: bool = False) -> None:
     """Write the HTML study to ``path`` atomically (render.write_atomically with html=True).
     An existing file without ``force`` is refused before the study runs; the page is built
     whole before anything is written, so a failure leaves no file."""
+    from icnperf.commands.report import check_target
     from icnperf.render import write_atomically
 
-    if Path(path).exists() and not force:
-        raise InputError(f"{path} exists; pass --force to overwrite it")
+    check_target(path, force)
     html = study_html(endpoints, families, torus_dims, radix_max, cost_path, workload_path,
                       machine_name, slack, shortlist)
     write_atomically(path, html, force=force, html=True)

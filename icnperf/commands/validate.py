@@ -41,14 +41,15 @@ def validation_results(skip_simulation: bool = False) -> list[dict]:
 
 def validation_text(fmt: str, skip_simulation: bool = False) -> tuple[str, bool]:
     """The rendered results and whether any check failed."""
+    from icnperf.validation.registry import status_counts
+
     results = validation_results(skip_simulation)
     failed = any(r["status"] == "fail" for r in results)
     if fmt == "json":
         return json_text({"checks": results}), failed
     if fmt == "csv":
         return csv_text(results, [*RESULT_KEYS, "reason"]), failed
-    counts = {s: sum(r["status"] == s for r in results)
-              for s in ("pass", "known-discrepancy", "fail")}
+    counts = status_counts(results)
     lines = [aligned_table(results, VALIDATION_COLUMNS), "", "known discrepancies:"]
     lines += [f"  - {r['id']}: {r['reason']}" for r in results
               if r["status"] == "known-discrepancy"] or ["  (none)"]

@@ -316,8 +316,8 @@ def _fewer(layouts: list) -> list:
 def validation_section() -> Section:
     """The registry's fast closed-form checks: topology, point-to-point and collective
     claims (no simulator cross-checks, no application-level claims)."""
-    from icnperf.reports.validation_page import results_table, scatter_figure, status_counts
-    from icnperf.validation.registry import all_claims, evaluate
+    from icnperf.reports.validation_page import results_table, scatter_figure
+    from icnperf.validation.registry import all_claims, evaluate, status_counts
 
     claims = all_claims()
     chosen = all_claims(kinds=("closed-form",))

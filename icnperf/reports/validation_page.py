@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 
 from icnperf.reports.document import Section, Table, render_document
 from icnperf.reports.figures import figure, label, spans_decades
-from icnperf.validation.registry import CLAIM_KINDS
+from icnperf.validation.registry import CLAIM_KINDS, status_counts
 
 STATUS_COLOURS = {"pass": "#2ca02c", "known-discrepancy": "#ff7f0e", "fail": "#d62728"}
 TABLE_COLUMNS = ["id", "quantity", "measured", "predicted", "unit", "error", "tolerance",
@@ -111,10 +111,6 @@ def scatter_figure(results: list[dict], title: str) -> go.Figure | None:
             hovertemplate="%{text}<br>published %{x:.4g}<br>predicted %{y:.4g}"
                           "<extra></extra>"))
     return fig
-
-
-def status_counts(results: list[dict]) -> dict[str, int]:
-    return {s: sum(r["status"] == s for r in results) for s in STATUS_COLOURS}
 
 
 def source_sections(results: list[dict]) -> list[Section]:

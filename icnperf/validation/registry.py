@@ -34,7 +34,7 @@ a whole application model or fit (seconds), or the flit-level simulator (the mod
 independent witness; ``icnperf validate --skip-simulation`` leaves these out)."""
 TOLERANCE_KINDS = ("relative", "absolute", "percentage-points", "factor", "ordering",
                    "at-least")
-STATUSES = ("pass", "fail", "known-discrepancy")
+STATUSES = ("pass", "known-discrepancy", "fail")
 
 
 @dataclass(frozen=True)
@@ -133,6 +133,11 @@ def evaluate(claim: Claim) -> CheckResult:
         reason=_reason(claim) if status == "known-discrepancy" else None,
         kind=claim.kind,
     )
+
+
+def status_counts(results) -> dict[str, int]:
+    """How many results (CheckResult dicts) have each status, in STATUSES order."""
+    return {s: sum(r["status"] == s for r in results) for s in STATUSES}
 
 
 def _within(error: float, tolerance: float) -> bool:

@@ -298,7 +298,8 @@ def _candidates(algorithm, operation: str, layout: Layout, machine,
 # --- prediction ------------------------------------------------------------------------------
 
 
-def _collective_term(term: CollectiveTerm, machine, layout: Layout) -> tuple[float, str, tuple]:
+def _collective_term(term: CollectiveTerm, machine,
+                     layout: Layout) -> tuple[float, str, tuple, tuple]:
     algorithms, note = _candidates(term.algorithm, term.operation, layout, machine)
     sizes = None if term.operation == "barrier" else [term.message_bytes]
     if len(algorithms) == 1:
