@@ -4,8 +4,6 @@ derivations (stated per test) and from a breadth-first search written here."""
 
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
 import pytest
 
@@ -20,6 +18,7 @@ from icnperf.validation.flitsim import (
 
 PETERSEN = [(i, (i + 1) % 5) for i in range(5)] + [(i, i + 5) for i in range(5)] + \
     [(5 + i, 5 + (i + 2) % 5) for i in range(5)]
+from flitsim_helpers import bfs_hops, zero_load
 
 
 def _trace(sim: Simulation):
@@ -31,28 +30,12 @@ def _trace(sim: Simulation):
 
 
 def _bfs_hops(routers: int, links) -> np.ndarray:
-    """All-pairs hop counts by breadth-first search (independent of TableNetwork)."""
-    adj = [[] for _ in range(routers)]
+    """All-pairs hop counts of a link list (independent of TableNetwork)."""
+    adjacency = [[] for _ in range(routers)]
     for a, b in links:
-        adj[a].append(b)
-        adj[b].append(a)
-    dist = np.full((routers, routers), -1)
-    for s in range(routers):
-        dist[s, s] = 0
-        todo = deque([s])
-        while todo:
-            u = todo.popleft()
-            for v in adj[u]:
-                if dist[s, v] < 0:
-                    dist[s, v] = dist[s, u] + 1
-                    todo.append(v)
-    return dist
-
-
-def _zero_load(hops, router: RouterConfig):
-    """2*terminal + (H+1)*router + H*link + (L-1): head pipeline plus tail serialization."""
-    return (2 * router.terminal_delay + (hops + 1) * router.router_delay
-            + hops * router.link_delay + router.packet_flits - 1)
+        adjacency[a].append(b)
+        adjacency[b].append(a)
+    return bfs_hops(adjacency)
 
 
 def _run_and_drain(sim: Simulation, cycles: int) -> None:
@@ -78,7 +61,7 @@ def test_multi_flit_latency_bound_is_met_and_reached(router):
     _, src, dst, _, epid, latency = _trace(sim)
     assert np.array_equal(np.sort(epid), np.arange(sim.injected))
     hops = net.hops(src, dst)
-    bound = _zero_load(hops, router)
+    bound = zero_load(hops, router)
     assert np.all(latency >= bound)
     assert np.any(latency == bound)
     assert sim.flit_hops == router.packet_flits * int(hops.sum())
@@ -107,7 +90,7 @@ def test_multi_flit_zero_load_average_matches_closed_form():
     _run_and_drain(sim, 3000)
     _, src, dst, _, _, latency = _trace(sim)
     assert len(latency) > 800
-    predicted = _zero_load(net.hops(src, dst).mean(), router)
+    predicted = zero_load(net.hops(src, dst).mean(), router)
     assert latency.mean() == pytest.approx(predicted, rel=0.02)
 
 
@@ -138,7 +121,7 @@ def test_table_network_zero_load_uses_bfs_hops():
     _run_and_drain(sim, 800)
     _, src, dst, _, epid, latency = _trace(sim)
     assert np.array_equal(np.sort(epid), np.arange(sim.injected))
-    bound = _zero_load(dist[src // 2, dst // 2], router)
+    bound = zero_load(dist[src // 2, dst // 2], router)
     assert np.all(latency >= bound) and np.any(latency == bound)
     assert np.any(dist[src // 2, dst // 2] == 2)
 

@@ -3,8 +3,6 @@ here, zero-load latency against hop counts, UGAL against MIN on an adversarial p
 
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
 import pytest
 
@@ -16,22 +14,12 @@ from icnperf.validation.flitsim.topologies import (
     network_from_spec,
     slim_fly,
 )
+from flitsim_helpers import bfs_hops, zero_load
 
 
 def _bfs(net) -> np.ndarray:
     """Router-to-router hop counts from the network's neighbour table."""
-    R = net.routers
-    dist = np.full((R, R), -1)
-    for s in range(R):
-        dist[s, s] = 0
-        todo = deque([s])
-        while todo:
-            u = todo.popleft()
-            for v in net.neighbour[u]:
-                if v >= 0 and dist[s, v] < 0:
-                    dist[s, v] = dist[s, u] + 1
-                    todo.append(v)
-    return dist
+    return bfs_hops([[int(v) for v in row if v >= 0] for row in net.neighbour])
 
 
 def _latencies(sim: Simulation, cycles: int):
@@ -44,10 +32,6 @@ def _latencies(sim: Simulation, cycles: int):
     latency[epid] = when
     return src, dst, latency[pid] - birth
 
-
-def _bound(hops, router: RouterConfig):
-    return (2 * router.terminal_delay + (hops + 1) * router.router_delay
-            + hops * router.link_delay + router.packet_flits - 1)
 
 
 def test_fat_tree_routes_are_shortest_and_zero_load_matches_bfs():
@@ -65,7 +49,7 @@ def test_fat_tree_routes_are_shortest_and_zero_load_matches_bfs():
     router = RouterConfig(packet_flits=2)
     sim = Simulation(net, router, "uniform", 0.1, seed=1, trace=True)
     src, dst, latency = _latencies(sim, 600)
-    bound = _bound(dist[net.endpoint_router[src], net.endpoint_router[dst]], router)
+    bound = zero_load(dist[net.endpoint_router[src], net.endpoint_router[dst]], router)
     assert np.all(latency >= bound) and np.any(latency == bound)
 
 
@@ -79,7 +63,7 @@ def test_slim_fly_q5_is_hoffman_singleton_and_zero_load_matches_bfs():
     router = RouterConfig(vcs=2)
     sim = Simulation(net, router, "uniform", 0.1, seed=2, trace=True)
     src, dst, latency = _latencies(sim, 300)
-    bound = _bound(dist[net.endpoint_router[src], net.endpoint_router[dst]], router)
+    bound = zero_load(dist[net.endpoint_router[src], net.endpoint_router[dst]], router)
     assert np.all(latency >= bound) and np.any(latency == bound)
 
 
@@ -96,7 +80,7 @@ def test_dragonfly_min_routes_local_global_local():
     router = RouterConfig(vcs=3)
     sim = Simulation(net, router, "uniform", 0.1, seed=3, trace=True)
     src, dst, latency = _latencies(sim, 400)
-    bound = _bound(net.hops(src, dst), router)
+    bound = zero_load(net.hops(src, dst), router)
     assert np.all(latency >= bound) and np.any(latency == bound)
 
 
