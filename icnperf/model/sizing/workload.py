@@ -163,15 +163,18 @@ def _collective(item, where: str) -> CollectiveTerm:
     for key in ("weight", "operation"):
         if key not in item:
             raise InputError(f"{where}: missing {key}")
-    operation = operation_name(str(item["operation"]))
-    if operation == "barrier":
-        size = 0.0
-    else:
-        if "bytes" not in item:
-            raise InputError(f"{where}: missing bytes")
-        size = parse_quantity(item["bytes"], "size", default_unit="B")
-        if not size > 0:
-            raise InputError(f"{where}: bytes must be > 0")
+    try:
+        operation = operation_name(str(item["operation"]))
+        if operation == "barrier":
+            size = 0.0
+        else:
+            if "bytes" not in item:
+                raise InputError("missing bytes")
+            size = parse_quantity(item["bytes"], "size", default_unit="B")
+            if not size > 0:
+                raise InputError("bytes must be > 0")
+    except InputError as error:
+        raise InputError(f"{where}: {error}") from None
     name = str(item.get("name", f"{operation} {item.get('bytes', '')}".strip()))
     return CollectiveTerm(name, _weight(item["weight"], where), operation, size,
                           _algorithm(item.get("algorithm"), operation, where),
@@ -214,6 +217,9 @@ def workload_from_dict(data: dict, origin: str) -> Workload:
     first unknown, missing or bad key."""
     allowed = {"description", "rationale", "collective", "app"}
     _check_keys(data, allowed, origin)
+    for key in ("description", "rationale"):
+        if not isinstance(data.get(key, ""), str):
+            raise InputError(f"{origin}: {key} must be text")
     terms = []
     for kind, parse in (("collective", _collective), ("app", _app)):
         items = data.get(kind, [])
@@ -339,10 +345,13 @@ def predict_term(term, machine, design: Candidate, n_endpoints: int,
     if cache is not None and key in cache:
         seconds, used, notes, model_notes = cache[key]
     else:
-        if isinstance(term, CollectiveTerm):
-            seconds, used, notes, model_notes = _collective_term(term, machine, layout)
-        else:
-            seconds, used, notes, model_notes = _app_term(term, machine, layout)
+        try:
+            if isinstance(term, CollectiveTerm):
+                seconds, used, notes, model_notes = _collective_term(term, machine, layout)
+            else:
+                seconds, used, notes, model_notes = _app_term(term, machine, layout)
+        except InputError as error:
+            raise InputError(f"term {term.name!r} on {design.spec}: {error}") from None
         if cache is not None:
             cache[key] = (seconds, used, notes, model_notes)
     if not np.isfinite(seconds):

@@ -159,3 +159,16 @@ def test_empty_and_duplicate_workloads():
         workload(GOOD, GOOD)
     with pytest.raises(InputError, match="unknown key 'job'"):
         workload_from_dict({"job": []}, "w.toml")
+
+
+def test_workload_errors_name_the_file_and_term():
+    with pytest.raises(InputError, match="w.toml: collective 1: unknown collective operation"):
+        workload_from_dict({"collective": [{"name": "x", "weight": 1, "operation": "gather",
+                                            "bytes": "8 B"}]}, "w.toml")
+    with pytest.raises(InputError, match="w.toml: description must be text"):
+        workload_from_dict({"description": 5, "collective": [
+            {"name": "x", "weight": 1, "operation": "allreduce", "bytes": "8 B"}]}, "w.toml")
+    bad_app = workload_from_dict({"app": [{"name": "h", "weight": 1, "app": "heat",
+                                           "problem": {"cells": -3}}]}, "w.toml")
+    with pytest.raises(InputError, match="term 'h' on torus:4x4x4: cells must be"):
+        predict_workload(bad_app, MACHINE, candidate("torus", {"radices": (4, 4, 4)}), 64)
