@@ -332,25 +332,21 @@ NOTES = (
 )
 
 
-REPLICATE_COLUMNS = (
-    Column("rate", "offered rate", number(3)),
-    Column("average_latency", "sim avg latency (mean)", number(4)),
-    Column("latency_range", "min..max", str),
-    Column("p99_latency", "sim p99 (mean)", number(4)),
-    Column("zero_load_latency", "zero-load (model)", number(4)),
-    Column("latency_diff", "avg - zero-load", number(3)),
-    Column("queueing_latency", "queueing (model)", number(4)),
-    Column("queueing_diff", "avg - queueing", number(3)),
-    Column("accepted", "sim accepted (mean)", number(4)),
-    Column("accepted_range", "min..max", str),
-    Column("accepted_min", "sim worst dest", number(4)),
-    Column("predicted_accepted", "model min(rate, bound)", number(4)),
-    Column("accepted_diff", "sim - model", number(3)),
-    Column("efficiency_accepted", "model min(rate, eta*bound)", number(4)),
-    Column("efficiency_diff", "sim - eta model", number(3)),
-    Column("saturated", "saturated"),
-    Column("packets", "packets"),
-)
+def _replicate_columns() -> tuple:
+    """TRAFFIC_COLUMNS for rows that summarise several seeds: the simulated figures are
+    means, and min..max follows the mean latency and the mean accepted throughput."""
+    means = {"average_latency", "p99_latency", "accepted"}
+    spread = {"average_latency": "latency_range", "accepted": "accepted_range"}
+    out = []
+    for column in TRAFFIC_COLUMNS:
+        header = f"{column.header} (mean)" if column.key in means else column.header
+        out.append(Column(column.key, header, column.fmt))
+        if column.key in spread:
+            out.append(Column(spread[column.key], "min..max", str))
+    return tuple(out)
+
+
+REPLICATE_COLUMNS = _replicate_columns()
 
 
 def _span(lo: float, hi: float) -> str:
