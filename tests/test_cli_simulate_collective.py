@@ -17,13 +17,15 @@ def run(*args):
 def test_angara_mapping_to_cycles():
     """angara-3d: 500 MHz router clock -> 2 ns cycles; 8 ns router = 4, 80 ns link = 40,
     300 ns PCIe = 150 cycles; 75 Gbit/s = 9.375 GB/s over 16 B flits at 2 ns = 1.171875
-    flits/cycle; 8 GB/s host = 1 flit/cycle; MPI overhead 300 ns = 150 cycles, 75 + 75."""
+    flits/cycle; 5.85 GB/s host = 0.73125 flit/cycle; MPI overhead 300 ns = 150 cycles,
+    75 + 75; ring ties split as the preset says."""
     config, cycle = fabric_config(load_machine("angara-3d"), "mpi")
     assert cycle == pytest.approx(2e-9)
     assert (config.router_delay, config.link_delay, config.injection_delay,
             config.ejection_delay) == (4, 40, 150, 150)
     assert config.link_rate == pytest.approx(1.171875)
-    assert config.host_rate == pytest.approx(1.0)
+    assert config.host_rate == pytest.approx(0.73125)
+    assert config.ring_ties == "split"
     assert (config.send_overhead, config.recv_overhead) == (75, 75)
     assert config.collective_store_and_forward and not config.p2p_store_and_forward
 

@@ -254,8 +254,7 @@ def explain(machine, operation: str, algorithm: str, m: float = 256.0, *,
     import sympy as sp
 
     algorithm, operation = check_pair(algorithm, operation)
-    if layout is None:
-        layout = collectives.Layout.from_topology(machine.topology)
+    layout = collectives.machine_layout(machine, layout)
     m = _size(m, operation)
     params = collectives.collective_parameters(machine, api, combine_time=combine_time)
     symbolic = collectives.symbolic_collective_parameters()
@@ -424,8 +423,7 @@ def crossover(machine, operation: str, faster: str, slower: str, factor: float, 
                            _size(m, operation), params, api, max_aspect)
     if operation == "barrier":
         raise InputError("a barrier carries no data: vary nodes, not bytes")
-    if layout is None:
-        layout = collectives.Layout.from_topology(machine.topology)
+    layout = collectives.machine_layout(machine, layout)
     return _over_bytes(operation, faster, slower, factor, values, layout, params, api)
 
 
@@ -467,7 +465,7 @@ def _over_nodes(machine, operation, faster, slower, factor, values, dims, m, par
             except InputError:
                 cache[n] = None
             else:
-                layout = collectives.Layout.torus(shape)
+                layout = collectives.machine_layout(machine, collectives.Layout.torus(shape))
                 a, b = _times(operation, faster, slower, float(m), layout, params)
                 cache[n] = ScanPoint.of(n, layout.text, a, b)
                 layouts[layout.text] = layout

@@ -30,7 +30,8 @@ def fabric_config(machine, api: str = "mpi"):
     network.vc_buffer_flits, or a packet plus the credit round trip when not given; link
     and host bandwidths are payload rates per direction, flit_size bytes per flit; the api's software overhead O (send + receive)
     is split floor(O/2) cycles at the sender, the rest at the receiver; collective VCs
-    store-and-forward unless network.collective_switching says cut-through.
+    store-and-forward unless network.collective_switching says cut-through; half-ring ties
+    by network.ring_ties (default plus).
     """
     from icnperf.validation.flitsim.collective_fabric import FabricConfig
 
@@ -64,4 +65,5 @@ def fabric_config(machine, api: str = "mpi"):
         p2p_store_and_forward=machine.get("network.switching") == "store-and-forward",
         vcs_per_class=max(1, vcs // 2),
         buffer_flits=None if depth is None else int(depth),
+        ring_ties=machine.get("network.ring_ties", "plus"),
     ), cycle

@@ -1,8 +1,9 @@
 """SpMV and heat application models (model/apps/spmv.py, heat.py), seeds/000 §3.2-3.3.
 
 Hand counts use the angara-4d preset (ns): O = 300 (MPI), t_inj = t_ej = 300, t_r = 8,
-t_l = 80, 16-byte flits, 16-flit packets with 1 header flit (240 B payload), PCIe 8 GB/s,
-link 75 Gbit/s = 9.375 GB/s. One hop: O + t_inj + 2 t_r + t_l + t_ej = 996 ns + T_ser.
+t_l = 80, 16-byte flits, 16-flit packets with 1 header flit (240 B payload), host interface
+5.85 GB/s (the preset's calibrated PCIe rate), link 75 Gbit/s = 9.375 GB/s. One hop:
+O + t_inj + 2 t_r + t_l + t_ej = 996 ns + T_ser.
 """
 
 import numpy as np
@@ -17,6 +18,7 @@ from icnperf.model.topology import torus
 
 MACHINE = load_machine("angara-4d")
 ONE_HOP = 996e-9
+HOST = 5.85e9
 
 
 # --- SpMV -------------------------------------------------------------------------------
@@ -56,11 +58,11 @@ def test_rate_from_memory_bandwidth_by_hand():
 def test_spmv_by_hand_on_two_nodes():
     # N = 1000, d = 2, P = 2 on a crossbar: compute 2·2·500 FLOP at 591 MFLOP/s; the
     # recursive-doubling all-gather is one exchange of 4000 B over 1 hop: 250 payload flits
-    # = 500 ns on PCIe (267 wire flits = 455.7 ns on the link), so 996 + 500 ns
+    # = 683.8 ns on PCIe (267 wire flits = 455.7 ns on the link), so 996 + 683.8 ns
     r = spmv.predict(MACHINE, Layout.crossbar(2), algorithm="recursive-doubling",
                      rows=1000, nonzeros_per_row=2, iterations=3)
     assert r.compute_s == pytest.approx(2000 / 591e6)
-    assert r.collective_s == pytest.approx(ONE_HOP + 500e-9)
+    assert r.collective_s == pytest.approx(ONE_HOP + 4000 / HOST)
     assert r.p2p_s == 0
     assert r.iteration_s == pytest.approx(r.compute_s + r.collective_s)
     assert r.total_s == pytest.approx(3 * r.iteration_s)
@@ -79,9 +81,9 @@ def test_spmv_all_gather_is_the_collectives_model():
 
 
 def test_spmv_hardware_all_gather_is_bandwidth_bound():
-    # every node ejects the 15 other parts of 8·N/16 bytes at 8 GB/s
+    # every node ejects the 15 other parts of 8·N/16 bytes at 5.85 GB/s
     r = spmv.predict(MACHINE, Layout.torus((2, 2, 2, 2)), algorithm="hw-tree")
-    ejection = 15 * 8 * 20_480_000 / 16 / 8e9
+    ejection = 15 * 8 * 20_480_000 / 16 / HOST
     assert ejection <= r.collective_s <= ejection * 1.01
 
 
@@ -128,15 +130,14 @@ def test_block_sizes_give_the_remainder_to_the_first_blocks():
 
 def test_heat_by_hand_on_four_nodes():
     # 100 cells = 10 x 10 over a 2 x 2 process grid: blocks 5 x 5 = 25 cells x 17 FLOP at
-    # 11 GFLOP/s plus the preset's 14.5 µs per sweep. Halo on a crossbar (1 hop, no sharing): x faces 5 doubles = 40 B
-    # (3 payload flits: 6 ns on PCIe, 4 wire flits 6.827 ns on the link), y faces 7
-    # doubles = 56 B (8 ns / 5 flits 8.533 ns); each phase adds one gap max(O/2, T_ser)
-    # = 150 ns
+    # 11 GFLOP/s plus the preset's 14.4 µs per sweep. Halo on a crossbar (1 hop, no
+    # sharing): x faces 5 doubles = 40 B (3 payload flits = 48 B: 8.205 ns on PCIe, 4 wire
+    # flits 6.827 ns on the link), y faces 7 doubles = 56 B (64 B: 10.94 ns / 5 flits
+    # 8.533 ns); each phase adds one gap max(O/2, T_ser) = 150 ns
     r = heat.predict(MACHINE, Layout.crossbar(4), algorithm="recursive-doubling",
                      cells=100, steps=2)
-    assert r.compute_s == pytest.approx(14.5e-6 + 25 * 17 / 11e9)
-    link = 16 / 9.375e9
-    expected = (ONE_HOP + 4 * link + 150e-9) + (ONE_HOP + 5 * link + 150e-9)
+    assert r.compute_s == pytest.approx(14.4e-6 + 25 * 17 / 11e9)
+    expected = (ONE_HOP + 48 / HOST + 150e-9) + (ONE_HOP + 64 / HOST + 150e-9)
     assert r.p2p_s == pytest.approx(expected)
     direct = collectives.collective_time(MACHINE, "allreduce", "recursive-doubling", [8],
                                          layout=Layout.crossbar(4)).time[0]
@@ -149,7 +150,7 @@ def test_heat_by_hand_on_four_nodes():
 def test_heat_uneven_blocks_use_the_largest():
     # 11 x 13 = 143 cells over 2 x 2: blocks 6/5 columns and 7/6 rows, largest 6 x 7
     r = heat.predict(MACHINE, Layout.crossbar(4), algorithm="ring", cells=143)
-    assert r.compute_s == pytest.approx(14.5e-6 + 42 * 17 / 11e9)
+    assert r.compute_s == pytest.approx(14.4e-6 + 42 * 17 / 11e9)
 
 
 def test_halo_hops_match_brute_force_on_the_torus():
@@ -194,11 +195,11 @@ def test_heat_monotone_in_nodes_and_hardware_helps():
 
 def test_heat_one_process_column_has_one_halo_phase():
     # a 1 x 2 process grid has no x phase; the y faces are 10 + 2 doubles = 96 B,
-    # 6 payload flits = 12 ns on PCIe (7 wire flits = 11.95 ns on the link)
+    # 6 payload flits = 16.41 ns on PCIe (7 wire flits = 11.95 ns on the link)
     r = heat.predict(MACHINE, Layout.crossbar(2), algorithm="recursive-doubling",
                      cells=100)
     assert len(heat.halo_phases(Layout.crossbar(2), 1, 2, 10, 5)) == 1
-    assert r.p2p_s == pytest.approx(ONE_HOP + 12e-9 + 150e-9)
+    assert r.p2p_s == pytest.approx(ONE_HOP + 96 / HOST + 150e-9)
 
 
 def test_heat_bad_input():

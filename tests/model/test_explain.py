@@ -116,7 +116,7 @@ def test_euler_identity_the_shares_add_up_to_one(angara3, algorithm, operation):
 ])
 def test_elasticity_matches_a_finite_difference_of_the_numeric_model(
         angara4, algorithm, operation, parameter):
-    layout = C.Layout.torus((4, 4, 4, 8))
+    layout = C.machine_layout(angara4, C.Layout.torus((4, 4, 4, 8)))   # ties as explain
     m = 5000.0
     e = X.explain(angara4, operation, algorithm, m, layout=layout)
     (x,) = [x for x in e.elasticities if x.parameter == parameter]
@@ -237,7 +237,7 @@ def test_crossover_over_bytes_is_the_smallest_whole_byte(angara4):
                     variable="bytes")
     assert c.status == "crosses" and "brentq" in c.method
     m = c.at.value
-    assert m == int(m) and 8192 < m <= 16384
+    assert m == int(m) and 16384 < m <= 32768
     layout = C.Layout.from_topology("torus:8x8x8x16")
 
     def ratio(size):

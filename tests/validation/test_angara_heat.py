@@ -28,7 +28,7 @@ def test_every_heat_claim_passes():
 
 
 def test_preset_overhead_is_the_calibration_solution():
-    """The preset's 14.5 µs is the root of ratio(32768, 40M) = 3 (rounded to 0.1 µs)."""
+    """The preset's 14.4 µs is the root of ratio(32768, 40M) = 3 (rounded to 0.1 µs)."""
     machine, layout = H._machine_and_layout(32768)
 
     def gap(t0):
@@ -50,7 +50,7 @@ def test_held_out_ratio_is_the_sum_of_its_parts():
              for a in (H.P2P, "hw-tree")}
     arithmetic = 17 * 5000 / 11e9
     for result in parts.values():
-        assert result.compute_s == pytest.approx(14.5e-6 + arithmetic)
+        assert result.compute_s == pytest.approx(14.4e-6 + arithmetic)
         assert result.iteration_s == pytest.approx(
             result.compute_s + result.p2p_s + result.collective_s)
     assert parts[H.P2P].p2p_s == parts["hw-tree"].p2p_s     # same halo either way
@@ -70,6 +70,6 @@ def test_smaller_grid_gains_more_at_32768_nodes():
 
 
 def test_compute_time_adds_the_sweep_overhead():
-    assert heat.compute_time(1250, 11e9, 17, 14.5e-6) == pytest.approx(14.5e-6 + 21250 / 11e9)
+    assert heat.compute_time(1250, 11e9, 17, 14.4e-6) == pytest.approx(14.4e-6 + 21250 / 11e9)
     with pytest.raises(ValueError, match="overhead"):
         heat.compute_time(1250, 11e9, 17, -1e-6)

@@ -150,8 +150,7 @@ def predict(machine, layout: Layout | None = None, *, algorithm: str = "hw-tree"
     steps = _whole(steps, "steps")
     if not (isinstance(flops_per_cell, (int, float)) and flops_per_cell > 0):
         raise InputError(f"FLOPs per cell must be > 0, not {flops_per_cell!r}")
-    if layout is None:
-        layout = Layout.from_topology(machine.topology)
+    layout = collectives.machine_layout(machine, layout)
     nodes = layout.endpoints
     px, py = process_grid(nodes)
     nx, ny = grid_shape(cells)

@@ -67,6 +67,7 @@ from icnperf.model.collectives.api import (
     collective_time,
     compare,
     evaluate,
+    machine_layout,
 )
 from icnperf.model.collectives.api import (
     _sizes as _sizes,
@@ -233,6 +234,7 @@ __all__ = [
     "credit_delay",
     "defined",
     "evaluate",
+    "machine_layout",
     "hw_allgather",
     "hw_allreduce",
     "hw_barrier",

@@ -30,6 +30,14 @@ from icnperf.model.collectives.registry import ALGORITHMS, TABLE, _check, operat
 from icnperf.model.collectives.schedules import schedule, schedule_time
 
 
+def machine_layout(machine, layout: Layout | None = None) -> Layout:
+    """``layout`` (default: the machine's topology, ``Layout.from_topology``) with the
+    machine's ring tie rule (``network.ring_ties``, absent: plus)."""
+    if layout is None:
+        layout = Layout.from_topology(machine.topology)
+    return layout.routed(machine.get("network.ring_ties", "plus"))
+
+
 def evaluate(operation: str, algorithm: str, m, layout: Layout, params: dict, *,
              source_hops: int = 0):
     """The time (s) of one (algorithm, operation) on a layout: m and every value of
@@ -117,9 +125,7 @@ def collective_time(machine, operation: str, algorithm: str, sizes=None, *,
     """
     algorithm, operation = _check(algorithm, operation)
     m = _sizes(sizes, operation)
-    if layout is None:
-        layout = Layout.from_topology(machine.topology)
-    layout = layout.placed(processes_per_node, placement, seed)
+    layout = machine_layout(machine, layout).placed(processes_per_node, placement, seed)
     if not (isinstance(source_hops, (int, np.integer)) and 0 <= source_hops):
         raise InputError(f"source_hops must be a whole number >= 0, not {source_hops!r}")
     if source_hops and (algorithm not in ("hw-tree", "p2p-tree") or operation != "broadcast"):
@@ -149,9 +155,7 @@ def compare(machine, operation: str, sizes=None, *, layout: Layout | None = None
     collectives and the tree algorithms when the layout is not a torus or
     ``processes_per_node`` > 1."""
     operation = operation_name(operation)
-    if layout is None:
-        layout = Layout.from_topology(machine.topology)
-    layout = layout.placed(processes_per_node, placement, seed)
+    layout = machine_layout(machine, layout).placed(processes_per_node, placement, seed)
     if algorithms is None:
         trees_fit = layout.is_torus and layout.processes_per_node == 1
         algorithms = [a for a in ALGORITHMS if (a, operation) in TABLE

@@ -36,7 +36,8 @@ class Layout:
     the family name and its parameters), with ``processes_per_node`` ranks r..r+ppn-1 on
     one node and the nodes on the endpoints by ``placement`` (linear: node i on endpoint i,
     dimension 0 fastest on a torus; random: a permutation seeded by ``seed``).
-    ``endpoints`` counts nodes (every endpoint holds one node); :attr:`ranks` the ranks."""
+    ``endpoints`` counts nodes (every endpoint holds one node); :attr:`ranks` the ranks.
+    ``ring_ties``: how a torus routes a message half a ring away (torus.RING_TIES)."""
 
     endpoints: int
     radices: tuple[int, ...] | None = None
@@ -44,6 +45,7 @@ class Layout:
     processes_per_node: int = 1
     placement: str = "linear"
     seed: int = 0
+    ring_ties: str = "plus"
 
     def __post_init__(self):
         if self.endpoints * self.processes_per_node > MAX_RANKS:
@@ -107,6 +109,14 @@ class Layout:
             raise InputError(f"seed must be a whole number >= 0, not {seed!r}")
         return replace(self, processes_per_node=int(processes_per_node),
                        placement=placement, seed=int(seed) if placement == "random" else 0)
+
+    def routed(self, ring_ties: str) -> Layout:
+        """This layout with half-ring ties routed by ``ring_ties`` (torus.RING_TIES: plus
+        or split); InputError on another value."""
+        if ring_ties not in torus.RING_TIES:
+            raise InputError(f"unknown ring tie rule {ring_ties!r}; choose one of "
+                             f"{', '.join(torus.RING_TIES)}")
+        return replace(self, ring_ties=ring_ties)
 
     @property
     def is_torus(self) -> bool:
@@ -182,13 +192,13 @@ class Layout:
 
     def traffic(self, sources, destinations) -> tuple[int, int]:
         """(largest hops, largest channel load) of messages sent at once between distinct
-        endpoints: torus.dor_traffic on a torus; (1, 1) on a crossbar; on a fat tree the
-        NCA hops and the pigeonhole load bound (fattree.nca_hops, nca_message_load); on a
-        dragonfly / megafly the MIN-route hops and exact channel load
-        (dragonfly.dragonfly_route_hops / _load, megafly_route_hops / _load). (0, 0) with
-        no messages."""
+        endpoints: torus.dor_traffic on a torus (ties by ``ring_ties``); (1, 1) on a
+        crossbar; on a fat tree the NCA hops and the pigeonhole load bound
+        (fattree.nca_hops, nca_message_load); on a dragonfly / megafly the MIN-route hops
+        and exact channel load (dragonfly.dragonfly_route_hops / _load, megafly_route_hops /
+        _load). (0, 0) with no messages."""
         if self.radices is not None:
-            return torus.dor_traffic(self.radices, sources, destinations)
+            return torus.dor_traffic(self.radices, sources, destinations, self.ring_ties)
         if len(sources) == 0:
             return (0, 0)
         if self.network is None:

@@ -134,8 +134,10 @@ def assumptions(operation: str, algorithm: str, layout: Layout, params: dict, ap
         notes.append(f"{algorithm} {operation} rounds: {entry.steps}")
     notes.extend(entry.notes)
     if layout.is_torus:
+        tie = ("+ at a tie" if layout.ring_ties == "plus" else
+               "a tie split: + from even ring positions, - from odd (network.ring_ties)")
         notes.append(f"topology: {layout.text}, dimension-order routing, minimal direction "
-                     "in each ring, + at a tie")
+                     f"in each ring, {tie}")
     else:
         notes.append(_topology_note(layout))
     if algorithm == "hw-tree":

@@ -712,24 +712,35 @@ def _forward_loads(lines: int, k: int, line, start, length) -> int:
     return int(round(float(np.max(running[:, :k] + running[:, k:]))))
 
 
-def dor_traffic(radices, sources, destinations) -> tuple[int, int]:
+RING_TIES = ("plus", "split")
+"""How DOR routes a message whose destination is exactly half a ring away (both ways are
+minimal): ``plus`` sends it in the + direction (this module's convention); ``split`` sends
+it + from an even ring position and - from an odd one (a radix-2 ring, one link, always
++), so such messages load both directions equally (the balance adaptive minimal routing reaches, and Dally & Towles'
+assumption behind the k/8 uniform load)."""
+
+
+def dor_traffic(radices, sources, destinations, ties: str = "plus") -> tuple[int, int]:
     """(largest hop count, largest channel load) of messages sent at the same time.
 
     ``sources`` and ``destinations`` are endpoint indices (dimension 0 varies fastest, as
     :func:`endpoint_coordinates`), one pair per message. Routing is this module's DOR on the
-    torus: dimension 0 first, the minimal way round each ring, + at a tie. The channel load
-    is the largest number of the messages that cross one channel (one direction of one
-    link); a radix-2 ring is one link, so its two directions are two channels. Derived here
-    by counting each message's ring segment per dimension; tests check it against walking
-    every route. Returns (0, 0) for no messages.
+    torus: dimension 0 first, the minimal way round each ring, a tie resolved by ``ties``
+    (:data:`RING_TIES`). The channel load is the largest number of the messages that cross
+    one channel (one direction of one link); a radix-2 ring is one link, so its two
+    directions are two channels. Derived here by counting each message's ring segment per
+    dimension; tests check it against walking every route. Returns (0, 0) for no messages.
     """
+    require(ties in RING_TIES, f"unknown ring tie rule {ties!r}; choose one of "
+                               f"{', '.join(RING_TIES)}")
     k = np.asarray(radices, dtype=np.int64)
     src = endpoint_coordinates(k, np.asarray(sources, dtype=np.int64).ravel())
     dst = endpoint_coordinates(k, np.asarray(destinations, dtype=np.int64).ravel())
     if src.shape[0] == 0:
         return 0, 0
     forward = (dst - src) % k
-    plus = 2 * forward <= k
+    plus = 2 * forward < k
+    plus |= (2 * forward == k) & ((src % 2 == 0) | (k == 2) if ties == "split" else True)
     steps = np.where(plus, forward, k - forward)
     hops = int(steps.sum(axis=1).max())
     load = 0

@@ -19,7 +19,7 @@ How they are predicted (model/collectives, nothing fitted to these numbers):
   MPI rather than SHMEM because the paper's point-to-point collectives are MPICH's
   (§3.2 cites Thakur et al.'s recursive doubling for its p2p all-gather). With the SHMEM
   overhead (0 ns) both variants lose 300 ns per message and the broadcast ratios drop to
-  2.15 / 5.33 / 4.88, outside the tolerance at 8192 nodes.
+  2.13 / 5.38 / 4.92, outside the tolerance at 8192 nodes.
 
 All-reduce (a known discrepancy at 8 nodes and for the 4D torus): any model in which the
 hardware tree pays its fixed costs (software call, injection, ejection) once plus a cost

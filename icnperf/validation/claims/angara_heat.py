@@ -16,7 +16,7 @@ count):
   point-to-point all-reduce is :data:`P2P` = ``p2p-tree``: §3.3 takes T_max from the
   simulation of §3.1, whose point-to-point all-reduce is the one over the same tree (Fig. 7
   legend '4D p2p по дереву'); the paper names no other;
-* ``node.stencil_overhead`` (14.5 µs) is the one constant calibrated on these claims: it
+* ``node.stencil_overhead`` (14.4 µs) is the one constant calibrated on these claims: it
   is solved from the 40M ratio at 32,768 nodes, so that claim is the calibration point and
   cannot miss by much; the 81M and 163M ratios, the onset and the growth are held out.
 * onset: the issue's reading of 'more than 64 nodes' — the ratio stays at most

@@ -70,7 +70,9 @@ class FabricConfig:
     ``vcs_per_class``: ordinary VCs per dateline class, a packet taking any free one of its
     class at each channel (the collective subnet has one VCUp and one VCDown);
     ``send_overhead`` / ``recv_overhead``: processor cycles per message;
-    ``reduce_window`` / ``credit_packets``: the ReduceId window and credit size."""
+    ``reduce_window`` / ``credit_packets``: the ReduceId window and credit size;
+    ``ring_ties``: ordinary packets half a ring away go + (``plus``) or + from even and -
+    from odd ring positions (``split``), as model/topology/torus.RING_TIES."""
 
     router_delay: int = 4
     link_delay: int = 40
@@ -89,6 +91,7 @@ class FabricConfig:
     reduce_window: int = REDUCE_WINDOW
     credit_packets: int = CREDIT_PACKETS
     vcs_per_class: int = 1
+    ring_ties: str = "plus"
 
     def __post_init__(self):
         for name in ("router_delay", "link_delay", "injection_delay", "ejection_delay",
@@ -113,6 +116,9 @@ class FabricConfig:
                              f" {self.vcs_per_class!r}")
         if not (1 <= self.credit_packets <= self.reduce_window):
             raise InputError("flitsim: need 1 <= credit_packets <= reduce_window")
+        if self.ring_ties not in ("plus", "split"):
+            raise InputError(f"flitsim: ring_ties must be plus or split, not "
+                             f"{self.ring_ties!r}")
 
     def buffer_for(self, latency: int, rate: float) -> int:
         """Flits per VC buffer behind a channel of this latency and rate."""
@@ -530,13 +536,18 @@ class Fabric:
 
     def _dor_port(self, r: int, dst: int) -> int:
         """Dimension-order routing: the lowest dimension whose coordinate differs, the
-        minimal way round its ring, + at a tie (distance exactly k/2); the endpoint port
-        2n at the destination. Port 2d is + in dimension d, 2d + 1 is -."""
+        minimal way round its ring, a tie (distance exactly k/2, met only on a packet's
+        first hop in that ring) by ``cfg.ring_ties`` (a radix-2 ring is one link, always
+        +); the endpoint port 2n at the destination. Port 2d is + in dimension d, 2d + 1 is
+        -."""
         for d, k in enumerate(self.radices):
             here = (r // self.strides[d]) % k
             there = (dst // self.strides[d]) % k
             if here != there:
-                return 2 * d + (0 if 2 * ((there - here) % k) <= k else 1)
+                forward = 2 * ((there - here) % k)
+                plus = forward < k or (forward == k and (self.cfg.ring_ties == "plus"
+                                                         or here % 2 == 0 or k == 2))
+                return 2 * d + (0 if plus else 1)
         return self.terminal
 
     # --- hosts ------------------------------------------------------------------------
