@@ -45,8 +45,9 @@ NOTES = (
      " network.collective_switching, ordinary VCs per network.switching"),
     ("ordinary VCs: network.virtual_channels split over the two dateline classes, 2 (one"
      " per class) when the machine does not say; with one per class a VC held by a packet"
-     " whose flits arrive slowly idles a shared link, so large contended all-gathers run"
-     " 10-18 % above the formula's fair B_link / c sharing (2 per class: within 3 %)"),
+     " whose flits arrive slowly idles a shared link, so large all-gathers whose steps"
+     " share channels run above the formula's fair B_link / c sharing (measured on"
+     " angara-3d, 32 KiB on 8x8x8: +19 %; 2 per class: +3.5 %)"),
     ("one node per router, rank r on router r (dimension 0 fastest), tree rooted at rank 0;"
      " completion = the last rank holding its whole result"),
 )

@@ -155,16 +155,22 @@ def predict(machine, layout: Layout | None = None, *, algorithm: str = "hw-tree"
     collective = float(gathered.time[0])
     iteration = compute + collective
     extra = rows % nodes
+    spread = (f"all {nodes} nodes get {max(parts)} rows" if extra == 0 else
+              f"{extra} node(s) get {max(parts)} rows, {nodes - extra} get {min(parts)} "
+              "(the first N mod P nodes take one more); the step waits for the slowest node")
+    host = machine.get("network.host_bandwidth")
     notes = (
         f"SpMV (seeds/000 §3.2): N = {rows} rows, d = {d} non-zeros per row, on {nodes} "
         f"nodes ({layout.text}), one process per node",
-        f"rows block-distributed: {extra} node(s) get {max(parts)} rows, {nodes - extra} "
-        f"get {min(parts)} (the first N mod P nodes take one more); the step waits for the "
-        f"slowest node",
+        f"rows block-distributed: {spread}",
         f"compute: 2·d·ceil(N/P) = {2 * d * max(parts)} FLOP per node per iteration",
         rate_note,
         f"all-gather of y: {m} bytes (8-byte doubles), {algorithm}, "
         "model/collectives (parts taken equal, m/P each)",
+        *(() if host is None else (
+            f"every node takes in the whole vector, so the all-gather runs at most at the "
+            f"host interface's network.host_bandwidth = {host / 1e9:g} GB/s (where the "
+            "value comes from: the machine's provenance)",)),
         *gathered.assumptions,
         "no point-to-point part; bulk-synchronous: compute, then all-gather",
     )

@@ -32,9 +32,12 @@ from icnperf.model.collectives.schedules import schedule, schedule_time
 
 def machine_layout(machine, layout: Layout | None = None) -> Layout:
     """``layout`` (default: the machine's topology, ``Layout.from_topology``) with the
-    machine's ring tie rule (``network.ring_ties``, absent: plus)."""
+    machine's ring tie rule (``network.ring_ties``, absent: plus) unless the layout sets
+    its own (``Layout.routed``)."""
     if layout is None:
         layout = Layout.from_topology(machine.topology)
+    if layout.ring_ties is not None:
+        return layout
     return layout.routed(machine.get("network.ring_ties", "plus"))
 
 

@@ -37,7 +37,8 @@ class Layout:
     one node and the nodes on the endpoints by ``placement`` (linear: node i on endpoint i,
     dimension 0 fastest on a torus; random: a permutation seeded by ``seed``).
     ``endpoints`` counts nodes (every endpoint holds one node); :attr:`ranks` the ranks.
-    ``ring_ties``: how a torus routes a message half a ring away (torus.RING_TIES)."""
+    ``ring_ties``: how a torus routes a message half a ring away (torus.RING_TIES; None:
+    not set, routed + unless a machine sets it, see collectives.machine_layout)."""
 
     endpoints: int
     radices: tuple[int, ...] | None = None
@@ -45,7 +46,7 @@ class Layout:
     processes_per_node: int = 1
     placement: str = "linear"
     seed: int = 0
-    ring_ties: str = "plus"
+    ring_ties: str | None = None
 
     def __post_init__(self):
         if self.endpoints * self.processes_per_node > MAX_RANKS:
@@ -198,7 +199,8 @@ class Layout:
         and exact channel load (dragonfly.dragonfly_route_hops / _load, megafly_route_hops /
         _load). (0, 0) with no messages."""
         if self.radices is not None:
-            return torus.dor_traffic(self.radices, sources, destinations, self.ring_ties)
+            return torus.dor_traffic(self.radices, sources, destinations,
+                                     self.ring_ties or "plus")
         if len(sources) == 0:
             return (0, 0)
         if self.network is None:

@@ -134,8 +134,9 @@ def assumptions(operation: str, algorithm: str, layout: Layout, params: dict, ap
         notes.append(f"{algorithm} {operation} rounds: {entry.steps}")
     notes.extend(entry.notes)
     if layout.is_torus:
-        tie = ("+ at a tie" if layout.ring_ties == "plus" else
-               "a tie split: + from even ring positions, - from odd (network.ring_ties)")
+        tie = ("+ at a tie" if layout.ring_ties in (None, "plus") else
+               "a tie split: + from even ring positions, - from odd (network.ring_ties; "
+               "a radix-2 ring is one link)")
         notes.append(f"topology: {layout.text}, dimension-order routing, minimal direction "
                      f"in each ring, {tie}")
     else:

@@ -341,7 +341,8 @@ def predict_term(term, machine, design: Candidate, n_endpoints: int,
         cut = (f"the term asks for {term.nodes} nodes, more than the {n_endpoints}"
                " endpoints sized for; the job uses all of them")
         placed = (cut, *placed)
-    key = (id(term), layout, machine.get("network.link_bandwidth"))
+    key = (id(term), layout, machine.get("network.link_bandwidth"),
+           machine.get("network.ring_ties"))
     if cache is not None and key in cache:
         seconds, used, notes, model_notes = cache[key]
     else:

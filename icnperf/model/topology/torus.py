@@ -11,7 +11,8 @@ Conventions (each also in the returned ``notes``):
   across it, no links); the vectorized hypercube uses it to pad configurations of different n.
 * Routing is dimension-order (DOR): dimension 0 (X) first, then 1 (Y), 2 (Z), ... In a torus
   each ring is crossed in the minimal direction; at distance exactly k/2 (even k) the +
-  direction is taken. A mesh routes DOR without wraparound.
+  direction is taken (the metrics here; :func:`dor_traffic` can also split such ties,
+  :data:`RING_TIES`). A mesh routes DOR without wraparound.
 * radix = max router degree + 1 endpoint port: 2 ports per dimension of radix > 2, 1 per
   dimension of radix 2 (mesh: interior routers; edge and corner routers use fewer ports).
 

@@ -28,10 +28,11 @@ pipeline stage and link 1 cycle, oldest-first allocation. Runs use the NUDT setu
   8x8x8 (MPI software overhead; the machine's parameters become cycles through
   validation/fabric.py): the hardware-tree broadcast of one 256-byte packet (the Fig. 7
   test) and the recursive-doubling all-gather of a 4 KiB vector, each within 10 %. Larger
-  all-gathers run above the formula's fair B_link / c link sharing with one VC per
-  dateline class (a VC held by a packet whose flits arrive slowly idles a shared link):
-  32 KiB is +17 % on 4x4x4 and +33 % on 8x8x8; two VCs per class bring it within 3 %
-  (tests/validation/test_flitsim_collective.py);
+  all-gathers run above the formula's fair B_link / c link sharing where a channel is
+  shared and there is one VC per dateline class (a VC held by a packet whose flits arrive
+  slowly idles a shared link): 32 KiB on the preset is +0.4 % on 4x4x4 (its split ties
+  share no channel) and +19 % on 8x8x8, +3.5 % with two VCs per class; with + ties and an
+  8 GB/s host rate, +17 % and +33 % (tests/validation/test_flitsim_collective.py);
 * NUDT findings: the higher-dimensional torus is better at equal size (4x4x4 against 8x8:
   higher uniform saturation throughput and lower zero-load latency); UGAL beats MIN on a
   dragonfly when minimal routing funnels traffic through one global link (group-

@@ -587,7 +587,8 @@ class Fabric:
     def build_tree(self, root: int) -> None:
         """The dimension-ordered spanning tree from ``root`` (seeds/000 §1): a router's
         parent is its neighbour towards the root in the highest dimension where their
-        coordinates differ, along the DOR direction (+ at a tie)."""
+        coordinates differ, along the DOR direction (+ at a tie, whatever ``cfg.ring_ties``
+        says: the tree is the hardware's, built as model/topology/torus builds it)."""
         coords = self.net.coords
         k = self.radices
         R = self.net.routers
