@@ -173,7 +173,7 @@ def _structure(operation: str, algorithm: str, layout: collectives.Layout, m: fl
     if algorithm in ("hw-tree", "p2p-tree"):
         structure["depth"] = layout.depth
         if algorithm == "p2p-tree":
-            structure["ties"] = layout.ties
+            structure["ties"] = layout.tree_ties
     else:
         steps = collectives.schedule(algorithm, operation, layout)
         structure["steps"] = sum(s.count for s in steps)

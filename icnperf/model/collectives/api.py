@@ -64,7 +64,7 @@ def evaluate(operation: str, algorithm: str, m, layout: Layout, params: dict, *,
                 return hw_allgather(m, depth, layout.diameter, layout.endpoints,
                                     **_bind(hw_allgather, params))
             return hw_barrier(depth, **_bind(hw_barrier, params))
-        ties = layout.ties
+        ties = layout.tree_ties
         if operation == "broadcast":
             return p2p_tree_broadcast(m, depth, ties, source_hops,
                                       **_bind(p2p_tree_broadcast, params))

@@ -164,7 +164,7 @@ class Layout:
         return torus.spanning_tree_depth(self._require_torus("the collective tree"))
 
     @property
-    def ties(self) -> int:
+    def tree_ties(self) -> int:
         """Equal-depth sibling pairs on the tree's critical path (torus.spanning_tree_ties)."""
         return torus.spanning_tree_ties(self._require_torus("the collective tree"))
 

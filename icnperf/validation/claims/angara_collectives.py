@@ -7,7 +7,8 @@ subnetwork than by point-to-point sends over the same tree on a 2x2x2 torus, 6.9
 the same' difference; the 4D torus gains less because of its smaller diameter; the
 difference grows with the node count (conclusion).
 
-How they are predicted (model/collectives, nothing fitted to these numbers):
+How they are predicted (model/collectives, nothing fitted to these numbers; the presets'
+host rate is calibrated on Fig. 9, not here, and moves these ratios by under 1 %):
 
 * machines: the angara-3d / angara-4d presets with the topology replaced by the needed
   shape (torus sweeps use ``torus.balanced_torus_shape``);
