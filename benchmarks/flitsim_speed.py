@@ -9,7 +9,7 @@ process's CPU time (one core; robust on a shared machine) and per wall-clock sec
 first line reports the kernel's first-call time (loading or compiling the Numba kernel).
 
 ``--baseline REV`` also runs the simulator as committed at git revision REV (its
-``icnperf/validation/flitsim`` package, extracted into a temporary directory and imported
+``icnperf/sim`` package, or ``icnperf/validation/flitsim`` before it moved, extracted into a temporary directory and imported
 under another name), alternating the two engines run by run with the same seeds, so a
 before/after comparison shares the machine's load. Not a test: the figures are for the
 README and docs/architecture.md.
@@ -26,9 +26,11 @@ import tempfile
 import time
 from pathlib import Path
 
-import icnperf.validation.flitsim as current
+import icnperf.sim as current
 
-PACKAGE = "icnperf/validation/flitsim"
+PACKAGES = ("icnperf/sim", "icnperf/validation/flitsim")
+"""Where the simulator lives, newest first (it moved out of validation/ in the house
+restructuring)."""
 CASES = (((8, 8, 8), 0.2), ((8, 8, 8), 0.4), ((8, 8), 0.2), ((8, 8), 0.4))
 
 
@@ -51,15 +53,22 @@ def one_run(sim_module, radices, rate: float, cycles: int, warmup: int,
 def load_revision(revision: str, into: Path):
     """The flitsim package as of git ``revision``, importable as ``flitsim_<revision>``."""
     root = Path(__file__).resolve().parent.parent
-    names = subprocess.run(["git", "ls-tree", "--name-only", f"{revision}:{PACKAGE}"],
-                           cwd=root, check=True, capture_output=True, text=True).stdout.split()
+    for package_path in PACKAGES:
+        listing = subprocess.run(["git", "ls-tree", "--name-only", f"{revision}:{package_path}"],
+                                 cwd=root, capture_output=True, text=True)
+        if listing.returncode == 0:
+            break
+    else:
+        raise SystemExit(f"no flit simulator package at revision {revision}")
+    names = listing.stdout.split()
     name = "flitsim_" + "".join(c for c in revision if c.isalnum())
     package = into / name
     package.mkdir()
     for file in (n for n in names if n.endswith(".py")):
-        text = subprocess.run(["git", "show", f"{revision}:{PACKAGE}/{file}"], cwd=root,
+        text = subprocess.run(["git", "show", f"{revision}:{package_path}/{file}"], cwd=root,
                               check=True, capture_output=True, text=True).stdout
-        (package / file).write_text(text.replace("icnperf.validation.flitsim", name))
+        text = text.replace("icnperf.validation.flitsim", name).replace("icnperf.sim", name)
+        (package / file).write_text(text)
     sys.path.insert(0, str(into))
     return importlib.import_module(name)
 

@@ -19,14 +19,8 @@ import subprocess
 import sys
 import time
 
-from icnperf.commands.size import (
-    DEFAULT_COST,
-    DEFAULT_FAMILIES,
-    DEFAULT_MACHINE,
-    DEFAULT_WORKLOAD,
-    load_study,
-    read_toml,
-)
+from icnperf.data.sizing_inputs import load_cost_model, load_workload
+from icnperf.reports.text.size import DEFAULT_FAMILIES, DEFAULT_MACHINE, load_study
 
 
 def _timed(call, repeats: int) -> tuple[list[float], object]:
@@ -49,15 +43,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
 
-    from icnperf.machine import load_machine
-    from icnperf.model.sizing.cost import cost_model_from_dict
+    from icnperf.data.machine import load_machine
     from icnperf.model.sizing.screen import screen_space
     from icnperf.model.sizing.space import enumerate_space
-    from icnperf.model.sizing.workload import workload_from_dict
 
-    cost_model = cost_model_from_dict(read_toml(DEFAULT_COST, "cost"), str(DEFAULT_COST))
-    workload = workload_from_dict(read_toml(DEFAULT_WORKLOAD, "workload"),
-                                  str(DEFAULT_WORKLOAD))
+    cost_model = load_cost_model()
+    workload = load_workload()
     machine = load_machine(DEFAULT_MACHINE)
 
     def screen():

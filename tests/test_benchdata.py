@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from icnperf.benchdata import (
+from icnperf.data.measurements.bench import (
     FORMATS,
     BenchData,
     BenchPoint,
@@ -25,14 +25,14 @@ from icnperf.benchdata import (
     load_bench,
     parse_text,
 )
-from icnperf.calibration import (
+from icnperf.data.calibrated import (
     calibrate_machine,
     observations_from,
     parameter_rows,
     point_rows,
 )
 from icnperf.errors import DataError, InputError
-from icnperf.machine import load_machine, write_machine
+from icnperf.data.machine import load_machine, write_machine
 
 BENCH = Path(__file__).resolve().parent / "data" / "bench"
 TRUTH = {"software.mpi_overhead": 450e-9, "network.link_bandwidth": 6e9}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from icnperf.errors import InputError
-from icnperf.machine import (
+from icnperf.data.machine import (
     NODE_TYPE_KEYS,
     SCHEMA,
     Machine,

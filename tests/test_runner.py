@@ -29,7 +29,7 @@ def _fail_on_three(x: int) -> int:
 
 def _small_simulations() -> list[tuple]:
     """2 rates x 2 seeds on a 4x4 torus, short phases: a deterministic, cheap workload."""
-    from icnperf.validation.flitsim import RouterConfig
+    from icnperf.sim import RouterConfig
 
     router = RouterConfig(arbiter="age")
     return [("torus:4x4", "dor", "uniform", rate, router, 100, 200, 200, seed, None)
@@ -98,7 +98,7 @@ def test_task_input_error_propagates_as_itself(scheduler):
 def test_same_seeds_same_numbers_inline_and_processes():
     """The simulator is deterministic per seed, so where it runs must not matter; the two
     seeds must differ (else the comparison could not fail)."""
-    from icnperf.commands.simulate import _simulate_task
+    from icnperf.reports.text.simulate import _simulate_task
 
     tasks = _small_simulations()
     inline = _numbers(run_map(_simulate_task, tasks, "inline"))
@@ -113,7 +113,7 @@ def test_same_seeds_same_numbers_inline_and_processes():
 def test_same_seeds_same_numbers_on_a_dask_local_cluster():
     """Issue #7: a LocalCluster with 2 workers gives the in-process numbers."""
     pytest.importorskip("distributed")
-    from icnperf.commands.simulate import _simulate_task
+    from icnperf.reports.text.simulate import _simulate_task
 
     tasks = _small_simulations()
     inline = _numbers(run_map(_simulate_task, tasks, "inline"))

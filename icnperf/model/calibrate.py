@@ -2,10 +2,10 @@
 
 Pure: no file I/O, no printing. The measurements come in as :class:`Observations` (message
 size, hops, the measured value, which quantity it is and which messaging interface measured
-it); the machine is anything with ``require(path)`` and ``name`` (``icnperf.machine.Machine``);
+it); the machine is anything with ``require(path)`` and ``name`` (``icnperf.data.machine.Machine``);
 the result is a :class:`FitResult` of numbers. Reading benchmark files is
-``icnperf.benchdata``'s job, writing the calibrated machine ``icnperf.machine``'s;
-``icnperf.calibration`` joins the three.
+``icnperf.data.measurements.bench``'s job, writing the calibrated machine ``icnperf.data.machine``'s;
+``icnperf.data.calibrated`` joins the three.
 
 **The model fitted is the model icnperf predicts with.** Every trial evaluation substitutes
 the trial values into the machine and calls :func:`icnperf.model.network.p2p_table` (the

@@ -540,7 +540,7 @@ def machine_parameters(machine, api: str = "mpi", switching: str | None = None) 
     ``software_overhead`` (by api) and ``store_and_forward`` (0/1, from ``switching`` or
     ``network.switching``).
 
-    ``machine`` is anything with ``require(path)`` (icnperf.machine.Machine). Missing keys
+    ``machine`` is anything with ``require(path)`` (icnperf.data.machine.Machine). Missing keys
     raise one InputError naming each key and the ``--set`` that supplies it.
     """
     if api not in APIS:

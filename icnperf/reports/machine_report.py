@@ -76,7 +76,7 @@ def summary_section(machines, names) -> Section:
 
 def topology_section(machines, names) -> Section:
     """Structural metrics and channel loads of each machine's topology."""
-    from icnperf.commands.topology import topology_document
+    from icnperf.reports.text.topology import topology_document
     from icnperf.model.topology.base import PATTERNS
 
     docs = [topology_document(machine.topology) for machine in machines]
@@ -159,7 +159,7 @@ def _line(x, y, name, colour, dash="solid", mode="lines"):
 
 def collectives_section(machines, names) -> Section:
     """Each operation's time vs node count per algorithm, hardware-tree crossovers marked."""
-    from icnperf.commands.predict import collective_rows
+    from icnperf.reports.text.predict import collective_rows
     from icnperf.model.collectives import ALGORITHMS
 
     figures, notes, absent, table_rows = [], [], [], []
@@ -245,7 +245,7 @@ def _always_fastest(curves: dict) -> bool:
 
 def apps_section(machines, names) -> Section:
     """Application time per iteration split into compute / point-to-point / collective."""
-    from icnperf.commands.apps import P2P_ALGORITHM, app_rows
+    from icnperf.reports.text.apps import P2P_ALGORITHM, app_rows
 
     figures, tables, absent = [], [], []
     for app in APPS:
@@ -397,7 +397,7 @@ def _equation(left: str, right_mathml: str) -> str:
 
 def load_machines(machine_name: str, compare: tuple[str, ...], overrides: tuple[str, ...]):
     """The main machine (with --set overrides) and the machines to compare, with labels."""
-    from icnperf.machine import load_machine
+    from icnperf.data.machine import load_machine
 
     main = load_machine(machine_name).with_overrides(list(overrides))
     machines = [main] + [load_machine(name) for name in compare]

@@ -16,7 +16,7 @@ def angara_fig7() -> go.Figure:
     point-to-point tree vs node count, broadcast and all-reduce of one 256-byte packet on
     balanced 3D and 4D tori (model: validation.claims.angara_collectives.sweep_ratios;
     points: the bundled table angara-collectives-fig7)."""
-    from icnperf.measurements import load_table
+    from icnperf.data.measurements.tables import load_table
     from icnperf.validation.claims import angara_collectives as fig7
 
     published = load_table(fig7.TABLE).rows()
@@ -51,7 +51,7 @@ def angara_fig9() -> go.Figure:
     recursive-doubling all-gather over the hardware all-gather vs node count on a 4D torus
     (model: validation.claims.angara_spmv.gain over its SWEEP; point: the bundled table
     angara-spmv-fig9, the paper's largest gain)."""
-    from icnperf.measurements import load_table
+    from icnperf.data.measurements.tables import load_table
     from icnperf.validation.claims import angara_spmv as fig9
 
     (row,) = load_table(fig9.TABLE).rows()
@@ -78,7 +78,7 @@ def angara_fig10() -> go.Figure:
     point-to-point all-reduce over the hardware all-reduce vs node count on a 4D torus, one
     curve per grid (model: validation.claims.angara_heat.ratio over its SWEEP; points: the
     bundled table angara-heat-fig10)."""
-    from icnperf.measurements import load_table
+    from icnperf.data.measurements.tables import load_table
     from icnperf.validation.claims import angara_heat as fig10
 
     rows = load_table(fig10.TABLE).rows()

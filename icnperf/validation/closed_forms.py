@@ -238,7 +238,7 @@ def predictions(spec, routing: str, network, traffic_name: str, router, seed: in
     has no exact figure (see ``notes``).
     """
     from icnperf.model.network import router_efficiency
-    from icnperf.validation.flitsim.traffic import Traffic
+    from icnperf.sim.traffic import Traffic
 
     n = int(network.endpoints)
     # only to learn which destinations the pattern draws (the simulator's first draw)

@@ -33,7 +33,7 @@ def fabric_config(machine, api: str = "mpi"):
     store-and-forward unless network.collective_switching says cut-through; half-ring ties
     by network.ring_ties (default plus).
     """
-    from icnperf.validation.flitsim.collective_fabric import FabricConfig
+    from icnperf.sim.collective_fabric import FabricConfig
 
     if api not in APIS:
         raise InputError(f"unknown api {api!r}; choose one of {', '.join(APIS)}")

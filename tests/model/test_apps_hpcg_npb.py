@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from icnperf.errors import InputError
-from icnperf.machine import load_machine
-from icnperf.measurements import MeasurementTable
+from icnperf.data.machine import load_machine
+from icnperf.data.measurements.tables import MeasurementTable
 from icnperf.model import collectives, network
 from icnperf.model.apps import hpcg, npb_is
 
@@ -277,7 +277,7 @@ def test_logo_never_sees_the_held_out_group(gige):
 
 
 def test_logo_excludes_excluded_rows(gige):
-    from icnperf.measurements import load_table
+    from icnperf.data.measurements.tables import load_table
 
     table = load_table("npb-is-gige-class-c")
     record = npb_is.leave_one_group_out(table, gige)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from icnperf.errors import InputError
-from icnperf.machine import load_machine
+from icnperf.data.machine import load_machine
 from icnperf.model import collectives
 from icnperf.model.apps import heat, spmv
 from icnperf.model.collectives import Layout

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from icnperf.errors import InputError
-from icnperf.machine import SCHEMA, load_machine
-from icnperf.measurements import load_table
+from icnperf.data.machine import SCHEMA, load_machine
+from icnperf.data.measurements.tables import load_table
 from icnperf.model import calibrate as C
 from icnperf.model import network as N
 
@@ -380,7 +380,7 @@ def test_api_none_has_no_overhead_to_fit():
 
 
 def test_missing_machine_key_names_the_set_option(preset):
-    from icnperf.machine import Machine
+    from icnperf.data.machine import Machine
 
     bare = Machine(name="bare", topology="torus:4", network={"flit_size": 16})
     obs = C.observations([16, 64], [1, 1], [1e-6, 1.1e-6])

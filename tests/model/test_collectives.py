@@ -16,7 +16,7 @@ import pytest
 import sympy as sp
 
 from icnperf.errors import InputError
-from icnperf.machine import Machine, load_machine
+from icnperf.data.machine import Machine, load_machine
 from icnperf.model import collectives as C
 from icnperf.model import network as N
 from icnperf.model import ops

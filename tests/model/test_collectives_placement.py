@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from icnperf.cli import cli
 from icnperf.errors import InputError
-from icnperf.machine import load_machine
+from icnperf.data.machine import load_machine
 from icnperf.model import collectives as C
 from icnperf.model import network as N
 from icnperf.model.topology import dragonfly, fattree

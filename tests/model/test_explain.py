@@ -12,7 +12,7 @@ import pytest
 import sympy as sp
 
 from icnperf.errors import InputError
-from icnperf.machine import Machine, load_machine
+from icnperf.data.machine import Machine, load_machine
 from icnperf.model import collectives as C
 from icnperf.model import explain as X
 from icnperf.model.topology import torus
@@ -285,7 +285,7 @@ def test_crossover_over_nodes_needs_a_torus():
 
 def test_crossover_does_not_import_sympy():
     code = ("import sys\n"
-            "from icnperf.machine import Machine, load_machine\n"
+            "from icnperf.data.machine import Machine, load_machine\n"
             "from icnperf.model.explain import crossover\n"
             "c = crossover(load_machine('angara-3d'), 'broadcast', 'hw-tree', 'p2p-tree', 4)\n"
             "assert c.found\n"

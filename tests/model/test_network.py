@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from icnperf.errors import InputError
-from icnperf.machine import Machine, load_machine
+from icnperf.data.machine import Machine, load_machine
 from icnperf.model import network as N
 from icnperf.model import ops
 

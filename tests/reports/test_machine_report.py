@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from icnperf.machine import load_machine
+from icnperf.data.machine import load_machine
 from icnperf.model.network import p2p_table
 from icnperf.reports import machine_report
 from icnperf.reports.figures import crossings

@@ -32,7 +32,7 @@ def test_hpcg_gain_inside_the_issue_band():
 
 
 def test_hpcg_preset_has_no_fitted_gain():
-    from icnperf.machine import load_machine
+    from icnperf.data.machine import load_machine
 
     machine = load_machine(A.HPCG_MACHINE)
     text = " ".join(machine.provenance.values()).lower()

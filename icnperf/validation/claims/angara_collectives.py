@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from icnperf.validation.registry import Claim
+from icnperf.validation.claim import Claim
 
 SOURCE = "Angara collectives paper (seeds/000), §3.1 text under Fig. 7"
 CONCLUSION = "Angara collectives paper (seeds/000), §3.1 and conclusion"
@@ -53,7 +53,7 @@ SWEEP = {3: [8 * 2 ** i for i in range(11)], 4: [16 * 2 ** i for i in range(10)]
 
 @lru_cache(maxsize=None)
 def _rows() -> tuple[dict, ...]:
-    from icnperf.measurements import load_table
+    from icnperf.data.measurements.tables import load_table
 
     return tuple(load_table(TABLE).rows())
 
@@ -67,7 +67,7 @@ def _row(operation: str, dims: int, nodes: int) -> dict:
 def ratio(operation: str, dims: int, shape: tuple[int, ...], message_bytes: int = 256) -> float:
     """p2p-tree time / hw-tree time of ``operation`` on the torus ``shape`` for one packet of
     ``message_bytes`` on the wire, with the angara-{dims}d preset's parameters."""
-    from icnperf.machine import load_machine
+    from icnperf.data.machine import load_machine
     from icnperf.model import collectives
     from icnperf.model.collectives import Layout
 

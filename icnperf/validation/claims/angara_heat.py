@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from icnperf.validation.registry import Claim
+from icnperf.validation.claim import Claim
 
 SOURCE = "Angara collectives paper (seeds/000), §3.3 last paragraph (Fig. 10)"
 TABLE = "angara-heat-fig10"
@@ -47,14 +47,14 @@ CALIBRATION_CELLS = 40_960_000
 
 @lru_cache(maxsize=None)
 def _rows() -> tuple[dict, ...]:
-    from icnperf.measurements import load_table
+    from icnperf.data.measurements.tables import load_table
 
     return tuple(load_table(TABLE).rows())
 
 
 @lru_cache(maxsize=None)
 def _machine_and_layout(nodes: int):
-    from icnperf.machine import load_machine
+    from icnperf.data.machine import load_machine
     from icnperf.model.collectives import Layout
     from icnperf.model.topology.torus import balanced_torus_shape
 

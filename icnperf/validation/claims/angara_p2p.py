@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from icnperf.validation.registry import Claim
+from icnperf.validation.claim import Claim
 
 SOURCE = "HPCG-on-Angara paper (seeds/003), Table 2, 16-byte latency between two nodes"
 MACHINE = "angara-36"
@@ -22,7 +22,7 @@ NEIGHBOUR_HOPS = 1
 
 @lru_cache(maxsize=None)
 def _measured(api: str) -> float:
-    from icnperf.measurements import load_table
+    from icnperf.data.measurements.tables import load_table
 
     table = load_table("angara-latency-16b")
     row = next(r for r in table.rows() if r["api"] == api)
@@ -30,7 +30,7 @@ def _measured(api: str) -> float:
 
 
 def _predicted(api: str) -> float:
-    from icnperf.machine import load_machine
+    from icnperf.data.machine import load_machine
     from icnperf.model.network import p2p_table
 
     table = p2p_table(load_machine(MACHINE), [16], NEIGHBOUR_HOPS, api)

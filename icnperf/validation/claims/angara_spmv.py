@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from icnperf.validation.registry import Claim
+from icnperf.validation.claim import Claim
 
 SOURCE = "Angara collectives paper (seeds/000), §3.2 and conclusion (Fig. 9)"
 TABLE = "angara-spmv-fig9"
@@ -53,14 +53,14 @@ TOLERANCE = 0.10
 
 @lru_cache(maxsize=None)
 def _row() -> dict:
-    from icnperf.measurements import load_table
+    from icnperf.data.measurements.tables import load_table
 
     (row,) = load_table(TABLE).rows()
     return row
 
 
 def _machine_and_layout(nodes: int, host_bandwidth: float | None = None):
-    from icnperf.machine import load_machine
+    from icnperf.data.machine import load_machine
     from icnperf.model.collectives import Layout
     from icnperf.model.topology.torus import balanced_torus_shape
 

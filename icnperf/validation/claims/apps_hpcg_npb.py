@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from icnperf.validation.registry import Claim
+from icnperf.validation.claim import Claim
 
 HPCG_SOURCE = ("HPCG-on-Angara paper (seeds/003) §2.4 and conclusion: +39 % at 36 nodes, "
                "optimized SHMEM vs reference 2.4")
@@ -47,7 +47,7 @@ HIT_FRACTION = 0.5
 
 @cache
 def _hpcg_row() -> dict:
-    from icnperf.measurements import load_table
+    from icnperf.data.measurements.tables import load_table
 
     return load_table(HPCG_TABLE).rows()[0]
 
@@ -55,7 +55,7 @@ def _hpcg_row() -> dict:
 @cache
 def hpcg_gain(sync: str = "pairwise") -> float:
     """Predicted reference time / optimized time (= GFLOP/s ratio) at the table's point."""
-    from icnperf.machine import load_machine
+    from icnperf.data.machine import load_machine
     from icnperf.model.apps import hpcg
     from icnperf.model.collectives import Layout
 
@@ -75,8 +75,8 @@ def hpcg_gain(sync: str = "pairwise") -> float:
 @cache
 def npb_records() -> tuple:
     """The leave-one-group-out record of every bundled NPB IS table."""
-    from icnperf.machine import load_machine
-    from icnperf.measurements import load_table
+    from icnperf.data.machine import load_machine
+    from icnperf.data.measurements.tables import load_table
     from icnperf.model.apps import npb_is
 
     out = []

@@ -50,7 +50,7 @@ from functools import lru_cache
 
 from icnperf.model import network
 from icnperf.model.network import ROUTER_EFFICIENCY, router_efficiency
-from icnperf.validation.registry import Claim
+from icnperf.validation.claim import Claim
 
 SOURCE = "flit-level simulator (validation/flitsim) vs closed forms"
 NUDT_SOURCE = "NUDT topologies paper (seeds/002), simulation findings; flit-level simulator"
@@ -83,7 +83,7 @@ region of 10 % of the endpoints, where the paper sees UGAL ahead (with a 2 % reg
 
 
 def _router(spec: str):
-    from icnperf.validation.flitsim import RouterConfig
+    from icnperf.sim import RouterConfig
 
     return RouterConfig(vcs=6 if spec.startswith("dragonfly") else 2, buffer=8,
                         arbiter="age")
@@ -93,7 +93,7 @@ def _router(spec: str):
 def simulated(spec: str, pattern: str, rate: float, routing: str | None = None,
               hotspot: bool = False, seed: int = SEED):
     """One simulator run (SimResult), cached for the claims that share it."""
-    from icnperf.validation.flitsim import network_from_spec, simulate
+    from icnperf.sim import network_from_spec, simulate
 
     return simulate(network_from_spec(spec, routing), pattern, rate, _router(spec),
                     seed=seed, traffic_options=HOTSPOT if hotspot else None, **WINDOWS)
@@ -132,7 +132,7 @@ def saturation(spec: str, pattern: str) -> float:
 
 @lru_cache(maxsize=None)
 def _collective_machine(shape: tuple[int, ...]):
-    from icnperf.machine import load_machine
+    from icnperf.data.machine import load_machine
 
     return load_machine(COLLECTIVE_MACHINE).with_overrides(
         ["topology=torus:" + "x".join(map(str, shape))])
@@ -143,7 +143,7 @@ def simulated_collective(shape: tuple[int, ...], operation: str, algorithm: str,
                          size: float) -> float:
     """Simulated completion time (s) of one collective on the reshaped machine."""
     from icnperf.validation.fabric import fabric_config
-    from icnperf.validation.flitsim.collective import simulate_collective
+    from icnperf.sim.collective import simulate_collective
 
     config, cycle = fabric_config(_collective_machine(shape), "mpi")
     run = simulate_collective(shape, operation, size, config, algorithm)

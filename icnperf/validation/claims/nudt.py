@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from icnperf.validation.registry import Claim
+from icnperf.validation.claim import Claim
 
 SOURCE = "NUDT topologies paper (seeds/002), scalability section, text under Fig. 5"
 TORUS_SOURCE = "NUDT topologies paper (seeds/002), scalability section, 6D torus example"

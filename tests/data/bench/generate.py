@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from icnperf.machine import load_machine
+from icnperf.data.machine import load_machine
 from icnperf.model import network as N
 
 OUT = Path(__file__).resolve().parent

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from icnperf.errors import InputError
-from icnperf.machine import load_machine
+from icnperf.data.machine import load_machine
 from icnperf.model.sizing.cost import cost_model_from_dict
 from icnperf.model.sizing.screen import proxy_time, screen_space, workload_coefficients
 from icnperf.model.sizing.space import enumerate_space

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from icnperf.errors import InputError
-from icnperf.machine import load_machine
+from icnperf.data.machine import load_machine
 from icnperf.model.apps import heat
 from icnperf.model.collectives import Layout, collective_time
 from icnperf.model.sizing.designs import candidate

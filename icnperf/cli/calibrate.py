@@ -1,0 +1,37 @@
+"""``icnperf calibrate``: fit machine keys to measurements."""
+
+from __future__ import annotations
+
+import click
+
+from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION
+
+
+@click.command()
+@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
+              help="The machine to start from (preset or TOML file).")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter before fitting (repeatable).")
+@click.option("--data", required=True, metavar="FILE|TABLE",
+              help="OSU or IMB output, a measurement CSV, or a bundled table name.")
+@click.option("--data-format", type=click.Choice(["osu", "imb", "csv"]), default=None,
+              help="Format of --data [default: detected from its content].")
+@click.option("--fit", default="software.mpi_overhead,network.link_bandwidth",
+              show_default=True,
+              help="Comma-separated machine keys to fit; LogGP names o, g, G, L accepted.")
+@click.option("--api", type=click.Choice(["mpi", "shmem"]), default="mpi", show_default=True,
+              help="Interface of points that do not name theirs (and of o, g).")
+@click.option("--hops", type=click.FloatRange(min=0), default=None,
+              help="Router hops of points that do not say [default: 1, neighbours].")
+@FORMAT_OPTION
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the calibrated machine as TOML (usable with --machine).")
+@FORCE_OPTION
+def calibrate(machine_name: str, overrides: tuple[str, ...], data: str,
+              data_format: str | None, fit: str, api: str, hops: float | None, fmt: str,
+              output: str | None, force: bool) -> None:
+    """Fit machine parameters to measured latencies or bandwidths (least squares)."""
+    from icnperf.reports.text.calibrate import calibrate_text
+
+    click.echo(calibrate_text(machine_name, overrides, data, data_format, fit, api, hops,
+                              fmt, output, force), nl=False)

@@ -1,0 +1,62 @@
+"""What every command shares: the output options, counts, one-line errors and printing.
+
+Heavy modules (the model, NumPy) are imported inside the commands that need them, so
+``icnperf --help`` starts fast.
+"""
+
+from __future__ import annotations
+
+import click
+
+from icnperf.errors import IcnperfError
+
+FORMAT_OPTION = click.option(
+    "--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+    show_default=True, help="Output format; JSON and CSV carry SI units.")
+OUTPUT_OPTION = click.option(
+    "-o", "--output", type=click.Path(dir_okay=False), default=None,
+    help="Write to FILE instead of standard output (written atomically).")
+FORCE_OPTION = click.option("--force", is_flag=True, help="Overwrite an existing -o FILE.")
+
+
+class Count(click.ParamType):
+    """A whole number as units.py reads counts ("100000", "1e5")."""
+
+    name = "count"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        from icnperf.units import parse_quantity
+
+        try:
+            return int(parse_quantity(value, "count"))
+        except IcnperfError as error:
+            self.fail(str(error), param, ctx)
+
+
+class BadInput(click.ClickException):
+    """A user error shown as one line, exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"icnperf: error: {self.format_message()}", err=True, file=file)
+
+
+def no_format_for_html(fmt: str, output: str) -> None:
+    """An .html output is always a page: a --format other than the default is a mistake."""
+    if fmt != "table":
+        raise click.UsageError(f"--format {fmt} does not apply to an HTML page ({output});"
+                               " drop --format or write another file type")
+
+
+def emit(text: str, output: str | None, force: bool) -> None:
+    """Print text, or write it atomically to ``output``."""
+    if output is None:
+        click.echo(text, nl=not text.endswith("\n"))
+        return
+    from icnperf.data.files import write_atomically
+
+    write_atomically(output, text, force=force)
+    click.echo(f"wrote {output}", err=True)

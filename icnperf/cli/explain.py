@@ -1,0 +1,103 @@
+"""``icnperf explain`` and ``icnperf crossover``: formulas, elasticities, crossovers."""
+
+from __future__ import annotations
+
+import click
+
+from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, Count, emit
+
+
+@click.group("explain")
+def explain() -> None:
+    """Show a model's formula, its value and which parameter matters most (SymPy)."""
+
+
+@explain.command("collective")
+@click.argument("operation")
+@click.option("--algorithm", required=True, metavar="ALG",
+              help="hw-tree, p2p-tree, binomial, recursive-doubling, ring, rabenseifner or"
+                   " bruck.")
+@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
+              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter, e.g. network.link_latency=60ns (repeatable).")
+@click.option("--nodes", type=Count(), default=None,
+              help="Reshape the machine's torus to N nodes (balanced radices, same"
+                   " dimension count).")
+@click.option("--shape", default=None, metavar="AxBxC",
+              help="Torus radices to use, e.g. 16x16x32 (must multiply to --nodes).")
+@click.option("--bytes", "bytes_text", default=None, metavar="SIZE",
+              help="Message size [default: 256B, one full Angara packet]; bare numbers are"
+                   " bytes.")
+@click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
+              show_default=True, help="Software overhead charged; none = hardware only.")
+@click.option("--latex", is_flag=True, help="Print the formula as LaTeX.")
+@click.option("--all-symbols", is_flag=True,
+              help="Keep the packet format (f, P, H), switching flags (s, s_c) and tree"
+                   " count N_t as symbols instead of substituting them.")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def explain_collective(operation: str, algorithm: str, machine_name: str,
+                       overrides: tuple[str, ...], nodes: int | None, shape: str | None,
+                       bytes_text: str | None, api: str, latex: bool, all_symbols: bool,
+                       fmt: str, output: str | None, force: bool) -> None:
+    """The closed form of collective OPERATION by one algorithm, its value and the
+    elasticity of every parameter (dT/dx * x/T: which knob matters most)."""
+    from icnperf.reports.text.explain import explain_text
+
+    emit(explain_text("collective", operation, algorithm, machine_name, overrides, nodes,
+                      shape, bytes_text, latex, fmt, api=api, all_symbols=all_symbols),
+         output, force)
+
+
+@click.group("crossover")
+def crossover() -> None:
+    """Solve for where one algorithm overtakes another by a factor."""
+
+
+@crossover.command("collective")
+@click.argument("operation")
+@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
+              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter, e.g. network.link_latency=60ns (repeatable).")
+@click.option("--faster", required=True, metavar="ALG",
+              help="The algorithm expected to win (e.g. hw-tree).")
+@click.option("--slower", required=True, metavar="ALG",
+              help="The algorithm it is compared with (e.g. p2p-tree).")
+@click.option("--factor", "factor_text", required=True, metavar="X",
+              help="Find where T_slower / T_faster >= X (X > 1).")
+@click.option("--vary", type=click.Choice(["nodes", "bytes"]), default="nodes",
+              show_default=True, help="Solve for the node count or the message size.")
+@click.option("--dims", type=click.IntRange(min=1), default=None,
+              help="Torus dimensions when varying nodes [default: the machine's].")
+@click.option("--range", "range_text", default=None, metavar="RANGE",
+              help="Values to scan: nodes [default: 2^dims..32768:x2] or sizes [default:"
+                   " 1..64MiB:x2].")
+@click.option("--bytes", "bytes_text", default=None, metavar="SIZE",
+              help="Message size when varying nodes [default: 256B].")
+@click.option("--nodes", type=Count(), default=None,
+              help="When varying bytes: reshape the torus to N nodes.")
+@click.option("--shape", default=None, metavar="AxBxC",
+              help="When varying bytes: the torus radices, e.g. 16x16x32.")
+@click.option("--any-shape", is_flag=True,
+              help="Refine over every node count, not only those whose balanced shape has"
+                   " largest radix <= 2 x smallest.")
+@click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
+              show_default=True, help="Software overhead charged; none = hardware only.")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def crossover_collective(operation: str, machine_name: str, overrides: tuple[str, ...],
+                         faster: str, slower: str, factor_text: str, vary: str,
+                         dims: int | None, range_text: str | None, bytes_text: str | None,
+                         nodes: int | None, shape: str | None, any_shape: bool, api: str,
+                         fmt: str, output: str | None, force: bool) -> None:
+    """The smallest node count or message size at which collective OPERATION by --faster
+    is --factor times faster than by --slower."""
+    from icnperf.reports.text.explain import crossover_text
+
+    emit(crossover_text("collective", operation, machine_name, overrides, faster, slower,
+                        factor_text, vary, dims, range_text, bytes_text, nodes, shape, fmt,
+                        api=api, any_shape=any_shape), output, force)

@@ -1,0 +1,31 @@
+"""``icnperf machines`` and ``icnperf machine``."""
+
+from __future__ import annotations
+
+import click
+
+from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, emit
+
+
+@click.command()
+@FORMAT_OPTION
+def machines(fmt: str) -> None:
+    """List the bundled machine presets."""
+    from icnperf.reports.text.machines import presets_text
+
+    click.echo(presets_text(fmt), nl=False)
+
+
+@click.command()
+@click.argument("name")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter, e.g. network.link_latency=60ns (repeatable).")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def machine(name: str, overrides: tuple[str, ...], fmt: str, output: str | None,
+            force: bool) -> None:
+    """Show one machine (preset NAME or TOML file) with units and sources."""
+    from icnperf.reports.text.machines import machine_text
+
+    emit(machine_text(name, overrides, fmt), output, force)

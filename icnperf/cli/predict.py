@@ -1,0 +1,126 @@
+"""``icnperf predict p2p|collective|app``: what-if predictions on a machine."""
+
+from __future__ import annotations
+
+import click
+
+from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, Count, emit
+
+
+@click.group()
+def predict() -> None:
+    """What-if predictions on a machine (messages, collectives, applications)."""
+
+
+@predict.command()
+@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
+              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter, e.g. network.link_latency=60ns (repeatable).")
+@click.option("--bytes", "sizes", default="8..1MiB:x4", show_default=True,
+              help="Message sizes: a range (8..1MiB:x2), a list (8,64,512) or one size;"
+                   " bare numbers are bytes.")
+@click.option("--hops", type=click.FloatRange(min=0), default=None,
+              help="Router-to-router hops [default: the topology's average distance].")
+@click.option("--from", "source", default=None, metavar="ENDPOINT",
+              help="Source endpoint on a torus/mesh/hypercube: index or coordinates 1,0,2.")
+@click.option("--to", "destination", default=None, metavar="ENDPOINT",
+              help="Destination endpoint (with --from); hops follow dimension-order routing.")
+@click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
+              show_default=True, help="Software overhead charged; none = hardware only.")
+@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
+              show_default=True, help="Processes per node sending at once through one adapter.")
+@click.option("--load", "offered_load", type=click.FloatRange(min=0, max=1), default=0.0,
+              show_default=True,
+              help="Background load, flits/endpoint/cycle as a fraction of a channel: charges"
+                   " M/D/1 queueing on every hop (0 = empty network).")
+@click.option("--pattern", default="uniform", show_default=True,
+              help="Traffic pattern of the background load (its channel load gamma_max).")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float | None,
+        source: str | None, destination: str | None, api: str, processes_per_node: int,
+        offered_load: float, pattern: str, fmt: str, output: str | None,
+        force: bool) -> None:
+    """Latency, bandwidth and message rate of one message per size."""
+    from icnperf.reports.text.predict import p2p_text
+
+    emit(p2p_text(machine_name, overrides, sizes, hops, source, destination, api,
+                  processes_per_node, fmt, offered_load, pattern), output, force)
+
+
+@predict.command()
+@click.argument("operation")
+@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
+              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter (repeatable).")
+@click.option("--nodes", default=None, metavar="RANGE",
+              help="Node counts (8..32768:x2); the torus keeps its dimension count and takes"
+                   " the most balanced radices [default: the machine's own shape].")
+@click.option("--shape", default=None, metavar="AxBxC", help="Fix the torus shape.")
+@click.option("--bytes", "sizes", default="256B", show_default=True,
+              help="Data per rank: a range, a list or one size; bare numbers are bytes.")
+@click.option("--algorithm", default="all", show_default=True,
+              help="all, hw-tree, p2p-tree, binomial, recursive-doubling, ring, rabenseifner"
+                   " or bruck.")
+@click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
+              show_default=True, help="Software overhead per message and per hardware call.")
+@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
+              show_default=True,
+              help="Processes per node: ranks r..r+ppn-1 share a node (point-to-point"
+                   " algorithms; the trees need 1).")
+@click.option("--placement", type=click.Choice(["linear", "random"]), default="linear",
+              show_default=True,
+              help="Nodes on endpoints: in order, or a random permutation (seed 0).")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
+               nodes: str | None, shape: str | None, sizes: str, algorithm: str, api: str,
+               processes_per_node: int, placement: str, fmt: str, output: str | None,
+               force: bool) -> None:
+    """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
+    barrier) per node count, size and algorithm, on the machine's torus, fat tree or
+    dragonfly."""
+    from icnperf.reports.text.predict import collective_text
+
+    emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
+                         api, fmt, processes_per_node, placement), output, force)
+
+
+@predict.command()
+@click.argument("app")
+@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
+              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter (repeatable).")
+@click.option("--nodes", default=None, metavar="RANGE",
+              help="Node counts; the torus is reshaped as in predict collective.")
+@click.option("--shape", default=None, metavar="AxBxC", help="Fix the torus shape.")
+@click.option("--algorithm", default="all", show_default=True,
+              help="Collective algorithm (hw-tree, recursive-doubling, p2p-tree, ...) or all.")
+@click.option("--rows", type=Count(), default=None, help="spmv: matrix rows N.")
+@click.option("--nnz-per-row", "nonzeros_per_row", type=Count(), default=None,
+              help="spmv: non-zeros per row d.")
+@click.option("--cells", type=Count(), default=None, help="heat: grid cells.")
+@click.option("--steps", type=Count(), default=None, help="heat: time steps.")
+@click.option("--iterations", type=Count(), default=None, help="spmv, hpcg: iterations.")
+@click.option("--local", default=None, metavar="NXxNYxNZ", help="hpcg: local domain.")
+@click.option("--variant", type=click.Choice(["reference", "optimized"]), default=None,
+              help="hpcg: reference 2.4 (MPI) or optimized (SHMEM, node factors).")
+@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
+              help="hpcg, npb-is: processes per node.")
+@click.option("--class", "klass", default=None, help="npb-is: problem class (S..D).")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | None,
+        shape: str | None, algorithm: str, fmt: str, output: str | None, force: bool,
+        **problem) -> None:
+    """Time, GFLOP/s, efficiency and hardware gain of APP (spmv, heat, hpcg, npb-is)."""
+    from icnperf.reports.text.apps import app_text
+
+    emit(app_text(app, machine_name, overrides, nodes, shape, algorithm, problem, fmt),
+         output, force)

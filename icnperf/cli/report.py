@@ -1,0 +1,30 @@
+"""``icnperf report``: a machine's self-contained HTML report."""
+
+from __future__ import annotations
+
+import click
+
+from icnperf.cli.common import FORCE_OPTION
+
+
+@click.command()
+@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
+              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@click.option("--compare", multiple=True, metavar="NAME|FILE",
+              help="Another machine to overlay on the same figures (repeatable).")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter of --machine (repeatable).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+              help="The HTML file to write (atomically).")
+@FORCE_OPTION
+@click.option("--no-validation", is_flag=True,
+              help="Leave out the validation section (about a second of checks).")
+def report(machine_name: str, compare: tuple[str, ...], overrides: tuple[str, ...],
+           output: str, force: bool, no_validation: bool) -> None:
+    """A self-contained HTML report of a machine: parameters, topology, point-to-point,
+    collectives, applications, validation and formulas (opens offline)."""
+    from icnperf.reports.text.report import write_report
+
+    write_report(machine_name, compare, overrides, output, force,
+                 validation=not no_validation)
+    click.echo(f"wrote {output}", err=True)

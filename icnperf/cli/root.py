@@ -1,0 +1,61 @@
+"""The ``icnperf`` command line: parse, call the model or validation, print. Nothing else.
+
+Heavy modules (the model, NumPy) are imported inside the commands that need them, so
+``icnperf --help`` starts fast. Every ``IcnperfError`` becomes a one-line message and exit
+status 2 here, and only here.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from icnperf import __version__
+from icnperf.cli import (calibrate, explain, machines, place, predict, report, simulate, size,
+                         topology, validate)
+from icnperf.cli.common import BadInput
+from icnperf.errors import IcnperfError
+
+
+class IcnperfGroup(click.Group):
+    """The command group: IcnperfError and Click's usage errors become one line, status 2."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except IcnperfError as error:
+            raise BadInput(str(error)) from None
+
+    def main(self, *args, **kwargs):
+        kwargs.pop("standalone_mode", None)
+        try:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        except click.UsageError as error:
+            where = error.ctx.command_path if error.ctx else "icnperf"
+            click.echo(f"{where}: error: {error.format_message()}", err=True)
+            sys.exit(2)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.Abort:
+            click.echo("icnperf: aborted", err=True)
+            sys.exit(1)
+
+
+@click.group(cls=IcnperfGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="icnperf")
+def cli() -> None:
+    """Closed-form performance models of HPC interconnects and their applications."""
+
+
+for command in (topology.topology, topology.compare_topologies, size.size, machines.machines,
+                machines.machine, predict.predict, place.place, calibrate.calibrate,
+                validate.validate, report.report, explain.explain, explain.crossover,
+                simulate.simulate):
+    cli.add_command(command)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="icnperf")

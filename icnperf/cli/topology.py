@@ -1,0 +1,53 @@
+"""``icnperf topology`` and ``icnperf compare-topologies``."""
+
+from __future__ import annotations
+
+import click
+
+from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, Count, emit
+
+
+class FamilyListingCommand(click.Command):
+    """A command whose help ends with the registered topology families (read on demand)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_help_text(ctx, formatter)
+        from icnperf.model.topology.spec import FAMILIES
+
+        with formatter.section("Topology families"):
+            formatter.write_dl([(f.example, f"{f.description} (parameters: "
+                                 f"{', '.join(f.parameters)})") for f in FAMILIES.values()])
+
+
+@click.command(cls=FamilyListingCommand)
+@click.argument("spec")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def topology(spec: str, fmt: str, output: str | None, force: bool) -> None:
+    """Structural metrics and channel loads of one topology SPEC (FAMILY:PARAMETERS)."""
+    from icnperf.reports.text.topology import topology_text
+
+    emit(topology_text(spec, fmt), output, force)
+
+
+@click.command("compare-topologies")
+@click.option("--endpoints", type=Count(), default=None,
+              help="Target endpoint count N (e.g. 100000 or 1e5).")
+@click.option("--radix", default=None, metavar="R[,R...]",
+              help="Instead of --endpoints: the largest design within each router radix R.")
+@click.option("--families", default=None,
+              help="Comma-separated families to size [default: all that apply].")
+@click.option("--torus-dims", default="3,6", show_default=True,
+              help="Comma-separated torus dimension counts.")
+@click.option("--levels", type=Count(), default=3, show_default=True, help="Fat-tree levels.")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def compare_topologies(endpoints: int | None, radix: str | None, families: str | None,
+                       torus_dims: str, levels: int, fmt: str, output: str | None,
+                       force: bool) -> None:
+    """Size every family for N endpoints, or within a router radix (NUDT Fig. 5)."""
+    from icnperf.reports.text.topology import compare_text
+
+    emit(compare_text(endpoints, radix, families, torus_dims, levels, fmt), output, force)

@@ -1,0 +1,1 @@
+"""Bundled files and their readers and writers: machines, measurements, workloads, costs."""

@@ -1,0 +1,40 @@
+"""Sizing inputs: the cost model and the workload of a procurement study, read from TOML
+files (the bundled defaults in ``data/costs`` and ``data/workloads``, or a user's files)."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+from icnperf.data.files import read_text_file
+from icnperf.errors import InputError
+
+DATA = Path(str(resources.files("icnperf").joinpath("data")))
+DEFAULT_COST = DATA / "costs" / "default.toml"
+DEFAULT_WORKLOAD = DATA / "workloads" / "default.toml"
+
+
+def read_toml(path: str | Path, what: str) -> dict:
+    """A TOML file as a dict; a one-line error when it is missing, unreadable or malformed."""
+    text = read_text_file(Path(path), f"{what} file")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"{what} file {path} is not valid TOML: {error}") from None
+
+
+def load_cost_model(path: str | Path | None = None):
+    """The cost model of ``path`` (the bundled default when None)."""
+    from icnperf.model.sizing.cost import cost_model_from_dict
+
+    cost_file = Path(path) if path else DEFAULT_COST
+    return cost_model_from_dict(read_toml(cost_file, "cost"), str(cost_file))
+
+
+def load_workload(path: str | Path | None = None):
+    """The workload of ``path`` (the bundled default when None)."""
+    from icnperf.model.sizing.workload import workload_from_dict
+
+    workload_file = Path(path) if path else DEFAULT_WORKLOAD
+    return workload_from_dict(read_toml(workload_file, "workload"), str(workload_file))

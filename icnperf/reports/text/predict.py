@@ -1,0 +1,234 @@
+"""``icnperf predict p2p``: latency, bandwidth and message rate of one message per size."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from icnperf.errors import InputError
+from icnperf.reports.render import Column, aligned_table, csv_text, json_text, number
+
+GRID_FAMILIES = ("torus", "mesh", "hypercube")
+"""Families whose endpoints ``--from``/``--to`` can name (coordinates or an index)."""
+
+
+def _quantity(kind: str, digits: int = 3):
+    from icnperf.units import format_quantity
+
+    return lambda value: format_quantity(value, kind, digits)
+
+
+P2P_COLUMNS = (
+    Column("bytes", "size", _quantity("size")),
+    Column("hops", "hops", number(3)),
+    Column("packets", "packets", number()),
+    Column("latency_s", "latency", _quantity("time")),
+    Column("hardware_latency_s", "hardware part", _quantity("time")),
+    Column("queueing_delay_s", "queueing", _quantity("time")),
+    Column("bandwidth_Bps", "ping-pong bw", _quantity("bandwidth")),
+    Column("streaming_bandwidth_Bps", "streaming bw", _quantity("bandwidth")),
+    Column("message_rate_per_s", "msg rate (1/s)", number(3)),
+    Column("rate_bound_per_s", "V/L bound (1/s)", number(3)),
+)
+
+
+def _endpoint(text: str, radices: tuple[int, ...], what: str):
+    """An endpoint as coordinates: "3" is an index, "1,0,2" coordinates (dimension 0 first)."""
+    from icnperf.model.topology.torus import endpoint_coordinates
+
+    parts = [p.strip() for p in text.split(",")]
+    if not all(p.isdigit() for p in parts):
+        raise InputError(f"{what} {text!r}: give an endpoint index or coordinates like 1,0,2")
+    values = [int(p) for p in parts]
+    if len(values) == 1:
+        total = 1
+        for k in radices:
+            total *= k
+        if values[0] >= total:
+            raise InputError(f"{what} {text!r}: endpoint index must be below {total}")
+        return endpoint_coordinates(radices, values[0])
+    if len(values) != len(radices) or any(v >= k for v, k in zip(values, radices)):
+        shape = "x".join(map(str, radices))
+        raise InputError(f"{what} {text!r}: coordinates must be {len(radices)} values within"
+                         f" {shape}")
+    return values
+
+
+def hops_between(topology: str, source: str, destination: str) -> int:
+    """Router hops between two endpoints of a torus, mesh or hypercube machine (DOR)."""
+    from icnperf.model.topology.spec import parse_spec
+    from icnperf.model.topology.torus import hop_distance
+
+    spec = parse_spec(topology)
+    if spec.family.name not in GRID_FAMILIES:
+        raise InputError(f"--from/--to name endpoints of {', '.join(GRID_FAMILIES)} only;"
+                         f" for {spec.text} give --hops")
+    radices = spec.params.get("radices") or (2,) * spec.params["n"]
+    a = _endpoint(source, radices, "--from")
+    b = _endpoint(destination, radices, "--to")
+    return int(hop_distance(radices, a, b, wrap=spec.family.name != "mesh"))
+
+
+def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
+             hops: float | None, source: str | None, destination: str | None, api: str,
+             processes_per_node: int, fmt: str, offered_load: float = 0.0,
+             pattern: str = "uniform") -> str:
+    """The rendered ``predict p2p`` table for one machine."""
+    from icnperf.data.machine import load_machine
+    from icnperf.model.network import p2p_table
+    from icnperf.units import parse_range
+
+    machine = load_machine(machine_name).with_overrides(list(overrides))
+    if (source is None) != (destination is None):
+        raise InputError("give both --from and --to, or neither")
+    if source is not None:
+        if hops is not None:
+            raise InputError("give --hops or --from/--to, not both")
+        hops = hops_between(machine.topology, source, destination)
+    if hops is not None:
+        from icnperf.model.topology.spec import parse_spec
+
+        diameter = float(parse_spec(machine.topology).evaluate().diameter)
+        if hops > diameter:
+            raise InputError(f"--hops {hops:g} exceeds the diameter {diameter:g} of"
+                             f" {machine.topology}")
+    sizes = parse_range(sizes_text, "size", default_unit="B")
+    table = p2p_table(machine, sizes, hops, api, processes_per_node=processes_per_node,
+                      offered_load=offered_load, pattern=pattern)
+    names = list(table.columns)
+    rows = [{name: float(table.columns[name][i]) for name in names}
+            for i in range(len(table.columns["bytes"]))]
+    if fmt == "json":
+        return json_text({"inputs": {"machine": machine.name, "topology": machine.topology,
+                                     "set": list(overrides), "bytes": sizes_text,
+                                     "hops": hops, "from": source, "to": destination,
+                                     "api": api, "processes_per_node": processes_per_node,
+                                     "load": offered_load, "pattern": pattern},
+                          "assumptions": list(table.assumptions), "rows": rows})
+    if fmt == "csv":
+        return csv_text(rows, names)
+    header = f"{machine.name} ({machine.topology}), api {api}\n\n"
+    notes = "\n".join(f"  - {a}" for a in table.assumptions)
+    return f"{header}{aligned_table(rows, P2P_COLUMNS)}\n\nassumptions:\n{notes}\n"
+
+
+def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
+    """Torus layouts to evaluate: the machine's own, a fixed --shape, or one balanced shape
+    per node count of --nodes in the machine's dimension count (seeds/000 §3.1 sweeps)."""
+    from icnperf.model.collectives import Layout
+    from icnperf.model.topology.spec import parse_spec
+    from icnperf.model.topology.torus import balanced_torus_shape
+    from icnperf.units import parse_range
+
+    if shape_text is not None:
+        shape = parse_spec(f"torus:{shape_text}").params["radices"]
+        if nodes_text is not None:
+            nodes = parse_range(nodes_text, "count")
+            product = 1
+            for k in shape:
+                product *= k
+            if len(nodes) != 1 or int(nodes[0]) != product:
+                raise InputError(f"--shape {shape_text} has {product} nodes, --nodes says"
+                                 f" {nodes_text}; give one node count equal to the shape's")
+        return [Layout.torus(shape)]
+    if nodes_text is None:
+        return [Layout.from_topology(topology)]
+    spec = parse_spec(topology)
+    if spec.family.name not in ("torus", "hypercube"):
+        raise InputError(f"--nodes reshapes torus machines only; {spec.text} is a"
+                         f" {spec.family.name}")
+    dims = len(spec.params["radices"]) if "radices" in spec.params else spec.params["n"]
+    return [Layout.torus(balanced_torus_shape(int(n), dims))
+            for n in parse_range(nodes_text, "count")]
+
+
+def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api: str,
+                    processes_per_node: int = 1, placement: str = "linear"):
+    """One row per (layout, size, algorithm): time, and the hardware tree's speedup over the
+    best point-to-point algorithm of the same layout and size. ``processes_per_node`` and
+    ``placement`` go to collectives.compare (the trees are left out when ppn > 1)."""
+    from icnperf.model.collectives import ALGORITHMS, compare
+
+    if algorithm != "all" and algorithm not in ALGORITHMS:
+        raise InputError(f"unknown algorithm {algorithm!r}; choose all or one of"
+                         f" {', '.join(ALGORITHMS)}")
+    chosen = None if algorithm == "all" else [algorithm]
+    if algorithm in ("hw-tree", "p2p-tree") and processes_per_node != 1:
+        raise InputError(f"{algorithm} is modelled with one process per node; drop --ppn"
+                         " or choose a point-to-point algorithm")
+    rows, assumptions = [], {}
+    for layout in layouts:
+        results = compare(machine, operation, sizes, layout=layout, api=api,
+                          processes_per_node=processes_per_node, placement=placement)
+        if chosen is not None and algorithm not in results:
+            raise InputError(f"algorithm {algorithm} does not define {operation} on"
+                             f" {layout.text} (available: {', '.join(results)})")
+        p2p = [r.time for a, r in results.items() if a != "hw-tree"]
+        best = None if not p2p else np.minimum.reduce(p2p)
+        tree = results["p2p-tree"].time if "p2p-tree" in results else None
+        for name in chosen or [a for a in ALGORITHMS if a in results]:
+            result = results[name]
+            assumptions.setdefault(name, result.assumptions)
+            for i, size in enumerate(result.bytes):
+                rows.append({"nodes": result.endpoints, "shape": layout.text,
+                             "bytes": float(size), "algorithm": name,
+                             "time_s": float(result.time[i]),
+                             "best_p2p_s": None if best is None else float(best[i]),
+                             "ratio_to_best_p2p": None if best is None
+                             else float(best[i] / result.time[i]),
+                             "ratio_to_p2p_tree": None if tree is None
+                             else float(tree[i] / result.time[i])})
+    return rows, assumptions
+
+
+def _shared_then_own(assumptions: dict[str, tuple[str, ...]]) -> list[str]:
+    """Assumption lines: those every algorithm shares once, then each algorithm's own."""
+    lists = list(assumptions.values())
+    shared = [n for n in lists[0] if all(n in other for other in lists[1:])] if lists else []
+    own = [f"[{a}] {n}" for a, ns in assumptions.items() for n in ns if n not in shared]
+    return shared + own
+
+
+COLLECTIVE_COLUMNS = (
+    Column("nodes", "nodes", number()),
+    Column("shape", "shape"),
+    Column("bytes", "size", _quantity("size")),
+    Column("algorithm", "algorithm"),
+    Column("time_s", "time", _quantity("time")),
+    Column("ratio_to_best_p2p", "best p2p / time", number(3)),
+    Column("ratio_to_p2p_tree", "p2p-tree / time", number(3)),
+)
+
+
+def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...],
+                    nodes_text: str | None, shape_text: str | None, sizes_text: str,
+                    algorithm: str, api: str, fmt: str, processes_per_node: int = 1,
+                    placement: str = "linear") -> str:
+    """The rendered ``predict collective`` table. Without --nodes/--shape the machine's own
+    topology is used, whatever its family (torus, fat tree, Clos, dragonfly, megafly)."""
+    from icnperf.data.machine import load_machine
+    from icnperf.model.collectives import operation_name
+    from icnperf.units import parse_range
+
+    operation = operation_name(operation)
+    machine = load_machine(machine_name).with_overrides(list(overrides))
+    layouts = layouts_for(machine.topology, nodes_text, shape_text)
+    sizes = parse_range(sizes_text, "size", default_unit="B")
+    rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
+                                        processes_per_node, placement)
+    if fmt == "json":
+        return json_text({"inputs": {"operation": operation, "machine": machine.name,
+                                     "set": list(overrides), "nodes": nodes_text,
+                                     "shape": shape_text, "bytes": sizes_text,
+                                     "algorithm": algorithm, "api": api,
+                                     "processes_per_node": processes_per_node,
+                                     "placement": placement},
+                          "assumptions": {a: list(n) for a, n in assumptions.items()},
+                          "rows": rows})
+    if fmt == "csv":
+        return csv_text(rows, [*rows[0]] if rows else ["nodes"])
+    notes = "\n".join(f"  - {n}" for n in _shared_then_own(assumptions))
+    placed = ("" if processes_per_node == 1 and placement == "linear" else
+              f", {processes_per_node} processes per node, {placement} placement")
+    return (f"{operation} on {machine.name}, api {api}{placed}; ratios are the best point-to-point"
+            f" algorithm's and the point-to-point tree's time over this one's\n\n"
+            f"{aligned_table(rows, COLLECTIVE_COLUMNS)}\n\nassumptions:\n{notes}\n")

@@ -1,0 +1,410 @@
+"""``icnperf simulate traffic``: the flit simulator next to the closed forms.
+
+The simulator (validation/flitsim) knows only the topology, routing and routers; the
+predictions come from icnperf.model through validation/closed_forms.py, so the two stay
+independent. Here: options, runs through runner.py, rows and their rendering.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import sys
+
+import numpy as np
+
+from icnperf.errors import InputError
+from icnperf.model.network import FIXED_PERMUTATIONS
+from icnperf.reports.render import Column, aligned_table, csv_text, json_text, number
+from icnperf.validation.closed_forms import (predictions, queueing_latency,
+                                             slimfly_endpoints_per_router)
+
+STAGE_OPTIONS = ("routing_delay", "vc_alloc_delay", "switch_alloc_delay",
+                 "switch_traversal_delay")
+"""Router pipeline stages settable from the command line (cycles)."""
+
+TRAFFIC_COLUMNS = (
+    Column("rate", "offered rate", number(3)),
+    Column("average_latency", "sim avg latency", number(4)),
+    Column("p99_latency", "sim p99", number(4)),
+    Column("zero_load_latency", "zero-load (model)", number(4)),
+    Column("latency_diff", "avg - zero-load", number(3)),
+    Column("queueing_latency", "queueing (model)", number(4)),
+    Column("queueing_diff", "avg - queueing", number(3)),
+    Column("accepted", "sim accepted", number(4)),
+    Column("accepted_min", "sim worst dest", number(4)),
+    Column("predicted_accepted", "model min(rate, bound)", number(4)),
+    Column("accepted_diff", "sim - model", number(3)),
+    Column("efficiency_accepted", "model min(rate, eta*bound)", number(4)),
+    Column("efficiency_diff", "sim - eta model", number(3)),
+    Column("saturated", "saturated"),
+    Column("packets", "packets"),
+)
+
+
+def _network_of(spec_text: str, routing: str | None) -> tuple:
+    """(parsed model spec, routing name, simulator spec text) for a simulated family.
+
+    The simulator's network is built from the model spec's own parameters (the slim fly's
+    endpoints per router included), so both describe the same network.
+    """
+    from icnperf.model.topology.spec import parse_spec
+    from icnperf.sim.topologies import choose_routing
+
+    spec = parse_spec(spec_text)
+    name = spec.family.name
+    routing = choose_routing(name, routing)
+    sim_text = spec.text
+    if name == "slimfly":
+        q = int(spec.params["q"])
+        sim_text = f"slimfly:q={q},p={slimfly_endpoints_per_router(spec.params)}"
+    return spec, routing, sim_text
+
+
+@functools.lru_cache(maxsize=4)
+def _network(sim_text: str, routing: str):
+    """The simulator's network, built once per process and shared by its runs."""
+    from icnperf.sim import network_from_spec
+
+    return network_from_spec(sim_text, routing)
+
+
+def _rates(text: str) -> list[float]:
+    from icnperf.units import parse_range
+
+    rates = [float(r) for r in np.atleast_1d(parse_range(text))]
+    bad = [r for r in rates if not 0 < r <= 1]
+    if bad:
+        raise InputError(f"--rates: every rate must be in (0, 1] flits/endpoint/cycle,"
+                         f" got {bad[0]:g}")
+    return rates
+
+
+def hotspot_options(traffic: str, fraction: float | None, nodes: int | None,
+                    endpoints: int) -> dict:
+    """Traffic options of the hotspot mix from --hotspot-fraction F and --hotspot-nodes K.
+
+    F: share of the packets sent to the hot endpoints, in (0, 1] (default 0.1); K: how
+    many hot endpoints, 1..N (default: 2 % of N, at least one) — the NUDT paper's "10 %
+    of traffic to 2 % of nodes". Passed to the simulator as fractions.
+    """
+    if traffic != "hotspot":
+        if fraction is not None or nodes is not None:
+            raise InputError("--hotspot-fraction/--hotspot-nodes apply only to"
+                             " --traffic hotspot")
+        return {}
+    fraction = 0.1 if fraction is None else fraction
+    if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) \
+            or not 0 < fraction <= 1:
+        raise InputError(f"--hotspot-fraction: the share of packets to the hot endpoints"
+                         f" must be in (0, 1], got {fraction!r}")
+    if nodes is None:
+        return {"hotspot_traffic": float(fraction), "hotspot_nodes": 0.02}
+    if isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= endpoints:
+        raise InputError(f"--hotspot-nodes: the hot endpoints must be a whole number in"
+                         f" 1..{endpoints}, got {nodes!r}")
+    return {"hotspot_traffic": float(fraction), "hotspot_nodes": nodes / endpoints}
+
+
+# --- the closed-form side ---------------------------------------------------------------
+
+
+def _simulate_task(task: tuple, progress=None) -> dict:
+    """One simulator run, a runner task (module-level so worker processes can import it).
+
+    ``task``: (simulator spec text, routing, traffic, rate, RouterConfig, warmup, measure,
+    drain, seed, traffic options); returns the SimResult's fields as a dict.
+    ``progress(cycles_done, cycles_total)`` is passed to the simulator (in-process only).
+    """
+    from icnperf.sim import simulate
+
+    sim_text, routing, traffic, rate, router, warmup, measure, drain, seed, options = task
+    network = _network(sim_text, routing)
+    return simulate(network, traffic, rate, router, warmup=warmup, measure=measure,
+                    drain=drain, seed=seed, traffic_options=options,
+                    progress=progress).as_dict()
+
+
+def _one_run_with_bar(task: tuple, label: str) -> dict:
+    """A single in-process run with a progress bar over its cycles on standard error (a
+    batch's bar counts finished runs, which says nothing while one long run goes on)."""
+    from icnperf.runner import Progress
+
+    bar = None
+
+    def advance(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = Progress(total, f"{label} (cycles)", True)
+        bar.advance(min(done, total) - bar.done)
+
+    try:
+        result = _simulate_task(task, progress=advance)
+        if bar is not None:
+            bar.advance(bar.total - bar.done)    # the drain may end early
+        return result
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _run_row(rate: float, r: dict, model: dict, traffic: str, packet_flits: int = 1) -> dict:
+    """One run's row: simulated figures next to the closed forms and their differences."""
+    bound, eff = model["saturation_bound"], model["efficiency_bound"]
+    predicted = min(rate, bound) if not math.isnan(bound) else math.nan
+    efficiency = min(rate, eff) if not math.isnan(eff) else math.nan
+    below = rate <= bound
+    compared = r["accepted"] if traffic not in FIXED_PERMUTATIONS or below else r["accepted_min"]
+    queueing = queueing_latency(rate, model, packet_flits)
+    return {
+        "rate": rate,
+        "offered": r["offered"],
+        "average_latency": r["average_latency"],
+        "p99_latency": r["p99_latency"],
+        "zero_load_latency": model["zero_load_latency"],
+        "latency_diff": r["average_latency"] - model["zero_load_latency"],
+        "queueing_latency": queueing,
+        "queueing_diff": (r["average_latency"] - queueing if math.isfinite(queueing)
+                          else math.nan),
+        "accepted": r["accepted"],
+        "predicted_accepted": predicted,
+        "accepted_min": r["accepted_min"],
+        "accepted_diff": compared - predicted,
+        "efficiency_accepted": efficiency,
+        "efficiency_diff": compared - efficiency,
+        "saturated": "yes" if r["saturated"] else "no",
+        "packets": r["packets_measured"],
+        "unfinished": r["packets_unfinished"],
+        "flit_hops": r["flit_hops"],
+        "wall_seconds": r["wall_seconds"],
+    }
+
+
+def _mean(values) -> float:
+    """Mean of the finite values (NaN when there are none, e.g. no packet delivered)."""
+    finite = [v for v in values if math.isfinite(v)]
+    if not finite and any(v == math.inf for v in values):
+        return math.inf  # e.g. the queueing estimate past saturation
+    return sum(finite) / len(finite) if finite else math.nan
+
+
+def _bounds(values) -> tuple[float, float]:
+    finite = [v for v in values if math.isfinite(v)]
+    return (min(finite), max(finite)) if finite else (math.nan, math.nan)
+
+
+MEANED = ("offered", "average_latency", "p99_latency", "zero_load_latency", "latency_diff",
+          "queueing_latency", "queueing_diff", "accepted", "predicted_accepted",
+          "accepted_min", "accepted_diff", "efficiency_accepted", "efficiency_diff")
+SUMMED = ("packets", "unfinished", "flit_hops", "wall_seconds")
+
+
+def summary_row(rate: float, runs: list[dict]) -> dict:
+    """One rate over its seeds: means of MEANED, totals of SUMMED, and the spread.
+
+    Spread: ``average_latency_lo``/``_hi`` and ``accepted_lo``/``_hi`` are the smallest and
+    largest over the seeds (a range, not a confidence interval). ``saturated`` is yes, no,
+    or how many of the seeds saturated (``2/5``).
+    """
+    row = {"rate": rate, "seeds": len(runs)}
+    row.update({key: _mean([run[key] for run in runs]) for key in MEANED})
+    row["average_latency_lo"], row["average_latency_hi"] = _bounds(
+        [run["average_latency"] for run in runs])
+    row["accepted_lo"], row["accepted_hi"] = _bounds([run["accepted"] for run in runs])
+    hits = sum(run["saturated"] == "yes" for run in runs)
+    row["saturated"] = "no" if hits == 0 else "yes" if hits == len(runs) else f"{hits}/{len(runs)}"
+    row.update({key: sum(run[key] for run in runs) for key in SUMMED})
+    return row
+
+
+def traffic_rows(topology: str, traffic: str, rates_text: str, vcs: int, buffer: int,
+                 router_delay: int, link_delay: int, terminal_delay: int, packet_flits: int,
+                 warmup: int, measure: int, drain: int, seed: int,
+                 arbiter: str = "round-robin", seeds: int = 1, scheduler: str = "inline",
+                 workers: int | None = None, progress: bool | None = None, *,
+                 routing: str | None = None, stages: dict | None = None,
+                 hotspot_fraction: float | None = None, hotspot_nodes: int | None = None
+                 ) -> tuple[list[dict], dict]:
+    """One row per rate (simulated vs closed form) and the shared predictions/inputs.
+
+    ``routing``: one of the family's routings (flitsim.topologies.ROUTINGS; default its
+    first); ``stages``: router pipeline delays by name (STAGE_OPTIONS; None entries unset);
+    ``hotspot_fraction`` / ``hotspot_nodes``: see hotspot_options. ``seeds`` replicates
+    per rate use seeds ``seed .. seed+seeds-1``; every (rate, seed) run goes through
+    runner.run_map on ``scheduler``. With one seed a row is that run; with more it is
+    summary_row over them, and the shared dict's ``runs`` holds every run's row.
+    """
+    from icnperf.runner import parse_scheduler, run_map
+    from icnperf.sim import ALL_PATTERNS, RouterConfig, check_memory
+
+    if traffic not in ALL_PATTERNS:
+        raise InputError(f"--traffic: unknown pattern {traffic!r} (choose from"
+                         f" {', '.join(ALL_PATTERNS)})")
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
+        raise InputError(f"--seeds: the replicates per rate must be a whole number >= 1,"
+                         f" got {seeds!r}")
+    parse_scheduler(scheduler)
+    spec, routing, sim_text = _network_of(topology, routing)
+    rates = _rates(rates_text)
+    given = {k: v for k, v in (stages or {}).items() if v is not None}
+    unknown = set(given) - set(STAGE_OPTIONS)
+    if unknown:
+        raise InputError(f"simulate: unknown router stage {min(unknown)!r}")
+    router = RouterConfig(vcs=vcs, buffer=buffer, router_delay=router_delay,
+                          link_delay=link_delay, terminal_delay=terminal_delay,
+                          packet_flits=packet_flits, arbiter=arbiter, **given)
+    network = _network(sim_text, routing)
+    router.check(network)
+    check_memory(network, router)
+    options = hotspot_options(traffic, hotspot_fraction, hotspot_nodes,
+                              int(network.endpoints))
+    seed_list = [seed + i for i in range(seeds)]
+    # only the seeded permutation's prediction depends on the seed (its own permutation)
+    models = {s: predictions(spec, routing, network, traffic, router, s, options)
+              for s in (seed_list if traffic == "permutation" else [seed])}
+    tasks = [(sim_text, routing, traffic, rate, router, warmup, measure, drain, s, options)
+             for rate in rates for s in seed_list]
+    label = f"simulate {spec.text} {traffic}"
+    single_bar = progress or (progress is None and sys.stderr.isatty())
+    if len(tasks) == 1 and parse_scheduler(scheduler).kind == "inline" and single_bar:
+        results = [_one_run_with_bar(tasks[0], label)]
+    else:
+        results = run_map(_simulate_task, tasks, scheduler=scheduler, workers=workers,
+                          progress=progress, label=label)
+    runs = [{**_run_row(task[3], r, models.get(task[8], models[seed]), traffic,
+                        packet_flits), "seed": task[8]}
+            for task, r in zip(tasks, results)]
+    if seeds == 1:
+        rows = [{k: v for k, v in run.items() if k != "seed"} for run in runs]
+    else:
+        rows = [summary_row(rate, runs[i * seeds:(i + 1) * seeds])
+                for i, rate in enumerate(rates)]
+    rc, va, sa, st = router.stages
+    inputs = {"topology": spec.text, "routing": routing, "traffic": traffic,
+              "rates": rates, "vcs": vcs, "buffer_flits": buffer,
+              "router_delay_cycles": router.router_delay,
+              "routing_delay_cycles": rc, "vc_alloc_delay_cycles": va,
+              "switch_alloc_delay_cycles": sa, "switch_traversal_delay_cycles": st,
+              "link_delay_cycles": link_delay, "terminal_delay_cycles": terminal_delay,
+              "packet_flits": packet_flits, "arbiter": arbiter, "warmup": warmup,
+              "measure": measure, "drain": drain, "seed": seed, "seeds": seeds}
+    if traffic == "hotspot":
+        inputs["hotspot_fraction"] = options["hotspot_traffic"]
+        inputs["hotspot_nodes"] = len(models[seed]["hot_endpoints"])
+    shared = {"inputs": inputs, "model": models[seed]}
+    if seeds > 1:
+        shared["runs"] = runs
+    return rows, shared
+
+
+NOTES = (
+    "simulator: input-queued VC routers, credit-based flow control, separable input-first"
+    " allocator (one iteration; round-robin or age priority), wormhole packets of"
+    " --packet-flits flits; DOR with dateline VC classes on torus rings of radix > 2,"
+    " NCA up/down on fat trees, min / valiant / UGAL-L on dragonflies, min on slim flies"
+    " (hop-index VC classes on the table-routed networks)",
+    "latency in cycles from packet creation to tail delivery, source queueing included;"
+    " throughput in flits/endpoint/cycle; packets tagged in the measurement window",
+    "zero-load (model) = 2*terminal delay + (H+1)*router delay + H*link delay + (L-1),"
+    " router delay = the sum of the pipeline stages, L = flits per packet, H = the"
+    " pattern's mean hop count from icnperf.model (uniform includes self); '-' = n/a",
+    "model bound = min(1, 1/gamma_max) (hotspot: the hot endpoints' ejection channel);"
+    " input-queued routers with few shallow VCs saturate below it (head-of-line blocking,"
+    " allocator, dateline imbalance)",
+    "eta*bound: eta = model.network.ROUTER_EFFICIENCY (0.67) for random destinations,"
+    " calibrated on the simulator for uniform traffic on an 8x8 torus only (2 VCs x 8"
+    " flits, 1-flit packets, age arbiter), 1 for fixed permutations (which reach the bound"
+    " in the simulator); every other topology, pattern and router setting here is held out",
+    "queueing (model) = zero-load + model.network.queueing_delay(rate, gamma_max, H,"
+    " service = L cycles, eta): independent M/D/1 channels, the busiest channel's"
+    " utilisation charged on every hop (an upper estimate for uneven patterns); inf once"
+    " rate >= eta*min(1, 1/gamma_max), '-' where gamma_max is n/a",
+    "sim - model compares the mean accepted throughput, except above the bound under a"
+    " permutation pattern (tornado, bit-complement, transpose, permutation), where it"
+    " compares the worst destination's: past saturation flows off the busiest channel"
+    " keep their rate, so the mean can exceed the bound while the flows through that"
+    " channel cannot",
+    "round-robin allocation can starve flows past saturation (e.g. tornado on a torus:"
+    " class-0 dateline VCs lose the output to class-1 traffic), collapsing throughput;"
+    " --arbiter age (oldest first) avoids the starvation",
+    "saturated: accepted more than 5 % below offered, source queues ageing by more than"
+    " 5 % of the window, or tagged packets undelivered after the drain",
+)
+
+
+def _replicate_columns() -> tuple:
+    """TRAFFIC_COLUMNS for rows that summarise several seeds: the simulated figures are
+    means, and min..max follows the mean latency and the mean accepted throughput."""
+    means = {"average_latency", "p99_latency", "accepted"}
+    spread = {"average_latency": "latency_range", "accepted": "accepted_range"}
+    out = []
+    for column in TRAFFIC_COLUMNS:
+        header = f"{column.header} (mean)" if column.key in means else column.header
+        out.append(Column(column.key, header, column.fmt))
+        if column.key in spread:
+            out.append(Column(spread[column.key], "min..max", str))
+    return tuple(out)
+
+
+REPLICATE_COLUMNS = _replicate_columns()
+
+
+def _span(lo: float, hi: float) -> str:
+    fmt = number(4)
+    return f"{fmt(lo)}..{fmt(hi)}"
+
+
+def replicate_note(seed: int, seeds: int, traffic: str) -> str:
+    """How a row summarizes its seeds (printed with --seeds > 1)."""
+    text = (f"each rate ran {seeds} seeds ({seed}..{seed + seeds - 1}): figures are means over"
+            " the seeds, min..max the smallest and largest seed's value (a range, not a"
+            " confidence interval), packets the total, saturated how many seeds saturated")
+    if traffic == "permutation":
+        text += ("; each seed draws its own permutation, so the model columns are means of"
+                 " each seed's prediction and the header shows the first seed's")
+    return text
+
+
+def traffic_text(topology: str, traffic: str, rates_text: str, vcs: int, buffer: int,
+                 router_delay: int, link_delay: int, terminal_delay: int, packet_flits: int,
+                 warmup: int, measure: int, drain: int, seed: int, fmt: str,
+                 arbiter: str = "round-robin", seeds: int = 1, scheduler: str = "inline",
+                 workers: int | None = None, progress: bool | None = None, *,
+                 routing: str | None = None, stages: dict | None = None,
+                 hotspot_fraction: float | None = None,
+                 hotspot_nodes: int | None = None) -> str:
+    """``icnperf simulate traffic`` output in the chosen format."""
+    rows, shared = traffic_rows(topology, traffic, rates_text, vcs, buffer, router_delay,
+                                link_delay, terminal_delay, packet_flits, warmup, measure,
+                                drain, seed, arbiter, seeds, scheduler, workers, progress,
+                                routing=routing, stages=stages,
+                                hotspot_fraction=hotspot_fraction,
+                                hotspot_nodes=hotspot_nodes)
+    model = {k: v for k, v in shared["model"].items() if k != "notes"}
+    notes = (list(NOTES) + shared["model"]["notes"]
+             + ([replicate_note(seed, seeds, traffic)] if seeds > 1 else []))
+    if fmt == "json":
+        return json_text({**shared, "model": model, "notes": notes, "rows": rows})
+    keys = [c.key for c in TRAFFIC_COLUMNS] + ["offered", "unfinished", "flit_hops"]
+    if seeds > 1:
+        keys += ["seeds", "average_latency_lo", "average_latency_hi", "accepted_lo",
+                 "accepted_hi"]
+    if fmt == "csv":
+        return csv_text(rows, keys)
+    fmt4 = number(4)
+    inputs = shared["inputs"]
+    head = (f"{inputs['topology']} ({inputs['routing']} routing), {traffic} traffic:"
+            f" mean hops {fmt4(model['mean_hops'])}, gamma_max {fmt4(model['gamma_max'])},"
+            f" saturation bound {fmt4(model['saturation_bound'])}, eta*bound"
+            f" {fmt4(model['efficiency_bound'])} (eta {model['router_efficiency']:g})"
+            " flits/endpoint/cycle")
+    columns = TRAFFIC_COLUMNS
+    if seeds > 1:
+        head += f"; {seeds} seeds per rate"
+        columns = REPLICATE_COLUMNS
+        rows = [{**row,
+                 "latency_range": _span(row["average_latency_lo"], row["average_latency_hi"]),
+                 "accepted_range": _span(row["accepted_lo"], row["accepted_hi"])}
+                for row in rows]
+    listed = "\n".join(f"  - {n}" for n in notes)
+    return f"{head}\n\n{aligned_table(rows, columns)}\n\nnotes:\n{listed}\n"

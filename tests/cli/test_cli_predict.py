@@ -1,0 +1,116 @@
+"""``icnperf predict p2p`` through Click's CliRunner."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from icnperf.cli import cli
+from icnperf.reports.text.predict import hops_between
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_hops_between_grid_endpoints():
+    assert hops_between("torus:3x3x4", "0,0,0", "2,2,3") == 3      # 1 + 1 + 1 round the rings
+    assert hops_between("mesh:3x3x4", "0,0,0", "2,2,3") == 7       # 2 + 2 + 3
+    assert hops_between("torus:3x3x4", "0", "35") == 3             # index 35 = (2,2,3)
+    assert hops_between("hypercube:4", "0", "15") == 4
+
+
+def test_p2p_json_rows_and_assumptions():
+    result = run("predict", "p2p", "--machine", "angara-36", "--bytes", "16,1MiB",
+                 "--hops", "1", "--api", "none", "--format", "json")
+    assert result.exit_code == 0
+    doc = json.loads(result.output)
+    small, large = doc["rows"]
+    assert small["bytes"] == 16 and small["latency_s"] == pytest.approx(699.413e-9, rel=1e-5)
+    assert large["bytes"] == 2**20
+    assert large["streaming_bandwidth_Bps"] <= 8e9           # PCIe gen2 x16 host limit
+    assert all(r["message_rate_per_s"] <= r["rate_bound_per_s"] for r in doc["rows"])
+    assert any("cut-through" in a for a in doc["assumptions"])
+
+
+def test_p2p_table_names_machine_and_assumptions():
+    result = run("predict", "p2p", "--machine", "angara-4d", "--bytes", "8..64:x2")
+    assert result.exit_code == 0
+    assert "angara-4d (torus:8x8x8x16)" in result.output
+    assert "assumptions:" in result.output
+    assert len([line for line in result.output.splitlines() if " B " in line]) == 4
+
+
+@pytest.mark.parametrize("args", [
+    ["--bytes", "-8"],
+    ["--bytes", "8..1:x2"],
+    ["--bytes", "8MiBs"],
+    ["--set", "network.nosuch=1"],
+    ["--set", "network.link_latency=fast"],
+    ["--from", "0"],
+    ["--from", "0", "--to", "99"],
+    ["--from", "0", "--to", "1", "--hops", "2"],
+    ["--hops", "-1"],
+    ["--hops", "5"],                       # torus:3x3x4 has diameter 1 + 1 + 2 = 4
+    ["--api", "tcp"],
+])
+def test_p2p_bad_input_is_one_line_and_status_2(args):
+    result = CliRunner().invoke(cli, ["predict", "p2p", "--machine", "angara-36", *args])
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_from_to_rejected_on_a_dragonfly():
+    result = CliRunner().invoke(cli, ["predict", "p2p", "--machine", "nudt-generic",
+                                      "--from", "0", "--to", "1"])
+    assert result.exit_code == 2 and "give --hops" in result.output
+
+
+def test_collective_sweep_reshapes_the_torus_and_ratio_grows():
+    result = run("predict", "collective", "broadcast", "--machine", "angara-3d", "--nodes",
+                 "8..8192:x8", "--algorithm", "hw-tree", "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)["rows"]
+    assert [r["shape"] for r in rows] == ["torus:2x2x2", "torus:4x4x4", "torus:8x8x8",
+                                          "torus:16x16x16"]
+    ratios = [r["ratio_to_p2p_tree"] for r in rows]
+    assert ratios == sorted(ratios) and ratios[0] > 1
+
+
+def test_collective_all_algorithms_and_best_ratio():
+    doc = json.loads(run("predict", "collective", "allreduce", "--machine", "angara-4d",
+                         "--format", "json").output)
+    rows = {r["algorithm"]: r for r in doc["rows"]}
+    assert {"hw-tree", "p2p-tree", "recursive-doubling", "rabenseifner"} <= set(rows)
+    best = min(r["time_s"] for a, r in rows.items() if a != "hw-tree")
+    assert rows["hw-tree"]["ratio_to_best_p2p"] == pytest.approx(best / rows["hw-tree"]["time_s"])
+    assert rows["hw-tree"]["shape"] == "torus:8x8x8x16"
+
+
+@pytest.mark.parametrize("args", [
+    ["broadcast", "--nodes", "0"],
+    ["broadcast", "--nodes", "7", "--shape", "2x2x2"],
+    ["broadcast", "--nodes", "7"],
+    ["nosuch"],
+    ["broadcast", "--algorithm", "nosuch"],
+    ["broadcast", "--bytes", "0"],
+    ["alltoall", "--algorithm", "hw-tree"],
+    ["broadcast", "--nodes", "1e9"],        # beyond the ranks a schedule maps
+])
+def test_collective_bad_input(args):
+    result = CliRunner().invoke(cli, ["predict", "collective", "--machine", "angara-3d", *args])
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_background_load_charges_queueing_until_saturation():
+    # angara-4d is torus:8x8x8x16: uniform gamma_max = (16 + 2) / 8 = 2.25, so channels
+    # saturate at an offered load of 1 / 2.25 = 0.444 flits/endpoint/cycle.
+    def queueing(load):
+        doc = json.loads(run("predict", "p2p", "--machine", "angara-4d", "--bytes", "256",
+                             "--load", str(load), "--format", "json").output)
+        return doc["rows"][0]["queueing_delay_s"]
+
+    assert queueing(0) == 0
+    assert 0 < queueing(0.2) < queueing(0.4)
+    assert queueing(0.45) is None           # infinite: JSON null past saturation

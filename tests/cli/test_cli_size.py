@@ -1,0 +1,258 @@
+"""``icnperf size`` through Click's CliRunner: tables, JSON, CSV and bad input."""
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from icnperf.cli import cli
+
+SMALL_WORKLOAD = """
+description = "one small all-reduce"
+rationale = "cheap to evaluate"
+[[collective]]
+name = "ar"
+weight = 1000
+operation = "allreduce"
+bytes = "8 B"
+algorithm = ["hw-tree", "recursive-doubling"]
+nodes = 64
+"""
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, ["size", *args], catch_exceptions=False)
+
+
+@pytest.fixture
+def small(tmp_path):
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL_WORKLOAD)
+    return str(path)
+
+
+def run_json(*args):
+    result = invoke(*args, "--format", "json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_nudt_conclusions_with_the_default_workload():
+    """The issue's command: among fat tree, dragonfly, megafly and slim fly sized by the NUDT
+    rules (seeds/002), slim fly needs the fewest routers and megafly the lowest radix."""
+    doc = run_json("--endpoints", "100000", "--families", "fattree,dragonfly,megafly,slimfly")
+    canonical = doc["scalability"]["canonical"]
+    assert canonical["fewest_routers"] == {"family": "slimfly", "spec": "slimfly:q=41,p=31",
+                                           "value": 3362}
+    assert canonical["lowest_radix"] == {"family": "megafly", "spec": "megafly:k=18",
+                                         "value": 36}
+    assert {d["family"] for d in doc["designs"]} == {"fattree", "dragonfly", "megafly",
+                                                     "slimfly"}
+    screened = doc["screened"]
+    assert screened["total"] == sum(screened["per_family"].values()) > 10_000
+    assert len(doc["designs"]) == screened["shortlist"] <= 24
+
+
+def test_screen_line_and_short_list_bound(small):
+    """The text names the screened count; --shortlist bounds the ranked designs, the
+    NUDT-rule designs (one per family here; clos has none) always among them."""
+    result = invoke("--endpoints", "5000", "--workload", small, "--shortlist", "6",
+                    "--families", "torus,fattree,clos,dragonfly", "--torus-dims", "3")
+    assert result.exit_code == 0, result.output
+    doc = run_json("--endpoints", "5000", "--workload", small, "--shortlist", "6",
+                   "--families", "torus,fattree,clos,dragonfly", "--torus-dims", "3")
+    total = doc["screened"]["total"]
+    assert f"Screened {total:,} candidate designs" in result.output
+    assert len(doc["designs"]) == 6 < total
+    assert sum("NUDT rule" in d["notes"] for d in doc["designs"]) == 3
+    assert all("proxy Pareto front" in d["rule"] for d in doc["designs"]
+               if "NUDT rule" not in d["notes"])
+
+
+def test_json_rows_are_consistent(small):
+    doc = run_json("--endpoints", "5000", "--workload", small, "--radix-max", "64",
+                   "--torus-dims", "2,3")
+    designs = doc["designs"]
+    assert all(d["endpoints"] >= 5000 and d["radix"] <= 64 for d in designs)
+    parts = [k for k in designs[0] if k.startswith("cost_") and k != "cost_x_time"]
+    for d in designs:
+        assert d["cost"] == pytest.approx(sum(d[k] for k in parts))
+        assert d["workload_s"] == pytest.approx(d["term:ar"])
+        assert d["cost_x_time"] == pytest.approx(d["cost"] * d["workload_s"])
+    times = [d["workload_s"] for d in designs]
+    assert times == sorted(times)
+    front = {d["design"] for d in designs if d["pareto"]}
+    assert front == set(doc["pareto_front"])
+    for d in designs:
+        dominated = any(o["cost"] <= d["cost"] and o["workload_s"] <= d["workload_s"]
+                        and (o["cost"] < d["cost"] or o["workload_s"] < d["workload_s"])
+                        for o in designs)
+        assert dominated == (d["design"] not in front)
+
+
+def test_table_and_csv(small):
+    result = invoke("--endpoints", "2000", "--workload", small, "--families", "torus,slimfly")
+    assert result.exit_code == 0
+    assert "Pareto front" in result.output and "crossbar" in result.output
+    assert "links, slimfly: in-rack links electrical" in result.output
+    result = invoke("--endpoints", "2000", "--workload", small, "--families", "megafly",
+                    "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(result.output)))
+    assert rows[0]["design"] == "megafly:k=7"  # 7^2 x 50 = 2450 >= 2000 > 6^2 x 37
+
+
+def test_custom_cost_file_changes_costs(small, tmp_path):
+    cost = tmp_path / "cost.toml"
+    cost.write_text('unit = "kEUR"\n[router]\nbase = 1\nper_port = 0\n'
+                    '[link]\nelectrical = 0\noptical = 0\nendpoint = 0\n'
+                    '[adapter]\nper_endpoint = 0\n')
+    doc = run_json("--endpoints", "1000", "--workload", small, "--cost", str(cost),
+                   "--families", "fattree")
+    assert doc["cost_unit"] == "kEUR"
+    assert all(d["cost"] == d["routers"] for d in doc["designs"])
+
+
+def test_output_file_and_force(small, tmp_path):
+    target = tmp_path / "study.txt"
+    args = ("--endpoints", "1000", "--workload", small, "--families", "megafly")
+    assert invoke(*args, "-o", str(target)).exit_code == 0
+    assert "megafly:k=6" in target.read_text()
+    again = invoke(*args, "-o", str(target))
+    assert again.exit_code == 2 and "--force" in again.output
+    assert invoke(*args, "-o", str(target), "--force").exit_code == 0
+
+
+@pytest.mark.parametrize("extra, message", [
+    (("--families", "torus,moebius"), "unknown family 'moebius'"),
+    (("--torus-dims", "3,x"), "--torus-dims"),
+    (("--torus-dims", "40"), "--torus-dims: a 40D torus has at least 2^40 endpoints"),
+    (("--radix-max", "4", "--families", "megafly"), "no design"),
+    (("--cost", "/nonexistent/cost.toml"), "not found"),
+    (("--workload", "/nonexistent/w.toml"), "not found"),
+    (("--machine", "no-such-machine"), "no-such-machine"),
+    (("--slack", "0.5"), "--slack"),
+    (("--shortlist", "0"), "--shortlist"),
+])
+def test_bad_options_exit_2_with_one_line(extra, message, small):
+    args = ("--endpoints", "1000", "--workload", small, *extra)
+    if "--workload" in extra:
+        args = ("--endpoints", "1000", *extra)
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ("unit = \n", "not valid TOML"),
+    ('unit = "USD"\ncolour = 1\n', "unknown key 'colour'"),
+    ('unit = "USD"\n[router]\nbase = 1\n', "missing router.per_port"),
+])
+def test_malformed_cost_file(text, message, small, tmp_path):
+    cost = tmp_path / "cost.toml"
+    cost.write_text(text)
+    result = invoke("--endpoints", "1000", "--workload", small, "--cost", str(cost))
+    assert result.exit_code == 2 and message in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_workload_asking_for_more_nodes_than_endpoints_uses_all(tmp_path):
+    path = tmp_path / "w.toml"
+    path.write_text(SMALL_WORKLOAD.replace("nodes = 64", "nodes = 5000"))
+    doc = run_json("--endpoints", "1000", "--workload", str(path), "--families", "megafly")
+    [term] = doc["terms"]
+    assert term["layout"] == "megafly:k=6" and term["design"] == "megafly:k=6"
+    assert "asks for 5000 nodes" in term["notes"][0]
+
+
+def test_duplicate_families_are_sized_once(small):
+    doc = run_json("--endpoints", "1000", "--workload", small, "--families", "megafly,megafly")
+    assert [d["design"] for d in doc["designs"]] == ["megafly:k=6"]
+
+
+def small_study(small, families="torus,fattree,megafly,slimfly"):
+    from icnperf.reports.text.size import load_study
+
+    return load_study(2000, families, "2,3", 64, None, small, None)
+
+
+def test_html_sections_figures_and_tables(small):
+    from icnperf.reports.text.size import study_sections
+    from icnperf.reports.document import render_document
+
+    study, cost_model, workload, machine = small_study(small)
+    sections = study_sections(study, cost_model, workload, machine)
+    assert [s.title for s in sections] == ["Ranked designs", "Cost", "Workload",
+                                           "Assumptions and notes"]
+    figures = [f for s in sections for f in s.figures]
+    assert {t.type for f in figures for t in f.data} <= {"scatter", "bar"}
+    scatter = sections[0].figures[0]
+    line = next(t for t in scatter.data if t.name == "Pareto front")
+    assert list(line.x) == [r.cost for r in study.front]
+    assert list(line.y) == [r.workload_s for r in study.front]
+    bars = sections[1].figures[0].data
+    totals = [sum(b.y[i] for b in bars) for i in range(len(study.results))]
+    assert totals == pytest.approx([r.cost for r in study.results])
+    ranked = sections[0].tables[0]
+    assert len(ranked.rows) == len(study.results)
+    html = render_document("Sizing study", sections)
+    assert "slimfly:q=" in html and "Pareto front" in html
+
+
+def test_html_study_is_written_whole_and_not_over_an_existing_file(small, tmp_path):
+    target = tmp_path / "study.html"
+    args = ("--endpoints", "1000", "--workload", small, "--families", "megafly,torus",
+            "-o", str(target))
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    page = target.read_text(encoding="utf-8")
+    assert page.lstrip().lower().startswith("<!doctype html") and page.rstrip().endswith(
+        "</html>")
+    assert page.count('class="plotly-graph-div') >= 2
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]   # no temp files
+    again = invoke(*args)
+    assert again.exit_code == 2 and "--force" in again.output
+    assert target.read_text(encoding="utf-8") == page
+
+
+def test_families_without_a_design_are_named(small):
+    result = invoke("--endpoints", "100000", "--workload", small, "--radix-max", "40",
+                    "--families", "megafly,slimfly")
+    assert result.exit_code == 0
+    assert "No design within radix 40: slimfly" in result.output
+
+
+def test_ranks_share_ties_and_count_from_one():
+    import numpy as np
+
+    from icnperf.model.sizing.study import _ranks
+
+    assert _ranks(np.array([3.0, 1.0, 3.0, 2.0])).tolist() == [3, 1, 3, 2]
+
+
+def test_user_text_in_the_html_study_is_escaped(tmp_path):
+    """A workload term named with markup shows as text: no live <a> in Plotly's labels."""
+    hostile = tmp_path / "hostile.toml"
+    hostile.write_text(SMALL_WORKLOAD.replace('name = "ar"',
+                                              'name = "<a href=\\"https://evil.example\\">x</a>"'))
+    target = tmp_path / "study.html"
+    result = invoke("--endpoints", "1000", "--workload", str(hostile), "--families", "torus",
+                    "-o", str(target))
+    assert result.exit_code == 0, result.output
+    page = target.read_text(encoding="utf-8")
+    around = [page[max(0, m.start() - 40):m.start()]
+              for m in re.finditer(r"evil\.example", page)]
+    assert around                                      # the name is there, as text
+    for text in around:
+        assert "&lt;a href" in text
+        assert "<a href" not in text and "\\u003ca" not in text
+
+
+def test_html_study_refuses_a_format(small, tmp_path):
+    result = CliRunner().invoke(cli, ["size", "--endpoints", "1000", "--workload", small,
+                                      "--format", "csv", "-o", str(tmp_path / "s.html")])
+    assert result.exit_code == 2 and "does not apply to an HTML page" in result.output
+    assert not (tmp_path / "s.html").exists()
