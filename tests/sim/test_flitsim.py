@@ -1,5 +1,5 @@
 """The flit simulator: conservation, determinism, deadlock freedom, zero-load latency and the
-channel-load bound (the closed forms come from model/topology/torus.py, never the engine)."""
+channel-load bound (the closed forms come from model/topology/torus/, never the engine)."""
 
 from __future__ import annotations
 

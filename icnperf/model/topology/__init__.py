@@ -1,7 +1,7 @@
 """Closed-form structural models of interconnect topologies.
 
-``base`` (the Metrics record and shared conventions), one module per family group
-(``torus``: torus/mesh/hypercube; ``fattree``: k-ary n-tree and folded Clos;
+``base`` (the Metrics record and shared conventions), one module or package per family
+group (``torus``: torus/mesh/hypercube; ``fattree``: k-ary n-tree and folded Clos;
 ``dragonfly``: dragonfly and megafly/dragonfly+; ``slimfly``: MMS slim fly), ``spec``
 (``family:params`` text -> a checked spec) and ``compare`` (smallest design per family for
 N endpoints). Every metric function broadcasts over NumPy arrays of parameters.

@@ -1,6 +1,6 @@
 """Torus, mesh and hypercube closed forms against brute force on the actual graphs.
 
-Every formula in icnperf/model/topology/torus.py is checked here against networkx graphs
+Every formula in icnperf/model/topology/torus/ is checked here against networkx graphs
 (BFS distances, diameter, edge counts, degrees), against channel loads obtained by routing
 every source-destination pair with a dimension-order router written independently below,
 against per-channel maximum matchings (linear_sum_assignment) for the worst-case

@@ -1,0 +1,154 @@
+"""Explicit messages on a torus under dimension-order routing: coordinates, hop distances,
+the dimension-order spanning tree, and the hops and channel load of one communication step.
+
+Used by ``model/collectives`` (the hardware collective tree of the Angara router, seeds/000
+§1, and the point-to-point algorithms whose steps map messages onto the torus), the
+applications and the simulator's closed-form companions. Endpoints are numbered with
+dimension 0 fastest (:func:`endpoint_coordinates`). Units: router hops (router-router
+channels) and messages per channel (one direction of one link); a radix-2 ring is one link,
+so its two directions are two channels.
+
+Sources: minimal ring distance of Dally & Towles, *Principles and Practices of
+Interconnection Networks* (2004), §5.2; the collective tree of seeds/000 §1, Fig. 1. The tree
+depth, its ties and :func:`dor_traffic` are derived here and checked by walking every route
+in tests/model/test_collectives.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from icnperf.model.topology.base import is_integer, require
+
+def endpoint_coordinates(radices, index):
+    """Coordinates of endpoint ``index`` (dimension 0 varies fastest), an array (..., n)."""
+    radices = np.asarray(radices, dtype=np.int64)
+    index = np.asarray(index, dtype=np.int64)[..., None]
+    strides = np.concatenate(([1], np.cumprod(radices)[:-1]))
+    return (index // strides) % radices
+
+
+def hop_distance(radices, source, destination, wrap=True):
+    """Router hops between two endpoints given by coordinates (arrays (..., n)).
+
+    Dimension-order routing takes the minimal way round each ring (Dally & Towles §5.2):
+    min(|d|, k - |d|) hops per dimension with wraparound, |d| without; summed over
+    dimensions. A radix-2 ring is one link, so a differing coordinate costs 1 hop.
+    """
+    radices = np.asarray(radices, dtype=np.int64)
+    delta = np.abs(np.asarray(destination, dtype=np.int64) - np.asarray(source, dtype=np.int64))
+    per_dimension = np.minimum(delta, radices - delta) if wrap else delta
+    return per_dimension.sum(axis=-1)
+
+
+# --- collective spanning trees, traffic of one communication step -------------------------
+#
+# Used by model/collectives: the hardware collective tree of the Angara router
+# (seeds/000 §1) is a spanning tree laid on the torus from a root in dimension order X, Y,
+# Z, W; the point-to-point algorithms map each step's messages onto the torus with these.
+
+
+def spanning_tree_depth(radices) -> int:
+    """Depth (tree edges = router hops) of the dimension-order spanning tree from any root:
+    sum_i floor(k_i / 2), which is the torus diameter.
+
+    The tree (seeds/000 §1, Fig. 1): the root's ring in dimension 0 (X) is covered first, in
+    both directions; each router of that ring covers its ring in dimension 1 (Y); each router
+    of the resulting plane covers its ring in dimension 2 (Z); and so on. A router's parent is
+    its neighbour towards the root in the highest dimension where its coordinate differs from
+    the root's. Along a ring of radix k the + side holds floor(k/2) routers and the - side
+    ceil(k/2) - 1 (a router at distance exactly k/2 is reached in +, the DOR tie rule of this
+    module), so the deepest leaf lies floor(k_i/2) hops out in every dimension. Every tree
+    path follows a minimal DOR route from the root, so the depth equals the diameter, and by
+    the torus's symmetry it does not depend on where the root is (derived here; checked
+    against the explicit tree in tests/model/test_collectives.py).
+    """
+    require(len(radices) > 0 and all(is_integer(k) and k >= 2 for k in radices),
+            "torus: radices must be integers >= 2")
+    return int(sum(k // 2 for k in radices))
+
+
+def spanning_tree_ties(radices) -> int:
+    """Dimensions of odd radix >= 3: where the dimension-order tree has two equally deep
+    subtrees (the + and - halves of a ring of odd radix both hold (k-1)/2 routers).
+
+    With sequential sends (a router sends to its children one after another) one of the two
+    equally deep subtrees must wait one send gap; the point-to-point tree in
+    model/collectives pays one gap per such dimension on its critical path.
+    """
+    require(len(radices) > 0 and all(is_integer(k) and k >= 2 for k in radices),
+            "torus: radices must be integers >= 2")
+    return int(sum(1 for k in radices if k % 2 == 1 and k >= 3))
+
+
+def spanning_tree_fanout(radices) -> int:
+    """Children of the root of the dimension-order tree (its largest fan-out):
+    sum_i min(k_i - 1, 2), i.e. every router port but the endpoint's."""
+    require(len(radices) > 0 and all(is_integer(k) and k >= 2 for k in radices),
+            "torus: radices must be integers >= 2")
+    return int(sum(min(k - 1, 2) for k in radices))
+
+
+def _forward_loads(lines: int, k: int, line, start, length) -> int:
+    """Largest number of segments over one channel: segments on ``lines`` rings of radix k,
+    each from ring position ``start`` over ``length`` consecutive + channels (channel p
+    joins p and p+1 mod k). A difference array over two turns of the ring handles wrap."""
+    if len(start) == 0:
+        return 0
+    width = 2 * k
+    marks = np.concatenate([line * width + start, line * width + start + length])
+    weights = np.concatenate([np.ones(len(start)), -np.ones(len(start))])
+    counts = np.bincount(marks, weights=weights, minlength=lines * width)
+    running = np.cumsum(counts.reshape(lines, width), axis=1)
+    return int(round(float(np.max(running[:, :k] + running[:, k:]))))
+
+
+RING_TIES = ("plus", "split")
+"""How DOR routes a message whose destination is exactly half a ring away (both ways are
+minimal): ``plus`` sends it in the + direction (this module's convention); ``split`` sends
+it + from an even ring position and - from an odd one (a radix-2 ring, one link, always
++), so such messages load both directions equally (the balance adaptive minimal routing reaches, and Dally & Towles'
+assumption behind the k/8 uniform load)."""
+
+
+def dor_traffic(radices, sources, destinations, ties: str = "plus") -> tuple[int, int]:
+    """(largest hop count, largest channel load) of messages sent at the same time.
+
+    ``sources`` and ``destinations`` are endpoint indices (dimension 0 varies fastest, as
+    :func:`endpoint_coordinates`), one pair per message. Routing is this module's DOR on the
+    torus: dimension 0 first, the minimal way round each ring, a tie resolved by ``ties``
+    (:data:`RING_TIES`). The channel load is the largest number of the messages that cross
+    one channel (one direction of one link); a radix-2 ring is one link, so its two
+    directions are two channels. Derived here by counting each message's ring segment per
+    dimension; tests check it against walking every route. Returns (0, 0) for no messages.
+    """
+    require(ties in RING_TIES, f"unknown ring tie rule {ties!r}; choose one of "
+                               f"{', '.join(RING_TIES)}")
+    k = np.asarray(radices, dtype=np.int64)
+    src = endpoint_coordinates(k, np.asarray(sources, dtype=np.int64).ravel())
+    dst = endpoint_coordinates(k, np.asarray(destinations, dtype=np.int64).ravel())
+    if src.shape[0] == 0:
+        return 0, 0
+    forward = (dst - src) % k
+    plus = 2 * forward < k
+    plus |= (2 * forward == k) & ((src % 2 == 0) | (k == 2) if ties == "split" else True)
+    steps = np.where(plus, forward, k - forward)
+    hops = int(steps.sum(axis=1).max())
+    load = 0
+    strides = np.concatenate(([1], np.cumprod(k)[:-1]))
+    for i, radix in enumerate(k.tolist()):
+        # before moving in dimension i the message sits at (dst_<i, src_i, src_>i)
+        here = np.concatenate([dst[:, :i], src[:, i:]], axis=1)
+        index = (here * strides).sum(axis=1)
+        # the ring's number: the endpoint index with coordinate i left out
+        block = strides[i] * radix
+        line = (index // block) * strides[i] + index % strides[i]
+        lines = int(np.prod(k)) // radix
+        moving = steps[:, i] > 0
+        up = moving & plus[:, i]
+        down = moving & ~plus[:, i]
+        load = max(load, _forward_loads(lines, radix, line[up], src[up, i], steps[up, i]))
+        # a - move from s over d channels is a + move in the mirrored ring x -> k-1-x
+        load = max(load, _forward_loads(lines, radix, line[down], radix - 1 - src[down, i],
+                                        steps[down, i]))
+    return hops, load
