@@ -1,0 +1,132 @@
+"""Contention: background load in the network (M/D/1 queues) and processes sharing a node's
+adapter.
+
+The busiest channel's utilisation ρ = λ·γ_max/η, the saturation load, the M/D/1 waiting
+time and the queueing delay of a path under background load, with the router efficiency η
+of input-queued virtual-channel routers (:data:`ROUTER_EFFICIENCY`, calibrated on the flit
+simulator, see its provenance); and the bandwidth and extra latency when p processes of a
+node send through one adapter. Units: loads in flits/cycle as fractions of one channel's
+bandwidth, utilisation dimensionless, times in seconds, bandwidths in bytes/s.
+
+Sources: M/D/1 waiting time: the Pollaczek-Khinchine formula with deterministic service
+(e.g. Kleinrock, *Queueing Systems*, vol. 1, 1975) and Kleinrock's independence
+approximation for a path of queues; γ_max from ``model/topology`` (its base.py
+conventions); NIC sharing: the contention described in seeds/004 (Peryshkova).
+"""
+
+from __future__ import annotations
+
+from icnperf.model import ops
+from icnperf.model.network.zero_load import packets, wire_bytes
+
+
+# --- contention -------------------------------------------------------------------------
+
+
+def channel_utilisation(offered_load, channel_load, router_efficiency=1):
+    """Utilisation of the busiest router-router channel: ρ = λ · γ_max / η.
+
+    λ = offered load per endpoint as a fraction of one channel's bandwidth (flits per
+    channel cycle), γ_max the topology's channel load for the traffic pattern (flits per
+    cycle on the busiest channel when every endpoint injects 1 flit per cycle; see
+    ``model/topology/base.py``), η the router efficiency (1: ideal routers; see
+    :data:`ROUTER_EFFICIENCY`). Saturation at ρ = 1.
+    """
+    return offered_load * channel_load / router_efficiency
+
+
+ROUTER_EFFICIENCY = 0.67
+"""Fraction of the channel-load bound an input-queued virtual-channel router reaches under
+uniform traffic: η = Θ_sim / min(1, 1/γ_max). Calibrated on the flit simulator
+(validation/flitsim) only, for uniform traffic on an 8x8 torus (bound 0.8 flits/endpoint/
+cycle) with 2 VCs x 8 flits per port, 1-flit packets, a one-iteration separable allocator
+with oldest-first priority: offered 1.0 flit/endpoint/cycle, accepted 0.534 (seed 1,
+10,000 / 5,000 / 5,000 cycles), 0.534 / 0.8 = 0.67. Head-of-line blocking in the input
+queues, two VCs split into dateline classes and one allocation iteration per cycle keep
+such routers near half to three quarters of the bound under random destinations; the
+4x4x4 and 8x8x8 tori are held out (validation/claims/flitsim.py). Fixed permutations
+(tornado, bit-complement) reach the bound itself in the simulator (η = 1): the allocators
+see no conflicts beyond the channel load, so η applies to random traffic only
+(:func:`router_efficiency`)."""
+
+FIXED_PERMUTATIONS = ("tornado", "bit-complement", "transpose", "permutation")
+"""Patterns in which every endpoint sends to one fixed destination."""
+
+
+def router_efficiency(pattern: str) -> float:
+    """η for a traffic pattern: 1 for a fixed permutation, :data:`ROUTER_EFFICIENCY` for
+    random destinations (uniform, hotspot mixes, random halves)."""
+    return 1.0 if pattern in FIXED_PERMUTATIONS else ROUTER_EFFICIENCY
+
+
+def saturation_load(channel_load, router_efficiency=1):
+    """Offered load at which the path saturates: λ_sat = η · min(1, 1 / γ_max).
+
+    The busiest router channel saturates at 1/γ_max, the endpoint's own channel at 1; the
+    same ideal throughput Θ as ``Metrics.throughput`` when η = ``router_efficiency`` = 1
+    (ideal routers); input-queued VC routers reach the fraction η of it
+    (:func:`router_efficiency`).
+    """
+    with ops.quiet():
+        return router_efficiency * ops.minimum(1, 1 / ops.array(channel_load))
+
+
+def md1_waiting_time(rho, service_time):
+    """Mean wait in an M/D/1 queue: W = ρ · s / (2 (1 - ρ)) for ρ < 1, ∞ for ρ ≥ 1.
+
+    Pollaczek-Khinchine mean waiting time with deterministic service time s (packets of
+    fixed size on a channel of fixed bandwidth) and Poisson arrivals. 0 at ρ = 0.
+    """
+    rho = ops.array(rho)
+    with ops.quiet():
+        wait = rho * service_time / (2 * (1 - rho))
+        return ops.where(rho < 1, wait, ops.infinity(rho, service_time))
+
+
+def packet_service_time(m, *, flit_size, packet_max_flits, packet_header_flits,
+                        link_bandwidth):
+    """Mean time a packet of the message holds a link: s = (W(m) / n(m)) / B_link."""
+    packet = {"flit_size": flit_size, "packet_max_flits": packet_max_flits,
+              "packet_header_flits": packet_header_flits}
+    return wire_bytes(m, **packet) / packets(m, **packet) / link_bandwidth
+
+
+def queueing_delay(offered_load, channel_load, hops, service_time, endpoint_channels=2,
+                   router_efficiency=1):
+    """Queueing delay added to the zero-load latency under background load:
+
+        W(λ) = h · W_MD1(λ · γ_max / η, s) + e · W_MD1(λ / η, s)
+
+    Model: every channel on the path is an independent M/D/1 queue (Kleinrock's
+    independence approximation); the h router-router channels are each charged at the
+    busiest channel's utilisation ρ = λ·γ_max/η (an upper bound for patterns whose load is
+    uneven), and the e = 2 endpoint channels (injection, ejection) at ρ = λ/η, η the router
+    efficiency (1: ideal routers), so W diverges at :func:`saturation_load`. Assumptions:
+    Poisson packet arrivals, fixed packet service time s, infinite buffers, no flow-control
+    back-pressure, a single queue per channel (virtual channels not separated). 0 at zero
+    load; ∞ once either the busiest router channel or the endpoint channel saturates
+    (λ ≥ η · min(1, 1/γ_max)).
+    """
+    network = md1_waiting_time(
+        channel_utilisation(offered_load, channel_load, router_efficiency), service_time)
+    endpoint = md1_waiting_time(offered_load / router_efficiency, service_time)
+    with ops.quiet():
+        routers = ops.where(hops > 0, hops * network, 0)
+        return routers + endpoint_channels * endpoint
+
+
+# --- endpoint sharing -------------------------------------------------------------------
+
+
+def shared_bandwidth(bandwidth, processes):
+    """Bandwidth per process when p processes of a node send at once through one adapter and
+    its uplink: B / p (seeds/004: processes sharing a node's adapter contend for it)."""
+    return bandwidth / processes
+
+
+def sharing_delay(serialization, processes):
+    """Extra latency of the last of p messages injected at once by the p processes of a
+    node: (p - 1) · T_ser(m) (the adapter serializes them one after another). The mean over
+    the p messages is half of it."""
+    return (processes - 1) * serialization
+

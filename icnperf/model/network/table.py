@@ -1,0 +1,215 @@
+"""The point-to-point table: every term of the model for a set of message sizes and hops.
+
+:func:`p2p_table` reads the machine (:func:`machine_parameters`), evaluates packetization,
+the zero-load latency terms, adapter sharing, queueing under background load, bandwidths and
+message rate on NumPy arrays (sizes and hops broadcast together), and states the
+assumptions it made. It is what ``icnperf predict p2p`` prints and what calibration fits.
+Units: the columns of :data:`COLUMNS` (bytes, hops, seconds, bytes/s, messages/s,
+utilisation). The formulas and their sources are in the sibling modules.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from icnperf.errors import InputError
+from icnperf.model import ops
+from icnperf.model.network.bandwidth import (
+    message_rate,
+    pingpong_bandwidth,
+    rate_bound,
+    streaming_bandwidth,
+    streaming_interval,
+)
+from icnperf.model.network.contention import (
+    channel_utilisation,
+    packet_service_time,
+    queueing_delay,
+    sharing_delay,
+)
+from icnperf.model.network.parameters import _OVERHEAD_KEYS, bind, machine_parameters
+from icnperf.model.network.zero_load import (
+    flits,
+    hardware_latency,
+    packets,
+    path_latency,
+    serialization_time,
+    wire_bytes,
+)
+
+# --- the table --------------------------------------------------------------------------
+
+COLUMNS = (
+    "bytes",
+    "hops",
+    "packets",
+    "flits",
+    "wire_bytes",
+    "software_overhead_s",
+    "path_latency_s",
+    "serialization_s",
+    "hardware_latency_s",
+    "sharing_delay_s",
+    "utilisation",
+    "queueing_delay_s",
+    "latency_s",
+    "bandwidth_Bps",
+    "streaming_bandwidth_Bps",
+    "message_rate_per_s",
+    "rate_bound_per_s",
+)
+"""Columns of :func:`p2p_table`, in order."""
+
+
+class P2PTable(NamedTuple):
+    """What :func:`p2p_table` returns: NumPy columns (all one shape) and the assumptions."""
+
+    columns: dict[str, np.ndarray]
+    assumptions: tuple[str, ...]
+
+
+def _checked(values, what: str) -> np.ndarray:
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(f"{what} must be numbers") from None
+    if array.size and not (np.all(np.isfinite(array)) and array.min() >= 0):
+        raise InputError(f"{what} must be finite and non-negative")
+    return array
+
+
+def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | None = None,
+              processes_per_node: int = 1, offered_load: float = 0.0,
+              pattern: str = "uniform") -> P2PTable:
+    """Point-to-point latency, bandwidth and message rate of ``sizes`` (bytes) at ``hops``.
+
+    ``sizes`` and ``hops`` broadcast together. ``hops=None`` takes the average distance of the
+    machine's topology (ranks placed uniformly at random). ``api`` is ``mpi``, ``shmem`` or
+    ``none`` (hardware only). ``switching`` overrides ``network.switching``.
+    ``processes_per_node`` > 1 makes that many processes of each node send at once through
+    one adapter (seeds/004's contention). ``offered_load`` > 0 (fraction of a channel's
+    bandwidth injected by every endpoint, with ``pattern``'s channel load) charges M/D/1
+    queueing delay; otherwise contention is ignored.
+
+    Columns (:data:`COLUMNS`; seconds, bytes, bytes/s): packetization (packets, flits,
+    wire_bytes), the latency terms (software_overhead_s, path_latency_s, serialization_s,
+    hardware_latency_s = path + serialization [+ store-and-forward], sharing_delay_s,
+    queueing_delay_s) and their sum latency_s; bandwidth_Bps = bytes / latency_s
+    (ping-pong); streaming_bandwidth_Bps and message_rate_per_s of one process streaming
+    back to back; rate_bound_per_s = link_bandwidth / bytes (seeds/001's V/L); utilisation
+    = offered_load · γ_max. Raises InputError for a machine lacking a key (naming the
+    ``--set`` that supplies it) and for bad arguments.
+    """
+    params = machine_parameters(machine, api, switching)
+    if not (isinstance(processes_per_node, (int, np.integer)) and processes_per_node >= 1):
+        raise InputError(f"processes_per_node must be a whole number >= 1, "
+                         f"not {processes_per_node!r}")
+    load = float(_checked(offered_load, "offered_load"))
+    m = _checked(sizes, "message sizes")
+    spec = None
+    if hops is None or load > 0:
+        from icnperf.model.topology.spec import parse_spec
+
+        spec = parse_spec(machine.topology)
+        metrics = spec.evaluate()
+    if hops is None:
+        h = np.asarray(metrics.average_distance, dtype=float)
+    else:
+        h = _checked(hops, "hops")
+    gamma = 0.0
+    if load > 0:
+        from icnperf.model.topology.base import PATTERNS
+
+        if pattern not in PATTERNS:
+            raise InputError(f"unknown traffic pattern {pattern!r}; choose one of "
+                             f"{', '.join(PATTERNS)}")
+        gamma = float(metrics.channel_load[pattern])
+        if math.isnan(gamma):
+            raise InputError(f"traffic pattern {pattern!r} is not defined for {spec.text}")
+    m, h = np.broadcast_arrays(m, h)
+    p = processes_per_node
+
+    packet = bind(flits, params)
+    with ops.quiet():
+        n = packets(m, **packet)
+        f = flits(m, **packet)
+        w = wire_bytes(m, **packet)
+        head = path_latency(h, **bind(path_latency, params))
+        ser = serialization_time(m, **bind(serialization_time, params))
+        hw = hardware_latency(m, h, **bind(hardware_latency, params))
+        share = sharing_delay(ser, p)
+        rho = channel_utilisation(load, gamma) * np.ones_like(m)
+        service = packet_service_time(m, **bind(packet_service_time, params))
+        queue = queueing_delay(load, gamma, h, service) * np.ones_like(m)
+        overhead = params["software_overhead"] * np.ones_like(m)
+        total = overhead + hw + share + queue
+        interval = streaming_interval(ser, overhead_per_side=params["software_overhead"] / 2,
+                                      processes=p)
+        columns = {
+            "bytes": m,
+            "hops": h,
+            "packets": n,
+            "flits": f,
+            "wire_bytes": w,
+            "software_overhead_s": overhead,
+            "path_latency_s": head,
+            "serialization_s": ser,
+            "hardware_latency_s": hw,
+            "sharing_delay_s": share,
+            "utilisation": rho,
+            "queueing_delay_s": queue,
+            "latency_s": total,
+            "bandwidth_Bps": pingpong_bandwidth(m, total),
+            "streaming_bandwidth_Bps": streaming_bandwidth(m, interval),
+            "message_rate_per_s": message_rate(interval),
+            "rate_bound_per_s": rate_bound(m, params["link_bandwidth"]),
+        }
+    columns = {name: np.array(np.broadcast_to(columns[name], m.shape), dtype=float)
+               for name in COLUMNS}
+    return P2PTable(columns, _assumptions(machine, params, api, hops is None, p, load,
+                                          pattern))
+
+
+def _assumptions(machine, params, api, average, processes, load, pattern) -> tuple[str, ...]:
+    notes = []
+    if average:
+        notes.append(f"placement: hops = average distance of {machine.topology} over "
+                     "ordered pairs of distinct endpoints (ranks placed uniformly at random)")
+    else:
+        notes.append("placement: the two ranks are on nodes the given number of "
+                     "router-to-router hops apart")
+    if processes == 1:
+        notes.append("one communicating process per node; the adapter is not shared")
+    else:
+        notes.append(f"{processes} processes per node send at once through one adapter: "
+                     "latency is the last one's ((p - 1) serializations wait), streaming "
+                     "rate per process shares the adapter (p x serialization per message)")
+    notes.append("latency = software overhead + injection + (hops + 1) x router + hops x link "
+                 "+ ejection + serialization; host-router links are inside injection/ejection")
+    if params["store_and_forward"]:
+        notes.append("switching: store-and-forward: each of the hops + 1 routers holds a "
+                     "whole packet (the first packet's serialization paid per router)")
+    else:
+        notes.append("switching: cut-through: serialization paid once, at the slowest channel")
+    notes.append("packets: payload in whole flits, header flits added per packet, a 0-byte "
+                 "message is one header-only packet; links carry header + payload flits at "
+                 "link_bandwidth, the host interface payload flits at host_bandwidth")
+    if api == "none":
+        notes.append("software: none (hardware path only)")
+    else:
+        notes.append(f"software: {api.upper()} overhead {_OVERHEAD_KEYS[api]} per message "
+                     "(send + receive), split evenly between the sides for streaming")
+    notes.append("protocol: eager at every size (no rendezvous handshake)")
+    if load > 0:
+        notes.append(f"contention charged: {pattern} background load; each channel an "
+                     "independent M/D/1 queue (Poisson arrivals, fixed packet time, infinite "
+                     "buffers), router channels at the busiest channel's utilisation; "
+                     "streaming and message rate ignore the background load")
+    else:
+        notes.append("contention ignored: empty network (zero load)")
+    notes.append("message rate: one process streaming back to back, bounded by "
+                 "link_bandwidth / bytes (V/L, seeds/001)")
+    return tuple(notes)
