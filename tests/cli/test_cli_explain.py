@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from icnperf.cli import cli
 from icnperf.reports.text.explain import layout_for, parse_shape
 from icnperf.data.machine import load_machine
-from icnperf.model.explain import crossover
+from icnperf.model.crossover import crossover
 
 
 def run(*args):

@@ -1,6 +1,6 @@
-"""icnperf/model/explain.py: the symbolic formula against the numeric model, elasticities
-(Euler's identity, finite differences, kinks), and the crossover solver against the times it
-reports."""
+"""icnperf/model/explain.py and crossover.py: the symbolic formula against the numeric
+model, elasticities (Euler's identity, finite differences, kinks), and the crossover solver
+against the times it reports."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from icnperf.errors import InputError
 from icnperf.data.machine import Machine, load_machine
 from icnperf.model import collectives as C
 from icnperf.model import explain as X
+from icnperf.model.crossover import crossover
 from icnperf.model.topology import torus
 
 NS = 1e-9
@@ -185,7 +186,7 @@ def ratio_at(machine, operation, faster, slower, nodes, dims, m=256.0):
 
 
 def test_crossover_over_nodes_is_where_the_times_cross(angara3):
-    c = X.crossover(angara3, "broadcast", "hw-tree", "p2p-tree", 4)
+    c = crossover(angara3, "broadcast", "hw-tree", "p2p-tree", 4)
     assert c.status == "crosses" and c.found
     assert 64 < c.at.value <= 128                           # 3.71x at 64, 4.35x at 128
     assert c.at.ratio >= 4 > c.below.ratio and c.below.value < c.at.value
@@ -206,35 +207,35 @@ def test_crossover_over_nodes_is_where_the_times_cross(angara3):
 
 
 def test_crossover_any_shape_can_only_come_earlier(angara3):
-    balanced = X.crossover(angara3, "broadcast", "hw-tree", "p2p-tree", 4)
-    anyshape = X.crossover(angara3, "broadcast", "hw-tree", "p2p-tree", 4, max_aspect=None)
+    balanced = crossover(angara3, "broadcast", "hw-tree", "p2p-tree", 4)
+    anyshape = crossover(angara3, "broadcast", "hw-tree", "p2p-tree", 4, max_aspect=None)
     assert anyshape.at.value <= balanced.at.value and anyshape.at.ratio >= 4
 
 
 def test_crossover_from_start_and_never(angara3):
-    start = X.crossover(angara3, "broadcast", "hw-tree", "p2p-tree", 2)
+    start = crossover(angara3, "broadcast", "hw-tree", "p2p-tree", 2)
     assert start.status == "from-start" and start.below is None
     assert start.at.value == 8 and start.at.layout == "torus:2x2x2"
     assert start.at.ratio == pytest.approx(ratio_at(angara3, "broadcast", "hw-tree",
                                                     "p2p-tree", 8, 3), rel=1e-12)
-    never = X.crossover(angara3, "broadcast", "hw-tree", "p2p-tree", 50,
-                        values=[8, 64, 512, 4096])
+    never = crossover(angara3, "broadcast", "hw-tree", "p2p-tree", 50,
+                      values=[8, 64, 512, 4096])
     assert never.status == "never" and never.at is None and not never.found
     assert never.best.value == 4096 and never.best.ratio < 50
 
 
 def test_crossover_4d_gains_less_and_skips_unshapeable_counts(angara4):
-    c = X.crossover(angara4, "broadcast", "hw-tree", "p2p-tree", 6,
-                    values=[8, 16, 64, 512, 4096, 8192, 16384])
+    c = crossover(angara4, "broadcast", "hw-tree", "p2p-tree", 6,
+                  values=[8, 16, 64, 512, 4096, 8192, 16384])
     assert c.skipped == (8,)                                # no 4D torus of 8 nodes
     assert c.fixed["dims"] == 4
-    three = X.crossover(angara4, "broadcast", "hw-tree", "p2p-tree", 6, dims=3)
+    three = crossover(angara4, "broadcast", "hw-tree", "p2p-tree", 6, dims=3)
     assert c.at.value > three.at.value                      # 4D: smaller diameter
 
 
 def test_crossover_over_bytes_is_the_smallest_whole_byte(angara4):
-    c = X.crossover(angara4, "allreduce", "rabenseifner", "recursive-doubling", 2,
-                    variable="bytes")
+    c = crossover(angara4, "allreduce", "rabenseifner", "recursive-doubling", 2,
+                  variable="bytes")
     assert c.status == "crosses" and "brentq" in c.method
     m = c.at.value
     assert m == int(m) and 16384 < m <= 32768
@@ -251,8 +252,8 @@ def test_crossover_over_bytes_is_the_smallest_whole_byte(angara4):
 
 def test_crossover_over_bytes_on_a_given_layout(angara3):
     layout = C.Layout.torus((4, 4, 4))
-    c = X.crossover(angara3, "broadcast", "ring", "binomial", 1.5, variable="bytes",
-                    layout=layout, values=[64, 1024, 2 ** 16, 2 ** 20, 2 ** 24])
+    c = crossover(angara3, "broadcast", "ring", "binomial", 1.5, variable="bytes",
+                  layout=layout, values=[64, 1024, 2 ** 16, 2 ** 20, 2 ** 24])
     assert c.fixed["layout"] == "torus:4x4x4" and c.status == "crosses"
     assert c.at.ratio >= 1.5 > c.below.ratio
 
@@ -274,19 +275,19 @@ def test_crossover_bad_input(angara3, kwargs, message):
     args = {"operation": "broadcast", "faster": "hw-tree", "slower": "p2p-tree",
             "factor": 2, **kwargs}
     with pytest.raises(InputError, match=message):
-        X.crossover(angara3, args.pop("operation"), args.pop("faster"), args.pop("slower"),
-                    args.pop("factor"), **args)
+        crossover(angara3, args.pop("operation"), args.pop("faster"), args.pop("slower"),
+                  args.pop("factor"), **args)
 
 
 def test_crossover_over_nodes_needs_a_torus():
     with pytest.raises(InputError):
-        X.crossover(load_machine("gige-cluster"), "broadcast", "binomial", "ring", 2)
+        crossover(load_machine("gige-cluster"), "broadcast", "binomial", "ring", 2)
 
 
 def test_crossover_does_not_import_sympy():
     code = ("import sys\n"
             "from icnperf.data.machine import Machine, load_machine\n"
-            "from icnperf.model.explain import crossover\n"
+            "from icnperf.model.crossover import crossover\n"
             "c = crossover(load_machine('angara-3d'), 'broadcast', 'hw-tree', 'p2p-tree', 4)\n"
             "assert c.found\n"
             "print('sympy' in sys.modules)")

@@ -309,7 +309,7 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
                    shape: str | None, fmt: str, api: str = "mpi",
                    any_shape: bool = False) -> str:
     """The rendered ``icnperf crossover collective`` output."""
-    from icnperf.model.explain import crossover
+    from icnperf.model.crossover import crossover
     from icnperf.units import format_quantity, parse_quantity, parse_range
 
     if what != "collective":
