@@ -1,4 +1,4 @@
-"""Least-squares calibration (icnperf/model/calibrate.py): round trips from known parameters,
+"""Least-squares calibration (icnperf/model/calibrate/): round trips from known parameters,
 the bundled Angara 16-byte latencies, the LogGP aliases, and bad input."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from icnperf.errors import InputError
 from icnperf.data.machine import SCHEMA, load_machine
 from icnperf.data.measurements.tables import load_table
 from icnperf.model import calibrate as C
+from icnperf.model.calibrate.least_squares import _t_quantile
 from icnperf.model import network as N
 
 NS = 1e-9
@@ -66,7 +67,7 @@ def test_round_trip_recovers_parameters_within_intervals(preset, truth):
     # the interval is the t-quantile times the standard error (symmetric for a time)
     low, high = result.intervals["software.mpi_overhead"]
     assert (high - low) / 2 == pytest.approx(
-        C._t_quantile(0.95, 61) * result.stderr["software.mpi_overhead"], rel=1e-9)
+        _t_quantile(0.95, 61) * result.stderr["software.mpi_overhead"], rel=1e-9)
     # ... and symmetric in ln B for a bandwidth
     low, high = result.intervals["network.link_bandwidth"]
     assert np.sqrt(low * high) == pytest.approx(result.values["network.link_bandwidth"])
