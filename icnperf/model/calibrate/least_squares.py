@@ -7,7 +7,8 @@ ln(B / B_0) and times in t / t_0 with t >= 0), from the machine's values and a d
 start, and returns a :class:`FitResult`: fitted values (SI), standard errors, intervals at
 the requested confidence, the covariance, and every point's prediction and relative error.
 The method, its covariance s² (JᵀJ)⁻¹ and the intervals (Student's t with n - p degrees of
-freedom) are described in :mod:`icnperf.model.calibrate`.
+freedom) are described in :mod:`icnperf.model.calibrate`. Memory is linear in the number of
+points: the n x p Jacobian and its thin SVD (n x p, p, p x p), never an n x n matrix.
 """
 
 from __future__ import annotations
@@ -303,7 +304,7 @@ def fit(machine, obs: Observations, parameters: str | Iterable[str] | Sequence[P
             "another channel is the bottleneck at every size, or no point uses that "
             "interface or has hops > 0), so it cannot be fitted; fit another key")
     scaled = jac / norms
-    singular = np.linalg.svd(scaled, compute_uv=True)
+    singular = np.linalg.svd(scaled, full_matrices=False)  # thin: memory linear in the points
     sv, vt = singular[1], singular[2]
     if sv[-1] <= 1e-8 * sv[0]:
         null = np.abs(vt[-1])
