@@ -19,7 +19,7 @@ UTILITIES = ("__init__", "__main__", "errors", "runner", "units")
 
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
-    "units": {"errors"},
+    "units": {"units", "errors"},
     "runner": {"errors"},
     "__init__": set(),
     "model": {"model", "errors", "units"},

@@ -1,4 +1,4 @@
-"""units.py: parsing, formatting and the range syntax, by examples and by properties."""
+"""icnperf/units/: parsing, formatting and the range syntax, by examples and by properties."""
 
 import math
 
