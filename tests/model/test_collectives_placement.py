@@ -1,6 +1,6 @@
 """Textbook collectives on fat trees and dragonflies, processes per node and rank placement
 (icnperf/model/collectives Layout / schedule, the route helpers of
-icnperf/model/topology/fattree.py and dragonfly.py, ``predict collective --ppn
+icnperf/model/topology/fattree.py and dragonfly/, ``predict collective --ppn
 --placement``). Expected hops and loads are worked out by hand in the comments."""
 
 from __future__ import annotations

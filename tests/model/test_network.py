@@ -1,4 +1,4 @@
-"""Point-to-point closed forms (icnperf/model/network.py) on hand-computed cases, against an
+"""Point-to-point closed forms (icnperf/model/network/) on hand-computed cases, against an
 independent flow-shop recurrence for store-and-forward, on SymPy, and by properties."""
 
 from __future__ import annotations

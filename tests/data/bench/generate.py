@@ -2,7 +2,7 @@
 written by hand). Run from the repository root: ``python tests/data/bench/generate.py``.
 
 The numbers are invented: the angara-36 preset (its network values pinned below) with a 450 ns MPI overhead and 6 GB/s links,
-two ranks 1 hop apart, evaluated with icnperf's own model (model/network.py) plus 0.5 %
+two ranks 1 hop apart, evaluated with icnperf's own model (model/network/) plus 0.5 %
 Gaussian noise (seeded), printed the way each tool prints them (2 decimals; OSU MB/s =
 10^6 B/s; IMB Mbytes/sec = 10^6 B/s from IMB 2018 on, 2^20 B/s in IMB 3.x/4.x). The
 collective timings follow a made-up recursive-doubling cost and are only there to be read.
