@@ -353,7 +353,7 @@ def formulas_section(machine, name) -> Section:
     legend = [["m", "message size (bytes)"], ["h", "router-to-router hops"]]
     legend += [[str(symbol), parameter_key(key, API)]
                for key, symbol in symbolic_collective_parameters().items()]
-    notes = ["T_p2p: one-way zero-load latency (model/network.py latency): software overhead,"
+    notes = ["T_p2p: one-way zero-load latency (model/network zero-load latency): software overhead,"
              " path, serialization, store-and-forward term when s = 1"]
     absent = []
     for algorithm in ("hw-tree", "p2p-tree"):

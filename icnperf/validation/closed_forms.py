@@ -3,7 +3,7 @@
 For one network, routing, pattern and router: the mean hop count H and the busiest
 channel's load γ_max of the pattern (model/topology/*.py: average distance, channel loads,
 route hop counts and loads per source-destination pair), the saturation bound, the
-router-efficiency estimate and the zero-load and queueing latencies (model/network.py),
+router-efficiency estimate and the zero-load and queueing latencies (model/network/),
 in the simulator's cycles. The simulator is asked only which destinations a pattern draws
 (the seeded permutation, the hot endpoints), never for routes, hops or loads.
 """
@@ -64,11 +64,11 @@ class _Family:
                 self.load = lambda s, d: torus.dor_traffic(k, s, d)[1]
                 self.notes.append("H: torus.hop_distance (DOR) over the pattern's pairs,"
                                   " uniform from average_distance x (N-1)/N; gamma_max:"
-                                  " torus.py's channel loads, else torus.dor_traffic's exact"
+                                  " the torus model's channel loads, else torus.dor_traffic's exact"
                                   " DOR load of the pairs")
             else:
                 self.notes.append("H: torus.hop_distance (mesh DOR) over the pattern's"
-                                  " pairs; gamma_max: torus.py's mesh channel loads where"
+                                  " pairs; gamma_max: the torus model's mesh channel loads where"
                                   " it has them (uniform, tornado, bit-complement, 2-D"
                                   " transpose), n/a otherwise (dor_traffic is for tori)")
         elif name in ("fattree", "clos"):

@@ -50,7 +50,7 @@ non-negative linear least squares (scipy.optimize.lsq_linear) on **relative** re
 
 Collectives: collectives.collective_time is not used here: it models tori and crossbars
 only, and the fat-tree presets (ib-qdr-cluster, gige-cluster) lack its packet keys (flit
-size, injection latency); the all-to-all is therefore charged directly with network.py's
+size, injection latency); the all-to-all is therefore charged directly with model.network's
 sharing formulas (:func:`network.shared_bandwidth`, :func:`network.sharing_delay`).
 """
 
