@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION
+from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, WIDE_OPTION
 
 
 @click.command()
@@ -27,11 +27,12 @@ from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the calibrated machine as TOML (usable with --machine).")
 @FORCE_OPTION
+@WIDE_OPTION
 def calibrate(machine_name: str, overrides: tuple[str, ...], data: str,
               data_format: str | None, fit: str, api: str, hops: float | None, fmt: str,
-              output: str | None, force: bool) -> None:
+              output: str | None, force: bool, wide: bool) -> None:
     """Fit machine parameters to measured latencies or bandwidths (least squares)."""
     from icnperf.reports.text.calibrate import calibrate_text
 
     click.echo(calibrate_text(machine_name, overrides, data, data_format, fit, api, hops,
-                              fmt, output, force), nl=False)
+                              fmt, output, force, wide), nl=False)

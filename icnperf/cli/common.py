@@ -17,6 +17,10 @@ OUTPUT_OPTION = click.option(
     "-o", "--output", type=click.Path(dir_okay=False), default=None,
     help="Write to FILE instead of standard output (written atomically).")
 FORCE_OPTION = click.option("--force", is_flag=True, help="Overwrite an existing -o FILE.")
+WIDE_OPTION = click.option(
+    "--wide", is_flag=True,
+    help="Tables at full width with long text in its column, nothing wrapped [default: fit"
+         " 100 columns, long text as numbered notes under the table].")
 
 
 class Count(click.ParamType):

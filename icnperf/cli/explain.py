@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, Count, emit
+from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_OPTION, Count,
+                                emit)
 
 
 @click.group("explain")
@@ -38,16 +39,18 @@ def explain() -> None:
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
+@WIDE_OPTION
 def explain_collective(operation: str, algorithm: str, machine_name: str,
                        overrides: tuple[str, ...], nodes: int | None, shape: str | None,
                        bytes_text: str | None, api: str, latex: bool, all_symbols: bool,
-                       fmt: str, output: str | None, force: bool) -> None:
+                       fmt: str, output: str | None, force: bool, wide: bool) -> None:
     """The closed form of collective OPERATION by one algorithm, its value and the
     elasticity of every parameter (dT/dx * x/T: which knob matters most)."""
     from icnperf.reports.text.explain import explain_text
 
     emit(explain_text("collective", operation, algorithm, machine_name, overrides, nodes,
-                      shape, bytes_text, latex, fmt, api=api, all_symbols=all_symbols),
+                      shape, bytes_text, latex, fmt, api=api, all_symbols=all_symbols,
+                      wide=wide),
          output, force)
 
 
@@ -89,15 +92,16 @@ def crossover() -> None:
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
+@WIDE_OPTION
 def crossover_collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                          faster: str, slower: str, factor_text: str, vary: str,
                          dims: int | None, range_text: str | None, bytes_text: str | None,
                          nodes: int | None, shape: str | None, any_shape: bool, api: str,
-                         fmt: str, output: str | None, force: bool) -> None:
+                         fmt: str, output: str | None, force: bool, wide: bool) -> None:
     """The smallest node count or message size at which collective OPERATION by --faster
     is --factor times faster than by --slower."""
     from icnperf.reports.text.explain import crossover_text
 
     emit(crossover_text("collective", operation, machine_name, overrides, faster, slower,
                         factor_text, vary, dims, range_text, bytes_text, nodes, shape, fmt,
-                        api=api, any_shape=any_shape), output, force)
+                        api=api, any_shape=any_shape, wide=wide), output, force)

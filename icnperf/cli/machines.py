@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, emit
+from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_OPTION, emit
 
 
 @click.command()
 @FORMAT_OPTION
-def machines(fmt: str) -> None:
+@WIDE_OPTION
+def machines(fmt: str, wide: bool) -> None:
     """List the bundled machine presets."""
     from icnperf.reports.text.machines import presets_text
 
-    click.echo(presets_text(fmt), nl=False)
+    click.echo(presets_text(fmt, wide), nl=False)
 
 
 @click.command()
@@ -23,9 +24,10 @@ def machines(fmt: str) -> None:
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
+@WIDE_OPTION
 def machine(name: str, overrides: tuple[str, ...], fmt: str, output: str | None,
-            force: bool) -> None:
+            force: bool, wide: bool) -> None:
     """Show one machine (preset NAME or TOML file) with units and sources."""
     from icnperf.reports.text.machines import machine_text
 
-    emit(machine_text(name, overrides, fmt), output, force)
+    emit(machine_text(name, overrides, fmt, wide), output, force)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, emit
+from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_OPTION, emit
 
 
 @click.command()
@@ -19,11 +19,13 @@ from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, emit
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
+@WIDE_OPTION
 def place(app_name: str, klass: str, procs: int, machine_name: str,
-          overrides: tuple[str, ...], fmt: str, output: str | None, force: bool) -> None:
+          overrides: tuple[str, ...], fmt: str, output: str | None, force: bool,
+          wide: bool) -> None:
     """Rank the placements (nodes x processes per node) of a job by predicted time."""
     from icnperf.reports.text.apps import placement_text
     from icnperf.data.machine import load_machine
 
     machine = load_machine(machine_name).with_overrides(list(overrides))
-    emit(placement_text(machine, klass, procs, fmt), output, force)
+    emit(placement_text(machine, klass, procs, fmt, wide=wide), output, force)

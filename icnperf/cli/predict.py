@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, Count, emit
+from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_OPTION, Count,
+                                emit)
 
 
 @click.group()
@@ -39,15 +40,16 @@ def predict() -> None:
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
+@WIDE_OPTION
 def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float | None,
         source: str | None, destination: str | None, api: str, processes_per_node: int,
         offered_load: float, pattern: str, fmt: str, output: str | None,
-        force: bool) -> None:
+        force: bool, wide: bool) -> None:
     """Latency, bandwidth and message rate of one message per size."""
     from icnperf.reports.text.predict import p2p_text
 
     emit(p2p_text(machine_name, overrides, sizes, hops, source, destination, api,
-                  processes_per_node, fmt, offered_load, pattern), output, force)
+                  processes_per_node, fmt, offered_load, pattern, wide), output, force)
 
 
 @predict.command()
@@ -77,17 +79,18 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
+@WIDE_OPTION
 def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                nodes: str | None, shape: str | None, sizes: str, algorithm: str, api: str,
                processes_per_node: int, placement: str, fmt: str, output: str | None,
-               force: bool) -> None:
+               force: bool, wide: bool) -> None:
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
     dragonfly."""
     from icnperf.reports.text.predict import collective_text
 
     emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
-                         api, fmt, processes_per_node, placement), output, force)
+                         api, fmt, processes_per_node, placement, wide), output, force)
 
 
 @predict.command()

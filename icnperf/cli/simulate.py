@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, Count, emit
+from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_OPTION, Count,
+                                emit)
 
 
 @click.group("simulate")
@@ -74,6 +75,7 @@ def simulate() -> None:
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
+@WIDE_OPTION
 def simulate_traffic(topology: str, routing: str | None, traffic: str,
                      hotspot_fraction: float | None, hotspot_nodes: int | None, rates: str,
                      router_preset: str, vcs: int | None, buffer: int | None,
@@ -84,7 +86,7 @@ def simulate_traffic(topology: str, routing: str | None, traffic: str,
                      arbiter: str | None, warmup: int, measure: int, drain: int,
                      seed: int, seeds: int, scheduler: str, workers: int | None,
                      progress: bool | None, fmt: str, output: str | None,
-                     force: bool) -> None:
+                     force: bool, wide: bool) -> None:
     """Simulated latency and accepted throughput per injection rate, next to the
     closed-form zero-load latency, saturation bound and queueing estimate."""
     from icnperf.reports.text.simulate import traffic_text
@@ -102,7 +104,8 @@ def simulate_traffic(topology: str, routing: str | None, traffic: str,
                       r["link_delay"], r["terminal_delay"], r["packet_flits"], warmup,
                       measure, drain, seed, fmt, r["arbiter"], seeds, scheduler, workers,
                       progress, routing=routing, stages=stages,
-                      hotspot_fraction=hotspot_fraction, hotspot_nodes=hotspot_nodes),
+                      hotspot_fraction=hotspot_fraction, hotspot_nodes=hotspot_nodes,
+                      wide=wide),
          output, force)
 
 
@@ -124,12 +127,13 @@ def simulate_traffic(topology: str, routing: str | None, traffic: str,
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
+@WIDE_OPTION
 def simulate_collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                         nodes: str | None, sizes: str, algorithm: str | None, api: str,
-                        fmt: str, output: str | None, force: bool) -> None:
+                        fmt: str, output: str | None, force: bool, wide: bool) -> None:
     """Simulated completion time of one collective (broadcast, reduce, allreduce,
     allgather) on the machine's torus, next to the closed form."""
     from icnperf.reports.text.simulate_collective import collective_text
 
     emit(collective_text(operation, machine_name, overrides, nodes, sizes, algorithm, api,
-                         fmt), output, force)
+                         fmt, wide), output, force)

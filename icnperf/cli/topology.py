@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, Count, emit
+from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_OPTION, Count,
+                                emit)
 
 
 class FamilyListingCommand(click.Command):
@@ -24,11 +25,12 @@ class FamilyListingCommand(click.Command):
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
-def topology(spec: str, fmt: str, output: str | None, force: bool) -> None:
+@WIDE_OPTION
+def topology(spec: str, fmt: str, output: str | None, force: bool, wide: bool) -> None:
     """Structural metrics and channel loads of one topology SPEC (FAMILY:PARAMETERS)."""
     from icnperf.reports.text.topology import topology_text
 
-    emit(topology_text(spec, fmt), output, force)
+    emit(topology_text(spec, fmt, wide), output, force)
 
 
 @click.command("compare-topologies")
@@ -44,10 +46,11 @@ def topology(spec: str, fmt: str, output: str | None, force: bool) -> None:
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
+@WIDE_OPTION
 def compare_topologies(endpoints: int | None, radix: str | None, families: str | None,
                        torus_dims: str, levels: int, fmt: str, output: str | None,
-                       force: bool) -> None:
+                       force: bool, wide: bool) -> None:
     """Size every family for N endpoints, or within a router radix (NUDT Fig. 5)."""
     from icnperf.reports.text.topology import compare_text
 
-    emit(compare_text(endpoints, radix, families, torus_dims, levels, fmt), output, force)
+    emit(compare_text(endpoints, radix, families, torus_dims, levels, fmt, wide), output, force)

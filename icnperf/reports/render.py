@@ -2,7 +2,8 @@
 
 The model returns numbers; this module turns rows of plain values into text. A ``Column``
 names a row key, its header and how its value prints in the aligned table; CSV and JSON
-carry the raw values (SI units) instead.
+carry the raw values (SI units) instead. ``aligned_table`` is a table at its natural width;
+``icnperf.reports.page`` fits tables and the text around them into a terminal.
 """
 
 from __future__ import annotations
@@ -11,21 +12,38 @@ import csv
 import io
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from icnperf import __version__
 
 FORMATS = ("table", "json", "csv")
 
+OVERFLOWS = ("", "note", "wrap")
+
 
 @dataclass(frozen=True)
 class Column:
-    """One column: the row key, its header, and a formatter for the aligned table."""
+    """One column: the row key, its header, and a formatter for the aligned table.
+
+    ``overflow`` says what gives way when a fitted table is too wide (page.fit_table):
+    ``"note"`` moves the column's text under the table as numbered notes, the cell keeping
+    the number (long sources, reasons); ``"wrap"`` wraps the text inside the column
+    (descriptions); ``""`` keeps the cell whole. ``keep``: repeated in every panel when
+    the table is split into panels (the row's name, e.g. the offered rate);
+    ``with_previous``: never split from the column before it (a range beside its mean).
+    """
 
     key: str
     header: str
     fmt: Callable[[Any], str] = str
+    overflow: str = ""
+    keep: bool = False
+    with_previous: bool = False
+
+    def __post_init__(self) -> None:
+        if self.overflow not in OVERFLOWS:
+            raise ValueError(f"Column overflow {self.overflow!r}: choose one of {OVERFLOWS}")
 
 
 def number(digits: int = 4) -> Callable[[Any], str]:
@@ -44,22 +62,62 @@ def number(digits: int = 4) -> Callable[[Any], str]:
     return fmt
 
 
-def aligned_table(rows: Sequence[dict], columns: Sequence[Column]) -> str:
-    """Rows as a text table, numbers right-aligned, text left-aligned."""
-    cells = [[c.fmt(row.get(c.key)) for c in columns] for row in rows]
-    widths = [max([len(c.header)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
-    numeric = [all(_looks_numeric(r[i]) for r in cells) for i in range(len(columns))]
+@dataclass(eq=False)
+class Cells:
+    """One column as laid out: its header lines and each row's lines of text."""
+
+    column: Column
+    header: list[str]
+    rows: list[list[str]]
+    numeric: bool = field(default=False)
+
+    @property
+    def width(self) -> int:
+        return max(len(text) for text in self.header + [t for lines in self.rows for t in lines])
+
+
+def column_cells(rows: Sequence[dict], columns: Sequence[Column]) -> list[Cells]:
+    """Every column's formatted cells, one line each; numbers right-aligned."""
+    out = []
+    for column in columns:
+        texts = [column.fmt(row.get(column.key)) for row in rows]
+        out.append(Cells(column, [column.header], [[t] for t in texts],
+                         all(looks_numeric(t) for t in texts)))
+    return out
+
+
+def table_width(cells: Sequence[Cells]) -> int:
+    """Characters of the widest line of ``cells`` laid side by side."""
+    return sum(c.width for c in cells) + 2 * max(len(cells) - 1, 0)
+
+
+def table_lines(cells: Sequence[Cells]) -> list[str]:
+    """Header lines (bottom-aligned), a rule, then each row's lines; two spaces between."""
+    widths = [c.width for c in cells]
 
     def line(values: Sequence[str]) -> str:
-        parts = [v.rjust(w) if n else v.ljust(w) for v, w, n in zip(values, widths, numeric)]
+        parts = [v.rjust(w) if c.numeric else v.ljust(w)
+                 for v, w, c in zip(values, widths, cells)]
         return "  ".join(parts).rstrip()
 
-    out = [line([c.header for c in columns]), line(["-" * w for w in widths])]
-    out.extend(line(r) for r in cells)
-    return "\n".join(out)
+    depth = max(len(c.header) for c in cells)
+    headers = [[""] * (depth - len(c.header)) + c.header for c in cells]
+    out = [line([h[i] for h in headers]) for i in range(depth)]
+    out.append(line(["-" * w for w in widths]))
+    for r in range(len(cells[0].rows) if cells else 0):
+        height = max(len(c.rows[r]) for c in cells)
+        out.extend(line([c.rows[r][i] if i < len(c.rows[r]) else "" for c in cells])
+                   for i in range(height))
+    return out
 
 
-def _looks_numeric(text: str) -> bool:
+def aligned_table(rows: Sequence[dict], columns: Sequence[Column]) -> str:
+    """Rows as a text table at its natural width, numbers right-aligned, text left-aligned."""
+    return "\n".join(table_lines(column_cells(rows, columns)))
+
+
+def looks_numeric(text: str) -> bool:
+    """Whether a cell reads as a number (right-aligned): digits, separators, sign, %, '-'."""
     return text == "-" or text.replace(",", "").replace(".", "").replace("e", "").replace(
         "+", "").replace("-", "").replace("%", "").isdigit()
 

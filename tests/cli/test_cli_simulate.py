@@ -58,10 +58,10 @@ def test_replicates_are_the_single_seed_runs_and_rows_summarize_them():
 
 
 def test_one_seed_keeps_todays_table_and_more_seeds_add_ranges():
-    one = invoke("--seed", "1")
+    one = invoke("--seed", "1", "--wide")          # headers whole, one table
     assert one.exit_code == 0, one.output
     assert "sim avg latency" in one.stdout and "min..max" not in one.stdout
-    three = invoke("--seeds", "3")
+    three = invoke("--seeds", "3", "--wide")
     assert three.exit_code == 0, three.output
     assert "3 seeds per rate" in three.stdout
     assert "sim avg latency (mean)" in three.stdout and "min..max" in three.stdout

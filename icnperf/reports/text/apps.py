@@ -127,9 +127,9 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
 
 
 def placement_text(machine, klass: str, procs: int | None, fmt: str, *,
-                   nodes: str | None = None, ppn: int | None = None) -> str:
+                   nodes: str | None = None, ppn: int | None = None, wide: bool = False) -> str:
     """NPB IS placements ranked by predicted time, parameters fitted on the machine's
-    bundled tables (all included rows of the class's table)."""
+    bundled tables (all included rows of the class's table); ``wide``: notes unwrapped."""
     from icnperf.data.measurements.tables import load_table
     from icnperf.model.apps import npb_is
     from icnperf.units import parse_range
@@ -164,5 +164,12 @@ def placement_text(machine, klass: str, procs: int | None, fmt: str, *,
     columns = (Column("rank", "rank"), Column("nodes", "nodes"),
                Column("processes_per_node", "per node"), Column("processes", "processes"),
                Column("total_s", "predicted total", _time))
-    return (f"NPB IS class {klass} on {machine.name}, fastest first\n\n"
-            f"{aligned_table(rows, columns)}\n\nnotes:\n  - {note}\n")
+    from icnperf.reports.page import Page
+
+    page = Page(wide)
+    page.line(f"NPB IS class {klass} on {machine.name}, fastest first")
+    page.blank()
+    page.table(rows, columns)
+    page.blank()
+    page.notes("notes", [note])
+    return page.text()

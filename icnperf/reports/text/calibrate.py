@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from icnperf.reports.render import Column, aligned_table, csv_text, json_text, number
+from icnperf.reports.page import Page
+from icnperf.reports.render import Column, csv_text, json_text, number
 
 PARAMETER_KEYS = ("parameter", "keys", "unit", "initial", "value", "stderr", "ci_low",
                   "ci_high")
@@ -27,7 +28,7 @@ def _shown(row: dict) -> dict:
     return {key: (format_quantity(value, kind, 4) if math.isfinite(value) else "-")
             if isinstance(value, float) else value for key, value in row.items()}
 POINT_COLUMNS = (
-    Column("point", "point"),
+    Column("point", "point", overflow="note", keep=True),
     Column("kind", "kind"),
     Column("bytes", "bytes", number()),
     Column("hops", "hops", number(3)),
@@ -41,8 +42,9 @@ POINT_COLUMNS = (
 
 def calibrate_text(machine_name: str, overrides: tuple[str, ...], data: str,
                    data_format: str | None, fit: str, api: str, hops: float | None,
-                   fmt: str, output: str | None, force: bool) -> str:
-    """Fit, write the calibrated machine to ``output`` (if given), return the report."""
+                   fmt: str, output: str | None, force: bool, wide: bool = False) -> str:
+    """Fit, write the calibrated machine to ``output`` (if given), return the report
+    (``wide``: tables and notes at full width)."""
     from icnperf.data.measurements.bench import load_bench
     from icnperf.data.calibrated import calibrate_machine, parameter_rows, point_rows
     from icnperf.data.machine import load_machine, write_machine
@@ -62,10 +64,16 @@ def calibrate_text(machine_name: str, overrides: tuple[str, ...], data: str,
                           "parameters": parameters, "points": fitted_points})
     if fmt == "csv":
         return csv_text(parameters, PARAMETER_KEYS)
-    notes = "\n".join(f"  - {a}" for a in result.assumptions)
-    written = f"\ncalibrated machine written to {output}\n" if output else ""
-    return (f"{machine.name} calibrated from {data} ({points.format}, {result.n_points} points,"
-            f" rms relative error {100 * result.rms_relative_error:.2f} %)\n\n"
-            f"{aligned_table([_shown(r) for r in parameters], PARAMETER_COLUMNS)}\n\n"
-            f"{aligned_table(fitted_points, POINT_COLUMNS)}\n\nassumptions:\n{notes}\n"
-            f"{written}")
+    page = Page(wide)
+    page.line(f"{machine.name} calibrated from {data} ({points.format}, {result.n_points}"
+              f" points, rms relative error {100 * result.rms_relative_error:.2f} %)")
+    page.blank()
+    page.table([_shown(r) for r in parameters], PARAMETER_COLUMNS)
+    page.blank()
+    page.table(fitted_points, POINT_COLUMNS)
+    page.blank()
+    page.notes("assumptions", result.assumptions)
+    if output:
+        page.blank()
+        page.line(f"calibrated machine written to {output}")
+    return page.text()

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 from icnperf.errors import InputError
-from icnperf.reports.render import Column, aligned_table, csv_text, json_text, number
+from icnperf.reports.page import Page
+from icnperf.reports.render import Column, csv_text, json_text, number
 
 DEFAULT_BYTES = "256B"
 """Default message size: one full Angara packet (16 flits of 16 B), the size of the Angara
@@ -166,7 +167,7 @@ def _elasticity_row(e) -> dict:
             "method": e.method, "note": e.note}
 
 
-def _structure_lines(structure: dict) -> list[str]:
+def _structure_rows(structure: dict) -> list[dict]:
     from icnperf.units import format_quantity
 
     rows = []
@@ -178,15 +179,17 @@ def _structure_lines(structure: dict) -> list[str]:
         else:
             shown = value if isinstance(value, str) else number()(value)
         rows.append({"name": _STRUCTURE_LABELS.get(key, key), "value": shown})
-    table = aligned_table(rows, (Column("name", "substituted"), Column("value", "value")))
-    return ["  " + line for line in table.splitlines()]
+    return rows
+
+
+STRUCTURE_COLUMNS = (Column("name", "substituted"), Column("value", "value"))
 
 
 def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
                  overrides: tuple[str, ...], nodes: int | None, shape: str | None,
                  bytes_text: str | None, latex: bool, fmt: str, api: str = "mpi",
-                 all_symbols: bool = False) -> str:
-    """The rendered ``icnperf explain collective`` output."""
+                 all_symbols: bool = False, wide: bool = False) -> str:
+    """The rendered ``icnperf explain collective`` output (``wide``: lines unwrapped)."""
     from icnperf.model.explain import explain
 
     if what != "collective":
@@ -216,24 +219,25 @@ def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
              f"{explanation.algorithm}, {size_text}, api {api}")
     shares = ("elasticities, largest first (e_x = dT/dx * x / T; |e_x| is x's share of T; "
               f"the shares add up to {explanation.share_sum * 100:.1f}%):")
-    lines = [
-        title,
-        "",
-        formula,
-        "",
-        *_structure_lines(explanation.structure),
-        "",
-        f"T on the machine = {format_quantity(explanation.time, 'time', 4)}",
-        "",
-        shares,
-        aligned_table(rows, ELASTICITY_COLUMNS),
-    ]
+    page = Page(wide)
+    page.line(title)
+    page.blank()
+    page.line(formula, hang="        ")
+    page.blank()
+    page.table(_structure_rows(explanation.structure), STRUCTURE_COLUMNS, indent="  ")
+    page.blank()
+    page.line(f"T on the machine = {format_quantity(explanation.time, 'time', 4)}")
+    page.blank()
+    page.line(shares)
+    page.table(rows, ELASTICITY_COLUMNS)
     numeric = [r for r in rows if r["method"] != "symbolic"]
     if numeric:
-        lines += [""] + [f"  {r['symbol']}: {r['method']} derivative ({r['note']})"
-                         for r in numeric]
-    lines += ["", "assumptions:"] + [f"  - {a}" for a in explanation.assumptions]
-    return "\n".join(lines) + "\n"
+        page.blank()
+        for r in numeric:
+            page.line(f"{r['symbol']}: {r['method']} derivative ({r['note']})", "  ", "  ")
+    page.blank()
+    page.notes("assumptions", explanation.assumptions)
+    return page.text()
 
 
 # --- crossover --------------------------------------------------------------------------
@@ -307,8 +311,8 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
                    faster: str, slower: str, factor_text: str, vary: str, dims: int | None,
                    range_text: str | None, bytes_text: str | None, nodes: int | None,
                    shape: str | None, fmt: str, api: str = "mpi",
-                   any_shape: bool = False) -> str:
-    """The rendered ``icnperf crossover collective`` output."""
+                    any_shape: bool = False, wide: bool = False) -> str:
+    """The rendered ``icnperf crossover collective`` output (``wide``: lines unwrapped)."""
     from icnperf.model.crossover import crossover
     from icnperf.units import format_quantity, parse_quantity, parse_range
 
@@ -363,8 +367,8 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
             "rows": rows,
             "assumptions": list(record.assumptions),
         })
-    value_column = (Column("value", "nodes", number()) if vary == "nodes"
-                    else Column("value", "size", _quantity("size", 4)))
+    value_column = (Column("value", "nodes", number(), keep=True) if vary == "nodes"
+                    else Column("value", "size", _quantity("size", 4), keep=True))
     columns = (value_column, Column("layout", "layout"),
                Column("time_faster_s", faster, _quantity("time", 4)),
                Column("time_slower_s", slower, _quantity("time", 4)),
@@ -377,9 +381,15 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
         fixed = f"on {record.fixed['layout']}"
     title = (f"{machine.name}: {record.operation}, {faster} against {slower}, factor "
              f"{factor:g}, {fixed}, api {api}")
-    lines = [title, "", aligned_table(rows, columns), "", statement,
-             f"method: {record.method}."]
+    page = Page(wide)
+    page.line(title)
+    page.blank()
+    page.table(rows, columns)
+    page.blank()
+    page.line(statement)
+    page.line(f"method: {record.method}.")
     if record.skipped:
-        lines.append("skipped (no such torus): " + ", ".join(f"{n:,}" for n in record.skipped))
-    lines += ["", "assumptions:"] + [f"  - {a}" for a in record.assumptions]
-    return "\n".join(lines) + "\n"
+        page.line("skipped (no such torus): " + ", ".join(f"{n:,}" for n in record.skipped))
+    page.blank()
+    page.notes("assumptions", record.assumptions)
+    return page.text()

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from icnperf.reports.render import Column, aligned_table, csv_text, json_text
+from icnperf.reports.page import Page
+from icnperf.reports.render import Column, csv_text, json_text
+
+PRESET_COLUMNS = (Column("name", "name"), Column("description", "description", overflow="wrap"))
+MACHINE_COLUMNS = (Column("section", "section"), Column("key", "key"),
+                   Column("shown", "value"), Column("source", "source", overflow="note"))
 
 
-def presets_text(fmt: str) -> str:
-    """The bundled presets, one per row."""
+def presets_text(fmt: str, wide: bool = False) -> str:
+    """The bundled presets, one per row (descriptions wrapped unless ``wide``)."""
     from icnperf.data.machine import list_presets
 
     rows = [{"name": name, "description": description} for name, description in list_presets()]
@@ -14,11 +19,14 @@ def presets_text(fmt: str) -> str:
         return json_text({"machines": rows})
     if fmt == "csv":
         return csv_text(rows, ["name", "description"])
-    return aligned_table(rows, [Column("name", "name"), Column("description", "description")]) + "\n"
+    page = Page(wide)
+    page.table(rows, PRESET_COLUMNS)
+    return page.text()
 
 
-def machine_text(name: str, overrides: tuple[str, ...], fmt: str) -> str:
-    """One machine's parameters with units and sources, after --set overrides."""
+def machine_text(name: str, overrides: tuple[str, ...], fmt: str, wide: bool = False) -> str:
+    """One machine's parameters with units and sources, after --set overrides (sources as
+    numbered notes under the table unless ``wide``)."""
     from icnperf.data.machine import load_machine
 
     machine = load_machine(name).with_overrides(list(overrides))
@@ -31,8 +39,12 @@ def machine_text(name: str, overrides: tuple[str, ...], fmt: str) -> str:
                           "notes": list(machine.notes)})
     if fmt == "csv":
         return csv_text(rows, ["section", "key", "value", "source"])
-    table = aligned_table(rows, [Column("section", "section"), Column("key", "key"),
-                                 Column("shown", "value"), Column("source", "source")])
-    notes = "".join(f"\n  - {n}" for n in machine.notes)
-    header = f"{machine.name}: {machine.description}\ntopology: {machine.topology}\n\n"
-    return header + table + (f"\n\nnotes:{notes}" if notes else "") + "\n"
+    page = Page(wide)
+    page.line(f"{machine.name}: {machine.description}")
+    page.line(f"topology: {machine.topology}")
+    page.blank()
+    page.table(rows, MACHINE_COLUMNS)
+    if machine.notes:
+        page.blank()
+        page.notes("notes", machine.notes)
+    return page.text()

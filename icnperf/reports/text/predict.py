@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from icnperf.errors import InputError
-from icnperf.reports.render import Column, aligned_table, csv_text, json_text, number
+from icnperf.reports.page import Page
+from icnperf.reports.render import Column, csv_text, json_text, number
 
 GRID_FAMILIES = ("torus", "mesh", "hypercube")
 """Families whose endpoints ``--from``/``--to`` can name (coordinates or an index)."""
@@ -18,7 +19,7 @@ def _quantity(kind: str, digits: int = 3):
 
 
 P2P_COLUMNS = (
-    Column("bytes", "size", _quantity("size")),
+    Column("bytes", "size", _quantity("size"), keep=True),
     Column("hops", "hops", number(3)),
     Column("packets", "packets", number()),
     Column("latency_s", "latency", _quantity("time")),
@@ -71,8 +72,8 @@ def hops_between(topology: str, source: str, destination: str) -> int:
 def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
              hops: float | None, source: str | None, destination: str | None, api: str,
              processes_per_node: int, fmt: str, offered_load: float = 0.0,
-             pattern: str = "uniform") -> str:
-    """The rendered ``predict p2p`` table for one machine."""
+             pattern: str = "uniform", wide: bool = False) -> str:
+    """The rendered ``predict p2p`` table for one machine (``wide``: at full width)."""
     from icnperf.data.machine import load_machine
     from icnperf.model.network import p2p_table
     from icnperf.units import parse_range
@@ -106,9 +107,13 @@ def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
                           "assumptions": list(table.assumptions), "rows": rows})
     if fmt == "csv":
         return csv_text(rows, names)
-    header = f"{machine.name} ({machine.topology}), api {api}\n\n"
-    notes = "\n".join(f"  - {a}" for a in table.assumptions)
-    return f"{header}{aligned_table(rows, P2P_COLUMNS)}\n\nassumptions:\n{notes}\n"
+    page = Page(wide)
+    page.line(f"{machine.name} ({machine.topology}), api {api}")
+    page.blank()
+    page.table(rows, P2P_COLUMNS)
+    page.blank()
+    page.notes("assumptions", table.assumptions)
+    return page.text()
 
 
 def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
@@ -202,9 +207,10 @@ COLLECTIVE_COLUMNS = (
 def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...],
                     nodes_text: str | None, shape_text: str | None, sizes_text: str,
                     algorithm: str, api: str, fmt: str, processes_per_node: int = 1,
-                    placement: str = "linear") -> str:
-    """The rendered ``predict collective`` table. Without --nodes/--shape the machine's own
-    topology is used, whatever its family (torus, fat tree, Clos, dragonfly, megafly)."""
+                    placement: str = "linear", wide: bool = False) -> str:
+    """The rendered ``predict collective`` table (``wide``: at full width). Without
+    --nodes/--shape the machine's own topology is used, whatever its family (torus, fat tree,
+    Clos, dragonfly, megafly)."""
     from icnperf.data.machine import load_machine
     from icnperf.model.collectives import operation_name
     from icnperf.units import parse_range
@@ -226,9 +232,13 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
                           "rows": rows})
     if fmt == "csv":
         return csv_text(rows, [*rows[0]] if rows else ["nodes"])
-    notes = "\n".join(f"  - {n}" for n in _shared_then_own(assumptions))
     placed = ("" if processes_per_node == 1 and placement == "linear" else
               f", {processes_per_node} processes per node, {placement} placement")
-    return (f"{operation} on {machine.name}, api {api}{placed}; ratios are the best point-to-point"
-            f" algorithm's and the point-to-point tree's time over this one's\n\n"
-            f"{aligned_table(rows, COLLECTIVE_COLUMNS)}\n\nassumptions:\n{notes}\n")
+    page = Page(wide)
+    page.line(f"{operation} on {machine.name}, api {api}{placed}; ratios are the best"
+              " point-to-point algorithm's and the point-to-point tree's time over this one's")
+    page.blank()
+    page.table(rows, COLLECTIVE_COLUMNS)
+    page.blank()
+    page.notes("assumptions", _shared_then_own(assumptions))
+    return page.text()

@@ -15,7 +15,8 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.model.network import FIXED_PERMUTATIONS
-from icnperf.reports.render import Column, aligned_table, csv_text, json_text, number
+from icnperf.reports.page import Page
+from icnperf.reports.render import Column, csv_text, json_text, number
 from icnperf.validation.closed_forms import (predictions, queueing_latency,
                                              slimfly_endpoints_per_router)
 
@@ -24,7 +25,7 @@ STAGE_OPTIONS = ("routing_delay", "vc_alloc_delay", "switch_alloc_delay",
 """Router pipeline stages settable from the command line (cycles)."""
 
 TRAFFIC_COLUMNS = (
-    Column("rate", "offered rate", number(3)),
+    Column("rate", "offered rate", number(3), keep=True),
     Column("average_latency", "sim avg latency", number(4)),
     Column("p99_latency", "sim p99", number(4)),
     Column("zero_load_latency", "zero-load (model)", number(4)),
@@ -340,9 +341,9 @@ def _replicate_columns() -> tuple:
     out = []
     for column in TRAFFIC_COLUMNS:
         header = f"{column.header} (mean)" if column.key in means else column.header
-        out.append(Column(column.key, header, column.fmt))
+        out.append(Column(column.key, header, column.fmt, keep=column.keep))
         if column.key in spread:
-            out.append(Column(spread[column.key], "min..max", str))
+            out.append(Column(spread[column.key], "min..max", str, with_previous=True))
     return tuple(out)
 
 
@@ -372,8 +373,9 @@ def traffic_text(topology: str, traffic: str, rates_text: str, vcs: int, buffer:
                  workers: int | None = None, progress: bool | None = None, *,
                  routing: str | None = None, stages: dict | None = None,
                  hotspot_fraction: float | None = None,
-                 hotspot_nodes: int | None = None) -> str:
-    """``icnperf simulate traffic`` output in the chosen format."""
+                 hotspot_nodes: int | None = None, wide: bool = False) -> str:
+    """``icnperf simulate traffic`` output in the chosen format (``wide``: the table and notes
+    at full width)."""
     rows, shared = traffic_rows(topology, traffic, rates_text, vcs, buffer, router_delay,
                                 link_delay, terminal_delay, packet_flits, warmup, measure,
                                 drain, seed, arbiter, seeds, scheduler, workers, progress,
@@ -406,5 +408,10 @@ def traffic_text(topology: str, traffic: str, rates_text: str, vcs: int, buffer:
                  "latency_range": _span(row["average_latency_lo"], row["average_latency_hi"]),
                  "accepted_range": _span(row["accepted_lo"], row["accepted_hi"])}
                 for row in rows]
-    listed = "\n".join(f"  - {n}" for n in notes)
-    return f"{head}\n\n{aligned_table(rows, columns)}\n\nnotes:\n{listed}\n"
+    page = Page(wide)
+    page.line(head)
+    page.blank()
+    page.table(rows, columns)
+    page.blank()
+    page.notes("notes", notes)
+    return page.text()

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 
 from icnperf.errors import InputError
-from icnperf.reports.render import Column, aligned_table, csv_text, json_text, number
+from icnperf.reports.page import Page
+from icnperf.reports.render import Column, csv_text, json_text, number
 
 MAX_NODES = 4096
 """Largest torus simulated here: the collective simulator is pure Python over the flits in
@@ -142,8 +143,8 @@ def collective_rows(operation: str, machine_name: str, overrides: tuple[str, ...
 
 def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...],
                     nodes_text: str | None, sizes_text: str, algorithm: str | None,
-                    api: str, fmt: str) -> str:
-    """The rendered ``simulate collective`` table."""
+                    api: str, fmt: str, wide: bool = False) -> str:
+    """The rendered ``simulate collective`` table (``wide``: notes unwrapped)."""
     rows, inputs = collective_rows(operation, machine_name, overrides, nodes_text,
                                    sizes_text, algorithm, api)
     if fmt == "json":
@@ -156,5 +157,10 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
             f" link {fabric['link_delay']}, injection {fabric['injection_delay']}, ejection"
             f" {fabric['ejection_delay']} cycles; link {fabric['link_rate']:.4g}, host"
             f" {fabric['host_rate']:.4g} flits/cycle")
-    listed = "\n".join(f"  - {n}" for n in NOTES)
-    return f"{head}\n\n{aligned_table(rows, COLUMNS)}\n\nnotes:\n{listed}\n"
+    page = Page(wide)
+    page.line(head)
+    page.blank()
+    page.table(rows, COLUMNS)
+    page.blank()
+    page.notes("notes", NOTES)
+    return page.text()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from icnperf.errors import InputError
 from icnperf.model.topology.base import PATTERNS
-from icnperf.reports.render import Column, aligned_table, csv_text, json_text, number
+from icnperf.reports.page import Page
+from icnperf.reports.render import Column, csv_text, json_text, number
 
 
 def _count(value) -> int | float:
@@ -36,8 +37,8 @@ def topology_document(spec_text: str) -> dict:
     }
 
 
-def topology_text(spec_text: str, fmt: str) -> str:
-    """``icnperf topology SPEC`` output in the chosen format."""
+def topology_text(spec_text: str, fmt: str, wide: bool = False) -> str:
+    """``icnperf topology SPEC`` output in the chosen format (``wide``: notes unwrapped)."""
     doc = topology_document(spec_text)
     if fmt == "json":
         return json_text(doc)
@@ -55,23 +56,21 @@ def topology_text(spec_text: str, fmt: str) -> str:
              if not isinstance(doc[k], str) else doc[k]} for k in scalar_keys]
     loads = [{"pattern": p, "gamma": doc["channel_load"][p], "theta": doc["throughput"][p]}
              for p in PATTERNS]
-    parts = [
-        aligned_table(head, [Column("metric", "metric"), Column("value", "value")]),
-        "",
-        aligned_table(loads, [
-            Column("pattern", "traffic"),
-            Column("gamma", "channel load (flits/cycle)", fmt_number),
-            Column("theta", "throughput (flits/endpoint/cycle)", fmt_number),
-        ]),
-        "",
-        "notes:",
-        *(f"  - {n}" for n in doc["notes"]),
-    ]
-    return "\n".join(parts) + "\n"
+    page = Page(wide)
+    page.table(head, [Column("metric", "metric"), Column("value", "value")])
+    page.blank()
+    page.table(loads, [
+        Column("pattern", "traffic"),
+        Column("gamma", "channel load (flits/cycle)", fmt_number),
+        Column("theta", "throughput (flits/endpoint/cycle)", fmt_number),
+    ])
+    page.blank()
+    page.notes("notes", doc["notes"])
+    return page.text()
 
 
 COMPARE_COLUMNS = (
-    Column("family", "family"),
+    Column("family", "family", keep=True),
     Column("spec", "spec"),
     Column("endpoints", "endpoints", number()),
     Column("routers", "routers", number()),
@@ -153,11 +152,12 @@ def compare_rows(endpoints: int | None, radix: str | None, families: str | None,
 
 
 def compare_text(endpoints: int | None, radix: str | None, families: str | None,
-                 torus_dims: str, levels: int, fmt: str) -> str:
-    """``icnperf compare-topologies`` output in the chosen format."""
+                 torus_dims: str, levels: int, fmt: str, wide: bool = False) -> str:
+    """``icnperf compare-topologies`` output in the chosen format (``wide``: the table and
+    notes at full width)."""
     rows = compare_rows(endpoints, radix, families, torus_dims, levels)
     columns = COMPARE_COLUMNS if radix is None else (
-        Column("radix_limit", "radix limit", number()), *COMPARE_COLUMNS)
+        Column("radix_limit", "radix limit", number(), keep=True), *COMPARE_COLUMNS)
     if fmt == "json":
         return json_text({"inputs": {"endpoints": endpoints, "radix": radix,
                                      "families": families, "torus_dims": torus_dims,
@@ -165,5 +165,8 @@ def compare_text(endpoints: int | None, radix: str | None, families: str | None,
                           "notes": list(COMPARE_NOTES), "designs": rows})
     if fmt == "csv":
         return csv_text(rows, [c.key for c in columns])
-    notes = "\n".join(f"  - {n}" for n in COMPARE_NOTES)
-    return f"{aligned_table(rows, columns)}\n\nnotes:\n{notes}\n"
+    page = Page(wide)
+    page.table(rows, columns)
+    page.blank()
+    page.notes("notes", COMPARE_NOTES)
+    return page.text()
