@@ -1,0 +1,77 @@
+"""Machines from files: the bundled presets (``icnperf/data/machines/NAME.toml``), a user's
+machine file by path, and writing a machine back as TOML (atomically)."""
+
+from __future__ import annotations
+
+import os
+import re
+from importlib import resources
+from pathlib import Path
+
+from icnperf.data.machine.machine import Machine, parse_machine
+from icnperf.errors import InputError
+
+_PRESET_NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]*")
+
+
+def _presets_dir():
+    return resources.files("icnperf").joinpath("data", "machines")
+
+
+def list_presets() -> list[tuple[str, str]]:
+    """(name, description) of every bundled preset, sorted by name."""
+    out = []
+    for entry in _presets_dir().iterdir():
+        if entry.name.endswith(".toml"):
+            name = entry.name[: -len(".toml")]
+            out.append((name, load_machine(name).description))
+    return sorted(out)
+
+
+def _is_toml_path(name_or_path: str) -> bool:
+    from icnperf.data.files import looks_like_path
+
+    return looks_like_path(name_or_path, ".toml")
+
+
+def load_machine(name_or_path: str) -> Machine:
+    """A bundled preset by name (``angara-3d``) or a machine file by path.
+
+    Anything containing a path separator or ending in ``.toml`` is a path; anything else is
+    a preset name. Raises InputError for unknown presets, unreadable or invalid files.
+    """
+    if not isinstance(name_or_path, str) or not name_or_path.strip():
+        raise InputError("machine: give a preset name or a path to a .toml file")
+    name_or_path = name_or_path.strip()
+    if _is_toml_path(name_or_path):
+        path = Path(name_or_path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise InputError(f"machine file {name_or_path!r} not found") from None
+        except IsADirectoryError:
+            raise InputError(f"machine file {name_or_path!r} is a directory") from None
+        except UnicodeDecodeError:
+            raise InputError(f"machine file {name_or_path!r} is not UTF-8 text") from None
+        except OSError as err:
+            raise InputError(f"cannot read machine file {name_or_path!r}: {err.strerror}") from None
+        return parse_machine(text, origin=name_or_path, default_name=path.stem)
+    entry = _presets_dir().joinpath(f"{name_or_path}.toml")
+    if not _PRESET_NAME_RE.fullmatch(name_or_path) or not entry.is_file():
+        names = sorted(
+            e.name[: -len(".toml")] for e in _presets_dir().iterdir() if e.name.endswith(".toml")
+        )
+        raise InputError(
+            f"unknown machine preset {name_or_path!r} (presets: {', '.join(names)}; "
+            "or give a path to a .toml file)"
+        )
+    text = entry.read_text(encoding="utf-8")
+    return parse_machine(text, origin=f"preset {name_or_path}", default_name=name_or_path)
+
+
+def write_machine(machine: Machine, path: str | os.PathLike, overwrite: bool = False) -> None:
+    """Write ``machine.to_toml()`` to ``path`` atomically (temporary file, then rename).
+    Refuses to replace an existing file unless ``overwrite``."""
+    from icnperf.data.files import write_atomically
+
+    write_atomically(path, machine.to_toml(), force=overwrite)
