@@ -2,16 +2,17 @@
 SECTION.KEY=VALUE`` items -> checked values with their provenance.
 
 Values are parsed with their key's unit kind (:mod:`.schema`); every problem is a one-line
-InputError naming the file (or the ``--set`` item) and, where it can, the line. The fields
+InputError naming the file (or the ``--set`` item) and, where it can, the line. TOML is
+read by :func:`icnperf.data.files.load_toml` (a byte-order mark allowed, nesting capped). The fields
 are plain data; :func:`icnperf.data.machine.parse_machine` builds the Machine from them.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from typing import Any, Iterable
 
+from icnperf.data.files import TOMLProblem, load_toml, printable
 from icnperf.data.machine.schema import (
     FORMAT_VERSION,
     NODE_TYPE_KEYS,
@@ -45,7 +46,7 @@ def parse_overrides(items: Iterable[str]) -> tuple[dict[str, Value], dict[str, s
             raise InputError(
                 f"--set {item!r}: expected SECTION.KEY=VALUE (e.g. network.link_latency=60ns)"
             )
-        where = f"--set {item}"
+        where = f"--set {printable(item)}"
         if path == "topology":
             value: Value = text.strip()
             check_topology(value, where)
@@ -90,8 +91,8 @@ def machine_fields(text: str, origin: str = "<string>",
     ``origin`` and, where they can, the line. ``default_name`` is used when the file has
     no ``name``."""
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
+        doc = load_toml(text)
+    except TOMLProblem as err:
         raise InputError(f"{origin}: malformed TOML: {err}") from None
 
     def where(name: str) -> str:

@@ -8,6 +8,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
+from icnperf.data.files import looks_like_path, printable, read_text_file, write_atomically
 from icnperf.data.machine.machine import Machine, parse_machine
 from icnperf.errors import InputError
 
@@ -28,34 +29,22 @@ def list_presets() -> list[tuple[str, str]]:
     return sorted(out)
 
 
-def _is_toml_path(name_or_path: str) -> bool:
-    from icnperf.data.files import looks_like_path
-
-    return looks_like_path(name_or_path, ".toml")
-
-
 def load_machine(name_or_path: str) -> Machine:
     """A bundled preset by name (``angara-3d``) or a machine file by path.
 
     Anything containing a path separator or ending in ``.toml`` is a path; anything else is
-    a preset name. Raises InputError for unknown presets, unreadable or invalid files.
+    a preset name. A file is read within the input limits of :mod:`icnperf.data.files`
+    (a regular file, at most ``ICNPERF_MAX_INPUT_BYTES``); a name derived from a path that
+    is not UTF-8 shows its bytes escaped. Raises InputError for unknown presets, unreadable
+    or invalid files.
     """
     if not isinstance(name_or_path, str) or not name_or_path.strip():
         raise InputError("machine: give a preset name or a path to a .toml file")
     name_or_path = name_or_path.strip()
-    if _is_toml_path(name_or_path):
-        path = Path(name_or_path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise InputError(f"machine file {name_or_path!r} not found") from None
-        except IsADirectoryError:
-            raise InputError(f"machine file {name_or_path!r} is a directory") from None
-        except UnicodeDecodeError:
-            raise InputError(f"machine file {name_or_path!r} is not UTF-8 text") from None
-        except OSError as err:
-            raise InputError(f"cannot read machine file {name_or_path!r}: {err.strerror}") from None
-        return parse_machine(text, origin=name_or_path, default_name=path.stem)
+    if looks_like_path(name_or_path, ".toml"):
+        text = read_text_file(name_or_path, "machine file", error=InputError)
+        return parse_machine(text, origin=printable(name_or_path),
+                             default_name=printable(Path(name_or_path).stem))
     entry = _presets_dir().joinpath(f"{name_or_path}.toml")
     if not _PRESET_NAME_RE.fullmatch(name_or_path) or not entry.is_file():
         names = sorted(
@@ -70,8 +59,7 @@ def load_machine(name_or_path: str) -> Machine:
 
 
 def write_machine(machine: Machine, path: str | os.PathLike, overwrite: bool = False) -> None:
-    """Write ``machine.to_toml()`` to ``path`` atomically (temporary file, then rename).
-    Refuses to replace an existing file unless ``overwrite``."""
-    from icnperf.data.files import write_atomically
-
+    """Write ``machine.to_toml()`` to ``path`` atomically (temporary file, then link or
+    rename; ``-`` is standard output). Refuses to replace an existing file unless
+    ``overwrite``."""
     write_atomically(path, machine.to_toml(), force=overwrite)

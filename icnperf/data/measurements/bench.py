@@ -41,7 +41,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from icnperf.data.files import read_text_file
+from icnperf.data.files import path_exists, printable, read_text_file
 from icnperf.data.measurements.imb import IMB_BANNER_RE, IMB_SECTION_RE, parse_imb
 from icnperf.data.measurements.osu import OSU_ANY_RE, parse_osu
 from icnperf.data.measurements.points import (
@@ -214,13 +214,14 @@ def parse_text(text: str, origin: str = "<text>", format: str | None = None) -> 
 def load_bench(name_or_path: str | os.PathLike, format: str | None = None) -> BenchData:
     """Read a benchmark file (OSU, IMB or measurement CSV, detected or named by ``format``),
     or a bundled measurement table by name (``angara-latency-16b``). A CSV file's sidecar
-    (same stem, ``.toml``) is used when present. DataError for unreadable or malformed files."""
+    (same stem, ``.toml``) is used when present. Files are read within the input limits of
+    :mod:`icnperf.data.files`. DataError for unreadable or malformed files."""
     format = _check_format(format)
     text_name = os.fspath(name_or_path) if isinstance(name_or_path, os.PathLike) else name_or_path
     if not isinstance(text_name, str) or not text_name.strip():
         raise DataError("benchmark data: give a file path or a bundled measurement table name")
     path = Path(text_name)
-    if not path.exists() and format in (None, "csv") and not any(
+    if not path_exists(path) and format in (None, "csv") and not any(
             sep in text_name for sep in ("/", os.sep, os.altsep or "/")) \
             and not text_name.endswith(".csv"):
         from icnperf.data.measurements.tables import list_tables, load_table
@@ -228,16 +229,17 @@ def load_bench(name_or_path: str | os.PathLike, format: str | None = None) -> Be
         if text_name in dict(list_tables()):
             return from_table(load_table(text_name))
     text = read_text_file(path, "benchmark file")
+    origin = printable(path)
     if not any(line.strip() for line in text_lines(text)):
-        raise error(str(path), "empty file: no benchmark output")
-    fmt = format or detect_format(text, str(path))
+        raise error(origin, "empty file: no benchmark output")
+    fmt = format or detect_format(text, origin)
     if fmt == "csv":
         sidecar_path = path.with_suffix(".toml")
         sidecar = (read_text_file(sidecar_path, "sidecar")
-                   if sidecar_path.is_file() and sidecar_path != path else None)
-        return _parse_csv(text, str(path), sidecar, str(sidecar_path) if sidecar else None,
-                          path.stem)
-    return parse_text(text, str(path), fmt)
+                   if path_exists(sidecar_path) and sidecar_path != path else None)
+        return _parse_csv(text, origin, sidecar, printable(sidecar_path) if sidecar else None,
+                          printable(path.stem))
+    return parse_text(text, origin, fmt)
 
 
 def points_of(data: BenchData | Iterable[BenchPoint]) -> tuple[BenchPoint, ...]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from typing import Any
 
+from icnperf.data.files import TOMLProblem, load_toml
 from icnperf.data.measurements.columns import NAME_RE, TEXT, error, unit_problem
 
 __all__ = ["FORMAT_VERSION", "METHODS", "check_sidecar", "parse_sidecar"]
@@ -64,8 +64,8 @@ def parse_sidecar(text: str, origin: str = "<sidecar>") -> dict[str, Any]:
     ``choices`` (text columns) and ``minimum`` (numeric columns).
     """
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
+        doc = load_toml(text)
+    except TOMLProblem as err:
         raise error(origin, f"malformed TOML: {err}") from None
     return check_sidecar(doc, text, origin)
 

@@ -29,7 +29,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from icnperf.data.files import looks_like_path, read_text_file
+from icnperf.data.files import looks_like_path, path_exists, printable, read_text_file
 from icnperf.data.measurements.columns import DIMENSIONLESS, EXCLUDED, SUFFIX_UNITS, TEXT, error
 from icnperf.data.measurements.csv_table import read_csv_text
 from icnperf.data.measurements.sidecar import FORMAT_VERSION, METHODS, parse_sidecar
@@ -85,8 +85,9 @@ def load_table(name_or_path: str | os.PathLike) -> MeasurementTable:
     """A bundled table by name (``npb-is-gige-class-c``) or a CSV file by path.
 
     Anything with a path separator or ending in ``.csv`` (or a ``PathLike``) is a path; its
-    sidecar, if any, is the ``.toml`` file of the same stem beside it. A bundled table must
-    have its sidecar. Raises :class:`DataError` for unknown names and invalid files.
+    sidecar, if any, is the ``.toml`` file of the same stem beside it. Files are read
+    within the input limits of :mod:`icnperf.data.files`. A bundled table must have its
+    sidecar. Raises :class:`DataError` for unknown names and invalid files.
     """
     if isinstance(name_or_path, os.PathLike):
         name_or_path = os.fspath(name_or_path)
@@ -97,9 +98,10 @@ def load_table(name_or_path: str | os.PathLike) -> MeasurementTable:
         path = Path(name_or_path)
         text = read_text_file(path, "measurement file")
         sidecar_path = path.with_suffix(".toml")
-        sidecar = read_text_file(sidecar_path, "sidecar") if sidecar_path.is_file() else None
-        return read_csv_text(text, origin=str(path), sidecar=sidecar,
-                             sidecar_origin=str(sidecar_path), name=path.stem)
+        sidecar = (read_text_file(sidecar_path, "sidecar") if path_exists(sidecar_path)
+                   else None)
+        return read_csv_text(text, origin=printable(path), sidecar=sidecar,
+                             sidecar_origin=printable(sidecar_path), name=printable(path.stem))
     names = _bundled_names()
     if not _TABLE_NAME_RE.fullmatch(name_or_path) or name_or_path not in names:
         raise DataError(f"unknown measurement table {name_or_path!r} (bundled: "
