@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, WIDE_OPTION
+from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, WIDE_OPTION, emit
 
 
 @click.command()
@@ -34,5 +34,5 @@ def calibrate(machine_name: str, overrides: tuple[str, ...], data: str,
     """Fit machine parameters to measured latencies or bandwidths (least squares)."""
     from icnperf.reports.text.calibrate import calibrate_text
 
-    click.echo(calibrate_text(machine_name, overrides, data, data_format, fit, api, hops,
-                              fmt, output, force, wide), nl=False)
+    emit(calibrate_text(machine_name, overrides, data, data_format, fit, api, hops, fmt,
+                        output, force, wide), None, False)

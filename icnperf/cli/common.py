@@ -15,7 +15,8 @@ FORMAT_OPTION = click.option(
     show_default=True, help="Output format; JSON and CSV carry SI units.")
 OUTPUT_OPTION = click.option(
     "-o", "--output", type=click.Path(dir_okay=False), default=None,
-    help="Write to FILE instead of standard output (written atomically).")
+    help="Write to FILE instead of standard output (written atomically; '-' is standard "
+         "output).")
 FORCE_OPTION = click.option("--force", is_flag=True, help="Overwrite an existing -o FILE.")
 WIDE_OPTION = click.option(
     "--wide", is_flag=True,
@@ -56,11 +57,15 @@ def no_format_for_html(fmt: str, output: str) -> None:
 
 
 def emit(text: str, output: str | None, force: bool) -> None:
-    """Print text, or write it atomically to ``output``."""
-    if output is None:
-        click.echo(text, nl=not text.endswith("\n"))
-        return
-    from icnperf.data.files import write_atomically
+    """Print text (``output`` None or ``-``), or write it atomically to ``output``.
 
+    Printed text has control characters, bidirectional overrides and undecodable bytes
+    escaped (a machine name or note cannot drive the terminal); a file gets the text as is.
+    """
+    from icnperf.data.files import is_standard_output, printable, write_atomically
+
+    if output is None or is_standard_output(output):
+        click.echo(printable(text, newlines=True), nl=not text.endswith("\n"))
+        return
     write_atomically(output, text, force=force)
-    click.echo(f"wrote {output}", err=True)
+    click.echo(f"wrote {printable(output)}", err=True)

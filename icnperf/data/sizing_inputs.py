@@ -3,11 +3,10 @@ files (the bundled defaults in ``data/costs`` and ``data/workloads``, or a user'
 
 from __future__ import annotations
 
-import tomllib
 from importlib import resources
 from pathlib import Path
 
-from icnperf.data.files import read_text_file
+from icnperf.data.files import TOMLProblem, load_toml, printable, read_text_file
 from icnperf.errors import InputError
 
 DATA = Path(str(resources.files("icnperf").joinpath("data")))
@@ -16,12 +15,13 @@ DEFAULT_WORKLOAD = DATA / "workloads" / "default.toml"
 
 
 def read_toml(path: str | Path, what: str) -> dict:
-    """A TOML file as a dict; a one-line error when it is missing, unreadable or malformed."""
+    """A TOML file as a dict; a one-line error when it is missing, unreadable, not a regular
+    file, too large, malformed or too deeply nested (see :mod:`icnperf.data.files`)."""
     text = read_text_file(Path(path), f"{what} file")
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(f"{what} file {path} is not valid TOML: {error}") from None
+        return load_toml(text)
+    except TOMLProblem as error:
+        raise InputError(f"{what} file {printable(path)} is not valid TOML: {error}") from None
 
 
 def load_cost_model(path: str | Path | None = None):

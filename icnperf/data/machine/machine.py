@@ -1,0 +1,198 @@
+"""The Machine record: topology spec text plus SI-valued parameters and the source of each,
+checked against the schema when built; copies with ``--set`` overrides or fitted values.
+
+Reading (:mod:`.parse`) and writing (:mod:`.serialize`) live beside it; the methods
+``with_overrides``, ``rows``, ``as_dict`` and ``to_toml`` call them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping
+
+from icnperf import units
+from icnperf.data.machine.parse import machine_fields, parse_overrides
+from icnperf.data.machine.schema import (
+    NODE_TYPE_KEYS,
+    SCHEMA,
+    SECTIONS,
+    TYPE_NAME_RE,
+    FrozenMap,
+    NodeType,
+    Value,
+    check_topology,
+    check_value,
+    key_for_path,
+    ordered,
+    unknown_key,
+)
+from icnperf.data.machine.serialize import machine_dict, machine_rows, machine_toml
+from icnperf.errors import InputError
+
+
+@dataclass(frozen=True)
+class Machine:
+    """A machine: topology spec text plus SI-valued parameters and where each came from.
+
+    ``network``, ``node`` and ``software`` map key names of :data:`SCHEMA` to SI numbers
+    (ints for counts and cycles, str for choices and text). ``provenance`` maps a dotted path
+    (``"network.link_latency"``, ``"topology"``, ``"node_types.A.count"``) to its source text.
+    ``node_types`` (optional) records a heterogeneous node mix. ``origin`` says where the
+    machine was loaded from and takes no part in equality.
+    """
+
+    name: str
+    topology: str
+    description: str = ""
+    network: Mapping[str, Value] = field(default_factory=dict)
+    node: Mapping[str, Value] = field(default_factory=dict)
+    software: Mapping[str, Value] = field(default_factory=dict)
+    node_types: Mapping[str, NodeType] = field(default_factory=dict)
+    provenance: Mapping[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    origin: str = field(default="", compare=False)
+
+    def __post_init__(self):
+        where = self.origin or f"machine {self.name!r}"
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise InputError(f"{where}: name must be non-empty text")
+        check_topology(self.topology, where)
+        object.__setattr__(self, "topology", self.topology.strip())
+        if not isinstance(self.description, str):
+            raise InputError(f"{where}: description must be text")
+        for section in SECTIONS:
+            values = {}
+            for name, value in getattr(self, section).items():
+                key = SCHEMA[section].get(name)
+                if key is None:
+                    raise unknown_key(where, f"{section}.{name}", SCHEMA[section])
+                values[name] = check_value(key, value, where, key.path)
+            object.__setattr__(self, section, FrozenMap(ordered(values, SCHEMA[section])))
+        node_types = {}
+        for type_name, node_type in self.node_types.items():
+            if not isinstance(node_type, NodeType) or not TYPE_NAME_RE.fullmatch(type_name):
+                raise InputError(f"{where}: bad node type {type_name!r}")
+            prefix = f"node_types.{type_name}"
+            count = check_value(NODE_TYPE_KEYS["count"], node_type.count, where, f"{prefix}.count")
+            params = {}
+            for name, value in node_type.params.items():
+                key = NODE_TYPE_KEYS.get(name)
+                if key is None or name == "count":
+                    raise unknown_key(where, f"{prefix}.{name}", NODE_TYPE_KEYS)
+                params[name] = check_value(key, value, where, f"{prefix}.{name}")
+            node_types[type_name] = NodeType(count, ordered(params, NODE_TYPE_KEYS))
+        object.__setattr__(self, "node_types", FrozenMap(node_types))
+        object.__setattr__(self, "provenance", FrozenMap(
+            {str(k): str(v) for k, v in self.provenance.items()}))
+        object.__setattr__(self, "notes", tuple(str(n) for n in self.notes))
+
+    # ------------------------------------------------------------------------------ access
+
+    def get(self, path: str, default: Any = None) -> Any:
+        """The value at ``"section.key"`` (or ``"topology"``), or ``default`` when absent."""
+        if path == "topology":
+            return self.topology
+        section, _, name = path.partition(".")
+        if section not in SCHEMA:
+            return default
+        return getattr(self, section).get(name, default)
+
+    def require(self, path: str) -> Value:
+        """The value at ``"section.key"``; InputError saying how to supply it when absent."""
+        section, _, name = path.partition(".")
+        if section not in SCHEMA or name not in SCHEMA[section]:
+            raise ValueError(f"{path!r} is not a machine key")
+        value = getattr(self, section).get(name)
+        if value is None:
+            key = SCHEMA[section][name]
+            example = units.KINDS[key.kind].example if key.kind in units.KINDS else "..."
+            raise InputError(
+                f"machine {self.name!r} has no {path} ({key.meaning}); add it to the machine "
+                f"file or pass --set {path}={example.replace(' ', '')}"
+            )
+        return value
+
+    def source(self, path: str) -> str:
+        """Where the value at ``path`` came from ("" when the file does not say)."""
+        return self.provenance.get(path, "")
+
+    # --------------------------------------------------------------------------- changing
+
+    def with_overrides(self, items: Iterable[str]) -> Machine:
+        """A copy with ``section.key=value`` items applied (the CLI's ``--set``).
+
+        Values are parsed with the key's unit kind (``network.link_latency=60ns``); paths are
+        ``topology``, ``SECTION.KEY`` or ``node_types.NAME.KEY``. Each overridden value's
+        provenance becomes ``--set PATH=VALUE``. Unknown paths and bad values raise InputError.
+        """
+        values, sources = parse_overrides(items)
+        return self._with(values, sources)
+
+    def with_values(self, values: Mapping[str, Value], source: str) -> Machine:
+        """A copy with SI values set at the given paths, each credited to ``source``
+        (e.g. a calibration: ``{"network.router_latency": 1.2e-8}``)."""
+        checked = {}
+        for path, value in values.items():
+            if path == "topology":
+                check_topology(value, source)
+            else:
+                value = check_value(key_for_path(path, source), value, source, path)
+            checked[path] = value
+        return self._with(checked, {path: source for path in checked})
+
+    def _with(self, values: Mapping[str, Value], sources: Mapping[str, str]) -> Machine:
+        sections = {s: dict(getattr(self, s)) for s in SECTIONS}
+        types = {n: (t.count, dict(t.params)) for n, t in self.node_types.items()}
+        topology = self.topology
+        for path, value in values.items():
+            parts = path.split(".")
+            if parts[0] == "topology":
+                topology = value
+            elif parts[0] == "node_types":
+                count, params = types.get(parts[1], (None, {}))
+                if parts[2] == "count":
+                    count = value
+                else:
+                    params[parts[2]] = value
+                types[parts[1]] = (count, params)
+            else:
+                sections[parts[0]][parts[1]] = value
+        node_types = {}
+        for name, (count, params) in types.items():
+            if count is None:
+                raise InputError(
+                    f"node type {name!r} is new: set node_types.{name}.count as well"
+                )
+            node_types[name] = NodeType(count, params)
+        return replace(
+            self,
+            topology=topology,
+            node_types=node_types,
+            provenance={**self.provenance, **sources},
+            **sections,
+        )
+
+    # ---------------------------------------------------------------------------- output
+
+    def rows(self, digits: int = 4) -> list[tuple[str, str, Value, str, str]]:
+        """(section, key, SI value, formatted value with unit, source) for every value set,
+        in schema order; node types appear as sections ``node_types.NAME``."""
+        return machine_rows(self, digits)
+
+    def as_dict(self) -> dict:
+        """A JSON-serialisable description (SI numbers), for stamping outputs with inputs."""
+        return machine_dict(self)
+
+    def to_toml(self) -> str:
+        """The machine as a TOML file that :func:`parse_machine` reads back equal.
+
+        Dimensioned values are written in their key's display unit (or the best prefix) with
+        the shortest digits that give back exactly the same float.
+        """
+        return machine_toml(self)
+
+
+def parse_machine(text: str, origin: str = "<string>", default_name: str | None = None) -> Machine:
+    """Build a Machine from machine-file TOML text; errors name ``origin`` and, where they
+    can, the line. ``default_name`` is used when the file has no ``name``."""
+    return Machine(**machine_fields(text, origin, default_name))

@@ -1,0 +1,174 @@
+"""Machine text in: a machine file's TOML -> the Machine's fields, and the CLI's ``--set
+SECTION.KEY=VALUE`` items -> checked values with their provenance.
+
+Values are parsed with their key's unit kind (:mod:`.schema`); every problem is a one-line
+InputError naming the file (or the ``--set`` item) and, where it can, the line. TOML is
+read by :func:`icnperf.data.files.load_toml` (a byte-order mark allowed, nesting capped). The fields
+are plain data; :func:`icnperf.data.machine.parse_machine` builds the Machine from them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from icnperf.data.files import TOMLProblem, load_toml, printable
+from icnperf.data.machine.schema import (
+    FORMAT_VERSION,
+    NODE_TYPE_KEYS,
+    SCHEMA,
+    SECTIONS,
+    TOP_LEVEL,
+    TYPE_NAME_RE,
+    NodeType,
+    Value,
+    check_topology,
+    key_for_path,
+    parse_value,
+    unknown_key,
+)
+from icnperf.errors import InputError
+
+
+def parse_overrides(items: Iterable[str]) -> tuple[dict[str, Value], dict[str, str]]:
+    """``--set`` items -> ({path: checked value}, {path: provenance ``--set PATH=VALUE``}).
+
+    Paths are ``topology``, ``SECTION.KEY`` or ``node_types.NAME.KEY``; values are parsed
+    with the key's unit kind (``network.link_latency=60ns``). Unknown paths and bad values
+    raise InputError.
+    """
+    values: dict[str, Value] = {}
+    sources: dict[str, str] = {}
+    for item in items:
+        path, sep, text = item.partition("=")
+        path = path.strip()
+        if not sep or not path:
+            raise InputError(
+                f"--set {item!r}: expected SECTION.KEY=VALUE (e.g. network.link_latency=60ns)"
+            )
+        where = f"--set {printable(item)}"
+        if path == "topology":
+            value: Value = text.strip()
+            check_topology(value, where)
+        else:
+            key = key_for_path(path, where)
+            value = parse_value(key, text, where, path)
+        values[path] = value
+        sources[path] = f"--set {path}={text.strip()}"
+    return values, sources
+
+
+def _line_of(text: str, name: str) -> str:
+    """", line N" of the first line that assigns ``name`` (best effort, for messages)."""
+    quoted = rf"[\"']?{re.escape(name)}[\"']?"
+    pattern = re.compile(rf"^\s*(\[+\s*{quoted}\s*[.\]]|{quoted}\s*[.=])")
+    for number, line in enumerate(text.splitlines(), 1):
+        if pattern.match(line):
+            return f", line {number}"
+    return ""
+
+
+def _split_entry(raw: Any, where: str, path: str) -> tuple[Any, str]:
+    """``value`` or ``{value = ..., source = ...}`` -> (value, source)."""
+    if isinstance(raw, dict):
+        extra = set(raw) - {"value", "source"}
+        if extra or "value" not in raw:
+            raise InputError(
+                f"{where}: {path} must be a value or a table with 'value' and optional "
+                f"'source', got keys {sorted(raw)}"
+            )
+        source = raw.get("source", "")
+        if not isinstance(source, str):
+            raise InputError(f"{where}: {path}.source must be text")
+        return raw["value"], source
+    return raw, ""
+
+
+def machine_fields(text: str, origin: str = "<string>",
+                   default_name: str | None = None) -> dict[str, Any]:
+    """Machine-file TOML text -> the keyword arguments of ``Machine`` (name, topology,
+    description, the sections, node_types, provenance, notes, origin). Errors name
+    ``origin`` and, where they can, the line. ``default_name`` is used when the file has
+    no ``name``."""
+    try:
+        doc = load_toml(text)
+    except TOMLProblem as err:
+        raise InputError(f"{origin}: malformed TOML: {err}") from None
+
+    def where(name: str) -> str:
+        return f"{origin}{_line_of(text, name)}"
+
+    for top in doc:
+        if top not in TOP_LEVEL:
+            raise InputError(
+                f"{where(top)}: unknown key {top!r} (known top-level keys: {', '.join(TOP_LEVEL)})"
+            )
+    version = doc.get("format", FORMAT_VERSION)
+    if version != FORMAT_VERSION:
+        raise InputError(f"{where('format')}: format {version!r} is not supported "
+                         f"(this icnperf reads format {FORMAT_VERSION})")
+    provenance: dict[str, str] = {}
+    name = doc.get("name", default_name)
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(f"{where('name')}: 'name' must be non-empty text")
+    description = doc.get("description", "")
+    if not isinstance(description, str):
+        raise InputError(f"{where('description')}: 'description' must be text")
+    notes = doc.get("notes", ())
+    if isinstance(notes, str):
+        notes = (notes,)
+    if not isinstance(notes, (list, tuple)) or not all(isinstance(n, str) for n in notes):
+        raise InputError(f"{where('notes')}: 'notes' must be text or a list of texts")
+
+    sections: dict[str, dict[str, Value]] = {}
+    for section in SECTIONS:
+        table = doc.get(section, {})
+        if not isinstance(table, dict):
+            raise InputError(f"{where(section)}: [{section}] must be a table")
+        sections[section] = _read_table(table, SCHEMA[section], section, provenance, where)
+
+    node_types = {}
+    types_table = doc.get("node_types", {})
+    if not isinstance(types_table, dict):
+        raise InputError(f"{where('node_types')}: [node_types] must hold [node_types.NAME] tables")
+    for type_name, table in types_table.items():
+        prefix = f"node_types.{type_name}"
+        if not isinstance(table, dict) or not TYPE_NAME_RE.fullmatch(type_name):
+            raise InputError(f"{where(type_name)}: {prefix} must be a table of node keys")
+        params = _read_table(table, NODE_TYPE_KEYS, prefix, provenance, where)
+        if "count" not in params:
+            raise InputError(f"{where(type_name)}: {prefix} has no 'count'")
+        count = params.pop("count")
+        node_types[type_name] = NodeType(count, params)
+
+    if "topology" not in doc:
+        raise InputError(f"{origin}: no 'topology' (e.g. topology = \"torus:16x16x32\")")
+    topology, source = _split_entry(doc["topology"], where("topology"), "topology")
+    check_topology(topology, where("topology"))
+    if source:
+        provenance["topology"] = source
+
+    return {
+        "name": name.strip(),
+        "topology": topology.strip(),
+        "description": description,
+        "node_types": node_types,
+        "provenance": provenance,
+        "notes": tuple(notes),
+        "origin": origin,
+        **sections,
+    }
+
+
+def _read_table(table, keys, prefix, provenance, where) -> dict[str, Value]:
+    values = {}
+    for name, raw in table.items():
+        path = f"{prefix}.{name}"
+        if name not in keys:
+            raise unknown_key(where(name), path, keys)
+        value, source = _split_entry(raw, where(name), path)
+        values[name] = parse_value(keys[name], value, where(name), path)
+        if source:
+            provenance[path] = source
+    return values
+

@@ -1,0 +1,298 @@
+"""The machine-file schema: every allowed key with its unit kind and meaning, the node-type
+record, and the checks a value must pass (type, sign, integrality, choices).
+
+:data:`SCHEMA` is the one place keys live; docs/machine-format.md documents them. The
+parser (:mod:`.parse`), the ``Machine`` record (:mod:`.machine`) and the writer
+(:mod:`.serialize`) all check and show values through the functions here.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Iterator, Mapping
+
+from icnperf import units
+from icnperf.errors import InputError
+
+FORMAT_VERSION = 1
+"""The machine-file format this module reads and writes (top-level key ``format``)."""
+
+
+@dataclass(frozen=True)
+class Key:
+    """One allowed machine parameter.
+
+    ``kind`` is a units.py kind (time, bandwidth, size, frequency, rate, count, cycles) or
+    ``choice`` (one of ``choices``) or ``text`` (free text, shown but not used by models).
+    ``positive`` keys must be > 0 (others ≥ 0); ``unit`` is the preferred display unit.
+    """
+
+    section: str
+    name: str
+    kind: str
+    meaning: str
+    positive: bool = False
+    unit: str | None = None
+    choices: tuple[str, ...] = ()
+
+    @property
+    def path(self) -> str:
+        return f"{self.section}.{self.name}"
+
+    @property
+    def dimensioned(self) -> bool:
+        """True when a bare number is not enough: the value needs a unit."""
+        return self.kind in ("time", "bandwidth", "size", "frequency", "rate")
+
+
+_SWITCHING = ("cut-through", "store-and-forward")
+
+
+def _keys(section: str, *rows: tuple) -> dict[str, Key]:
+    out = {}
+    for name, kind, meaning, *extra in rows:
+        options = extra[0] if extra else {}
+        out[name] = Key(section, name, kind, meaning, **options)
+    return out
+
+
+SCHEMA: dict[str, dict[str, Key]] = {
+    "network": _keys(
+        "network",
+        ("link_latency", "time",
+         "time for data to cross one router-router link (wire + SerDes), charged per hop"),
+        ("link_bandwidth", "bandwidth",
+         "payload bandwidth of one link in one direction", {"positive": True, "unit": "Gbit/s"}),
+        ("router_latency", "time",
+         "time for a packet head to pass one router's pipeline, charged per router traversed"),
+        ("router_clock", "frequency", "router (network adapter) clock", {"positive": True}),
+        ("router_pipeline_cycles", "cycles",
+         "router pipeline depth in router clock cycles (routing, VC allocation, switch "
+         "allocation, traversal) for cycle-level descriptions"),
+        ("terminal_link_latency", "cycles",
+         "router-terminal (endpoint) link traversal in router clock cycles"),
+        ("router_link_latency", "cycles",
+         "router-router link traversal in router clock cycles"),
+        ("flit_size", "size", "smallest unit of transfer (flit)", {"positive": True}),
+        ("packet_max_flits", "count",
+         "largest packet in flits, header flits included", {"positive": True}),
+        ("packet_header_flits", "count",
+         "flits of every packet that carry the header instead of payload"),
+        ("injection_latency", "time",
+         "host -> router: from the send call's doorbell to the packet entering the router, "
+         "host interface (e.g. PCIe) included"),
+        ("ejection_latency", "time",
+         "router -> host: from the packet leaving the router to the data in host memory"),
+        ("host_bandwidth", "bandwidth",
+         "host interface (e.g. PCIe) bandwidth per direction", {"positive": True, "unit": "GB/s"}),
+        ("virtual_channels", "count", "virtual channels per input port", {"positive": True}),
+        ("vc_buffer_flits", "count", "buffer depth of one virtual channel in flits",
+         {"positive": True}),
+        ("switching", "choice",
+         "how ordinary packets cross a router: cut-through forwards the head before the tail "
+         "arrives, store-and-forward waits for the whole packet", {"choices": _SWITCHING}),
+        ("collective_switching", "choice",
+         "the same for hardware-collective (tree) channels", {"choices": _SWITCHING}),
+        ("ring_ties", "choice",
+         "how a torus routes a message exactly half a ring away in the collective and "
+         "application message mapping: plus sends it in the + direction, split sends it + "
+         "from even and - from odd ring positions (absent: plus)",
+         {"choices": ("plus", "split")}),
+        ("collective_trees", "count",
+         "hardware collective trees the routers support (absent: no hardware collectives)"),
+    ),
+    "node": _keys(
+        "node",
+        ("cpu", "text", "processor(s) of one node, for display"),
+        ("peak_flops", "rate", "peak floating-point rate of one node", {"positive": True}),
+        ("memory_bandwidth", "bandwidth", "peak DRAM bandwidth of one node (all sockets)",
+         {"positive": True, "unit": "GB/s"}),
+        ("cores", "count", "CPU cores of one node", {"positive": True}),
+        ("processes_per_node", "count", "default number of processes placed on one node",
+         {"positive": True}),
+        ("spmv_rate", "rate", "measured single-node sparse matrix-vector product rate",
+         {"positive": True}),
+        ("stencil_rate", "rate", "measured single-node rate of the heat-equation stencil",
+         {"positive": True}),
+        ("stencil_overhead", "time",
+         "fixed time of one stencil sweep on one node whatever the block size (thread "
+         "start-up and join, loop set-up; absent: 0)"),
+    ),
+    "software": _keys(
+        "software",
+        ("mpi_latency", "time",
+         "published one-way latency of a small MPI message between two neighbouring nodes"),
+        ("shmem_latency", "time",
+         "published one-way latency of a small SHMEM put between two neighbouring nodes"),
+        ("mpi_overhead", "time",
+         "software time MPI adds per message on top of the network path (send + receive)"),
+        ("shmem_overhead", "time",
+         "software time SHMEM adds per message on top of the network path"),
+        ("eager_limit", "size",
+         "largest message MPI sends eagerly; larger ones pay a rendezvous handshake"),
+    ),
+}
+"""Every allowed key, by section and name: its unit kind and meaning. The one place keys live."""
+
+SECTIONS = tuple(SCHEMA)
+"""The parameter sections, in file order."""
+
+NODE_TYPE_KEYS: dict[str, Key] = {
+    "count": Key("node_types", "count", "count", "nodes of this type in the machine"),
+    **{
+        name: replace(key, section="node_types")
+        for name, key in SCHEMA["node"].items()
+        if name != "processes_per_node"
+    },
+}
+"""Keys of a ``[node_types.NAME]`` table: a count and the node keys."""
+
+TOP_LEVEL = ("format", "name", "description", "topology", "notes", *SECTIONS, "node_types")
+TYPE_NAME_RE = re.compile(r"[A-Za-z0-9_-]+")
+"""A node type's NAME in ``[node_types.NAME]``."""
+
+Value = float | int | str
+"""A checked machine value: int (counts, cycles), float (SI quantities) or str."""
+
+
+class FrozenMap(Mapping):
+    """A read-only, picklable, hashable mapping (dataclass fields of a frozen Machine)."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping | Iterable = ()):
+        self._data = dict(data)
+
+    def __getitem__(self, key):
+        return self._data[key]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._data.items()))
+
+    def __repr__(self) -> str:
+        return repr(self._data)
+
+    def __getstate__(self):
+        return self._data
+
+    def __setstate__(self, state):
+        self._data = state
+
+
+@dataclass(frozen=True)
+class NodeType:
+    """One kind of node in a heterogeneous machine: how many, and its node parameters
+    (keys of the ``node`` section, ``cpu`` naming the processor)."""
+
+    count: int
+    params: Mapping[str, Value] = field(default_factory=dict)
+
+    def __post_init__(self):
+        object.__setattr__(self, "params", FrozenMap(self.params))
+
+
+# ---------------------------------------------------------------------------------- checks
+
+
+def ordered(values: Mapping[str, Value], keys: Mapping[str, Key]) -> dict[str, Value]:
+    """``values`` in the order ``keys`` declares them (schema order)."""
+    return {name: values[name] for name in keys if name in values}
+
+
+def unknown_key(where: str, path: str, known: Mapping[str, Key]) -> InputError:
+    """The one-line error for a key the schema does not know, listing the known ones."""
+    return InputError(f"{where}: unknown key {path!r} (known: {', '.join(known)})")
+
+
+def check_topology(value: Any, where: str) -> None:
+    """Raise InputError unless value is a topology spec the model accepts."""
+    from icnperf.model.topology.spec import parse_spec
+
+    if not isinstance(value, str):
+        raise InputError(f"{where}: topology must be a spec such as 'torus:16x16x32', got {value!r}")
+    try:
+        parse_spec(value)
+    except InputError as error:
+        raise InputError(f"{where}: {error}") from None
+
+
+def check_value(key: Key, value: Any, where: str, path: str) -> Value:
+    """Check an already-SI value against its key (type, sign, integrality, choices) and
+    return it as a plain Python int (counts, cycles), float or str."""
+    if key.kind in ("choice", "text"):
+        if not isinstance(value, str):
+            raise InputError(f"{where}: {path} must be text, got {value!r}")
+        if key.kind == "choice" and value not in key.choices:
+            raise InputError(
+                f"{where}: {path} = {value!r} is not one of: {', '.join(key.choices)}"
+            )
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InputError(f"{where}: {path} must be a number, got {value!r}")
+    if not math.isfinite(value):
+        raise InputError(f"{where}: {path} must be finite, got {value!r}")
+    if value < 0:
+        raise InputError(f"{where}: {path} = {value!r} is negative; values must be >= 0")
+    if key.positive and value == 0:
+        raise InputError(f"{where}: {path} must be greater than 0")
+    if key.kind in ("count", "cycles"):
+        if not isinstance(value, numbers.Integral):
+            raise InputError(f"{where}: {path} must be a whole number, got {value!r}")
+        return int(value)
+    return float(value)
+
+
+def parse_value(key: Key, raw: Any, where: str, path: str) -> Value:
+    """A TOML or --set value (text, number) for ``key`` -> checked SI value."""
+    if key.kind in ("choice", "text"):
+        return check_value(key, raw.strip() if isinstance(raw, str) else raw, where, path)
+    if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
+        raise InputError(f"{where}: {path} must be a number or text with a unit, got {raw!r}")
+    if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+        if not math.isfinite(raw):
+            raise InputError(f"{where}: {path} must be finite, got {raw!r}")
+        if raw < 0:
+            raise InputError(f"{where}: {path} = {raw!r} is negative; values must be >= 0")
+        if key.dimensioned and raw != 0:
+            example = units.KINDS[key.kind].example.split(" ", 1)[1]
+            raise InputError(f"{where}: {path}: {raw!r} has no unit; write e.g. '{raw} {example}'")
+    try:
+        value = units.parse_quantity(raw, key.kind)
+    except InputError as err:
+        raise InputError(f"{where}: {path}: {err}") from None
+    if key.kind in ("count", "cycles"):
+        value = int(value)
+    return check_value(key, value, where, path)
+
+
+def key_for_path(path: str, where: str) -> Key:
+    """The Key of a dotted path (``SECTION.KEY`` or ``node_types.NAME.KEY``); InputError
+    naming ``where`` for an unknown or malformed path."""
+    parts = path.split(".")
+    if parts[0] == "node_types":
+        if len(parts) != 3 or not TYPE_NAME_RE.fullmatch(parts[1]):
+            raise InputError(f"{where}: expected node_types.NAME.KEY, got {path!r}")
+        key = NODE_TYPE_KEYS.get(parts[2])
+        if key is None:
+            raise unknown_key(where, path, NODE_TYPE_KEYS)
+        return key
+    if parts[0] not in SCHEMA:
+        raise InputError(
+            f"{where}: unknown section {parts[0]!r} "
+            f"(known: topology, {', '.join(SECTIONS)}, node_types.NAME)"
+        )
+    if len(parts) != 2:
+        raise InputError(f"{where}: expected SECTION.KEY, got {path!r}")
+    key = SCHEMA[parts[0]].get(parts[1])
+    if key is None:
+        raise unknown_key(where, path, SCHEMA[parts[0]])
+    return key
