@@ -17,6 +17,7 @@ from icnperf.data.machine import (
     parse_machine,
     write_machine,
 )
+from icnperf.model.topology.spec import parse_spec
 from icnperf.units import KINDS
 
 PRESETS = [
@@ -98,9 +99,7 @@ def test_preset_round_trips_through_toml(name, tmp_path):
 
 @pytest.mark.parametrize("name", PRESETS)
 def test_preset_topology_parses(name):
-    # skipped only while the topology package is still incomplete
-    spec = pytest.importorskip("icnperf.model.topology.spec", exc_type=ImportError)
-    spec.parse_spec(load_machine(name).topology)
+    parse_spec(load_machine(name).topology)
 
 
 def test_angara_values_match_the_paper_table():

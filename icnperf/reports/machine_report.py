@@ -320,7 +320,7 @@ def validation_section() -> Section:
     from icnperf.validation.registry import all_claims, evaluate, status_counts
 
     claims = all_claims()
-    chosen = all_claims(kinds=("closed-form",))
+    chosen = all_claims(runs=("closed-form",))
     results = [evaluate(c).as_dict() for c in chosen]
     counts = status_counts(results)
     fig = scatter_figure(results, "Published vs predicted (closed-form network checks)")

@@ -1,9 +1,11 @@
-"""The validation registry as sections: per source, the error table and a measured vs
-predicted scatter (y = x, each claim's tolerance interval), the paper figures the model
-redraws, and the simulator cross-checks.
+"""The validation registry as sections: the counts by claim kind, per source the error
+table and a measured vs predicted scatter (y = x, each claim's tolerance interval), the
+paper figures the model redraws, and the simulator cross-checks.
 
-A claim's ``kind`` (validation.registry.CLAIM_KINDS) says what its check runs; the
-machine report keeps to the fast closed-form ones and this page gives the simulator
+A claim's ``kind`` (validation.registry.CLAIM_KINDS) says how much its agreement means
+(predicted: held out; calibrated: fitted to it; regression: the model's own value) and the
+page counts them apart, as ``icnperf validate`` does; its ``runs`` says what its check runs:
+the machine report keeps to the fast closed-form ones and this page gives the simulator
 cross-checks a section of their own.
 """
 
@@ -16,19 +18,25 @@ import plotly.graph_objects as go
 
 from icnperf.reports.document import Section, Table, render_document
 from icnperf.reports.figures import figure, label, spans_decades
-from icnperf.validation.registry import CLAIM_KINDS, status_counts
+from icnperf.validation.registry import (CLAIM_KINDS, RUNS, kind_counts, status_counts,
+                                         summary_line)
 
 STATUS_COLOURS = {"pass": "#2ca02c", "known-discrepancy": "#ff7f0e", "fail": "#d62728"}
-TABLE_COLUMNS = ["id", "quantity", "measured", "predicted", "unit", "error", "tolerance",
-                 "tolerance kind", "status"]
+TABLE_COLUMNS = ["id", "kind", "quantity", "measured", "predicted", "unit", "error",
+                 "tolerance", "tolerance kind", "status"]
+KIND_MEANING = {
+    "predicted": "held out: nothing in the model was fitted to them",
+    "calibrated": "a parameter was fitted to each, so they pass by construction",
+    "regression": "they pin the model's own value, with no independent expectation",
+}
 
 
-def evaluate_claims(kinds) -> list[dict]:
-    """The registered claims of the given kinds evaluated as result dicts
+def evaluate_claims(runs=RUNS) -> list[dict]:
+    """The registered claims whose ``runs`` is among ``runs``, evaluated as result dicts
     (``CheckResult.as_dict``)."""
     from icnperf.validation.registry import all_claims, evaluate
 
-    return [evaluate(c).as_dict() for c in all_claims(kinds=kinds)]
+    return [evaluate(c).as_dict() for c in all_claims(runs=runs)]
 
 
 def paper_of(source: str) -> str:
@@ -49,8 +57,8 @@ def by_paper(results: list[dict]) -> dict[str, list[dict]]:
 
 def results_table(results: list[dict], caption: str = "") -> Table:
     """The error table: one row per claim, status coloured by the page."""
-    rows = [[r["id"], r["quantity"], r["measured"], r["predicted"], r["unit"], r["error"],
-             r["tolerance"], r["tolerance_kind"], r["status"]] for r in results]
+    rows = [[r["id"], r["kind"], r["quantity"], r["measured"], r["predicted"], r["unit"],
+             r["error"], r["tolerance"], r["tolerance_kind"], r["status"]] for r in results]
     return Table(TABLE_COLUMNS, rows, caption)
 
 
@@ -119,19 +127,17 @@ def source_sections(results: list[dict]) -> list[Section]:
 
     sections = []
     for paper, group in by_paper(results).items():
-        counts = status_counts(group)
         sources = list(dict.fromkeys(r["source"] for r in group))
         figs = [f for f in [scatter_figure(group, f"{paper}: published vs predicted")] if f]
         figs += figures_for(group)
         ordering = [r for r in group if r["tolerance_kind"] == "ordering"]
-        intro = (f"{len(group)} claims: " + ", ".join(f"{n} {s}" for s, n in counts.items())
-                 + ". Sources: " + "; ".join(sources) + ".")
+        intro = (f"{len(group)} claims: {summary_line(group)}. Sources: "
+                 + "; ".join(sources) + ".")
         if ordering:
             intro += (f"\n\n{len(ordering)} claims are statements of order (1 = the stated"
                       " order holds, 0 = it does not); they appear in the table, not the"
                       " scatter.")
-        notes = [f"{r['id']}: known discrepancy: {r['reason']}" for r in group
-                 if r["status"] == "known-discrepancy"]
+        notes = reason_notes(group)
         notes += ["error: relative |p - m| / |m|; absolute and percentage-points |p - m|;"
                   " factor max(p/m, m/p); ordering |p - m| (tolerance 0); at-least"
                   " max(0, m - p) / |m| (m a threshold)"]
@@ -140,44 +146,83 @@ def source_sections(results: list[dict]) -> list[Section]:
     return sections
 
 
+def reason_notes(results: list[dict]) -> list[str]:
+    """The reasons of known discrepancies and failures, what each calibrated claim was
+    fitted to, and each distinct tolerance reason with the claims it covers."""
+    notes = []
+    for r in results:
+        if r["status"] != "pass":
+            reason = r.get("reason") or "no written reason: the prediction misses its tolerance"
+            text = f"{r['id']}: {r['status'].replace('-', ' ')}: {reason}"
+            if r.get("expected") is not None:
+                within = (f", within {r['expected_tolerance']:.3g} "
+                          f"({r['tolerance_kind']}): {r['expected_tolerance_reason']}"
+                          if r.get("expected_tolerance_reason") else "")
+                text += f" (the analysis expects {r['expected']:.4g} {r['unit']}{within})"
+            notes.append(text)
+    notes += [f"{r['id']}: calibrated: fitted {r['fitted']}" for r in results
+              if r["kind"] == "calibrated"]
+    reasons: dict[str, list[str]] = {}
+    for r in results:
+        reasons.setdefault(r["tolerance_reason"], []).append(r["id"])
+    notes += [f"tolerance of {', '.join(ids)}: {reason}" for reason, ids in reasons.items()]
+    return notes
+
+
 def simulation_section(results: list[dict] | None) -> Section:
     """The simulator cross-checks (the registry's simulation claims), or why there are
-    none (``None``: left out with --skip-simulation)."""
+    none (``None``: not run; ``icnperf validate --simulation`` runs them)."""
     if not results:
-        why = ("They were left out of this run (--skip-simulation)." if results is None
-               else "The registry holds no simulator cross-check claims.")
+        why = ("They were not run (icnperf validate --simulation -o FILE.html runs them)."
+               if results is None else "The registry holds no simulator cross-check claims.")
         return Section(
             title="Simulator cross-checks",
             intro=why + " The closed forms can still be set beside the simulator with"
                         " 'icnperf simulate traffic' and 'icnperf simulate collective'.")
     figs = [f for f in [scatter_figure(results, "Simulator vs closed form")] if f]
     return Section(title="Simulator cross-checks",
-                   intro=f"{len(results)} claims checked with the cycle-driven flit simulator.",
+                   intro=(f"{len(results)} claims checked with the cycle-driven flit "
+                          f"simulator: {summary_line(results)}."),
                    figures=figs, tables=[results_table(results)],
-                   notes=[f"{r['id']}: known discrepancy: {r['reason']}" for r in results
-                          if r["status"] == "known-discrepancy"])
+                   notes=reason_notes(results))
 
 
-def validation_page(kinds=CLAIM_KINDS) -> tuple[str, bool]:
-    """The whole validation page (the claims of the given kinds) and whether any check
-    failed."""
-    closed = evaluate_claims(tuple(k for k in kinds if k != "simulation"))
-    simulated = evaluate_claims(("simulation",)) if "simulation" in kinds else None
-    everything = closed + (simulated or [])
-    counts = status_counts(everything)
-    summary_rows = [[paper, len(group), *status_counts(group).values()]
-                    for paper, group in by_paper(everything).items()]
-    summary = Section(
+def summary_section(results: list[dict]) -> Section:
+    """The counts by claim kind and by paper, and what the kinds and statuses mean."""
+    by_kind = kind_counts(results)
+    kind_rows = [[kind, KIND_MEANING[kind], sum(by_kind[kind].values()),
+                  *by_kind[kind].values()] for kind in CLAIM_KINDS]
+    paper_rows = [[paper, len(group), *[sum(r["kind"] == k for r in group)
+                                        for k in CLAIM_KINDS], *status_counts(group).values()]
+                  for paper, group in by_paper(results).items()]
+    return Section(
         title="Summary",
-        intro=(f"{len(everything)} claims checked against icnperf's models (published"
-               " measurements and statements, and the flit simulator's cross-checks): " + ", ".join(f"{n} {s}" for s, n in counts.items()) + ". A"
-               " known discrepancy is a claim that misses its published tolerance for a"
-               " written reason (the paper's statement does not follow from its own"
-               " formulas or data) while agreeing with the value that reason derives."),
-        tables=[Table(["paper", "claims", "pass", "known-discrepancy", "fail"],
-                      summary_rows)])
-    sections = [summary, *source_sections(closed), simulation_section(simulated)]
-    failed = counts["fail"] > 0
+        intro=(f"{len(results)} claims checked against icnperf's models (published"
+               f" measurements and statements, and the flit simulator's cross-checks): "
+               f"{summary_line(results)}. Only the predicted claims are evidence: a"
+               " calibrated claim had a parameter fitted to it, a regression claim pins the"
+               " model's own value. A known discrepancy is a claim that misses its published"
+               " tolerance for a written reason (the paper's statement does not follow from"
+               " its own formulas or data, or the witness's noise) while agreeing with the"
+               " value that reason derives."),
+        tables=[Table(["kind", "meaning", "claims", "pass", "known-discrepancy", "fail"],
+                      kind_rows),
+                Table(["paper", "claims", *CLAIM_KINDS, "pass", "known-discrepancy",
+                       "fail"], paper_rows)])
+
+
+def validation_page(results: list[dict] | None = None,
+                    simulation_run: bool = True) -> tuple[str, bool]:
+    """The whole validation page of ``results`` (CheckResult dicts; default: every
+    registered claim evaluated) and whether any check failed. ``simulation_run`` says
+    whether the simulator's claims were part of the run (the section says so when not)."""
+    if results is None:
+        results = evaluate_claims()
+    closed = [r for r in results if r["runs"] != "simulation"]
+    simulated = [r for r in results if r["runs"] == "simulation"]
+    sections = [summary_section(results), *source_sections(closed),
+                simulation_section(simulated if simulation_run else None)]
+    failed = any(r["status"] == "fail" for r in results)
     page = render_document("icnperf validation", sections,
                            subtitle="Published measurements and claims vs icnperf's models")
     return page, failed

@@ -2,8 +2,22 @@
 
 A ``Claim`` is a published number or statement with its source, the value measured or
 stated there, a function that computes icnperf's prediction of the same quantity, and a
-tolerance. ``evaluate`` turns a claim into a ``CheckResult`` whose fields are the keys
-every validation output uses (DESIGN.md, "The validation registry").
+tolerance with the reason for it. ``evaluate`` turns a claim into a ``CheckResult`` whose
+fields are the keys every validation output uses (DESIGN.md, "The validation registry").
+
+Every claim has a **kind** (:data:`CLAIM_KINDS`), which says how much its agreement means:
+
+* ``predicted``: held out. Nothing in the model was fitted to this value; it follows from
+  the machine's description and the model's formulas, so agreement is evidence.
+* ``calibrated``: a parameter was fitted to this very value (``fitted`` names it), so the
+  claim passes by construction; it checks that the calibration is still in place.
+* ``regression``: pins the model's own value with no independent expectation; it catches a
+  change, not an error.
+
+and a **runs** (:data:`RUNS`), which says what evaluating it costs: the topology /
+point-to-point / collective closed forms (``closed-form``, fast), a whole application
+model or fit (``application``, seconds), or the flit-level simulator (``simulation``, the
+model's independent witness, about a minute for all).
 
 Tolerance kinds and the error they compare (error <= tolerance passes):
 
@@ -20,18 +34,24 @@ Tolerance kinds and the error they compare (error <= tolerance passes):
 ``measured`` may be a function (called once per evaluation) where the measured side is
 itself a computation, as for the flit simulator's cross-checks: the simulator is the
 witness there, so it takes the measured column and the closed form the predicted one.
+
+The rule every claim keeps (docs/architecture.md, "Validation registry"): its reading, its
+tolerance and its kind are fixed before its result is known, and a change to any of them
+says why in the commit that makes it.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import KW_ONLY, asdict, dataclass
 from typing import Callable
 
-CLAIM_KINDS = ("closed-form", "application", "simulation")
-"""What a claim's check runs: the topology / point-to-point / collective closed forms (fast),
-a whole application model or fit (seconds), or the flit-level simulator (the model's
-independent witness; ``icnperf validate --skip-simulation`` leaves these out)."""
+CLAIM_KINDS = ("predicted", "calibrated", "regression")
+"""How much a claim's agreement means (module docstring)."""
+RUNS = ("closed-form", "application", "simulation")
+"""What a claim's check runs: closed forms (fast), an application model or fit (seconds),
+the flit-level simulator (slow; ``icnperf validate`` runs these only with
+``--simulation``)."""
 TOLERANCE_KINDS = ("relative", "absolute", "percentage-points", "factor", "ordering",
                    "at-least")
 STATUSES = ("pass", "known-discrepancy", "fail")
@@ -41,12 +61,18 @@ STATUSES = ("pass", "known-discrepancy", "fail")
 class Claim:
     """A published claim and how icnperf predicts it.
 
+    ``tolerance_reason`` says where the tolerance comes from (the digits the source gives,
+    the source's own spread, seed noise measured over named seeds, ...). ``fitted`` names
+    the parameter a ``calibrated`` claim was fitted to.
+
     ``discrepancy`` is the written reason why the published statement does not follow
-    from the paper's own formulas or data (a string, or a function returning one when the
-    reason quotes computed numbers), and ``expected`` the value the reason derives instead.
-    A claim with both that misses its published tolerance is a ``known-discrepancy`` while
-    the prediction stays within the same tolerance of ``expected``, and a ``fail`` when it
-    drifts from both.
+    from the paper's own formulas or data, or why the witness misses it (a string, or a
+    function returning one when the reason quotes computed numbers), and ``expected`` the
+    value that analysis derives instead. A claim with both that misses its published
+    tolerance is a ``known-discrepancy`` while the prediction stays within tolerance of
+    ``expected``, and a ``fail`` when it drifts from both. That tolerance is the claim's
+    own unless the analysis carries its own uncertainty: then ``expected_tolerance`` (same
+    tolerance kind) and ``expected_tolerance_reason`` state it.
     """
 
     id: str
@@ -59,7 +85,13 @@ class Claim:
     predict: Callable[[], float]
     discrepancy: str | Callable[[], str] | None = None
     expected: float | None = None
-    kind: str = "closed-form"
+    runs: str = "closed-form"
+    _: KW_ONLY
+    kind: str
+    tolerance_reason: str
+    fitted: str | None = None
+    expected_tolerance: float | None = None
+    expected_tolerance_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -78,13 +110,19 @@ class CheckResult:
     status: str
     passed: bool
     reason: str | None
-    kind: str = "closed-form"
+    kind: str
+    runs: str
+    tolerance_reason: str
+    fitted: str | None = None
+    expected: float | None = None
+    expected_tolerance: float | None = None
+    expected_tolerance_reason: str | None = None
 
     def as_dict(self) -> dict:
         """The result as a JSON-serialisable dict (non-finite numbers become None)."""
         out = asdict(self)
-        for key in ("measured", "predicted", "error"):
-            if not math.isfinite(out[key]):
+        for key in ("measured", "predicted", "error", "expected"):
+            if out[key] is not None and not math.isfinite(out[key]):
                 out[key] = None
         return out
 
@@ -106,15 +144,21 @@ def error_of(measured: float, predicted: float, kind: str) -> float:
     raise ValueError(f"unknown tolerance kind {kind!r}")
 
 
+def within(error: float, tolerance: float) -> bool:
+    """Whether an error is inside a tolerance (a relative 1e-12 allowance for rounding)."""
+    return math.isfinite(error) and error <= tolerance * (1 + 1e-12)
+
+
 def evaluate(claim: Claim) -> CheckResult:
     """Compute the claim's prediction, its error and its status."""
     measured = float(claim.measured() if callable(claim.measured) else claim.measured)
     predicted = float(claim.predict())
     error = error_of(measured, predicted, claim.tolerance_kind)
-    if _within(error, claim.tolerance):
+    if within(error, claim.tolerance):
         status = "pass"
-    elif claim.discrepancy and claim.expected is not None and _within(
-            error_of(claim.expected, predicted, claim.tolerance_kind), claim.tolerance):
+    elif claim.discrepancy and claim.expected is not None and within(
+            error_of(claim.expected, predicted, claim.tolerance_kind),
+            expected_tolerance(claim)):
         status = "known-discrepancy"
     else:
         status = "fail"
@@ -130,9 +174,20 @@ def evaluate(claim: Claim) -> CheckResult:
         tolerance_kind=claim.tolerance_kind,
         status=status,
         passed=status != "fail",
-        reason=_reason(claim) if status == "known-discrepancy" else None,
+        reason=_reason(claim) if status != "pass" and claim.discrepancy else None,
         kind=claim.kind,
+        runs=claim.runs,
+        tolerance_reason=claim.tolerance_reason,
+        fitted=claim.fitted,
+        expected=None if claim.expected is None else float(claim.expected),
+        expected_tolerance=None if claim.expected is None else expected_tolerance(claim),
+        expected_tolerance_reason=claim.expected_tolerance_reason,
     )
+
+
+def expected_tolerance(claim: Claim) -> float:
+    """The tolerance around ``claim.expected``: its own when stated, else the claim's."""
+    return claim.tolerance if claim.expected_tolerance is None else claim.expected_tolerance
 
 
 def status_counts(results) -> dict[str, int]:
@@ -140,8 +195,24 @@ def status_counts(results) -> dict[str, int]:
     return {s: sum(r["status"] == s for r in results) for s in STATUSES}
 
 
-def _within(error: float, tolerance: float) -> bool:
-    return math.isfinite(error) and error <= tolerance * (1 + 1e-12)
+def kind_counts(results) -> dict[str, dict[str, int]]:
+    """Status counts per claim kind (CheckResult dicts), in CLAIM_KINDS order."""
+    return {k: status_counts([r for r in results if r["kind"] == k]) for k in CLAIM_KINDS}
+
+
+def summary_line(results) -> str:
+    """'N predicted: a pass, b known discrepancy, c fail; M calibrated; K regression', with
+    any calibrated or regression claim that does not pass counted in brackets."""
+    counts = kind_counts(results)
+    held = counts["predicted"]
+    parts = [f"{sum(held.values())} predicted: {held['pass']} pass, "
+             f"{held['known-discrepancy']} known discrepancy, {held['fail']} fail"]
+    for kind in CLAIM_KINDS[1:]:
+        text = f"{sum(counts[kind].values())} {kind}"
+        odd = [f"{n} {s.replace('-', ' ')}" for s, n in counts[kind].items()
+               if s != "pass" and n]
+        parts.append(text + (f" ({', '.join(odd)})" if odd else ""))
+    return "; ".join(parts)
 
 
 def _reason(claim: Claim) -> str:

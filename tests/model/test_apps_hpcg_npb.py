@@ -50,18 +50,6 @@ def test_halo_messages_faces_edges_corners():
     assert sizes == sorted([1] * 8 + [4] * 4 + [6] * 4 + [8] * 4 + [48, 48, 32, 32, 24, 24])
 
 
-def test_bytes_per_iteration_hand_computed():
-    b = hpcg.bytes_per_iteration((8, 8, 8))
-    rows = [512, 64, 8, 1]
-    nnz = [27 * r for r in rows]
-    sweep = [12 * z + 49 * r for z, r in zip(nnz, rows)]
-    spmv = [12 * z + 33 * r for z, r in zip(nnz, rows)]
-    assert b["symgs"] == 4 * (sweep[0] + sweep[1] + sweep[2]) + 2 * sweep[3]
-    assert b["spmv"] == 2 * spmv[0] + spmv[1] + spmv[2]
-    assert b["restrict_prolong"] == 2 * 28 * (64 + 8 + 1)
-    assert b["vector"] == 8 * (512 + 64 + 8 + 1) + 40 * 512 + 72 * 512
-
-
 def test_official_flops_hand_computed():
     # global 8^3, one iteration: rows 512, 64, 8, 1; nnz (3n-2)^3 = 22^3, 10^3, 4^3, 1
     flops = hpcg.official_flops((8, 8, 8), 1)

@@ -118,7 +118,7 @@ def test_validation_section_keeps_the_fast_closed_form_claims():
     page as a simulator or application-level check; the table has one row per kept claim."""
     from icnperf.validation.registry import all_claims
 
-    kept = [c.id for c in all_claims() if c.kind == "closed-form"]
+    kept = [c.id for c in all_claims() if c.runs == "closed-form"]
     section = machine_report.validation_section()
     assert [row[0] for row in section.tables[0].rows] == kept
     assert any(i.startswith("angara-fig7-") for i in kept)

@@ -8,26 +8,50 @@ from __future__ import annotations
 import pytest
 
 from icnperf.reports.document import Section, render_document
-from icnperf.reports.validation_page import (paper_of, results_table,
+from icnperf.reports.validation_page import (paper_of, reason_notes, results_table,
                                              scatter_figure, simulation_section,
-                                             source_sections, tolerance_interval)
+                                             source_sections, summary_section,
+                                             tolerance_interval, validation_page)
 from icnperf.validation.registry import all_claims, error_of
 
 
 def _result(id_, measured, predicted, kind="relative", tolerance=0.1, status="pass",
-            source="Paper A (seeds/009), Table 1"):
+            source="Paper A (seeds/009), Table 1", claim_kind="predicted",
+            runs="closed-form"):
     return {"id": id_, "source": source, "quantity": f"q {id_}", "measured": measured,
             "predicted": predicted, "unit": "s", "error": error_of(measured, predicted, kind)
             if kind != "ordering" else 0.0, "tolerance": tolerance, "tolerance_kind": kind,
             "status": status, "passed": status != "fail", "reason": None,
-            "kind": "closed-form"}
+            "kind": claim_kind, "runs": runs, "tolerance_reason": f"reason of {id_}",
+            "fitted": "x.y" if claim_kind == "calibrated" else None, "expected": None}
 
 
-def test_claim_kinds_split_the_registry():
-    claims = all_claims()
-    kinds = {k: all_claims(kinds=(k,)) for k in ("closed-form", "application", "simulation")}
-    assert sum(len(v) for v in kinds.values()) == len(claims)
-    assert all(c.id.startswith("flitsim-") for c in kinds["simulation"])
+def test_summary_counts_predicted_calibrated_and_regression_apart():
+    results = [_result("a", 1.0, 1.0), _result("b", 1.0, 3.0, status="fail"),
+               _result("c", 1.0, 1.0, claim_kind="calibrated"),
+               _result("d", 1.0, 1.0, claim_kind="regression",
+                       source="Paper B (seeds/010), Fig. 1")]
+    section = summary_section(results)
+    assert ("2 predicted: 1 pass, 0 known discrepancy, 1 fail; 1 calibrated; 1 regression"
+            in section.intro)
+    by_kind, by_paper = section.tables
+    assert [row[0] for row in by_kind.rows] == ["predicted", "calibrated", "regression"]
+    assert [row[2:] for row in by_kind.rows] == [[2, 1, 0, 1], [1, 1, 0, 0], [1, 1, 0, 0]]
+    assert by_paper.rows == [["Paper A (seeds/009)", 3, 2, 1, 0, 2, 0, 1],
+                             ["Paper B (seeds/010)", 1, 0, 0, 1, 1, 0, 0]]
+    page, failed = validation_page(results, simulation_run=False)
+    assert failed and "They were not run" in page
+
+
+def test_notes_give_reasons_fits_and_tolerance_reasons():
+    results = [_result("a", 1.0, 1.0), _result("b", 1.0, 3.0, status="known-discrepancy"),
+               _result("c", 1.0, 1.0, claim_kind="calibrated")]
+    results[1].update(reason="r", expected=2.9)
+    notes = reason_notes(results)
+    assert notes[0] == "b: known discrepancy: r (the analysis expects 2.9 s)"
+    assert notes[1] == "c: calibrated: fitted x.y"
+    assert "tolerance of a: reason of a" in notes
+    assert results_table(results).rows[2][1] == "calibrated"
 
 
 def test_paper_of_cuts_after_the_first_parenthesis():
@@ -88,6 +112,7 @@ def test_status_cells_coloured_and_reasons_listed():
     assert '<td class="text status-known-discrepancy">known-discrepancy</td>' in page
     assert '<td class="text status-pass">pass</td>' in page
     assert "b: known discrepancy: the paper&#39;s &lt;b&gt;own&lt;/b&gt; numbers" in page
+    assert "1 pass, 1 known discrepancy, 0 fail" in sections[0].intro
     assert results_table(results).rows[1][-1] == "known-discrepancy"
 
 
@@ -97,7 +122,7 @@ def test_empty_simulator_section_says_so():
     assert section.figures == [] and section.tables == []
     assert "holds no simulator cross-check claims" in section.intro
     skipped = simulation_section(None)
-    assert "--skip-simulation" in skipped.intro and skipped.figures == []
+    assert "--simulation" in skipped.intro and skipped.figures == []
 
 
 def test_fig7_redraw_passes_through_the_claims_predictions():

@@ -31,13 +31,15 @@ def hardware_ns(depth):
     ("angara-fig7-broadcast-3d-8192", 32, 6.97),
     ("angara-fig7-broadcast-4d-8192", 20, 6.18),
 ])
-def test_broadcast_ratios_within_15_percent(claim_id, depth, published):
+def test_broadcast_ratios_within_the_papers_simulator_spread(claim_id, depth, published):
+    """The tolerance is the paper's 8.96 % simulator-vs-cluster difference (§3.2)."""
     result = RESULTS[claim_id]
     assert result.measured == published
     assert result.predicted == pytest.approx(depth * LEVEL / hardware_ns(depth), rel=1e-9)
-    assert result.tolerance == 0.15 and result.tolerance_kind == "relative"
-    assert abs(result.predicted / published - 1) <= 0.15
-    assert result.status == "pass"
+    assert result.tolerance == 0.0896 and result.tolerance_kind == "relative"
+    assert abs(result.predicted / published - 1) <= 0.0896
+    assert result.status == "pass" and result.kind == "predicted"
+    assert "8.96 %" in result.tolerance_reason
 
 
 def test_broadcast_predictions_by_hand():
@@ -58,20 +60,21 @@ def test_allreduce_ratios_against_the_broadcast_ratios():
         hardware = (300 + 300 + (2 * depth + 1) * 8 + 2 * depth * 80 + 300 + 2 * HOST
                     + 2 * depth * LINK)
         assert result.predicted == pytest.approx(2 * depth * LEVEL / hardware, rel=1e-9)
-    assert RESULTS["angara-fig7-allreduce-3d-8192"].status == "pass"
-    assert RESULTS["angara-fig7-allreduce-3d-8192"].error <= 0.15
+    # 16x16x32: 7.93 against the published 6.97, 13.8 % off: outside the paper's 8.96 %
+    assert RESULTS["angara-fig7-allreduce-3d-8192"].error == pytest.approx(0.138, abs=1e-3)
 
 
 @pytest.mark.parametrize("claim_id", ["angara-fig7-allreduce-3d-8",
+                                      "angara-fig7-allreduce-3d-8192",
                                       "angara-fig7-allreduce-4d-8192"])
 def test_allreduce_misses_are_known_discrepancies_the_paper_implies(claim_id):
     result = RESULTS[claim_id]
     claim = next(c for c in A.CLAIMS if c.id == claim_id)
-    assert result.error > 0.15
+    assert result.error > 0.0896
     assert result.status == "known-discrepancy" and result.passed
     assert "does not follow from the paper's own broadcast ratios" in result.reason
     # the value the reason derives, and the prediction within the tolerance of it
-    assert abs(result.predicted / claim.expected - 1) <= 0.15
+    assert abs(result.predicted / claim.expected - 1) <= 0.0896
 
 
 def test_published_broadcast_ratios_fit_one_line_in_inverse_depth():
@@ -108,7 +111,7 @@ def test_shmem_overhead_would_not_match():
     # the documented sensitivity: SHMEM (0 ns overhead) lowers every ratio
     shmem = 32 * (LEVEL - 300) / (hardware_ns(32) - 300)
     assert shmem == pytest.approx(5.38, abs=0.01)
-    assert abs(shmem / 6.97 - 1) > 0.15
+    assert abs(shmem / 6.97 - 1) > 0.0896
 
 
 def test_claims_are_registered():

@@ -12,8 +12,16 @@ HARDWARE_16B = 300e-9 + 2 * 8e-9 + 80e-9 + 300e-9 + 32 / (75e9 / 8)
 
 def test_hardware_path_alone_is_within_the_shmem_figure():
     assert angara_p2p._predicted("none") == pytest.approx(HARDWARE_16B, rel=1e-12)
-    assert HARDWARE_16B <= 0.7e-6                 # so shmem_overhead = 0.7 us - hw >= 0
-    assert 1e-6 - HARDWARE_16B == pytest.approx(300.6e-9, abs=0.1e-9)
+    result = evaluate(next(c for c in angara_p2p.CLAIMS
+                           if c.id == "angara-hw-16b-within-shmem"))
+    assert (result.predicted, result.kind) == (1.0, "predicted")
+
+
+def test_latency_claims_are_the_calibrated_ones():
+    kinds = {c.id: (c.kind, c.fitted) for c in angara_p2p.CLAIMS}
+    assert kinds["angara-shmem-16b-latency"] == ("calibrated",
+                                                 "software.shmem_overhead (angara-36)")
+    assert kinds["angara-mpi-16b-latency"] == ("calibrated", "software.mpi_overhead (angara-36)")
 
 
 def test_measured_values_come_from_the_bundled_table():

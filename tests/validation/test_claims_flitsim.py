@@ -19,25 +19,56 @@ def results():
 
 
 def test_registered_as_simulation_claims():
-    ids = {c.id for c in all_claims(kinds=("simulation",))}
+    ids = {c.id for c in all_claims(runs=("simulation",))}
     assert ids == {c.id for c in F.CLAIMS}
-    assert not ids & {c.id for c in all_claims(kinds=("closed-form", "application"))}
+    assert not ids & {c.id for c in all_claims(runs=("closed-form", "application"))}
 
 
-def test_every_cross_check_holds(results):
-    assert {r.status for r in results.values()} == {"pass"}
+def test_every_cross_check_holds_or_is_a_known_discrepancy(results):
+    """The simulator's claims are not part of the default validate run; CI runs them here."""
+    statuses = {r.id: r.status for r in results.values()}
+    known = {"flitsim-nudt-ugal-beats-min-hotspot", "flitsim-nudt-ugal-beats-min-hotspot-2pct",
+             "flitsim-nudt-ugal-min-little-difference-2pct"}
+    assert statuses == {i: "known-discrepancy" if i in known else "pass" for i in statuses}
+    calibrated = [r.id for r in results.values() if r.kind == "calibrated"]
+    assert calibrated == ["flitsim-router-efficiency-torus:8x8-uniform"]
 
 
-def test_ugal_wins_past_saturation_in_every_seed():
-    """Group-adversarial traffic: UGAL about doubles MIN; the 10 % hot region: a small but
-    consistent gain."""
+def test_ugal_margin_per_seed():
+    """Group-adversarial traffic: UGAL about doubles MIN in every seed (pass). The 10 % hot
+    region: UGAL ahead in every seed but not always by the 2 % margin (known discrepancy,
+    the analysis expects >= 1). The 2 % region: the single hot endpoint's ejection caps
+    both routings at 1 / (0.9 + 0.1 · 72) = 0.1235 flits/endpoint/cycle, and the ratio
+    scatters around 1."""
+    assert min(F.ugal_over_min("bit-complement")) > 1.5
+    hot10 = F.ugal_over_min("hotspot", "10pct")
+    assert all(r > 1 for r in hot10) and min(hot10) < F.MARGIN
     for seed in F.ROUTING_SEEDS:
-        runs = {r: F.simulated(F.DRAGONFLY, "bit-complement", 1.0, r, False, seed).accepted
-                for r in ("min", "ugal")}
-        assert runs["ugal"] > 1.5 * runs["min"]
-        hot = {r: F.simulated(F.DRAGONFLY, "hotspot", 1.0, r, True, seed).accepted
-               for r in ("min", "ugal")}
-        assert hot["min"] < hot["ugal"] < 1.05 * hot["min"]
+        for routing in ("min", "ugal"):
+            run = F.simulated(F.DRAGONFLY, "hotspot", 1.0, routing, "2pct", seed)
+            assert run.accepted == pytest.approx(1 / (0.9 + 0.1 * 72), rel=0.03)
+    hot2 = F.ugal_over_min("hotspot", "2pct")
+    assert min(hot2) < 1 < max(hot2)
+    assert all(abs(r - 1) <= F.NOISE_2PCT for r in hot2)
+
+
+def test_hotspot_bounds_by_hand():
+    """72 endpoints, groups of 8; 2 %: h = 1, ejection 1/(0.9 + 7.2); 10 %: h = 7 (all in
+    group 0), ejection 1/(0.9 + 0.1·72/7); MIN's link from a group into group 0 carries
+    8·(0.9·8/72 + 0.1) = 1.6 per unit of offered load either way."""
+    assert F.hotspot_bounds("2pct") == (1, pytest.approx(1 / 8.1), pytest.approx(1 / 1.6))
+    assert F.hotspot_bounds("10pct") == (7, pytest.approx(1 / (0.9 + 7.2 / 7)),
+                                         pytest.approx(1 / 1.6))
+
+
+def test_hotspot_claims_state_their_readings(results):
+    margin = results["flitsim-nudt-ugal-beats-min-hotspot"]
+    assert (margin.measured, margin.tolerance_kind, margin.expected) == (1.02, "at-least", 1.0)
+    little = results["flitsim-nudt-ugal-min-little-difference-2pct"]
+    assert (little.measured, little.tolerance, little.tolerance_kind) == (1.0, 0.02, "relative")
+    assert little.predicted == max(F.ugal_over_min("hotspot", "2pct"),
+                                   key=lambda r: abs(r - 1))
+    assert "0.123 flits/endpoint/cycle" in little.reason
 
 
 def test_simulated_saturation_never_exceeds_the_channel_load_bound(results):
@@ -58,9 +89,9 @@ def test_router_efficiency_is_the_8x8_uniform_calibration():
     assert network.ROUTER_EFFICIENCY == pytest.approx(ratio, abs=0.005)
 
 
-def test_skip_simulation_leaves_the_cross_checks_out():
-    result = CliRunner().invoke(cli, ["validate", "--skip-simulation", "--format", "json"])
+def test_simulation_flag_runs_the_cross_checks():
+    result = CliRunner().invoke(cli, ["validate", "--simulation", "--only", "flitsim-zero-load-*",
+                                      "--format", "json"])
     assert result.exit_code == 0, result.output
     ids = [c["id"] for c in json.loads(result.output)["checks"]]
-    assert ids == [c.id for c in all_claims(kinds=("closed-form", "application"))]
-    assert not any(i.startswith("flitsim-") for i in ids)
+    assert ids == [c.id for c in F.CLAIMS if c.id.startswith("flitsim-zero-load-")]

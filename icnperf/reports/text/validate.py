@@ -1,15 +1,33 @@
-"""``icnperf validate``: every registered claim evaluated, as a table, JSON or CSV, or as an
-HTML page (``-o FILE.html``, built by icnperf.reports.validation_page)."""
+"""``icnperf validate``: the registered claims evaluated, as a table, JSON or CSV, or as an
+HTML page (``-o FILE.html``, built by icnperf.reports.validation_page).
+
+The default table fits 100 columns: one table per claim kind (predicted, calibrated,
+regression), each row a claim's id, measured (or reference) value, prediction, error,
+tolerance and status, with its quantity (and, for a calibrated claim, what was fitted to it)
+on the lines under it; the reasons of known discrepancies and failures follow as numbered,
+wrapped notes, then the counts. ``wide`` gives the full layout of one line per claim.
+
+By default the flit simulator's cross-checks (``runs == "simulation"``, about a minute) are
+left out; ``simulation=True`` runs them too.
+"""
 
 from __future__ import annotations
 
+import fnmatch
+import textwrap
+
+from icnperf.errors import InputError
 from icnperf.reports.render import Column, aligned_table, csv_text, json_text, number
 
+WIDTH = 100
 RESULT_KEYS = ("id", "source", "quantity", "measured", "predicted", "unit", "error",
-               "tolerance", "tolerance_kind", "status", "passed")
+               "tolerance", "tolerance_kind", "status", "passed", "kind", "runs",
+               "tolerance_reason", "fitted", "expected", "expected_tolerance",
+               "expected_tolerance_reason", "reason")
 
-VALIDATION_COLUMNS = (
+WIDE_COLUMNS = (
     Column("id", "id"),
+    Column("kind", "kind"),
     Column("source", "source"),
     Column("quantity", "quantity"),
     Column("measured", "measured", number()),
@@ -17,54 +35,219 @@ VALIDATION_COLUMNS = (
     Column("unit", "unit"),
     Column("error", "error", number(3)),
     Column("tolerance", "tolerance", number(3)),
-    Column("tolerance_kind", "kind"),
+    Column("tolerance_kind", "tolerance kind"),
     Column("status", "status"),
+    Column("tolerance_reason", "tolerance reason"),
 )
 
-
-def claim_kinds(skip_simulation: bool) -> tuple[str, ...]:
-    """The registry's claim kinds to check (the simulator's cross-checks left out on
-    request)."""
-    from icnperf.validation.registry import CLAIM_KINDS
-
-    return tuple(k for k in CLAIM_KINDS if not (skip_simulation and k == "simulation"))
-
-
-def validation_results(skip_simulation: bool = False) -> list[dict]:
-    """Every claim in the registry (but the simulator's with ``skip_simulation``),
-    evaluated, as plain dicts."""
-    from icnperf.validation.registry import all_claims, evaluate
-
-    return [evaluate(claim).as_dict()
-            for claim in all_claims(kinds=claim_kinds(skip_simulation))]
+KIND_TITLES = {
+    "predicted": "Predicted (held out: nothing in the model was fitted to these)",
+    "calibrated": "Calibrated (a parameter was fitted to each: they pass by construction)",
+    "regression": "Regression (pin the model's own value: no independent expectation)",
+}
+HEADERS = ("claim", "measured", "predicted", "error", "tolerance", "status")
+NUMBER_WIDTHS = (10, 10, 9, 9, 10)
+"""Widths of the columns after the claim's id (the id takes what is left of WIDTH)."""
 
 
-def validation_text(fmt: str, skip_simulation: bool = False) -> tuple[str, bool]:
+# --- selection and evaluation ------------------------------------------------------------
+
+
+def claim_runs(simulation: bool) -> tuple[str, ...]:
+    """The registry's ``runs`` to check: the simulator's cross-checks only on request."""
+    from icnperf.validation.registry import RUNS
+
+    return tuple(r for r in RUNS if simulation or r != "simulation")
+
+
+def matches(claim_id: str, pattern: str) -> bool:
+    """``--only``: a glob (when the pattern has * ? or [) or else a substring of the id."""
+    if any(c in pattern for c in "*?["):
+        return fnmatch.fnmatchcase(claim_id, pattern)
+    return pattern in claim_id
+
+
+def select_claims(simulation: bool = False, only: str | None = None) -> list:
+    """The claims to check. An ``only`` pattern that matches no claim is an InputError
+    (naming the simulator's claims it would match with ``simulation``)."""
+    from icnperf.validation.registry import all_claims
+
+    claims = all_claims(runs=claim_runs(simulation))
+    if only is None:
+        return claims
+    chosen = [c for c in claims if matches(c.id, only)]
+    if not chosen:
+        hidden = [c for c in all_claims(runs=("simulation",)) if matches(c.id, only)]
+        hint = (f"; {len(hidden)} simulator cross-check(s) match: add --simulation"
+                if hidden and not simulation else "")
+        raise InputError(f"--only {only!r}: no claim id matches{hint}")
+    return chosen
+
+
+def validation_results(simulation: bool = False, only: str | None = None,
+                       progress: bool | None = None) -> list[dict]:
+    """The selected claims evaluated, as plain dicts (``CheckResult.as_dict``); a bar on
+    standard error while they run when it is a terminal (``progress=None``)."""
+    from icnperf.runner import run_map
+    from icnperf.validation.registry import evaluate
+
+    claims = select_claims(simulation, only)
+    return run_map(lambda claim: evaluate(claim).as_dict(), claims, "inline",
+                   progress=progress, label="validate")
+
+
+def validation_text(fmt: str, simulation: bool = False, only: str | None = None,
+                    wide: bool = False, progress: bool | None = None) -> tuple[str, bool]:
     """The rendered results and whether any check failed."""
-    from icnperf.validation.registry import status_counts
+    from icnperf.validation.registry import kind_counts
 
-    results = validation_results(skip_simulation)
+    results = validation_results(simulation, only, progress)
     failed = any(r["status"] == "fail" for r in results)
     if fmt == "json":
-        return json_text({"checks": results}), failed
+        return json_text({"checks": results, "counts": kind_counts(results),
+                          "simulation": simulation}), failed
     if fmt == "csv":
-        return csv_text(results, [*RESULT_KEYS, "reason"]), failed
-    counts = status_counts(results)
-    lines = [aligned_table(results, VALIDATION_COLUMNS), "", "known discrepancies:"]
-    lines += [f"  - {r['id']}: {r['reason']}" for r in results
-              if r["status"] == "known-discrepancy"] or ["  (none)"]
-    lines += ["", ", ".join(f"{n} {s}" for s, n in counts.items())]
-    return "\n".join(lines) + "\n", failed
+        return csv_text(results, RESULT_KEYS), failed
+    text = wide_text(results) if wide else table_text(results)
+    if not simulation:
+        text += ("the flit simulator's cross-checks were not run (about a minute): "
+                 "--simulation runs them\n")
+    return text, failed
 
 
-def write_validation_page(output: str, force: bool, skip_simulation: bool = False) -> bool:
-    """The registry's results as an HTML page written atomically to ``output``; returns
+def write_validation_page(output: str, force: bool, simulation: bool = False,
+                          only: str | None = None) -> bool:
+    """The selected results as an HTML page written atomically to ``output``; returns
     whether any check failed (the exit status is the same as for the text output)."""
-    from icnperf.reports.text.report import check_target
     from icnperf.data.files import write_atomically
+    from icnperf.reports.text.report import check_target
     from icnperf.reports.validation_page import validation_page
 
     check_target(output, force)
-    page, failed = validation_page(claim_kinds(skip_simulation))
+    results = validation_results(simulation, only)
+    page, failed = validation_page(results, simulation_run=simulation)
     write_atomically(output, page, force=force, html=True)
     return failed
+
+
+# --- the 100-column table ----------------------------------------------------------------
+
+
+def tolerance_text(tolerance: float, kind: str) -> str:
+    """A tolerance as it reads in the table ('±8.96 %', '±500', '×2', 'order', ...)."""
+    if kind == "relative":
+        return f"±{100 * tolerance:.3g} %"
+    if kind == "percentage-points":
+        return f"±{tolerance:g} pp"
+    if kind == "absolute":
+        return "exact" if tolerance == 0 else f"±{number(3)(tolerance)}"
+    if kind == "factor":
+        return f"×{tolerance:g}"
+    if kind == "ordering":
+        return "order"
+    return "at least" if tolerance == 0 else f"{100 * tolerance:.3g} % under"
+
+
+def error_text(error: float | None, kind: str) -> str:
+    """An error in its tolerance's terms (percent for relative and at-least)."""
+    if error is None:
+        return "-"
+    if kind in ("relative", "at-least"):
+        return f"{100 * error:.3g} %"
+    if kind == "percentage-points":
+        return f"{error:.3g} pp"
+    if kind == "factor":
+        return f"×{error:.3g}"
+    return number(3)(error)
+
+
+def _status_text(result: dict, note: int | None) -> str:
+    name = {"pass": "pass", "known-discrepancy": "known", "fail": "FAIL"}[result["status"]]
+    return name if note is None else f"{name} [{note}]"
+
+
+def _row(result: dict, note: int | None) -> list[str]:
+    kind = result["tolerance_kind"]
+    return [result["id"], number()(result["measured"]), number()(result["predicted"]),
+            error_text(result["error"], kind), tolerance_text(result["tolerance"], kind),
+            _status_text(result, note)]
+
+
+def _lines(cells: list[str], widths: list[int]) -> str:
+    first = cells[0].ljust(widths[0])
+    rest = [c.rjust(w) if i < 4 else c.ljust(w)
+            for i, (c, w) in enumerate(zip(cells[1:], widths[1:]))]
+    return "  ".join([first, *rest]).rstrip()
+
+
+def _detail(result: dict) -> list[str]:
+    text = result["quantity"]
+    if result["unit"] not in ("holds", "x"):
+        text += f" [{result['unit']}]"
+    if result.get("fitted"):
+        text += f"; fitted: {result['fitted']}"
+    return textwrap.wrap(text, WIDTH - 2, initial_indent="  ", subsequent_indent="  ")
+
+
+def _note(number_: int, result: dict) -> list[str]:
+    status = result["status"].replace("-", " ")
+    reason = result.get("reason") or "no written reason: the prediction misses its tolerance"
+    text = f"[{number_}] {result['id']} ({status}): {reason}"
+    if result.get("expected") is not None:
+        unit = "" if result["unit"] == "x" else f" {result['unit']}"
+        kind = result["tolerance_kind"]
+        least = "at least " if kind == "at-least" else ""
+        text += (f". The analysis expects {least}{number()(result['expected'])}{unit}, the "
+                 f"prediction is {number()(result['predicted'])}{unit}")
+        if result.get("expected_tolerance_reason"):
+            text += (f" (tolerance {tolerance_text(result['expected_tolerance'], kind)}: "
+                     f"{result['expected_tolerance_reason']})")
+        text += "."
+    return textwrap.wrap(text, WIDTH, subsequent_indent="    ")
+
+
+def table_text(results: list[dict]) -> str:
+    """The default layout: one table per claim kind, notes, counts (module docstring)."""
+    from icnperf.validation.registry import CLAIM_KINDS, summary_line
+
+    rest = sum(NUMBER_WIDTHS) + 2 * len(NUMBER_WIDTHS)
+    id_width = min(max([len(r["id"]) for r in results] + [len(HEADERS[0])]), WIDTH - rest)
+    widths = [id_width, *NUMBER_WIDTHS]
+    notes: list[dict] = []
+    out = []
+    for kind in CLAIM_KINDS:
+        group = [r for r in results if r["kind"] == kind]
+        if not group:
+            continue
+        out += [KIND_TITLES[kind], _lines(list(HEADERS), widths),
+                _lines(["-" * w for w in widths], widths)]
+        for result in group:
+            note = None
+            if result["status"] != "pass":
+                notes.append(result)
+                note = len(notes)
+            cells = _row(result, note)
+            if len(cells[0]) > id_width:             # a long id gets a line of its own
+                out.append(cells[0])
+                cells[0] = ""
+            out.append(_lines(cells, widths))
+            out += _detail(result)
+        out.append("")
+    if notes:
+        out.append("notes:")
+        for i, result in enumerate(notes, 1):
+            out += _note(i, result)
+        out.append("")
+    out.append(summary_line(results))
+    return "\n".join(out) + "\n"
+
+
+def wide_text(results: list[dict]) -> str:
+    """One line per claim with every field (wider than a terminal), then the reasons."""
+    from icnperf.validation.registry import summary_line
+
+    lines = [aligned_table(results, WIDE_COLUMNS), "", "known discrepancies and failures:"]
+    lines += [f"  - {r['id']} ({r['status']}): {r.get('reason') or 'no written reason'}"
+              for r in results if r["status"] != "pass"] or ["  (none)"]
+    lines += ["", summary_line(results)]
+    return "\n".join(lines) + "\n"

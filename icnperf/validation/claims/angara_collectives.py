@@ -32,6 +32,16 @@ this form (1/R is linear in 1/D: the two 3D points give F/T and h/T, and the 4D 
 follows within 1 %), and then imply all-reduce ratios of R(2D), far above the broadcast
 ratio at 8 nodes. The expected value of each all-reduce claim is that R(2D), derived from
 the bundled broadcast ratios.
+
+Every claim here is ``predicted``. Tolerance of the ratios: :data:`SIMULATOR_SPREAD`, the
+source's own spread. The paper's hardware times are its simulator's and its point-to-point
+times are analytic (§3.1); the paper compares its simulator with the real cluster once,
+for the point-to-point all-gather on 2, 4 and 8 nodes, and finds at most 8.96 % difference
+(§3.2). A published ratio T_p2p / T_hw whose T_hw is off by e is off by e relative to the
+published value, so the model agrees with the paper when within 8.96 % of it. (The ratios
+carried ±15 %, the band of issue #4, until issue #21 asked each tolerance for its reason;
+with 8.96 % the 16x16x32 all-reduce ratio, 13.8 % above the published 6.97, is a known
+discrepancy like the other two, 2.5 % from the R(64) = 7.74 the broadcast ratios imply.)
 """
 
 from __future__ import annotations
@@ -46,6 +56,13 @@ TABLE = "angara-collectives-fig7"
 API = "mpi"
 """Software overhead of both variants: MPI (see the module docstring)."""
 
+SIMULATOR_SPREAD = 0.0896
+"""The paper's largest simulator-vs-cluster difference, 8.96 % (seeds/000 §3.2)."""
+SPREAD_REASON = ("the source's own spread: the paper's simulator differs from the real "
+                 "cluster by up to 8.96 % (§3.2) and only the hardware time of each ratio "
+                 "is simulated (the point-to-point time is analytic, §3.1), so the "
+                 "published ratio is itself uncertain by 8.96 % of its value")
+ORDER = "a statement of order: it holds (1) or not (0); no tolerance"
 PRESETS = {3: "angara-3d", 4: "angara-4d"}
 SWEEP = {3: [8 * 2 ** i for i in range(11)], 4: [16 * 2 ** i for i in range(10)]}
 """Node counts of the sweeps (Fig. 7's axis, 8 ... 8192; a 4D torus needs 16 nodes)."""
@@ -173,15 +190,19 @@ def _ratio_claim(operation: str, dims: int, nodes: int) -> Claim:
                 f"nodes), one {row['message_bytes']}-byte packet")
     if operation == "broadcast":
         return Claim(f"angara-fig7-{name}-{dims}d-{nodes}", SOURCE, quantity,
-                     row["speedup"], "x", 0.15, "relative",
-                     lambda: _predicted(operation, dims, nodes))
+                     row["speedup"], "x", SIMULATOR_SPREAD, "relative",
+                     lambda: _predicted(operation, dims, nodes), kind="predicted",
+                     tolerance_reason=SPREAD_REASON)
     return Claim(f"angara-fig7-{name}-{dims}d-{nodes}", SOURCE,
                  quantity + " ('approximately the same' as the broadcast ratio)",
-                 row["speedup"], "x", 0.15, "relative",
+                 row["speedup"], "x", SIMULATOR_SPREAD, "relative",
                  lambda: _predicted(operation, dims, nodes),
                  discrepancy=lambda: _allreduce_reason(dims, nodes),
-                 expected=implied_allreduce(dims, nodes))
+                 expected=implied_allreduce(dims, nodes), kind="predicted",
+                 tolerance_reason=SPREAD_REASON)
 
+
+_ORDERING = dict(kind="predicted", tolerance_reason=ORDER)
 
 CLAIMS = [
     _ratio_claim("broadcast", 3, 8),
@@ -192,17 +213,18 @@ CLAIMS = [
     _ratio_claim("all-reduce", 4, 8192),
     Claim("angara-fig7-broadcast-grows-3d", CONCLUSION,
           "broadcast speedup grows at every doubling of a balanced 3D torus, 8 ... 8192 nodes",
-          1, "holds", 0, "ordering", lambda: _grows("broadcast", 3)),
+          1, "holds", 0, "ordering", lambda: _grows("broadcast", 3), **_ORDERING),
     Claim("angara-fig7-broadcast-grows-4d", CONCLUSION,
           "broadcast speedup grows at every doubling of a balanced 4D torus, 16 ... 8192 nodes",
-          1, "holds", 0, "ordering", lambda: _grows("broadcast", 4)),
+          1, "holds", 0, "ordering", lambda: _grows("broadcast", 4), **_ORDERING),
     Claim("angara-fig7-allreduce-grows-3d", CONCLUSION,
           "all-reduce speedup grows at every doubling of a balanced 3D torus, 8 ... 8192 nodes",
-          1, "holds", 0, "ordering", lambda: _grows("all-reduce", 3)),
+          1, "holds", 0, "ordering", lambda: _grows("all-reduce", 3), **_ORDERING),
     Claim("angara-fig7-broadcast-4d-gains-less", SOURCE,
           "broadcast speedup at 8192 nodes: 4D (8x8x8x16) below 3D (16x16x32)",
-          1, "holds", 0, "ordering", lambda: _four_d_gains_less("broadcast")),
+          1, "holds", 0, "ordering", lambda: _four_d_gains_less("broadcast"), **_ORDERING),
     Claim("angara-fig7-allreduce-4d-gains-less", SOURCE,
           "all-reduce speedup at 8192 nodes: 4D (8x8x8x16) below 3D (16x16x32)",
-          1, "holds", 0, "ordering", lambda: _four_d_gains_less("all-reduce")),
+          1, "holds", 0, "ordering", lambda: _four_d_gains_less("all-reduce"),
+          **_ORDERING),
 ]

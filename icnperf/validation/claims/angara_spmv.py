@@ -48,7 +48,14 @@ figure's last point: see the module docstring)."""
 SLACK = 1e-3
 """A doubling may lower the gain by at most this (ratio units, 0.1 percentage point)."""
 TOLERANCE = 0.10
-"""The issue's ±10 percentage points of gain, as an absolute tolerance on the ratio."""
+"""Issue #5's ±10 percentage points of gain, as an absolute tolerance on the ratio."""
+TOLERANCE_REASON = (
+    "±10 points of gain, the band issue #5 set for this figure before the model existed; "
+    "the paper states 28 % without a spread. The claim is calibrated (the host rate is "
+    "solved for 1.28), so the band only checks that the calibration is in place")
+SLACK_REASON = (
+    "a statement of order: a doubling may lower the gain by at most 0.1 point (SLACK), "
+    "far below a fall the figure would show, so a flat stretch counts as not falling")
 
 
 @lru_cache(maxsize=None)
@@ -115,11 +122,15 @@ def _claims() -> list[Claim]:
               f"time, {P2P} all-gather / hw-tree all-gather, 4D torus, {nodes} nodes "
               "(calibration point of network.host_bandwidth)",
               row["speedup"], "x", TOLERANCE, "absolute", lambda: gain(nodes),
-              kind="application"),
+              runs="application", kind="calibrated",
+              fitted="network.host_bandwidth (angara-3d/4d, 5.85 GB/s) with "
+                     "network.ring_ties = split chosen beside it",
+              tolerance_reason=TOLERANCE_REASON),
         Claim(f"angara-fig9-spmv-grows-{row['dims']}d", SOURCE,
               f"SpMV: the hardware gain never falls as the nodes double, {SWEEP[0]} ... "
               f"{SWEEP[-1]}, so it is largest at {SWEEP[-1]} (held out)",
-              1, "holds", 0, "ordering", never_falls, kind="application"),
+              1, "holds", 0, "ordering", never_falls, runs="application",
+              kind="predicted", tolerance_reason=SLACK_REASON),
     ]
 
 

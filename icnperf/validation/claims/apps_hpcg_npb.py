@@ -43,6 +43,11 @@ HPCG_TABLE = "angara-hpcg-36-nodes"
 HPCG_MACHINE = "angara-36"
 TAU_THRESHOLD = 1 / 3
 HIT_FRACTION = 0.5
+HPCG_REASON = (
+    "±10 %, issue #5's band 1.25x-1.53x around the stated 1.39x, set before the model "
+    "existed; the paper reports one run of each version and no spread")
+THRESHOLD_REASON = ("a threshold fixed before the held-out results were computed (module "
+                    "docstring); at or above it passes, no further allowance")
 
 
 @cache
@@ -107,18 +112,21 @@ CLAIMS = [
     Claim("hpcg-36-shmem-gain-pairwise", HPCG_SOURCE,
           "optimized (SHMEM, pairwise sync, no OpenMP) / reference 2.4 performance, 36 nodes "
           "x 8 processes, 16^3 local (nothing fitted to it)",
-          _hpcg_row()["speedup"], "x", 0.10, "relative", lambda: hpcg_gain("pairwise"), kind="application"),
+          _hpcg_row()["speedup"], "x", 0.10, "relative", lambda: hpcg_gain("pairwise"),
+          runs="application", kind="predicted", tolerance_reason=HPCG_REASON),
     Claim("hpcg-36-shmem-gain-barrier", HPCG_SOURCE,
           "optimized (SHMEM, barrier sync, no OpenMP) / reference 2.4 performance, 36 nodes "
           "x 8 processes, 16^3 local (nothing fitted to it)",
-          _hpcg_row()["speedup"], "x", 0.10, "relative", lambda: hpcg_gain("barrier"), kind="application"),
+          _hpcg_row()["speedup"], "x", 0.10, "relative", lambda: hpcg_gain("barrier"),
+          runs="application", kind="predicted", tolerance_reason=HPCG_REASON),
     Claim("npb-is-placement-pooled-tau", NPB_SOURCE,
           "held-out pooled Kendall tau (pairs within each process count, 3 tables); "
           "threshold 1/3",
-          TAU_THRESHOLD, "tau", 0, "at-least", pooled_tau, kind="application"),
+          TAU_THRESHOLD, "tau", 0, "at-least", pooled_tau, runs="application",
+          kind="predicted", tolerance_reason=THRESHOLD_REASON),
     Claim("npb-is-placement-best-picked", NPB_SOURCE,
           "held-out fraction of the groups with >= 2 rows whose fastest placement is "
           "predicted; threshold one half",
-          HIT_FRACTION, "fraction", 0, "at-least", _hit_fraction,
-          kind="application"),
+          HIT_FRACTION, "fraction", 0, "at-least", _hit_fraction, runs="application",
+          kind="predicted", tolerance_reason=THRESHOLD_REASON),
 ]

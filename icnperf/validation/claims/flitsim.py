@@ -35,13 +35,31 @@ pipeline stage and link 1 cycle, oldest-first allocation. Runs use the NUDT setu
   8 GB/s host rate, +17 % and +33 % (tests/validation/test_flitsim_collective.py);
 * NUDT findings: the higher-dimensional torus is better at equal size (4x4x4 against 8x8:
   higher uniform saturation throughput and lower zero-load latency); UGAL beats MIN on a
-  dragonfly when minimal routing funnels traffic through one global link (group-
-  adversarial: about 2x) and, by a small margin (1.4-3.1 % over seeds 1-4), under the
-  paper's heavier uniform + hotspot mix (a hot region of 10 % of the endpoints, Fig. 8b),
-  where the hot endpoints' ejection channels and minimal routing's global links into the
-  hot groups saturate at about the same load. With a 2 % region (Fig. 8a, "little
-  difference" in the paper) the hot endpoints' ejection limits both routings and MIN
-  accepts about 6 % more; that case is not registered.
+  dragonfly, read as UGAL accepting at least :data:`MARGIN` (2 %) more than MIN at offered
+  load 1 in each of seeds 1-3 (the margin these claims stated when first registered,
+  4bae8bd): under group-adversarial traffic, where minimal routing funnels a group's
+  traffic through one global link (about 2x: pass); under the paper's heavier uniform +
+  hotspot mix, a hot region of 10 % of the endpoints (Fig. 8b), and under its lighter one,
+  2 % (Fig. 8a, where the paper itself sees "little difference", which is registered too as
+  a second reading of that case). The hot region is endpoints 0 .. h-1, inside group 0.
+  Both hotspot mixes miss the margin and are known discrepancies whose analysis is the
+  ejection bound: the hot endpoints' ejection channels accept at most 1 flit/cycle, which
+  caps every routing's accepted throughput at 1 / ((1 - f) + f N / h) flits/endpoint/cycle
+  (f = 10 % of the packets to the h hot endpoints of N; the sources' injection queues wait
+  behind their hot packets). With h = 1 (2 %) that is 0.123, 5x below where any global
+  link saturates, so routing cannot matter: the analysis expects a UGAL/MIN ratio of 1,
+  and the per-seed ratios scatter around it by the seed noise. With h = 7 (10 %) it is
+  0.519, only 17 % below where minimal routing's one global link from each group into the
+  hot group saturates (0.625); UGAL relieves only that second limit, so it stays ahead in
+  every seed, by less than the margin in some.
+
+Seed noise of the UGAL/MIN ratio, measured over seeds 4-23 (held apart from the checked
+seeds 1-3): 2 % region mean 1.000, s.d. 1.9 % (0.958-1.028); 10 % region mean 1.022, s.d.
+1.0 % (1.005-1.045). :data:`NOISE_2PCT` (two s.d.) is the tolerance around the analysis's
+ratio of 1 for the 2 % region.
+
+Kinds: every claim is ``predicted`` but the router-efficiency check on the 8x8 torus under
+uniform traffic, which ``network.ROUTER_EFFICIENCY`` was fitted to (``calibrated``).
 """
 
 from __future__ import annotations
@@ -76,10 +94,19 @@ COLLECTIVES = (("broadcast", "hw-tree", 256), ("allgather", "recursive-doubling"
 """(operation, algorithm, bytes) of the collective cross-checks (all-gather: the whole
 gathered vector)."""
 DRAGONFLY = "dragonfly:p=2,a=4,h=2"
-HOTSPOT = {"hotspot_traffic": 0.1, "hotspot_nodes": 0.1}
-"""The NUDT paper's heavier mix (seeds/002 Fig. 8b, X-10%-10%): 10 % of the packets to a hot
-region of 10 % of the endpoints, where the paper sees UGAL ahead (with a 2 % region, Fig.
-8a, it sees little difference)."""
+DRAGONFLY_GROUP = 8
+"""Endpoints per group of DRAGONFLY (p·a = 2·4); 72 endpoints in 9 groups."""
+HOT_TRAFFIC = 0.1
+"""Fraction of the packets sent to the hot region (the paper's X-10%-Z mixes)."""
+HOTSPOTS = {"10pct": 0.1, "2pct": 0.02}
+"""Hot regions of the NUDT paper's mixes (seeds/002 Fig. 8b: 10 % of the endpoints; Fig.
+8a: 2 %), keyed as the claim ids name them."""
+MARGIN_FRACTION = 0.02
+MARGIN = 1 + MARGIN_FRACTION
+"""UGAL must accept at least this many times MIN's throughput, in each seed."""
+NOISE_2PCT = 0.038
+"""Two standard deviations of the per-seed UGAL/MIN ratio with the 2 % hot region, seeds
+4-23 (module docstring)."""
 
 
 def _router(spec: str):
@@ -91,12 +118,15 @@ def _router(spec: str):
 
 @lru_cache(maxsize=None)
 def simulated(spec: str, pattern: str, rate: float, routing: str | None = None,
-              hotspot: bool = False, seed: int = SEED):
-    """One simulator run (SimResult), cached for the claims that share it."""
+              hotspot: str | None = None, seed: int = SEED):
+    """One simulator run (SimResult), cached for the claims that share it; ``hotspot`` names
+    a hot region of :data:`HOTSPOTS`."""
     from icnperf.sim import network_from_spec, simulate
 
+    options = (None if hotspot is None else
+               {"hotspot_traffic": HOT_TRAFFIC, "hotspot_nodes": HOTSPOTS[hotspot]})
     return simulate(network_from_spec(spec, routing), pattern, rate, _router(spec),
-                    seed=seed, traffic_options=HOTSPOT if hotspot else None, **WINDOWS)
+                    seed=seed, traffic_options=options, **WINDOWS)
 
 
 @lru_cache(maxsize=None)
@@ -170,32 +200,102 @@ def _higher_dimension_better() -> float:
     return 1.0 if better_throughput and lower_latency else 0.0
 
 
-def _ugal_beats_min(pattern: str, hotspot: bool = False) -> float:
-    """1 if UGAL accepts more than MIN at offered load 1 for every seed of ROUTING_SEEDS."""
-    wins = [simulated(DRAGONFLY, pattern, 1.0, "ugal", hotspot, seed).accepted
-            > simulated(DRAGONFLY, pattern, 1.0, "min", hotspot, seed).accepted
+def ugal_over_min(pattern: str, hotspot: str | None = None) -> list[float]:
+    """UGAL's accepted throughput over MIN's at offered load 1, for each of ROUTING_SEEDS."""
+    return [simulated(DRAGONFLY, pattern, 1.0, "ugal", hotspot, seed).accepted
+            / simulated(DRAGONFLY, pattern, 1.0, "min", hotspot, seed).accepted
             for seed in ROUTING_SEEDS]
-    return 1.0 if all(wins) else 0.0
+
+
+def hotspot_bounds(region: str, endpoints: int = 72, group: int = DRAGONFLY_GROUP
+                   ) -> tuple[int, float, float]:
+    """(hot endpoints h, ejection bound, MIN's global-link bound) in flits/endpoint/cycle
+    for DRAGONFLY under the hotspot mix (module docstring). The hot region is endpoints
+    0 .. h-1 (h = max(1, round(fraction N)), inside group 0); the global link from another
+    group into group 0 carries, per unit of offered load, the group's uniform traffic to
+    group 0 plus its traffic to the hot endpoints inside group 0."""
+    hot = max(1, round(HOTSPOTS[region] * endpoints))
+    ejection = 1 / ((1 - HOT_TRAFFIC) + HOT_TRAFFIC * endpoints / hot)
+    into_group = group * ((1 - HOT_TRAFFIC) * group / endpoints
+                          + HOT_TRAFFIC * min(hot, group) / hot)
+    return hot, ejection, 1 / into_group
+
+
+def _hotspot_reason(region: str) -> str:
+    hot, ejection, global_bound = hotspot_bounds(region)
+    ratios = ", ".join(f"{r:.3f}" for r in ugal_over_min("hotspot", region))
+    first = {r: simulated(DRAGONFLY, "hotspot", 1.0, r, region, ROUTING_SEEDS[0]).accepted
+             for r in ("min", "ugal")}
+    head = (f"with {hot} hot endpoint{'s' if hot > 1 else ''} the hot ejection channels cap "
+            f"every routing at {ejection:.3f} flits/endpoint/cycle (MIN {first['min']:.3f}, "
+            f"UGAL {first['ugal']:.3f} at seed {ROUTING_SEEDS[0]}); minimal routing's global "
+            f"links into the hot group saturate at {global_bound:.3f}")
+    if region == "2pct":
+        return (head + f", {global_bound / ejection:.0f}x higher, so routing cannot matter "
+                f"and the analysis expects a UGAL/MIN ratio of 1; per seed it is {ratios} "
+                f"(seeds {ROUTING_SEEDS[0]}-{ROUTING_SEEDS[-1]}), within the seed noise "
+                f"(s.d. 1.9 % over seeds 4-23) of 1")
+    return (head + f", only {100 * (global_bound / ejection - 1):.0f} % higher; UGAL relieves "
+            f"only that second limit, so the analysis expects it ahead (ratio >= 1) but by "
+            f"little: per seed {ratios} (seeds {ROUTING_SEEDS[0]}-{ROUTING_SEEDS[-1]}; mean "
+            f"1.022, s.d. 1.0 % over seeds 4-23)")
+
+
+ZERO_LOAD_REASON = (
+    "2 %, issue #6's band, set before these runs: at 2 % offered load the queueing the "
+    "closed form leaves out is about ρ/(2(1-ρ)) = 0.01 cycles per channel (M/D/1)")
+BOUND_REASON = (
+    "2 %, issue #6's statistical allowance: a simulated throughput more than 2 % above the "
+    "channel-load bound is a bug, within it the noise of 5,000 measured cycles")
+EFFICIENCY_REASON = (
+    "±25 %, set from issue #6's 'half to three quarters of the bound' before the held-out "
+    "cases ran: η = 0.67 within ±25 % spans that range")
+COLLECTIVE_REASON = ("10 %, issue #6's band for collective completion, set before these "
+                     "runs")
+ORDER = "a statement of order: it holds (1) or not (0); no tolerance"
+MARGIN_REASON = (
+    "UGAL/MIN >= 1.02 in each seed, the 2 % margin these claims stated when first "
+    "registered (4bae8bd); the per-seed ratio's s.d. over seeds 4-23 is 1.9 % (2 % hot "
+    "region) and 1.0 % (10 %)")
+LITTLE_REASON = (
+    "'little difference' read as the complement of a win: every seed's UGAL/MIN ratio "
+    "within the same 2 % margin of 1")
+NOISE_REASON = (
+    "two standard deviations of the per-seed UGAL/MIN ratio with the 2 % hot region, "
+    "measured over seeds 4-23 (s.d. 1.9 %): the analysis expects 1 and each seed scatters "
+    "around it")
+
+
+def _farthest_from_one(values: list[float]) -> float:
+    return max(values, key=lambda v: abs(v - 1))
+
+
+def _seeds() -> str:
+    return ", ".join(map(str, ROUTING_SEEDS))
 
 
 def _claims() -> list[Claim]:
     out = []
+    sim = dict(runs="simulation")
     for spec in ZERO_LOAD:
         out.append(Claim(
             f"flitsim-zero-load-{spec}", SOURCE,
             f"mean packet latency on {spec}, uniform traffic at {LOW_RATE} flits/endpoint/"
             "cycle (simulated) vs the zero-load closed form",
             lambda s=spec: simulated(s, "uniform", LOW_RATE).average_latency, "cycles",
-            0.02, "relative", lambda s=spec: zero_load_prediction(s), kind="simulation"))
+            0.02, "relative", lambda s=spec: zero_load_prediction(s), **sim,
+            kind="predicted", tolerance_reason=ZERO_LOAD_REASON))
     for spec, pattern in SATURATION:
         out.append(Claim(
             f"flitsim-saturation-bound-{spec}-{pattern}", SOURCE,
             f"simulated saturation throughput on {spec}, {pattern} traffic, never above the "
             "channel-load bound min(1, 1/γ_max) (predicted) by more than 2 %",
             lambda s=spec, p=pattern: saturation(s, p), "flits/endpoint/cycle", 0.02,
-            "at-least", lambda s=spec, p=pattern: bound(s, p), kind="simulation"))
+            "at-least", lambda s=spec, p=pattern: bound(s, p), **sim,
+            kind="predicted", tolerance_reason=BOUND_REASON))
     for spec in EFFICIENCY:
-        role = ("calibration point" if (spec, "uniform") == CALIBRATION else "held out")
+        calibration = (spec, "uniform") == CALIBRATION
+        role = "calibration point" if calibration else "held out"
         out.append(Claim(
             f"flitsim-router-efficiency-{spec}-uniform", SOURCE,
             f"simulated saturation throughput on {spec}, uniform traffic, vs the router-"
@@ -204,7 +304,9 @@ def _claims() -> list[Claim]:
             EFFICIENCY_TOLERANCE, "relative",
             lambda s=spec: float(network.saturation_load(
                 float(_metrics(s).channel_load["uniform"]), router_efficiency("uniform"))),
-            kind="simulation"))
+            **sim, kind="calibrated" if calibration else "predicted",
+            fitted="network.ROUTER_EFFICIENCY (0.67)" if calibration else None,
+            tolerance_reason=EFFICIENCY_REASON))
     for shape in COLLECTIVE_SHAPES:
         name = "x".join(map(str, shape))
         for operation, algorithm, size in COLLECTIVES:
@@ -215,25 +317,47 @@ def _claims() -> list[Claim]:
                 lambda sh=shape, o=operation, a=algorithm, m=size:
                     simulated_collective(sh, o, a, m), "s", 0.10, "relative",
                 lambda sh=shape, o=operation, a=algorithm, m=size:
-                    predicted_collective(sh, o, a, m), kind="simulation"))
+                    predicted_collective(sh, o, a, m), **sim,
+                kind="predicted", tolerance_reason=COLLECTIVE_REASON))
     out.append(Claim(
         "flitsim-nudt-higher-dimension-torus-better", NUDT_SOURCE,
         "4x4x4 torus beats 8x8 (64 endpoints each): higher simulated uniform saturation "
         "throughput and lower zero-load latency",
-        1, "holds", 0, "ordering", _higher_dimension_better, kind="simulation"))
+        1, "holds", 0, "ordering", _higher_dimension_better, **sim,
+        kind="predicted", tolerance_reason=ORDER))
     out.append(Claim(
         "flitsim-nudt-ugal-beats-min-adversarial", NUDT_SOURCE,
-        f"UGAL accepts more than MIN on {DRAGONFLY} at offered load 1 for each of seeds "
-        f"{', '.join(map(str, ROUTING_SEEDS))}, bit-complement (group-adversarial) traffic",
-        1, "holds", 0, "ordering", lambda: _ugal_beats_min("bit-complement"),
-        kind="simulation"))
+        f"UGAL/MIN accepted throughput on {DRAGONFLY} at offered load 1, the smallest over "
+        f"seeds {_seeds()}, bit-complement (group-adversarial) traffic: at least {MARGIN}",
+        MARGIN, "UGAL/MIN", 0, "at-least", lambda: min(ugal_over_min("bit-complement")),
+        **sim, kind="predicted", tolerance_reason=MARGIN_REASON))
     out.append(Claim(
-        "flitsim-nudt-ugal-beats-min-hotspot", NUDT_SOURCE,
-        f"UGAL accepts more than MIN on {DRAGONFLY} at offered load 1 for each of seeds "
-        f"{', '.join(map(str, ROUTING_SEEDS))}, uniform + hotspot mix (10 % of packets to a "
-        "hot region of 10 % of the endpoints, Fig. 8b)",
-        1, "holds", 0, "ordering", lambda: _ugal_beats_min("hotspot", True),
-        kind="simulation"))
+        "flitsim-nudt-ugal-beats-min-hotspot", NUDT_SOURCE + ", Fig. 8b",
+        f"UGAL/MIN accepted throughput on {DRAGONFLY} at offered load 1, the smallest over "
+        f"seeds {_seeds()}, uniform + hotspot mix (10 % of packets to a hot region of 10 % "
+        f"of the endpoints): at least {MARGIN}",
+        MARGIN, "UGAL/MIN", 0, "at-least", lambda: min(ugal_over_min("hotspot", "10pct")),
+        discrepancy=lambda: _hotspot_reason("10pct"), expected=1.0, **sim,
+        kind="predicted", tolerance_reason=MARGIN_REASON))
+    out.append(Claim(
+        "flitsim-nudt-ugal-beats-min-hotspot-2pct", NUDT_SOURCE + " (conclusion), Fig. 8a",
+        f"UGAL/MIN accepted throughput on {DRAGONFLY} at offered load 1, the smallest over "
+        f"seeds {_seeds()}, uniform + hotspot mix (10 % of packets to a hot region of 2 % "
+        f"of the endpoints): at least {MARGIN}",
+        MARGIN, "UGAL/MIN", 0, "at-least", lambda: min(ugal_over_min("hotspot", "2pct")),
+        discrepancy=lambda: _hotspot_reason("2pct"), expected=1.0,
+        expected_tolerance=NOISE_2PCT, expected_tolerance_reason=NOISE_REASON, **sim,
+        kind="predicted", tolerance_reason=MARGIN_REASON))
+    out.append(Claim(
+        "flitsim-nudt-ugal-min-little-difference-2pct", NUDT_SOURCE + ", Fig. 8a text",
+        f"UGAL/MIN accepted throughput on {DRAGONFLY} at offered load 1, the seed farthest "
+        f"from 1 of {_seeds()}, 2 % hot region mix: 'little difference', within "
+        f"{MARGIN_FRACTION:.0%} of 1",
+        1.0, "UGAL/MIN", MARGIN_FRACTION, "relative",
+        lambda: _farthest_from_one(ugal_over_min("hotspot", "2pct")),
+        discrepancy=lambda: _hotspot_reason("2pct"), expected=1.0,
+        expected_tolerance=NOISE_2PCT, expected_tolerance_reason=NOISE_REASON, **sim,
+        kind="predicted", tolerance_reason=LITTLE_REASON))
     return out
 
 
