@@ -25,6 +25,7 @@ InputError.
 from __future__ import annotations
 
 import ast
+import builtins
 import math
 import re
 from dataclasses import dataclass
@@ -341,6 +342,9 @@ class _Builder:
             raise self.fail("only the listed functions may be called, by name (an attempt "
                             "at code?)")
         name = node.func.id
+        if name not in FUNCTIONS and (name.startswith("_") or hasattr(builtins, name)):
+            raise self.fail(f"{name}() is Python, refused: an expression cannot run code "
+                            "(an attempt at code?)")
         if name not in FUNCTIONS:
             raise self.fail(f"function {name!r} is not allowed (allowed: "
                             f"{', '.join(sorted(FUNCTIONS))})")
