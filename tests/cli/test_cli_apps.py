@@ -185,3 +185,21 @@ def test_a_malformed_file_names_phase_and_key(tmp_path):
     assert "phase 'sweep', key 'flops'" in out and "at N = 32" in out
     path.write_text(JACOBI.replace('flops = "8 * n**3 / P"', 'flops = "__import__(\'os\')"'))
     assert "attempt at code" in _bad("predict", "app", str(path), "--machine", "angara-4d")
+
+
+def test_explain_app_prints_formulas_hops_and_loads(jacobi):
+    text = run("explain", "app", jacobi, "--machine", "angara-4d", "--nodes", "4096")
+    assert max(len(line) for line in text.splitlines()) <= 100
+    for phrase in ("8*n**3/P", "8*n**2/P**(2/3)", "16x16x16 process grid", "5 hop(s)",
+                   "channel load", "recursive-doubling", "T =", "t_inj",
+                   "t_inj=network.injection_latency"):
+        assert phrase in text, phrase
+    doc = run_json("explain", "app", jacobi, "--machine", "angara-4d", "--nodes", "4096")
+    assert [p["name"] for p in doc["phases"]] == ["sweep", "halo", "residual"]
+    assert doc["phases"][1]["communication"][0]["hops"] == 5
+
+
+def test_explain_app_bad_input_is_one_line():
+    _bad("explain", "app", "npb-is", "--machine", "angara-4d")
+    _bad("explain", "app", "heat", "--machine", "angara-4d", "--nodes", "7")
+    _bad("explain", "app", "heat", "--machine", "angara-4d", "--param", "cells=-5")

@@ -56,7 +56,8 @@ class CommunicationTerm(NamedTuple):
     """One communication charge of a phase, per repeat: ``time_s``; ``bytes`` per message
     (the collective's m for a collective); ``messages`` the most one rank sends; ``hops``,
     ``load``, ``host`` and ``intra`` as collectives.Step (None for a collective or a
-    helper); ``detail`` in words (grid, algorithm, ...)."""
+    helper); ``detail`` in words (grid, algorithm, ...); ``algorithm`` the collective's
+    (the one ``auto`` chose)."""
 
     kind: str
     time_s: float
@@ -67,6 +68,7 @@ class CommunicationTerm(NamedTuple):
     host: int | None
     intra: bool | None
     detail: str
+    algorithm: str | None = None
 
 
 def halo_grid(ranks: int, dims: int) -> tuple[int, ...]:
@@ -178,4 +180,4 @@ def collective_term(machine, layout, op: str, algorithm: str, per_rank_bytes, sc
         chosen = algorithm
     size = "" if m is None else f" of m = {m:g} B"
     return CommunicationTerm("collective", float(result.time[0]), m or 0.0, 0, None, None,
-                             None, None, f"{op}{size} by {chosen} over {where}")
+                             None, None, f"{op}{size} by {chosen} over {where}", algorithm)
