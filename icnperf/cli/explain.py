@@ -77,7 +77,7 @@ def explain_app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: 
     """Each phase of an application skeleton in closed form at one node count: the count and
     compute terms as formulas of P and the parameters, the communication with the hops and
     channel loads it takes there."""
-    from icnperf.reports.text.apps import explain_app_text
+    from icnperf.reports.text.explain_app import explain_app_text
 
     emit(explain_app_text(app, machine_name, overrides, nodes, shape, algorithm, params,
                           processes_per_node, fmt), output, force)

@@ -41,7 +41,7 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.model import collectives, network
-from icnperf.model.apps.expressions import most_square
+from icnperf.model.apps.grid import most_square
 from icnperf.model.collectives import Step
 
 __all__ = ["MAX_ALLTOALL_MESSAGES", "CommunicationTerm", "collective_term", "halo_grid",
