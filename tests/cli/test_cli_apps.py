@@ -203,3 +203,73 @@ def test_explain_app_bad_input_is_one_line():
     _bad("explain", "app", "npb-is", "--machine", "angara-4d")
     _bad("explain", "app", "heat", "--machine", "angara-4d", "--nodes", "7")
     _bad("explain", "app", "heat", "--machine", "angara-4d", "--param", "cells=-5")
+
+
+FITME = '''format = 1
+name = "fitme"
+[parameters]
+n = 256
+[coefficients]
+c_flops = 1
+c_halo = 1
+[[phase]]
+name = "compute"
+repeat = 10
+flops = "c_flops * n**3 / P"
+rate = "node.peak_flops / 4"
+[[phase]]
+name = "halo"
+repeat = 10
+halo = { dims = 3, bytes = "c_halo * (n / P**(1/3))**2" }
+'''
+
+
+def test_calibrate_app_fits_coefficients_and_writes_the_skeleton(tmp_path):
+    from icnperf.data.machine import load_machine
+    from icnperf.data.skeleton import parse_skeleton
+    from icnperf.model.apps import timing
+    from icnperf.model.collectives import Layout
+    from icnperf.model.topology.torus import balanced_torus_shape
+
+    app = tmp_path / "fitme.toml"
+    app.write_text(FITME)
+    truth = parse_skeleton(FITME).with_coefficients({"c_flops": 12, "c_halo": 8})
+    machine = load_machine("angara-4d")
+    import numpy as np
+
+    noise = np.random.default_rng(7)
+    lines = ["nodes,n,total_s"]
+    for nodes in (16, 64, 256, 1024):
+        for n in (128, 512):
+            layout = Layout.torus(balanced_torus_shape(nodes, 4))
+            t = timing.run(truth.with_parameters({"n": n}), machine, layout).total_s
+            lines.append(f"{nodes},{n},{t * (1 + 0.01 * noise.standard_normal())!r}")
+    runs = tmp_path / "runs.csv"
+    runs.write_text("\n".join(lines) + "\n")
+    fitted = tmp_path / "fitted.toml"
+    doc = run_json("calibrate", "--machine", "angara-4d", "--app", str(app), "--data",
+                   str(runs), "-o", str(fitted))
+    values = {c["coefficient"]: c for c in doc["coefficients"]}
+    # runs with 1 % noise (seeded): the true coefficients lie within the 95 % intervals
+    for c in values.values():
+        assert c["ci_low"] < {"c_flops": 12, "c_halo": 8}[c["coefficient"]] < c["ci_high"]
+        assert c["ci_high"] - c["ci_low"] < 0.3 * c["value"]
+    assert doc["rms_relative_error"] < 0.02 and len(doc["runs"]) == 8
+    written = parse_skeleton(fitted.read_text())
+    assert float(written.coefficients["c_flops"]) == pytest.approx(values["c_flops"]["value"])
+    assert "calibrated by icnperf calibrate" in fitted.read_text()
+    text = run("calibrate", "--machine", "angara-4d", "--app", str(app), "--data", str(runs),
+               "--fit", "c_flops")
+    assert "c_flops" in text and "c_halo" not in text.split("\n\n")[1]
+
+
+def test_calibrate_app_bad_runs_are_one_line(tmp_path):
+    app = tmp_path / "fitme.toml"
+    app.write_text(FITME)
+    runs = tmp_path / "runs.csv"
+    runs.write_text("nodes,size,total_s\n16,1,1.0\n32,1,0.5\n64,1,0.3\n")
+    assert "not parameters of fitme" in _bad("calibrate", "--machine", "angara-4d", "--app",
+                                             str(app), "--data", str(runs))
+    runs.write_text("nodes,n,total_s\n16,128,1.0\n")
+    assert "more runs than coefficients" in _bad("calibrate", "--machine", "angara-4d",
+                                                 "--app", str(app), "--data", str(runs))

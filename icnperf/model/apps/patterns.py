@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -44,8 +45,9 @@ from icnperf.model import collectives, network
 from icnperf.model.apps.grid import most_square
 from icnperf.model.collectives import Step
 
-__all__ = ["MAX_ALLTOALL_MESSAGES", "CommunicationTerm", "collective_term", "halo_grid",
-           "halo_pairs", "message_term", "p2p_pairs"]
+__all__ = ["MAX_ALLTOALL_MESSAGES", "CommunicationTerm", "Mapping", "collective_term",
+           "halo_grid", "halo_mapping", "halo_pairs", "message_term", "p2p_mapping",
+           "p2p_pairs"]
 
 MAX_ALLTOALL_MESSAGES = 2**22
 """Most messages a point-to-point all-to-all is mapped with (every pair is routed): about
@@ -130,21 +132,51 @@ def p2p_pairs(pattern: str, ranks: int, distance: int = 1):
     return r[keep], dst[keep], 1 if keep.any() else 0
 
 
-def message_term(kind: str, layout, src, dst, messages: int, m: float, params: dict,
+class Mapping(NamedTuple):
+    """Messages sent at once, mapped onto the network: largest hops, largest channel load,
+    most messages through one adapter, whether some stay on their node, and the most
+    messages one rank sends."""
+
+    hops: int
+    load: int
+    host: int
+    intra: bool
+    messages: int
+
+
+def _mapped(layout, src, dst, messages: int) -> Mapping:
+    if len(src) == 0 or messages == 0:
+        return Mapping(0, 0, 0, False, 0)
+    return Mapping(*layout.rank_traffic(src, dst), messages)
+
+
+@lru_cache(maxsize=512)
+def halo_mapping(layout, grid: tuple[int, ...], periodic: bool, axes) -> Mapping:
+    """The halo's messages (:func:`halo_pairs`) on ``layout`` (placed with the ranks'
+    processes per node); cached, the sizes do not enter."""
+    return _mapped(layout, *halo_pairs(grid, periodic, axes))
+
+
+@lru_cache(maxsize=512)
+def p2p_mapping(layout, pattern: str, ranks: int, distance: int) -> Mapping:
+    """A point-to-point pattern's messages (:func:`p2p_pairs`) on ``layout``; cached."""
+    return _mapped(layout, *p2p_pairs(pattern, ranks, distance))
+
+
+def message_term(kind: str, mapping: Mapping, m: float, params: dict,
                  detail: str) -> CommunicationTerm:
     """The time of messages sent at once (module docstring): one synchronous step of
-    collectives.schedule_time plus (k - 1) send gaps. ``layout`` is placed with the ranks'
-    processes per node."""
-    if len(src) == 0 or messages == 0:
+    collectives.schedule_time plus (k - 1) send gaps."""
+    if mapping.messages == 0:
         return CommunicationTerm(kind, 0.0, m, 0, 0, 0, 0, False, detail + ", no messages")
-    hops, load, host, intra = layout.rank_traffic(src, dst)
-    step = Step(1, Fraction(1), hops, load, False, host, intra)
+    step = Step(1, Fraction(1), mapping.hops, mapping.load, False, mapping.host, mapping.intra)
     time = float(collectives.schedule_time(
         m, (step,), **network.bind(collectives.schedule_time, params)))
-    if messages > 1:
-        time += (messages - 1) * float(collectives.send_gap(
+    if mapping.messages > 1:
+        time += (mapping.messages - 1) * float(collectives.send_gap(
             m, **network.bind(collectives.send_gap, params)))
-    return CommunicationTerm(kind, time, m, messages, hops, load, host, intra, detail)
+    return CommunicationTerm(kind, time, m, mapping.messages, mapping.hops, mapping.load,
+                             mapping.host, mapping.intra, detail)
 
 
 def collective_term(machine, layout, op: str, algorithm: str, per_rank_bytes, scope: str,

@@ -202,7 +202,7 @@ def _number(v, what: str) -> Number:
 
         if not math.isfinite(v):
             raise InputError(f"{what} must be a finite number, not {v!r}")
-        return Fraction(repr(v))
+        return Fraction(repr(float(v)))
     if isinstance(v, str):
         try:
             return Fraction(v.strip())

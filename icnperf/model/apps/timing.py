@@ -182,11 +182,11 @@ def _communication(phase, skeleton, machine, layout, env, at, ppn, algorithm, pa
         halo = phase.halo
         m = float(_nonnegative(halo.bytes, env, at))
         grid = patterns.halo_grid(ranks, halo.dims)
-        src, dst, k = patterns.halo_pairs(grid, halo.periodic, halo.axes)
+        mapping = patterns.halo_mapping(placed, grid, halo.periodic, halo.axes)
         axes = "all axes" if halo.axes is None else "axes " + ",".join(map(str, halo.axes))
         detail = (f"halo on the {'x'.join(map(str, grid))} process grid, "
                   f"{'periodic' if halo.periodic else 'non-periodic'}, {axes}")
-        terms.append(patterns.message_term("halo", placed, src, dst, k, m, params, detail))
+        terms.append(patterns.message_term("halo", mapping, m, params, detail))
     if phase.collective is not None:
         c = phase.collective
         per_rank = (None if c.bytes is None else _nonnegative(c.bytes, env, at))
@@ -202,10 +202,10 @@ def _communication(phase, skeleton, machine, layout, env, at, ppn, algorithm, pa
                 raise InputError(f"{p.distance.where}: a shift distance must be a whole "
                                  f"number, not {float(d):g} {at}")
             distance = int(d)
-        src, dst, k = patterns.p2p_pairs(p.pattern, ranks, distance)
+        mapping = patterns.p2p_mapping(placed, p.pattern, ranks, distance)
         detail = f"{p.pattern}" + (f" by {distance}" if p.pattern == "shift" else "") + \
             f" over {ranks} ranks"
-        terms.append(patterns.message_term("p2p", placed, src, dst, k, m, params, detail))
+        terms.append(patterns.message_term("p2p", mapping, m, params, detail))
     if phase.helper is not None:
         helper = HELPERS[phase.helper.name]
         args = {k: value(e, env, at) for k, e in phase.helper.args}
