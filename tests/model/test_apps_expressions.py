@@ -204,3 +204,41 @@ def test_bad_values_name_where_and_when(text, problem):
     with pytest.raises(InputError, match=problem) as error:
         ex.value(ex.parse(text, "phase 'p', key 'k'", TABLE), ENV, "at N = 6")
     assert str(error.value).startswith("phase 'p', key 'k'")
+
+
+def test_reading_and_evaluating_skeletons_never_calls_eval(monkeypatch):
+    """Every bundled skeleton read and evaluated with eval and exec refusing text (module
+    code that lazy imports run is let through)."""
+    import builtins
+
+    from icnperf.data.machine import load_machine
+    from icnperf.data.skeleton import list_skeletons, parse_skeleton
+    from icnperf.model.apps import timing
+    from icnperf.model.collectives import Layout
+
+    texts = {}
+    for name, _ in list_skeletons():
+        from importlib import resources
+
+        texts[name] = resources.files("icnperf").joinpath("data", "apps",
+                                                          f"{name}.toml").read_text()
+    machine = load_machine("angara-36").with_overrides(
+        ["node.spmv_rate=591MFLOP/s", "node.stencil_rate=11GFLOP/s"])
+
+    real = {"eval": builtins.eval, "exec": builtins.exec}
+
+    def guarded(which):
+        def call(source, *args, **kwargs):
+            # lazy imports (SymPy's own) exec compiled module code; text is never run
+            if isinstance(source, (str, bytes)):
+                raise AssertionError(f"{which} called on text {source!r:.60}")
+            return real[which](source, *args, **kwargs)
+        return call
+
+    monkeypatch.setattr(builtins, "eval", guarded("eval"))
+    monkeypatch.setattr(builtins, "exec", guarded("exec"))
+    for name, text in texts.items():
+        skeleton = parse_skeleton(text, name)
+        timing.run(skeleton, machine, Layout.torus((2, 2, 2)))
+    for tree_text in ("ceiling(n / P) + dims(P, 3, 1) * log2(ppn)", "min(n, k) ** 2 // 3"):
+        ex.value(parse(tree_text), ENV)
