@@ -173,7 +173,7 @@ def _node_types(machine):
     return [(name, dict(t.params)) for name, t in types.items()]
 
 
-def _communication(phase, skeleton, machine, layout, env, at, ppn, algorithm, params_by_api):
+def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_api):
     terms = []
     placed = layout.placed(ppn)
     params = params_by_api(phase.api)
@@ -252,7 +252,7 @@ def run(skeleton: Skeleton, machine, layout=None, *, ppn: int | None = None,
         else:
             slowest = None
             compute, flops, memory, bound = _compute(phase, env, at, ppn, machine)
-        terms = (_communication(phase, skeleton, machine, layout, env, at, ppn, algorithm,
+        terms = (_communication(phase, machine, layout, env, at, ppn, algorithm,
                                 params_by_api) if phase.has_communication else ())
         comm = sum(t.time_s for t in terms)
         per_repeat = max(compute, comm) if phase.overlap else compute + comm
