@@ -13,7 +13,11 @@ from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, WIDE_OPTION, emit
 @click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
               help="Override a parameter before fitting (repeatable).")
 @click.option("--data", required=True, metavar="FILE|TABLE",
-              help="OSU or IMB output, a measurement CSV, or a bundled table name.")
+              help="OSU or IMB output, a measurement CSV, or a bundled table name; with"
+                   " --app, runs: nodes, skeleton parameters, total_s.")
+@click.option("--app", default=None, metavar="FILE.toml|NAME",
+              help="Fit this skeleton's [coefficients] to measured run times instead of"
+                   " machine keys (--fit then names coefficients; default all).")
 @click.option("--data-format", type=click.Choice(["osu", "imb", "csv"]), default=None,
               help="Format of --data [default: detected from its content].")
 @click.option("--fit", default="software.mpi_overhead,network.link_bandwidth",
@@ -28,10 +32,22 @@ from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, WIDE_OPTION, emit
               help="Write the calibrated machine as TOML (usable with --machine).")
 @FORCE_OPTION
 @WIDE_OPTION
-def calibrate(machine_name: str, overrides: tuple[str, ...], data: str,
-              data_format: str | None, fit: str, api: str, hops: float | None, fmt: str,
-              output: str | None, force: bool, wide: bool) -> None:
-    """Fit machine parameters to measured latencies or bandwidths (least squares)."""
+@click.pass_context
+def calibrate(ctx: click.Context, machine_name: str, overrides: tuple[str, ...], data: str,
+              app: str | None, data_format: str | None, fit: str, api: str,
+              hops: float | None, fmt: str, output: str | None, force: bool,
+              wide: bool) -> None:
+    """Fit machine parameters to measured latencies or bandwidths, or a skeleton's
+    coefficients to measured run times (--app), by least squares."""
+    if app is not None:
+        from click.core import ParameterSource
+
+        from icnperf.reports.text.calibrate_app import calibrate_app_text
+
+        given = ctx.get_parameter_source("fit") == ParameterSource.COMMANDLINE
+        emit(calibrate_app_text(machine_name, overrides, app, data, fit if given else None,
+                                fmt, output, force), None, False)
+        return
     from icnperf.reports.text.calibrate import calibrate_text
 
     emit(calibrate_text(machine_name, overrides, data, data_format, fit, api, hops, fmt,

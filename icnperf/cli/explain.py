@@ -54,6 +54,38 @@ def explain_collective(operation: str, algorithm: str, machine_name: str,
          output, force)
 
 
+@explain.command("app")
+@click.argument("app", metavar="FILE.toml|NAME")
+@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
+              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+              help="Override a parameter (repeatable).")
+@click.option("--nodes", type=Count(), default=None,
+              help="The node count (the torus reshaped as in predict app) [default: the"
+                   " machine's].")
+@click.option("--shape", default=None, metavar="AxBxC", help="Fix the torus shape.")
+@click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
+              help="Set a skeleton parameter, e.g. n=2048 (repeatable).")
+@click.option("--algorithm", default=None, metavar="ALG",
+              help="Algorithm of every collective phase [default: each phase's own].")
+@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
+              help="Processes per node [default: the skeleton's, else the machine's].")
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+def explain_app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: int | None,
+                shape: str | None, params: tuple[str, ...], algorithm: str | None,
+                processes_per_node: int | None, fmt: str, output: str | None,
+                force: bool) -> None:
+    """Each phase of an application skeleton in closed form at one node count: the count and
+    compute terms as formulas of P and the parameters, the communication with the hops and
+    channel loads it takes there."""
+    from icnperf.reports.text.explain_app import explain_app_text
+
+    emit(explain_app_text(app, machine_name, overrides, nodes, shape, algorithm, params,
+                          processes_per_node, fmt), output, force)
+
+
 @click.group("crossover")
 def crossover() -> None:
     """Solve for where one algorithm overtakes another by a factor."""

@@ -94,7 +94,7 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
 
 
 @predict.command()
-@click.argument("app")
+@click.argument("app", metavar="FILE.toml|NAME")
 @click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
               help="A bundled preset (icnperf machines) or a machine TOML file.")
 @click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
@@ -102,28 +102,35 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
 @click.option("--nodes", default=None, metavar="RANGE",
               help="Node counts; the torus is reshaped as in predict collective.")
 @click.option("--shape", default=None, metavar="AxBxC", help="Fix the torus shape.")
-@click.option("--algorithm", default="all", show_default=True,
-              help="Collective algorithm (hw-tree, recursive-doubling, p2p-tree, ...) or all.")
-@click.option("--rows", type=Count(), default=None, help="spmv: matrix rows N.")
-@click.option("--nnz-per-row", "nonzeros_per_row", type=Count(), default=None,
-              help="spmv: non-zeros per row d.")
-@click.option("--cells", type=Count(), default=None, help="heat: grid cells.")
-@click.option("--steps", type=Count(), default=None, help="heat: time steps.")
-@click.option("--iterations", type=Count(), default=None, help="spmv, hpcg: iterations.")
-@click.option("--local", default=None, metavar="NXxNYxNZ", help="hpcg: local domain.")
-@click.option("--variant", type=click.Choice(["reference", "optimized"]), default=None,
-              help="hpcg: reference 2.4 (MPI) or optimized (SHMEM, node factors).")
+@click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
+              help="Set a skeleton parameter, e.g. n=2048 (repeatable; bare SI numbers).")
+@click.option("--algorithm", default=None, metavar="ALG",
+              help="Algorithm of every collective phase (auto, hw-tree, recursive-doubling,"
+                   " p2p-tree, ...) [default: each phase's own].")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
-              help="hpcg, npb-is: processes per node.")
+              help="Processes per node [default: the skeleton's, else the machine's].")
+@click.option("--rows", type=Count(), default=None, help="spmv: matrix rows (param rows).")
+@click.option("--nnz-per-row", "nonzeros_per_row", type=Count(), default=None,
+              help="spmv: non-zeros per row (param nonzeros_per_row).")
+@click.option("--cells", type=Count(), default=None, help="heat: grid cells (param cells).")
+@click.option("--steps", type=Count(), default=None, help="heat: time steps (param steps).")
+@click.option("--iterations", type=Count(), default=None,
+              help="spmv, hpcg: iterations (param iterations).")
+@click.option("--local", default=None, metavar="NXxNYxNZ",
+              help="hpcg: local domain (params nx, ny, nz).")
+@click.option("--variant", type=click.Choice(["reference", "optimized"]), default=None,
+              help="hpcg: reference 2.4 (MPI) or optimized (the hpcg-optimized skeleton).")
 @click.option("--class", "klass", default=None, help="npb-is: problem class (S..D).")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
 def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | None,
-        shape: str | None, algorithm: str, fmt: str, output: str | None, force: bool,
-        **problem) -> None:
-    """Time, GFLOP/s, efficiency and hardware gain of APP (spmv, heat, hpcg, npb-is)."""
+        shape: str | None, params: tuple[str, ...], algorithm: str | None, fmt: str,
+        output: str | None, force: bool, **problem) -> None:
+    """Time per phase and its share of the total per node count for an application
+    skeleton: a TOML file (docs/skeleton-format.md) or a bundled NAME (spmv, heat, hpcg,
+    hpcg-optimized, jacobi3d); npb-is ranks placements with its Python model."""
     from icnperf.reports.text.apps import app_text
 
-    emit(app_text(app, machine_name, overrides, nodes, shape, algorithm, problem, fmt),
-         output, force)
+    emit(app_text(app, machine_name, overrides, nodes, shape, algorithm, problem, fmt,
+                  params), output, force)

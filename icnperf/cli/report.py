@@ -19,12 +19,15 @@ from icnperf.cli.common import FORCE_OPTION
 @FORCE_OPTION
 @click.option("--no-validation", is_flag=True,
               help="Leave out the validation section (about a second of checks).")
+@click.option("--app", "apps", multiple=True, metavar="FILE.toml|NAME",
+              help="An application skeleton to plot against the node count: phase times"
+                   " stacked, with parallel efficiency (repeatable).")
 def report(machine_name: str, compare: tuple[str, ...], overrides: tuple[str, ...],
-           output: str, force: bool, no_validation: bool) -> None:
+           output: str, force: bool, no_validation: bool, apps: tuple[str, ...]) -> None:
     """A self-contained HTML report of a machine: parameters, topology, point-to-point,
     collectives, applications, validation and formulas (opens offline)."""
     from icnperf.reports.text.report import write_report
 
     write_report(machine_name, compare, overrides, output, force,
-                 validation=not no_validation)
+                 validation=not no_validation, apps=apps)
     click.echo(f"wrote {output}", err=True)

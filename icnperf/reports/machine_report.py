@@ -412,12 +412,18 @@ def load_machines(machine_name: str, compare: tuple[str, ...], overrides: tuple[
 
 
 def report_html(machine_name: str, compare: tuple[str, ...] = (),
-                overrides: tuple[str, ...] = (), *, validation: bool = True) -> str:
-    """The whole report page."""
+                overrides: tuple[str, ...] = (), *, validation: bool = True,
+                skeletons=()) -> str:
+    """The whole report page; ``skeletons`` (application skeletons) add a section each on
+    the main machine (reports/app_report.py)."""
+    from icnperf.reports.app_report import app_section
+
     machines, names = load_machines(machine_name, compare, overrides)
     sections = [summary_section(machines, names), topology_section(machines, names),
                 p2p_section(machines, names), collectives_section(machines, names),
                 apps_section(machines, names)]
+    sections += [app_section(s, machines[0], names[0], node_layouts(machines[0]))
+                 for s in skeletons]
     if validation:
         sections.append(validation_section())
     sections.append(formulas_section(machines[0], names[0]))

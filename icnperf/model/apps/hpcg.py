@@ -101,7 +101,8 @@ from icnperf.model.collectives import Layout
 from icnperf.model.topology import torus
 
 __all__ = ["BYTES_PER_NONZERO", "CONTIGUOUS_FACTOR", "ELLPACK_FACTOR", "INTRA_NODE_LATENCY",
-           "LEVELS", "STREAM_EFFICIENCY", "bytes_per_iteration", "halo_messages",
+           "LEVELS", "LEVEL_EXCHANGES", "STREAM_EFFICIENCY", "bytes_per_iteration",
+           "halo_messages", "halo_per_iteration",
            "official_flops", "predict", "process_grid"]
 
 LEVELS = 4
@@ -406,26 +407,10 @@ def predict(machine, layout=None, *, variant: str = "reference", local=(16, 16, 
         per_type[name] = ppn * total_bytes / (stream_efficiency * bw) / node_factor
     slowest = max(per_type, key=per_type.get)
     compute = per_type[slowest]
-    mem_bw = min(bw for _, _, bw in _node_types(machine))
-    mem_share = stream_efficiency * mem_bw / ppn
-
     # halo exchanges
-    p2p = 0.0
-    halo_levels = []
-    for level in range(LEVELS):
-        box = _level_box(local, level)
-        node, _, plans, node_of = _halo_plan(grid, ppn, nodes, box)
-        per_rank = [([m for m, _ in inter], [m for m, _ in intra]) for inter, intra in plans]
-        node_inter = [m for inter, _ in per_rank for m in inter]
-        partners = sorted({int(node_of[o]) for inter, _ in plans for _, o in inter})
-        hops = _node_hops(layout, [node] * len(partners), partners) if partners else 1
-        t = halo_time(params, per_rank, node_inter, hops, mem_share=mem_share,
-                      intra_latency=INTRA_NODE_LATENCY, pack_bytes=PACK_BYTES)
-        if variant == "optimized":
-            t += _sync_time(machine, params, sync, plans, hops, layout, ppn)
-        count = 4 if level == 0 else (3 if level < LEVELS - 1 else 1)
-        halo_levels.append((box, count, t))
-        p2p += count * t
+    p2p, halo_levels = halo_per_iteration(machine, layout, params, local, ppn,
+                                          sync=sync if variant == "optimized" else None,
+                                          stream_efficiency=stream_efficiency)
 
     # all-reduces
     allreduce = _allreduce_time(machine, layout, algorithm, ppn)
@@ -466,6 +451,42 @@ def predict(machine, layout=None, *, variant: str = "reference", local=(16, 16, 
         notes.append(f"SHMEM synchronisation: {sync}")
     return AppResult("hpcg", nodes, layout.text, algorithm, int(iterations), compute, p2p,
                      collective, iteration, iterations * iteration, flops, tuple(notes))
+
+
+LEVEL_EXCHANGES = (4, 3, 3, 1)
+"""Halo exchanges per CG iteration on each multigrid level (module docstring)."""
+
+
+def halo_per_iteration(machine, layout, params, local, ppn, *, sync=None,
+                       stream_efficiency=STREAM_EFFICIENCY):
+    """The halo exchanges of one CG iteration over the :data:`LEVELS` multigrid levels on
+    ``layout`` (nodes) with ``ppn`` processes per node: (Σ_levels count x time, per level
+    (box, count, time)). ``params``: network.machine_parameters with the halo's api;
+    ``sync`` (None, ``pairwise``, ``barrier``) adds the SHMEM completion to every exchange;
+    intra-node copies run at the process's share of the slowest node type's memory
+    bandwidth times ``stream_efficiency``. Also the ``hpcg_halo`` skeleton helper."""
+    local = _check_local(local)
+    nodes = layout.endpoints
+    grid = process_grid(nodes * ppn)
+    mem_bw = min(bw for _, _, bw in _node_types(machine))
+    mem_share = stream_efficiency * mem_bw / ppn
+    total = 0.0
+    levels = []
+    for level in range(LEVELS):
+        box = _level_box(local, level)
+        node, _, plans, node_of = _halo_plan(grid, ppn, nodes, box)
+        per_rank = [([m for m, _ in inter], [m for m, _ in intra]) for inter, intra in plans]
+        node_inter = [m for inter, _ in per_rank for m in inter]
+        partners = sorted({int(node_of[o]) for inter, _ in plans for _, o in inter})
+        hops = _node_hops(layout, [node] * len(partners), partners) if partners else 1
+        t = halo_time(params, per_rank, node_inter, hops, mem_share=mem_share,
+                      intra_latency=INTRA_NODE_LATENCY, pack_bytes=PACK_BYTES)
+        if sync is not None:
+            t += _sync_time(machine, params, sync, plans, hops, layout, ppn)
+        count = LEVEL_EXCHANGES[level]
+        levels.append((box, count, t))
+        total += count * t
+    return total, levels
 
 
 def _sync_time(machine, params, sync, plans, hops, layout, ppn):

@@ -1,0 +1,445 @@
+"""Application skeleton files: a bundled name (``icnperf/data/apps/NAME.toml``) or a path,
+read into :class:`icnperf.model.apps.skeleton.Skeleton` and written back.
+
+The format is docs/skeleton-format.md. Every problem is one InputError naming the file, the
+phase and the key (``jacobi.toml: phase 'sweep', key 'flops': unknown symbol 'm' ...``);
+expressions are parsed by :mod:`icnperf.model.apps.expressions` (a whitelist over Python's
+syntax tree, never ``eval``). Machine values an expression may read are the numeric keys of
+the machine schema (``data/machine``).
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+
+import sympy as sp
+
+from icnperf.data.files import looks_like_path, read_text_file
+from icnperf.errors import IcnperfError, InputError
+from icnperf.model.apps import expressions as ex
+from icnperf.model.apps.skeleton import (API_CHOICES, COLLECTIVE_SCOPES, P2P_PATTERNS,
+                                         SCALINGS, Collective, Halo, HelperCall, Phase,
+                                         PointToPoint, Skeleton, reserved_symbols)
+
+__all__ = ["FORMAT_VERSION", "MACHINE_KEYS", "list_skeletons", "load_skeleton",
+           "parse_skeleton", "skeleton_to_toml"]
+
+FORMAT_VERSION = 1
+
+_TOP = ("format", "name", "description", "notes", "parameters", "coefficients", "define",
+        "machine_defaults", "processes_per_node", "total_flops", "scaling", "phase")
+_PHASE = ("name", "repeat", "flops", "memory_bytes", "rate", "bandwidth", "fixed", "overlap",
+          "api", "halo", "collective", "p2p", "helper")
+_HALO = ("dims", "bytes", "periodic", "axes")
+_COLLECTIVE = ("op", "bytes", "algorithm", "scope")
+_P2P = ("pattern", "bytes", "distance")
+
+
+def _machine_keys() -> frozenset:
+    from icnperf.data.machine import SCHEMA
+
+    return frozenset(key.path for section in ex.MACHINE_SECTIONS
+                     for key in SCHEMA[section].values() if key.kind not in ("text", "choice"))
+
+
+MACHINE_KEYS = _machine_keys()
+"""Machine values an expression may name: every numeric key of node, network, software."""
+
+
+def _apps_dir():
+    return resources.files("icnperf").joinpath("data", "apps")
+
+
+def list_skeletons() -> list[tuple[str, str]]:
+    """(name, description) of every bundled skeleton, sorted by name."""
+    out = []
+    for entry in _apps_dir().iterdir():
+        if entry.name.endswith(".toml"):
+            name = entry.name[: -len(".toml")]
+            out.append((name, load_skeleton(name).description))
+    return sorted(out)
+
+
+def load_skeleton(name_or_path: str) -> Skeleton:
+    """A bundled skeleton by name (``jacobi3d``) or a skeleton file by path (anything with a
+    path separator or ending in .toml)."""
+    if not isinstance(name_or_path, str) or not name_or_path.strip():
+        raise InputError("app: give a bundled skeleton name or a path to a .toml file")
+    text = name_or_path.strip()
+    if looks_like_path(text, ".toml"):
+        try:
+            content = read_text_file(Path(text), "skeleton file")
+        except IcnperfError as error:
+            raise InputError(str(error)) from None
+        return parse_skeleton(content, origin=text)
+    entry = _apps_dir().joinpath(f"{text}.toml")
+    if not entry.is_file():
+        names = sorted(e.name[:-5] for e in _apps_dir().iterdir() if e.name.endswith(".toml"))
+        raise InputError(f"unknown application {text!r} (bundled: {', '.join(names)}, "
+                         "npb-is; or give a path to a skeleton .toml file)")
+    return parse_skeleton(entry.read_text(encoding="utf-8"), origin=f"{text}.toml")
+
+
+# --- reading ----------------------------------------------------------------------------
+
+
+class _Reader:
+    def __init__(self, origin: str):
+        self.origin = origin
+
+    def fail(self, where: str, problem: str) -> InputError:
+        return InputError(f"{self.origin}: {where}: {problem}" if where else
+                          f"{self.origin}: {problem}")
+
+    def keys(self, table: dict, allowed, label: str = "", prefix: str = "") -> None:
+        for key in table:
+            if key not in allowed:
+                hint = _closest(key, allowed)
+                where = f"key '{prefix}{key}'"
+                raise self.fail(f"{label}, {where}" if label else where,
+                                f"unknown key{hint} (allowed: {', '.join(allowed)})")
+
+    def table(self, value, where: str) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(where, f"expected a table, not {type(value).__name__}")
+        return value
+
+    def expression(self, value, where: str, table: ex.SymbolTable) -> ex.Expression:
+        return ex.parse(value, f"{self.origin}: {where}", table)
+
+
+def _closest(key: str, allowed) -> str:
+    import difflib
+
+    match = difflib.get_close_matches(key, list(allowed), n=1)
+    return f" (did you mean {match[0]!r}?)" if match else ""
+
+
+def parse_skeleton(text: str, origin: str = "<skeleton>") -> Skeleton:
+    """A skeleton from TOML text; InputError naming ``origin``, the phase and the key."""
+    r = _Reader(origin)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"{origin}: not valid TOML ({error})") from None
+    r.keys(doc, _TOP)
+    if "format" not in doc:
+        raise r.fail("", "missing key 'format' (write format = 1 at the top)")
+    if doc["format"] != FORMAT_VERSION or isinstance(doc["format"], bool):
+        raise r.fail("key 'format'", f"this icnperf reads format {FORMAT_VERSION}, not "
+                     f"{doc['format']!r}")
+    name = doc.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise r.fail("key 'name'", "missing or empty (give the application a name)")
+    description = doc.get("description", "")
+    if not isinstance(description, str):
+        raise r.fail("key 'description'", "must be text")
+    notes = doc.get("notes", [])
+    if not (isinstance(notes, list) and all(isinstance(n, str) for n in notes)):
+        raise r.fail("key 'notes'", "must be a list of text")
+
+    symbols = reserved_symbols()
+    parameters = _numbers(r, doc.get("parameters", {}), "[parameters]", symbols)
+    coefficients = _numbers(r, doc.get("coefficients", {}), "[coefficients]", symbols)
+    table = ex.SymbolTable(symbols, MACHINE_KEYS)
+    defines = []
+    for key, value in r.table(doc.get("define", {}), "[define]").items():
+        where = f"[define], key {key!r}"
+        try:
+            ex.check_name(key, "definition")
+        except InputError as error:
+            raise r.fail(where, str(error)) from None
+        if key in symbols:
+            raise r.fail(where, f"{key!r} is already a parameter or coefficient")
+        defines.append((key, r.expression(value, where, table)))
+        symbols[key] = sp.Symbol(key, real=True)
+    machine_defaults = _machine_defaults(r, doc.get("machine_defaults", {}))
+
+    ppn = doc.get("processes_per_node")
+    if ppn is not None and (isinstance(ppn, bool) or not isinstance(ppn, int) or ppn < 1):
+        raise r.fail("key 'processes_per_node'", f"must be a whole number >= 1, not {ppn!r}")
+    scaling = doc.get("scaling", "strong")
+    if scaling not in SCALINGS:
+        raise r.fail("key 'scaling'", f"must be one of {', '.join(SCALINGS)}, not {scaling!r}")
+    total_flops = (r.expression(doc["total_flops"], "key 'total_flops'", table)
+                   if "total_flops" in doc else None)
+
+    raw_phases = doc.get("phase")
+    if not isinstance(raw_phases, list) or not raw_phases:
+        raise r.fail("", "no [[phase]] tables (a skeleton needs at least one phase)")
+    phases, seen = [], set()
+    for i, raw in enumerate(raw_phases):
+        phase = _phase(r, raw, i, table)
+        if phase.name in seen:
+            raise r.fail(f"phase {phase.name!r}", "the name is used by an earlier phase")
+        seen.add(phase.name)
+        phases.append(phase)
+    return Skeleton(name=name.strip(), phases=tuple(phases), description=description,
+                    parameters=parameters, coefficients=coefficients, defines=tuple(defines),
+                    machine_defaults=machine_defaults, processes_per_node=ppn,
+                    total_flops=total_flops, scaling=scaling, notes=tuple(notes),
+                    origin=origin, symbols=dict(symbols))
+
+
+def _numbers(r: _Reader, raw, section: str, symbols: dict) -> dict:
+    out = {}
+    for key, value in r.table(raw, section).items():
+        where = f"{section}, key {key!r}"
+        try:
+            ex.check_name(key, "name")
+        except InputError as error:
+            raise r.fail(where, str(error)) from None
+        if key in symbols:
+            raise r.fail(where, f"{key!r} is declared twice")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise r.fail(where, f"must be a number (SI units), not {value!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise r.fail(where, f"must be a finite number, not {value!r}")
+        out[key] = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+        symbols[key] = sp.Symbol(key, real=True)
+    return out
+
+
+def _machine_defaults(r: _Reader, raw) -> dict:
+    out = {}
+    for section, values in r.table(raw, "[machine_defaults]").items():
+        if section not in ex.MACHINE_SECTIONS or not isinstance(values, dict):
+            raise r.fail(f"[machine_defaults], key {section!r}",
+                         "write machine values as node.KEY = number (sections: "
+                         f"{', '.join(ex.MACHINE_SECTIONS)})")
+        for key, value in values.items():
+            path = f"{section}.{key}"
+            where = f"[machine_defaults], key {path!r}"
+            if path not in MACHINE_KEYS:
+                raise r.fail(where, "not a numeric machine key (docs/machine-format.md)")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 \
+                    or not math.isfinite(value):
+                raise r.fail(where, f"must be a number >= 0 in SI units, not {value!r}")
+            out[path] = value
+    return out
+
+
+def _phase(r: _Reader, raw, index: int, table: ex.SymbolTable) -> Phase:
+    if not isinstance(raw, dict):
+        raise r.fail(f"phase {index + 1}", "must be a table")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise r.fail(f"phase {index + 1}", "missing key 'name' (every phase has a name)")
+    label = f"phase {name.strip()!r}"
+    r.keys(raw, _PHASE, label)
+
+    def expr(key: str, value):
+        return r.expression(value, f"{label}, key {key!r}", table)
+
+    fields = {}
+    for key in ("flops", "memory_bytes", "rate", "bandwidth", "fixed"):
+        if key in raw:
+            fields[key] = expr(key, raw[key])
+    if "rate" in fields and "flops" not in fields:
+        raise r.fail(f"{label}, key 'rate'", "a rate needs flops (FLOP per rank per repeat)")
+    if "bandwidth" in fields and "memory_bytes" not in fields:
+        raise r.fail(f"{label}, key 'bandwidth'", "a bandwidth needs memory_bytes")
+    overlap = raw.get("overlap", False)
+    if not isinstance(overlap, bool):
+        raise r.fail(f"{label}, key 'overlap'", "must be true or false")
+    api = raw.get("api", "mpi")
+    if api not in API_CHOICES:
+        raise r.fail(f"{label}, key 'api'", f"must be one of {', '.join(API_CHOICES)}, "
+                     f"not {api!r}")
+    if "halo" in raw:
+        fields["halo"] = _halo(r, raw["halo"], label, table)
+    if "collective" in raw:
+        fields["collective"] = _collective(r, raw["collective"], label, table)
+    if "p2p" in raw:
+        fields["p2p"] = _p2p(r, raw["p2p"], label, table)
+    if "helper" in raw:
+        fields["helper"] = _helper(r, raw["helper"], label, table)
+    phase = Phase(name=name.strip(), repeat=expr("repeat", raw.get("repeat", 1)),
+                  overlap=overlap, api=api, **fields)
+    if not (phase.has_compute or phase.has_communication):
+        raise r.fail(label, "charges nothing: give flops, memory_bytes or fixed, or a halo, "
+                     "collective, p2p or helper")
+    if overlap and not (phase.has_compute and phase.has_communication):
+        raise r.fail(f"{label}, key 'overlap'", "needs both compute and communication")
+    return phase
+
+
+def _required(r, raw: dict, key: str, where: str):
+    if key not in raw:
+        raise r.fail(f"{where}.{key}'", "missing (required)")
+    return raw[key]
+
+
+def _halo(r: _Reader, raw, label: str, table) -> Halo:
+    where = f"{label}, key 'halo"
+    raw = r.table(raw, where + "'")
+    r.keys(raw, _HALO, label, "halo.")
+    dims = _required(r, raw, "dims", where)
+    if isinstance(dims, bool) or not isinstance(dims, int) or not 1 <= dims <= 6:
+        raise r.fail(f"{where}.dims'", f"must be a whole number 1..6, not {dims!r}")
+    periodic = raw.get("periodic", False)
+    if not isinstance(periodic, bool):
+        raise r.fail(f"{where}.periodic'", "must be true or false")
+    axes = raw.get("axes")
+    if axes is not None:
+        if not (isinstance(axes, list) and axes and all(
+                isinstance(a, int) and not isinstance(a, bool) and 0 <= a < dims for a in axes)
+                and len(set(axes)) == len(axes)):
+            raise r.fail(f"{where}.axes'", f"must be a list of distinct grid dimensions "
+                         f"0..{dims - 1}, not {axes!r}")
+        axes = tuple(sorted(axes))
+    size = r.expression(_required(r, raw, "bytes", where), f"{where}.bytes'", table)
+    return Halo(dims, size, periodic, axes)
+
+
+def _collective(r: _Reader, raw, label: str, table) -> Collective:
+    from icnperf.model.collectives import ALGORITHMS, operation_name
+
+    where = f"{label}, key 'collective"
+    raw = r.table(raw, where + "'")
+    r.keys(raw, _COLLECTIVE, label, "collective.")
+    op_text = _required(r, raw, "op", where)
+    try:
+        op = operation_name(str(op_text))
+    except InputError as error:
+        raise r.fail(f"{where}.op'", str(error)) from None
+    algorithm = raw.get("algorithm", "auto")
+    if algorithm != "auto" and algorithm not in ALGORITHMS:
+        raise r.fail(f"{where}.algorithm'", f"unknown algorithm {algorithm!r} (auto or "
+                     f"{', '.join(ALGORITHMS)})")
+    scope = raw.get("scope", "ranks")
+    if scope not in COLLECTIVE_SCOPES:
+        raise r.fail(f"{where}.scope'", f"must be one of {', '.join(COLLECTIVE_SCOPES)}")
+    if op == "barrier":
+        if "bytes" in raw:
+            raise r.fail(f"{where}.bytes'", "a barrier carries no data")
+        size = None
+    else:
+        size = r.expression(_required(r, raw, "bytes", where), f"{where}.bytes'", table)
+    return Collective(op, size, algorithm, scope)
+
+
+def _p2p(r: _Reader, raw, label: str, table) -> PointToPoint:
+    where = f"{label}, key 'p2p"
+    raw = r.table(raw, where + "'")
+    r.keys(raw, _P2P, label, "p2p.")
+    pattern = _required(r, raw, "pattern", where)
+    if pattern not in P2P_PATTERNS:
+        raise r.fail(f"{where}.pattern'", f"must be one of {', '.join(P2P_PATTERNS)}, "
+                     f"not {pattern!r}")
+    if "distance" in raw and pattern != "shift":
+        raise r.fail(f"{where}.distance'", "only a shift has a distance")
+    size = r.expression(_required(r, raw, "bytes", where), f"{where}.bytes'", table)
+    distance = (r.expression(raw["distance"], f"{where}.distance'", table)
+                if "distance" in raw else None)
+    return PointToPoint(pattern, size, distance)
+
+
+def _helper(r: _Reader, raw, label: str, table) -> HelperCall:
+    from icnperf.model.apps.helpers import HELPERS
+
+    where = f"{label}, key 'helper"
+    raw = r.table(raw, where + "'")
+    name = _required(r, raw, "name", where)
+    if name not in HELPERS:
+        raise r.fail(f"{where}.name'", f"unknown helper {name!r} (bundled helpers: "
+                     f"{', '.join(sorted(HELPERS))}; a skeleton cannot name Python code)")
+    wanted = HELPERS[name].arguments
+    args = []
+    for key in wanted:
+        args.append((key, r.expression(_required(r, raw, key, where), f"{where}.{key}'",
+                                       table)))
+    r.keys(raw, ("name", *wanted), label, "helper.")
+    return HelperCall(name, tuple(args))
+
+
+# --- writing ----------------------------------------------------------------------------
+
+
+def _toml_text(text: str) -> str:
+    import json
+
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _toml_number(v) -> str:
+    if isinstance(v, Fraction):
+        if v.denominator == 1:
+            return str(v.numerator)
+        return repr(float(v))
+    return repr(float(v)) if not isinstance(v, int) else str(v)
+
+
+def _expr(e) -> str:
+    return _toml_text(e.text)
+
+
+def skeleton_to_toml(skeleton: Skeleton, header: tuple[str, ...] = ()) -> str:
+    """The skeleton as a file :func:`parse_skeleton` reads back with the same parameters,
+    coefficients and expressions (as written); ``header`` lines become comments."""
+    lines = [f"# {h}" for h in header]
+    lines += [f"format = {FORMAT_VERSION}", f"name = {_toml_text(skeleton.name)}"]
+    if skeleton.description:
+        lines.append(f"description = {_toml_text(skeleton.description)}")
+    if skeleton.notes:
+        lines.append("notes = [" + ", ".join(_toml_text(n) for n in skeleton.notes) + "]")
+    if skeleton.processes_per_node is not None:
+        lines.append(f"processes_per_node = {skeleton.processes_per_node}")
+    if skeleton.scaling != "strong":
+        lines.append(f"scaling = {_toml_text(skeleton.scaling)}")
+    if skeleton.total_flops is not None:
+        lines.append(f"total_flops = {_expr(skeleton.total_flops)}")
+    for title, values in (("parameters", skeleton.parameters),
+                          ("coefficients", skeleton.coefficients)):
+        if values:
+            lines += ["", f"[{title}]"]
+            lines += [f"{k} = {_toml_number(v)}" for k, v in values.items()]
+    if skeleton.defines:
+        lines += ["", "[define]"]
+        lines += [f"{k} = {_expr(e)}" for k, e in skeleton.defines]
+    if skeleton.machine_defaults:
+        lines += ["", "[machine_defaults]"]
+        lines += [f"{k} = {_toml_number(v)}" for k, v in skeleton.machine_defaults.items()]
+    for phase in skeleton.phases:
+        lines += ["", "[[phase]]", f"name = {_toml_text(phase.name)}",
+                  f"repeat = {_expr(phase.repeat)}"]
+        for key in ("flops", "memory_bytes", "rate", "bandwidth", "fixed"):
+            e = getattr(phase, key)
+            if e is not None:
+                lines.append(f"{key} = {_expr(e)}")
+        if phase.overlap:
+            lines.append("overlap = true")
+        if phase.api != "mpi":
+            lines.append(f"api = {_toml_text(phase.api)}")
+        if phase.halo:
+            h = phase.halo
+            parts = [f"dims = {h.dims}", f"bytes = {_expr(h.bytes)}"]
+            if h.periodic:
+                parts.append("periodic = true")
+            if h.axes is not None:
+                parts.append(f"axes = [{', '.join(map(str, h.axes))}]")
+            lines.append("halo = { " + ", ".join(parts) + " }")
+        if phase.collective:
+            c = phase.collective
+            parts = [f"op = {_toml_text(c.op)}"]
+            if c.bytes is not None:
+                parts.append(f"bytes = {_expr(c.bytes)}")
+            parts.append(f"algorithm = {_toml_text(c.algorithm)}")
+            if c.scope != "ranks":
+                parts.append(f"scope = {_toml_text(c.scope)}")
+            lines.append("collective = { " + ", ".join(parts) + " }")
+        if phase.p2p:
+            p = phase.p2p
+            parts = [f"pattern = {_toml_text(p.pattern)}", f"bytes = {_expr(p.bytes)}"]
+            if p.distance is not None:
+                parts.append(f"distance = {_expr(p.distance)}")
+            lines.append("p2p = { " + ", ".join(parts) + " }")
+        if phase.helper:
+            parts = [f"name = {_toml_text(phase.helper.name)}"]
+            parts += [f"{k} = {_expr(e)}" for k, e in phase.helper.args]
+            lines.append("helper = { " + ", ".join(parts) + " }")
+    return "\n".join(lines) + "\n"

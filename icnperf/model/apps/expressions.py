@@ -1,0 +1,481 @@
+"""The expressions of an application skeleton: parsed safely into SymPy, evaluated exactly.
+
+A skeleton writes its counts and sizes as text such as ``"8 * n**3 / P"``. The text is
+read with Python's own parser (:func:`ast.parse`, which only builds a syntax tree and runs
+nothing) and the tree is walked node by node against a whitelist, building the SymPy
+expression directly. Nothing is ever passed to ``eval``, ``exec`` or SymPy's text parser
+(``sympify`` / ``parse_expr``, which use ``eval``), so no SymPy name can leak in: every name
+an expression may use comes from the symbol table the caller passes (``N`` is the node count,
+``E`` or ``S`` are unknown unless the skeleton declares them).
+
+Allowed: whole and decimal numbers (decimals are kept exact, 0.78 = 39/50), names from the
+table, machine values ``node.KEY`` / ``network.KEY`` / ``software.KEY`` (the caller says
+which keys exist), ``+ - * / ** // %``, unary minus, parentheses and the functions of
+:data:`FUNCTIONS`, called with positional arguments. Anything else (attribute access,
+subscripts, keyword arguments, comparisons, lambdas, strings, ``^``) is refused with a
+one-line InputError naming the construct.
+
+Evaluation (:func:`value`) walks the SymPy tree with Python's exact :class:`fractions.Fraction`
+for whole numbers and decimals and floats once a machine value or an irrational power enters,
+so ``ceiling(rows / P)`` is exact for any sizes; integer roots are exact too (``64**(1/3)``
+is 4). A complex or non-finite result, a division by zero or a number too large raises
+InputError.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy as sp
+
+from icnperf.errors import InputError
+from icnperf.model.apps.grid import most_square
+
+__all__ = ["FUNCTIONS", "MACHINE_SECTIONS", "MAX_LENGTH", "RESERVED", "Expression",
+           "SymbolTable", "dims", "log2", "most_square", "parse", "value"]
+
+RESERVED = {"P": "ranks (nodes x processes per node)", "N": "nodes", "ppn": "processes per node"}
+"""The names every expression may use besides the skeleton's own."""
+
+MACHINE_SECTIONS = ("network", "node", "software")
+"""Machine sections whose values an expression may read, written ``node.spmv_rate``."""
+
+MAX_LENGTH = 2000
+"""Longest expression text accepted (characters)."""
+
+_MAX_DEPTH = 60
+_MAX_EXPONENT_BITS = 4096
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+class dims(sp.Function):
+    """``dims(n, d, i)``: factor i (0-based, ascending) of :func:`most_square` (n, d)."""
+
+    nargs = 3
+
+    @classmethod
+    def eval(cls, n, d, i):
+        if all(isinstance(a, sp.Integer) for a in (n, d, i)):
+            return sp.Integer(_dims_value(int(n), int(d), int(i)))
+        return None
+
+
+def _dims_value(n: int, d: int, i: int) -> int:
+    grid = most_square(n, d)
+    if not 0 <= i < d:
+        raise InputError(f"dims: the index must be 0..{d - 1}, not {i}")
+    return grid[i]
+
+
+class log2(sp.Function):
+    """Base-2 logarithm, exact on powers of two (``log2(8)`` is 3)."""
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, x):
+        if isinstance(x, sp.Integer) and x > 0 and int(x) & (int(x) - 1) == 0:
+            return sp.Integer(int(x).bit_length() - 1)
+        return None
+
+
+def _log(*args):
+    if len(args) == 1:
+        return sp.log(args[0])
+    if len(args) == 2:
+        if args[1] == 2:
+            return log2(args[0])
+        return sp.log(args[0]) / sp.log(args[1])
+    raise InputError("log takes one or two arguments")
+
+
+FUNCTIONS = {
+    "ceiling": (sp.ceiling, 1), "ceil": (sp.ceiling, 1), "floor": (sp.floor, 1),
+    "min": (sp.Min, None), "max": (sp.Max, None), "abs": (sp.Abs, 1),
+    "sqrt": (sp.sqrt, 1), "exp": (sp.exp, 1), "log": (_log, None), "log2": (log2, 1),
+    "dims": (dims, 3),
+}
+"""Function name -> (SymPy builder, argument count or None for any >= 1). ``dims(n, d, i)``
+is the i-th factor of the most square factorization of n over d dimensions (ascending)."""
+
+
+# --- parsing ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SymbolTable:
+    """What an expression may name: plain names -> SymPy symbols, and the machine keys
+    (``"node.spmv_rate"``) it may read (None: any key of :data:`MACHINE_SECTIONS`)."""
+
+    names: dict
+    machine_keys: frozenset | None = None
+
+    def machine_symbol(self, path: str):
+        return sp.Symbol(path, positive=True)
+
+
+@dataclass(frozen=True)
+class Expression:
+    """A parsed expression: its ``text`` as written, the SymPy ``expr``, and ``where`` it
+    was written (for messages: ``phase 'sweep', key 'flops'``)."""
+
+    text: str
+    expr: object
+    where: str
+
+    @property
+    def names(self) -> frozenset:
+        """Every symbol name the expression uses (machine values as ``node.KEY``)."""
+        return frozenset(s.name for s in self.expr.free_symbols)
+
+    @property
+    def machine_keys(self) -> frozenset:
+        return frozenset(n for n in self.names if "." in n)
+
+
+def parse(text, where: str, table: SymbolTable) -> Expression:
+    """The expression written as ``text`` (a string, or a TOML int/float) at ``where``;
+    InputError (one line, naming ``where``) for anything outside the grammar."""
+    if isinstance(text, bool):
+        raise InputError(f"{where}: expected an expression or a number, not {text!r}")
+    if isinstance(text, int):
+        return Expression(str(text), sp.Integer(text), where)
+    if isinstance(text, float):
+        if not math.isfinite(text):
+            raise InputError(f"{where}: {text!r} is not a finite number")
+        return Expression(repr(text), _decimal(text), where)
+    if not isinstance(text, str):
+        raise InputError(f"{where}: expected an expression (text) or a number, "
+                         f"not {type(text).__name__}")
+    if not text.strip():
+        raise InputError(f"{where}: empty expression")
+    if len(text) > MAX_LENGTH:
+        raise InputError(f"{where}: expression longer than {MAX_LENGTH} characters")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as error:
+        column = f" at column {error.offset}" if error.offset else ""
+        raise InputError(f"{where}: syntax error in {text.strip()!r}{column}") from None
+    except (RecursionError, MemoryError, ValueError):
+        raise InputError(f"{where}: expression {text.strip()[:40]!r} cannot be read") from None
+    builder = _Builder(where, table)
+    try:
+        expr = builder.build(tree.body, 0)
+    except RecursionError:
+        raise InputError(f"{where}: expression nested too deeply") from None
+    _check_constant(expr, where)
+    return Expression(text.strip(), expr, where)
+
+
+def _decimal(x: float):
+    """A float as the exact decimal it was written as (0.78 -> 39/50)."""
+    fraction = Fraction(repr(x))
+    return sp.Rational(fraction.numerator, fraction.denominator)
+
+
+def _check_constant(expr, where: str) -> None:
+    if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        raise InputError(f"{where}: division by zero or an infinite value")
+    if expr.has(sp.I):
+        raise InputError(f"{where}: the value is complex (a root or logarithm of a negative "
+                         "number)")
+
+
+_BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**",
+           ast.FloorDiv: "//", ast.Mod: "%"}
+_REFUSED = {
+    ast.BitXor: "'^' (write powers as **)", ast.BitAnd: "'&'", ast.BitOr: "'|'",
+    ast.LShift: "'<<'", ast.RShift: "'>>'", ast.MatMult: "'@'",
+}
+_NODE_WORDS = {
+    ast.Lambda: "a lambda", ast.Subscript: "subscripts", ast.Compare: "comparisons",
+    ast.BoolOp: "and/or", ast.IfExp: "if-else", ast.List: "lists", ast.Tuple: "tuples",
+    ast.Dict: "dicts", ast.Set: "sets", ast.ListComp: "comprehensions",
+    ast.GeneratorExp: "comprehensions", ast.SetComp: "comprehensions",
+    ast.DictComp: "comprehensions", ast.JoinedStr: "strings", ast.NamedExpr: "':='",
+    ast.Starred: "'*' unpacking", ast.Await: "await", ast.Yield: "yield",
+}
+
+
+class _Builder:
+    def __init__(self, where: str, table: SymbolTable):
+        self.where = where
+        self.table = table
+
+    def fail(self, problem: str):
+        return InputError(f"{self.where}: {problem}")
+
+    def build(self, node, depth: int):
+        if depth > _MAX_DEPTH:
+            raise self.fail("expression nested too deeply")
+        if isinstance(node, ast.Constant):
+            return self.constant(node.value)
+        if isinstance(node, ast.Name):
+            return self.name(node.id)
+        if isinstance(node, ast.Attribute):
+            return self.machine_value(node)
+        if isinstance(node, ast.UnaryOp):
+            operand = self.build(node.operand, depth + 1)
+            if isinstance(node.op, ast.USub):
+                return -operand
+            if isinstance(node.op, ast.UAdd):
+                return operand
+            raise self.fail("only unary minus and plus are allowed (no 'not', no '~')")
+        if isinstance(node, ast.BinOp):
+            if type(node.op) not in _BINARY:
+                word = _REFUSED.get(type(node.op), type(node.op).__name__)
+                raise self.fail(f"operator {word} is not allowed")
+            left = self.build(node.left, depth + 1)
+            right = self.build(node.right, depth + 1)
+            return self.binary(type(node.op), left, right)
+        if isinstance(node, ast.Call):
+            return self.call(node, depth)
+        word = _NODE_WORDS.get(type(node), type(node).__name__)
+        raise self.fail(f"{word} not allowed in an expression (only numbers, names, "
+                        "machine values, + - * / ** // %, and functions "
+                        f"{', '.join(sorted(FUNCTIONS))})")
+
+    def constant(self, value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            kind = "text" if isinstance(value, str) else type(value).__name__
+            raise self.fail(f"{kind} constant {value!r} not allowed (numbers only)")
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise self.fail("number too large")
+            return _decimal(value)
+        return sp.Integer(value)
+
+    def name(self, name: str):
+        symbol = self.table.names.get(name)
+        if symbol is not None:
+            return symbol
+        if name.startswith("__"):
+            raise self.fail(f"name {name!r} is not allowed (an attempt at code?)")
+        if name in FUNCTIONS:
+            raise self.fail(f"{name} is a function: call it, e.g. {name}(x)")
+        if name in MACHINE_SECTIONS:
+            raise self.fail(f"{name} is a machine section: write {name}.KEY")
+        known = ", ".join(sorted(self.table.names, key=str.lower))
+        raise self.fail(f"unknown symbol {name!r} (known: {known}; machine values as "
+                        "node.KEY, network.KEY, software.KEY)")
+
+    def machine_value(self, node: ast.Attribute):
+        base = node.value
+        if not (isinstance(base, ast.Name) and base.id in MACHINE_SECTIONS):
+            raise self.fail(f"attribute access '.{node.attr}' is not allowed (machine values "
+                            "only: node.KEY, network.KEY, software.KEY)")
+        path = f"{base.id}.{node.attr}"
+        keys = self.table.machine_keys
+        if keys is not None and path not in keys:
+            section = sorted(k.partition(".")[2] for k in keys if k.startswith(base.id + "."))
+            raise self.fail(f"unknown machine value {path!r} (the {base.id} section has: "
+                            f"{', '.join(section)})")
+        return self.table.machine_symbol(path)
+
+    def binary(self, op, left, right):
+        if op is ast.Add:
+            return left + right
+        if op is ast.Sub:
+            return left - right
+        if op is ast.Mult:
+            return left * right
+        if op is ast.Div:
+            if right == 0:
+                raise self.fail("division by zero")
+            return left / right
+        if op is ast.FloorDiv:
+            if right == 0:
+                raise self.fail("division by zero")
+            return sp.floor(left / right)
+        if op is ast.Mod:
+            if right == 0:
+                raise self.fail("division by zero")
+            return sp.Mod(left, right)
+        if left.is_number and right.is_number:
+            _check_power_size(left, right, self.fail)
+        elif right.is_number and abs(right) > 1000:
+            raise self.fail("exponent too large (at most 1000)")
+        return left ** right
+
+    def call(self, node: ast.Call, depth: int):
+        if not isinstance(node.func, ast.Name):
+            raise self.fail("only the listed functions may be called, by name (an attempt "
+                            "at code?)")
+        name = node.func.id
+        if name not in FUNCTIONS and (name.startswith("_") or hasattr(builtins, name)):
+            raise self.fail(f"{name}() is Python, refused: an expression cannot run code "
+                            "(an attempt at code?)")
+        if name not in FUNCTIONS:
+            raise self.fail(f"function {name!r} is not allowed (allowed: "
+                            f"{', '.join(sorted(FUNCTIONS))})")
+        if node.keywords:
+            raise self.fail(f"{name}() takes positional arguments only")
+        builder, count = FUNCTIONS[name]
+        args = [self.build(a, depth + 1) for a in node.args]
+        if (count is None and not args) or (count is not None and len(args) != count):
+            wanted = "at least one argument" if count is None else f"{count} argument(s)"
+            raise self.fail(f"{name}() takes {wanted}, not {len(args)}")
+        try:
+            return builder(*args)
+        except InputError as error:
+            raise self.fail(str(error)) from None
+        except (TypeError, ValueError) as error:
+            raise self.fail(f"{name}(): {error}") from None
+
+
+def _check_power_size(base, exponent, fail) -> None:
+    try:
+        b = abs(float(base))
+        e = float(exponent)
+    except (TypeError, ValueError):
+        return
+    if b in (0.0, 1.0):
+        return
+    if abs(e) * abs(math.log2(b)) > _MAX_EXPONENT_BITS:
+        raise fail("number too large")
+
+
+# --- evaluation ---------------------------------------------------------------------------
+
+
+def value(expression: Expression, env: dict, at: str = ""):
+    """The number ``expression`` takes with the names bound by ``env`` (name -> int,
+    Fraction or float; machine values under their ``node.KEY`` names). Exact (a Fraction)
+    while only whole numbers and decimals take part. InputError naming where and ``at``
+    (e.g. ``"at P = 48"``) for a complex, infinite or undefined result or an unbound name."""
+    suffix = f" {at}" if at else ""
+    try:
+        result = _eval(expression.expr, env)
+    except ZeroDivisionError:
+        raise InputError(f"{expression.where}: division by zero{suffix}") from None
+    except OverflowError:
+        raise InputError(f"{expression.where}: number too large{suffix}") from None
+    except _Unbound as error:
+        raise InputError(f"{expression.where}: {error}{suffix}") from None
+    except (ValueError, ArithmeticError):
+        raise InputError(f"{expression.where}: not a real number{suffix} (a logarithm or "
+                         "root of a negative number)") from None
+    except InputError as error:
+        raise InputError(f"{expression.where}: {error}{suffix}") from None
+    if isinstance(result, complex):
+        raise InputError(f"{expression.where}: the value is complex{suffix} (a root of a "
+                         "negative number)")
+    if isinstance(result, float) and not math.isfinite(result):
+        raise InputError(f"{expression.where}: the value is not finite{suffix}")
+    return result
+
+
+class _Unbound(Exception):
+    pass
+
+
+def _eval(e, env):
+    if e.is_Integer:
+        return Fraction(int(e))
+    if e.is_Rational:
+        return Fraction(int(e.p), int(e.q))
+    if e.is_Float:
+        return float(e)
+    if e.is_Symbol:
+        if e.name not in env:
+            raise _Unbound(f"{e.name} has no value")
+        v = env[e.name]
+        return Fraction(v) if isinstance(v, int) else v
+    if e.is_Add:
+        total = Fraction(0)
+        for a in e.args:
+            total = total + _eval(a, env)
+        return total
+    if e.is_Mul:
+        product = Fraction(1)
+        for a in e.args:
+            product = product * _eval(a, env)
+        return product
+    if e.is_Pow:
+        return _power(_eval(e.base, env), _eval(e.exp, env))
+    if e.is_number:
+        number = complex(e)
+        if number.imag:
+            raise ValueError("complex")
+        return number.real
+    args = [_eval(a, env) for a in e.args]
+    for a in args:
+        if isinstance(a, complex):
+            raise ValueError("complex")
+    func = e.func
+    if func is sp.ceiling:
+        return Fraction(math.ceil(args[0]))
+    if func is sp.floor:
+        return Fraction(math.floor(args[0]))
+    if func is sp.Min:
+        return min(args)
+    if func is sp.Max:
+        return max(args)
+    if func is sp.Abs:
+        return abs(args[0])
+    if func is sp.Mod:
+        return args[0] % args[1]
+    if func is sp.exp:
+        return math.exp(args[0])
+    if func is sp.log:
+        return math.log(args[0])
+    if func is log2:
+        x = args[0]
+        if isinstance(x, Fraction) and x.denominator == 1 and x > 0 \
+                and x.numerator & (x.numerator - 1) == 0:
+            return Fraction(x.numerator.bit_length() - 1)
+        return math.log2(x)
+    if func is dims:
+        n, d, i = args
+        if not all(isinstance(a, Fraction) and a.denominator == 1 for a in args):
+            raise InputError(f"dims() needs whole numbers, not {float(n):g}, {float(d):g}, "
+                             f"{float(i):g}")
+        return Fraction(_dims_value(int(n), int(d), int(i)))
+    raise InputError(f"cannot evaluate {func}")
+
+
+def _power(b, e):
+    if isinstance(e, Fraction) and isinstance(b, Fraction):
+        if e.denominator == 1:
+            k = e.numerator
+            size = max(abs(b.numerator), b.denominator).bit_length()
+            if b in (0, 1, -1) or abs(k) * size <= _MAX_EXPONENT_BITS:
+                return b ** k
+            return float(b) ** k
+        if b >= 0 and e.denominator <= 64:
+            root = _exact_root(b, e.denominator)
+            if root is not None:
+                return _power(root, Fraction(e.numerator))
+    return float(b) ** float(e)
+
+
+def _exact_root(x: Fraction, q: int):
+    """The q-th root of x as a Fraction when it is exact, else None."""
+    out = []
+    for part in (x.numerator, x.denominator):
+        guess = round(part ** (1.0 / q)) if part.bit_length() < 1000 else None
+        if guess is None:
+            return None
+        for r in (guess - 1, guess, guess + 1):
+            if r >= 0 and r ** q == part:
+                out.append(r)
+                break
+        else:
+            return None
+    return Fraction(out[0], out[1])
+
+
+def check_name(name: str, what: str) -> None:
+    """InputError unless ``name`` can be a skeleton's own name (parameter, coefficient,
+    definition): an identifier, not reserved, not a function or a machine section."""
+    if not isinstance(name, str) or not _NAME_RE.match(name) or name.startswith("__"):
+        raise InputError(f"{what} {name!r}: names are letters, digits and _ (not starting "
+                         "with a digit or __)")
+    if name in RESERVED or name in FUNCTIONS or name in MACHINE_SECTIONS:
+        raise InputError(f"{what} {name!r}: the name is taken (reserved: "
+                         f"{', '.join(RESERVED)}; functions; machine sections)")

@@ -1,0 +1,215 @@
+"""The communication of a skeleton phase: halo exchanges, point-to-point patterns and
+collectives, timed with model/network and model/collectives (no formula of their own).
+
+**Ranks and nodes.** P = N x ppn ranks; rank r runs on node r // ppn, node i on endpoint i
+of the layout (``Layout.placed(ppn)``): collectives' placement.
+
+**Messages sent at once** (halo, shift, all-to-all, random permutation): every rank sends
+its messages of the phase together. They are mapped onto the network with
+``Layout.rank_traffic`` (largest hop count h of the inter-node messages, largest channel
+load c, most inter-node messages through one node's adapter a, whether some message stays
+on its node), and the phase's slowest rank is charged
+
+    T = T_step(m; h, c, a) + (k - 1) · g(m)
+
+T_step = ``collectives.schedule_time`` of one synchronous step (network.latency at h hops
+with B_link / c and B_host / a, or the intra-node copy when that is longer); k = the most
+messages one rank sends; g = ``collectives.send_gap``, the sender's busy time per message
+(its messages leave one after another). The two maxima may come from different messages,
+so T is an upper bound in the sense of collectives.schedule.
+
+**Halo**: the process grid is :func:`expressions.most_square` (P, dims) (ascending, like
+MPI_Dims_create), rank r at coordinates (r mod g_0, (r / g_0) mod g_1, ...) (dimension 0
+fastest); each rank sends ``bytes`` to its face neighbours along the chosen axes: 2 per
+axis, fewer at the edges of a non-periodic grid, none along an axis of size 1; on a
+periodic axis of size 2 both messages go to the same rank.
+
+**Collectives**: :func:`icnperf.model.collectives.collective_time`; the skeleton's
+``bytes`` is the MPI call's per-rank buffer, so the collectives' m is ``bytes`` for
+allreduce, broadcast and reduce and ``bytes`` x participants for allgather and alltoall
+(their m is the whole gathered vector, the whole send buffer). ``auto`` takes the fastest
+algorithm that applies (``collectives.compare``).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from icnperf.errors import InputError
+from icnperf.model import collectives, network
+from icnperf.model.apps.grid import most_square
+from icnperf.model.collectives import Step
+
+__all__ = ["MAX_ALLTOALL_MESSAGES", "CommunicationTerm", "Mapping", "collective_term",
+           "halo_grid", "halo_mapping", "halo_pairs", "message_term", "p2p_mapping",
+           "p2p_pairs"]
+
+MAX_ALLTOALL_MESSAGES = 2**22
+"""Most messages a point-to-point all-to-all is mapped with (every pair is routed): about
+2,048 ranks."""
+
+
+class CommunicationTerm(NamedTuple):
+    """One communication charge of a phase, per repeat: ``time_s``; ``bytes`` per message
+    (the collective's m for a collective); ``messages`` the most one rank sends; ``hops``,
+    ``load``, ``host`` and ``intra`` as collectives.Step (None for a collective or a
+    helper); ``detail`` in words (grid, algorithm, ...); ``algorithm`` the collective's
+    (the one ``auto`` chose)."""
+
+    kind: str
+    time_s: float
+    bytes: float
+    messages: int
+    hops: int | None
+    load: int | None
+    host: int | None
+    intra: bool | None
+    detail: str
+    algorithm: str | None = None
+
+
+def halo_grid(ranks: int, dims: int) -> tuple[int, ...]:
+    """The process grid of a halo: the most square factorization, ascending."""
+    return most_square(int(ranks), int(dims))
+
+
+def halo_pairs(grid: tuple[int, ...], periodic: bool, axes=None):
+    """(sources, destinations, most messages per rank) of a halo on ``grid``."""
+    ranks = np.arange(math.prod(grid), dtype=np.int64)
+    strides = np.cumprod((1, *grid[:-1]))
+    coords = [(ranks // s) % g for s, g in zip(strides, grid)]
+    src, dst = [], []
+    count = np.zeros(len(ranks), dtype=np.int64)
+    for axis in (range(len(grid)) if axes is None else axes):
+        size = grid[axis]
+        if size == 1:
+            continue
+        for step in (1, -1):
+            moved = coords[axis] + step
+            if periodic:
+                keep = np.ones(len(ranks), dtype=bool)
+                moved = moved % size
+            else:
+                keep = (moved >= 0) & (moved < size)
+            target = ranks + (moved - coords[axis]) * strides[axis]
+            src.append(ranks[keep])
+            dst.append(target[keep])
+            count += keep
+    if not src:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, 0
+    return np.concatenate(src), np.concatenate(dst), int(count.max())
+
+
+def p2p_pairs(pattern: str, ranks: int, distance: int = 1):
+    """(sources, destinations, most messages per rank) of a point-to-point pattern over
+    ``ranks`` ranks: ``shift`` r -> (r + distance) mod P, ``alltoall`` every ordered pair of
+    distinct ranks, ``random`` r -> perm[r] for NumPy's default_rng(0).permutation(P)
+    (ranks mapped to themselves send nothing)."""
+    r = np.arange(ranks, dtype=np.int64)
+    if pattern == "shift":
+        dst = (r + distance) % ranks
+    elif pattern == "random":
+        dst = np.random.default_rng(0).permutation(ranks).astype(np.int64)
+    elif pattern == "alltoall":
+        if ranks * (ranks - 1) > MAX_ALLTOALL_MESSAGES:
+            raise InputError(f"a point-to-point all-to-all is mapped pair by pair, at most "
+                             f"{MAX_ALLTOALL_MESSAGES:,} messages; {ranks:,} ranks send "
+                             f"{ranks * (ranks - 1):,} (use collective = {{ op = "
+                             "\"alltoall\", ... }} for large runs)")
+        src = np.repeat(r, ranks)
+        dst = np.tile(r, ranks)
+        keep = src != dst
+        return src[keep], dst[keep], ranks - 1
+    else:
+        raise InputError(f"unknown pattern {pattern!r}")
+    keep = dst != r
+    return r[keep], dst[keep], 1 if keep.any() else 0
+
+
+class Mapping(NamedTuple):
+    """Messages sent at once, mapped onto the network: largest hops, largest channel load,
+    most messages through one adapter, whether some stay on their node, and the most
+    messages one rank sends."""
+
+    hops: int
+    load: int
+    host: int
+    intra: bool
+    messages: int
+
+
+def _mapped(layout, src, dst, messages: int) -> Mapping:
+    if len(src) == 0 or messages == 0:
+        return Mapping(0, 0, 0, False, 0)
+    return Mapping(*layout.rank_traffic(src, dst), messages)
+
+
+@lru_cache(maxsize=512)
+def halo_mapping(layout, grid: tuple[int, ...], periodic: bool, axes) -> Mapping:
+    """The halo's messages (:func:`halo_pairs`) on ``layout`` (placed with the ranks'
+    processes per node); cached, the sizes do not enter."""
+    return _mapped(layout, *halo_pairs(grid, periodic, axes))
+
+
+@lru_cache(maxsize=512)
+def p2p_mapping(layout, pattern: str, ranks: int, distance: int) -> Mapping:
+    """A point-to-point pattern's messages (:func:`p2p_pairs`) on ``layout``; cached."""
+    return _mapped(layout, *p2p_pairs(pattern, ranks, distance))
+
+
+def message_term(kind: str, mapping: Mapping, m: float, params: dict,
+                 detail: str) -> CommunicationTerm:
+    """The time of messages sent at once (module docstring): one synchronous step of
+    collectives.schedule_time plus (k - 1) send gaps."""
+    if mapping.messages == 0:
+        return CommunicationTerm(kind, 0.0, m, 0, 0, 0, 0, False, detail + ", no messages")
+    step = Step(1, Fraction(1), mapping.hops, mapping.load, False, mapping.host, mapping.intra)
+    time = float(collectives.schedule_time(
+        m, (step,), **network.bind(collectives.schedule_time, params)))
+    if mapping.messages > 1:
+        time += (mapping.messages - 1) * float(collectives.send_gap(
+            m, **network.bind(collectives.send_gap, params)))
+    return CommunicationTerm(kind, time, m, mapping.messages, mapping.hops, mapping.load,
+                             mapping.host, mapping.intra, detail)
+
+
+def collective_term(machine, layout, op: str, algorithm: str, per_rank_bytes, scope: str,
+                    ppn: int, api: str) -> CommunicationTerm:
+    """A collective call's time: over every rank (``scope`` ranks, ppn per node) or one
+    rank per node (``nodes``); 0 with fewer than two participants."""
+    procs = 1 if scope == "nodes" else ppn
+    participants = layout.endpoints * procs
+    if op in ("allgather", "alltoall"):
+        m = float(per_rank_bytes) * participants
+    elif op == "barrier":
+        m = None
+    else:
+        m = float(per_rank_bytes)
+    where = "one rank per node" if scope == "nodes" else f"{participants} ranks"
+    if participants < 2:
+        return CommunicationTerm("collective", 0.0, m or 0.0, 0, None, None, None, None,
+                                 f"{op}: one participant, nothing to do")
+    if m is not None and m <= 0:
+        return CommunicationTerm("collective", 0.0, m, 0, None, None, None, None,
+                                 f"{op} of 0 bytes: nothing to send")
+    sizes = None if m is None else [m]
+    if algorithm == "auto":
+        results = collectives.compare(machine, op, sizes, layout=layout, api=api,
+                                      processes_per_node=procs)
+        if not results:
+            raise InputError(f"no collective algorithm applies to {op} on {layout.text}")
+        algorithm, result = min(results.items(), key=lambda kv: float(kv[1].time[0]))
+        chosen = f"{algorithm} (auto: fastest of {', '.join(results)})"
+    else:
+        result = collectives.collective_time(machine, op, algorithm, sizes, layout=layout,
+                                             api=api, processes_per_node=procs)
+        chosen = algorithm
+    size = "" if m is None else f" of m = {m:g} B"
+    return CommunicationTerm("collective", float(result.time[0]), m or 0.0, 0, None, None,
+                             None, None, f"{op}{size} by {chosen} over {where}", algorithm)

@@ -1,0 +1,211 @@
+"""An application skeleton as data: the records a skeleton file is read into.
+
+A skeleton (docs/skeleton-format.md) describes a bulk-synchronous code as a list of phases,
+each repeated some number of times, each charging compute (a roofline of FLOP and memory
+bytes, or named rates and a fixed time) and communication (a halo exchange, a collective,
+a point-to-point pattern, or a bundled helper). Every count and size is an
+:class:`~icnperf.model.apps.expressions.Expression` of the parameters, the rank count P,
+the node count N, the processes per node ppn, the declared coefficients and definitions,
+and machine values. The file reader lives in ``icnperf/data/skeleton.py``; the evaluation
+in :mod:`icnperf.model.apps.timing`; these records only hold what was read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+import sympy as sp
+
+from icnperf.errors import InputError
+from icnperf.model.apps.expressions import RESERVED, Expression, SymbolTable
+
+__all__ = ["API_CHOICES", "COLLECTIVE_SCOPES", "P2P_PATTERNS", "SCALINGS", "Collective",
+           "Halo", "HelperCall", "Phase", "PointToPoint", "Skeleton", "reserved_symbols"]
+
+P2P_PATTERNS = ("shift", "alltoall", "random")
+"""Point-to-point patterns: shift to r + distance (periodic), every other rank, a random
+permutation (seed 0)."""
+
+COLLECTIVE_SCOPES = ("ranks", "nodes")
+"""Who takes part in a collective: every rank (ppn per node), or one rank per node."""
+
+API_CHOICES = ("mpi", "shmem", "none")
+SCALINGS = ("strong", "weak")
+
+
+def reserved_symbols() -> dict:
+    """The SymPy symbols of P (ranks), N (nodes) and ppn: positive whole numbers."""
+    return {name: sp.Symbol(name, positive=True, integer=True) for name in RESERVED}
+
+
+@dataclass(frozen=True)
+class Halo:
+    """``bytes`` to each face neighbour on the most square ``dims``-dimensional process
+    grid, all messages at once; ``axes`` limits the exchange to some grid dimensions (None:
+    all); non-periodic unless ``periodic``."""
+
+    dims: int
+    bytes: Expression
+    periodic: bool = False
+    axes: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Collective:
+    """One collective call: ``op`` (model/collectives' names), ``bytes`` the MPI call's
+    per-rank buffer (None for a barrier), ``algorithm`` a collectives algorithm or
+    ``auto``, ``scope`` every rank or one rank per node."""
+
+    op: str
+    bytes: Expression | None
+    algorithm: str = "auto"
+    scope: str = "ranks"
+
+
+@dataclass(frozen=True)
+class PointToPoint:
+    """A point-to-point pattern, ``bytes`` to each destination of every rank; ``distance``
+    of a shift (default 1)."""
+
+    pattern: str
+    bytes: Expression
+    distance: Expression | None = None
+
+
+@dataclass(frozen=True)
+class HelperCall:
+    """A bundled helper (model/apps/helpers.py), by name, with its arguments."""
+
+    name: str
+    args: tuple[tuple[str, Expression], ...] = ()
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase, charged ``repeat`` times. Compute keys: ``flops`` and ``memory_bytes``
+    per rank per repeat, ``rate`` (FLOP/s) and ``bandwidth`` (B/s) per node (shared by its
+    ppn ranks; default node.peak_flops, node.memory_bandwidth), ``fixed`` seconds per
+    repeat. Communication: any of ``halo``, ``collective``, ``p2p``, ``helper`` (one after
+    the other). ``overlap``: compute and communication overlap (the larger counts)."""
+
+    name: str
+    repeat: Expression
+    flops: Expression | None = None
+    memory_bytes: Expression | None = None
+    rate: Expression | None = None
+    bandwidth: Expression | None = None
+    fixed: Expression | None = None
+    halo: Halo | None = None
+    collective: Collective | None = None
+    p2p: PointToPoint | None = None
+    helper: HelperCall | None = None
+    overlap: bool = False
+    api: str = "mpi"
+
+    @property
+    def has_compute(self) -> bool:
+        return any(x is not None for x in (self.flops, self.memory_bytes, self.fixed))
+
+    @property
+    def has_communication(self) -> bool:
+        return any(x is not None for x in (self.halo, self.collective, self.p2p, self.helper))
+
+    def expressions(self) -> list[Expression]:
+        """Every expression of the phase, in file order."""
+        out = [self.repeat]
+        out += [e for e in (self.flops, self.memory_bytes, self.rate, self.bandwidth,
+                            self.fixed) if e is not None]
+        if self.halo:
+            out.append(self.halo.bytes)
+        if self.collective and self.collective.bytes is not None:
+            out.append(self.collective.bytes)
+        if self.p2p:
+            out += [e for e in (self.p2p.bytes, self.p2p.distance) if e is not None]
+        if self.helper:
+            out += [e for _, e in self.helper.args]
+        return out
+
+
+Number = Fraction | float
+
+
+@dataclass(frozen=True)
+class Skeleton:
+    """A whole skeleton. ``parameters`` and ``coefficients`` map names to their values
+    (exact Fractions for whole numbers and decimals); ``defines`` are named expressions
+    evaluated in order; ``machine_defaults`` values for machine keys a machine may lack
+    (``"node.stencil_overhead": 0``); ``processes_per_node`` the skeleton's default ppn
+    (None: the machine's node.processes_per_node, else 1); ``total_flops`` the official
+    FLOP count of a run (None: Σ repeat x flops x P); ``scaling`` how efficiency is read
+    (strong: fixed problem; weak: fixed per-rank problem)."""
+
+    name: str
+    phases: tuple[Phase, ...]
+    description: str = ""
+    parameters: dict = field(default_factory=dict)
+    coefficients: dict = field(default_factory=dict)
+    defines: tuple[tuple[str, Expression], ...] = ()
+    machine_defaults: dict = field(default_factory=dict)
+    processes_per_node: int | None = None
+    total_flops: Expression | None = None
+    scaling: str = "strong"
+    notes: tuple[str, ...] = ()
+    origin: str = ""
+    symbols: dict = field(default_factory=dict, compare=False)
+
+    def with_parameters(self, values: dict) -> Skeleton:
+        """A copy with some parameters set (name -> number); InputError naming an unknown
+        parameter or a bad value."""
+        params = dict(self.parameters)
+        for name, v in values.items():
+            if name not in params:
+                known = ", ".join(self.parameters) or "none"
+                raise InputError(f"{self.name}: unknown parameter {name!r} (the skeleton "
+                                 f"declares: {known})")
+            params[name] = _number(v, f"{self.name}: parameter {name}")
+        return replace(self, parameters=params)
+
+    def with_coefficients(self, values: dict) -> Skeleton:
+        """A copy with some coefficients set (name -> number)."""
+        coefficients = dict(self.coefficients)
+        for name, v in values.items():
+            if name not in coefficients:
+                raise InputError(f"{self.name}: unknown coefficient {name!r}")
+            coefficients[name] = _number(v, f"{self.name}: coefficient {name}")
+        return replace(self, coefficients=coefficients)
+
+    def table(self, machine_keys=None) -> SymbolTable:
+        """The symbol table the skeleton's expressions were read with."""
+        return SymbolTable(dict(self.symbols), machine_keys)
+
+    def machine_keys(self) -> frozenset:
+        """Every machine value an expression of the skeleton reads."""
+        keys = set()
+        for _, e in self.defines:
+            keys |= e.machine_keys
+        for phase in self.phases:
+            for e in phase.expressions():
+                keys |= e.machine_keys
+        if self.total_flops is not None:
+            keys |= self.total_flops.machine_keys
+        return frozenset(keys)
+
+
+def _number(v, what: str) -> Number:
+    if isinstance(v, bool):
+        raise InputError(f"{what} must be a number, not {v!r}")
+    if isinstance(v, (int, Fraction)):
+        return Fraction(v)
+    if isinstance(v, float):
+        import math
+
+        if not math.isfinite(v):
+            raise InputError(f"{what} must be a finite number, not {v!r}")
+        return Fraction(repr(float(v)))
+    if isinstance(v, str):
+        try:
+            return Fraction(v.strip())
+        except (ValueError, ZeroDivisionError):
+            raise InputError(f"{what} must be a number, not {v!r}") from None
+    raise InputError(f"{what} must be a number, not {v!r}")

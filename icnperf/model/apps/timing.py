@@ -1,0 +1,273 @@
+"""A skeleton's time on a machine and node count: every phase's compute and communication.
+
+Per phase, per repeat, on the phase's slowest rank (a bulk-synchronous phase ends when its
+last rank ends; the skeleton's expressions give the busiest rank's work, e.g.
+``ceiling(rows / P)``, and the communication is charged its largest hop count and channel
+load, :mod:`icnperf.model.apps.patterns`):
+
+* **compute** = fixed + max(flops / (R / ppn), memory_bytes / (B / ppn)), a roofline in
+  which the node's ppn ranks share its FLOP rate R (``rate``, default node.peak_flops) and
+  memory bandwidth B (``bandwidth``, default node.memory_bandwidth); terms that are not
+  given are left out. On a machine with node types the compute is evaluated for every type
+  (its node values replacing [node]'s) and the slowest counts: every type is taken to be in
+  the allocation.
+* **communication** = halo + collective + p2p + helper, whichever the phase has, one after
+  the other.
+* per repeat = compute + communication, or the larger of the two when ``overlap``;
+  phase time = repeat x per repeat; total = Σ phases.
+
+The environment of the expressions: the parameters, coefficients, P = N x ppn, N, ppn, every
+numeric machine value (``node.KEY``; absent keys take the skeleton's machine_defaults) and
+the definitions, evaluated in order. A value that is negative, complex or not finite is an
+InputError naming the phase, the key and the node count.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import NamedTuple
+
+from icnperf.errors import InputError
+from icnperf.model import collectives, network
+from icnperf.model.apps import patterns
+from icnperf.model.apps.expressions import value
+from icnperf.model.apps.helpers import HELPERS, HelperContext
+from icnperf.model.apps.skeleton import Skeleton
+
+__all__ = ["PhaseResult", "SkeletonResult", "environment", "processes_per_node", "run"]
+
+_SECTIONS = ("network", "node", "software")
+
+
+class PhaseResult(NamedTuple):
+    """One phase on one node count. Times in seconds: ``compute_s`` and
+    ``communication_s`` per repeat, ``per_repeat_s`` (their sum or, overlapped, the larger),
+    ``time_s`` = repeat x per_repeat_s. ``flops`` and ``memory_bytes`` per rank per repeat
+    (None when not given); ``bound`` what limits the compute (flops, memory, fixed or
+    none); ``node_type`` the slowest node type (None without types); ``terms`` the
+    communication charges."""
+
+    name: str
+    repeat: float
+    compute_s: float
+    communication_s: float
+    per_repeat_s: float
+    time_s: float
+    flops: float | None
+    memory_bytes: float | None
+    bound: str
+    node_type: str | None
+    terms: tuple
+
+
+class SkeletonResult(NamedTuple):
+    """A skeleton on one node count: its phases, ``total_s`` (Σ phase times) and ``flops``
+    (the run's FLOP count: total_flops, else Σ repeat x flops x P; None when no phase counts
+    FLOP)."""
+
+    app: str
+    nodes: int
+    ranks: int
+    ppn: int
+    layout: str
+    phases: tuple
+    total_s: float
+    flops: float | None
+    parameters: dict
+
+    @property
+    def gflops(self) -> float | None:
+        """GFLOP/s of the run (None without a FLOP count)."""
+        return None if self.flops is None or self.total_s <= 0 else \
+            self.flops / self.total_s / 1e9
+
+
+def processes_per_node(skeleton: Skeleton, machine, ppn: int | None = None) -> int:
+    """Processes per node: ``ppn`` if given, else the skeleton's, else the machine's
+    node.processes_per_node, else 1."""
+    for candidate in (ppn, skeleton.processes_per_node,
+                      machine.get("node.processes_per_node")):
+        if candidate is not None:
+            if isinstance(candidate, bool) or int(candidate) != candidate or candidate < 1:
+                raise InputError(f"processes per node must be a whole number >= 1, not "
+                                 f"{candidate!r}")
+            return int(candidate)
+    return 1
+
+
+def _machine_values(skeleton: Skeleton, machine, node_params=None) -> dict:
+    values = dict(skeleton.machine_defaults)
+    for section in _SECTIONS:
+        for key, v in getattr(machine, section).items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                values[f"{section}.{key}"] = v
+    for key, v in (node_params or {}).items():
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            values[f"node.{key}"] = v
+    for path in sorted(skeleton.machine_keys()):
+        if path not in values:
+            machine.require(path)
+    return values
+
+
+def environment(skeleton: Skeleton, machine, nodes: int, ppn: int,
+                node_params=None) -> dict:
+    """The values every expression of the skeleton sees at ``nodes`` nodes (module
+    docstring); ``node_params`` a node type's values, replacing [node]'s."""
+    env = {**_machine_values(skeleton, machine, node_params), **skeleton.parameters,
+           **skeleton.coefficients, "N": Fraction(nodes), "ppn": Fraction(ppn),
+           "P": Fraction(nodes * ppn)}
+    at = _at(nodes, ppn)
+    for name, e in skeleton.defines:
+        env[name] = value(e, env, at)
+    return env
+
+
+def _at(nodes: int, ppn: int) -> str:
+    return f"at N = {nodes} (P = {nodes * ppn})"
+
+
+def _nonnegative(expression, env, at, strict=False) -> float | Fraction:
+    v = value(expression, env, at)
+    if v < 0 or (strict and v == 0):
+        word = "positive" if strict else ">= 0"
+        raise InputError(f"{expression.where}: the value is {float(v):g} {at}; it must be "
+                         f"{word}")
+    return v
+
+
+def _compute(phase, env, at, ppn: int, machine):
+    """(compute per repeat, flops, memory bytes, bound) in one environment."""
+    if not phase.has_compute:
+        return 0.0, None, None, "none"
+    times = {}
+    flops = memory = None
+    if phase.flops is not None:
+        flops = _nonnegative(phase.flops, env, at)
+        rate = (_nonnegative(phase.rate, env, at, strict=True) if phase.rate is not None
+                else _machine_rate(env, machine, "node.peak_flops"))
+        times["flops"] = flops / (rate / ppn)
+    if phase.memory_bytes is not None:
+        memory = _nonnegative(phase.memory_bytes, env, at)
+        bandwidth = (_nonnegative(phase.bandwidth, env, at, strict=True)
+                     if phase.bandwidth is not None
+                     else _machine_rate(env, machine, "node.memory_bandwidth"))
+        times["memory"] = memory / (bandwidth / ppn)
+    fixed = _nonnegative(phase.fixed, env, at) if phase.fixed is not None else 0
+    bound, roof = "fixed", 0
+    if times:
+        bound = max(times, key=lambda k: times[k])
+        roof = times[bound]
+    return float(fixed + roof), (None if flops is None else float(flops)), \
+        (None if memory is None else float(memory)), bound
+
+
+def _machine_rate(env, machine, path):
+    if path not in env:
+        machine.require(path)
+    return env[path]
+
+
+def _node_types(machine):
+    types = getattr(machine, "node_types", {}) or {}
+    return [(name, dict(t.params)) for name, t in types.items()]
+
+
+def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_api):
+    terms = []
+    placed = layout.placed(ppn)
+    params = params_by_api(phase.api)
+    ranks = layout.endpoints * ppn
+    if phase.halo is not None:
+        halo = phase.halo
+        m = float(_nonnegative(halo.bytes, env, at))
+        grid = patterns.halo_grid(ranks, halo.dims)
+        mapping = patterns.halo_mapping(placed, grid, halo.periodic, halo.axes)
+        axes = "all axes" if halo.axes is None else "axes " + ",".join(map(str, halo.axes))
+        detail = (f"halo on the {'x'.join(map(str, grid))} process grid, "
+                  f"{'periodic' if halo.periodic else 'non-periodic'}, {axes}")
+        terms.append(patterns.message_term("halo", mapping, m, params, detail))
+    if phase.collective is not None:
+        c = phase.collective
+        per_rank = (None if c.bytes is None else _nonnegative(c.bytes, env, at))
+        terms.append(patterns.collective_term(machine, layout, c.op, algorithm or c.algorithm,
+                                              per_rank, c.scope, ppn, phase.api))
+    if phase.p2p is not None:
+        p = phase.p2p
+        m = float(_nonnegative(p.bytes, env, at))
+        distance = 1
+        if p.distance is not None:
+            d = value(p.distance, env, at)
+            if d != int(d):
+                raise InputError(f"{p.distance.where}: a shift distance must be a whole "
+                                 f"number, not {float(d):g} {at}")
+            distance = int(d)
+        mapping = patterns.p2p_mapping(placed, p.pattern, ranks, distance)
+        detail = f"{p.pattern}" + (f" by {distance}" if p.pattern == "shift" else "") + \
+            f" over {ranks} ranks"
+        terms.append(patterns.message_term("p2p", mapping, m, params, detail))
+    if phase.helper is not None:
+        helper = HELPERS[phase.helper.name]
+        args = {k: value(e, env, at) for k, e in phase.helper.args}
+        context = HelperContext(machine, layout, ppn, phase.api, params)
+        try:
+            outcome = helper.function(context, **args)
+        except InputError as error:
+            raise InputError(f"phase {phase.name!r}, key 'helper': {error} {at}") from None
+        terms.append(patterns.CommunicationTerm("helper", float(outcome.time_s), 0.0, 0, None,
+                                                None, None, None, outcome.detail))
+    return tuple(terms)
+
+
+def run(skeleton: Skeleton, machine, layout=None, *, ppn: int | None = None,
+        algorithm: str | None = None) -> SkeletonResult:
+    """The skeleton on ``layout`` (a collectives.Layout of the nodes; default the machine's
+    topology). ``algorithm`` overrides every collective phase's algorithm; ``ppn`` the
+    processes per node (:func:`processes_per_node`)."""
+    if algorithm is not None and algorithm != "auto" \
+            and algorithm not in collectives.ALGORITHMS:
+        raise InputError(f"unknown algorithm {algorithm!r}; choose auto or one of "
+                         f"{', '.join(collectives.ALGORITHMS)}")
+    layout = collectives.machine_layout(machine, layout)
+    nodes = layout.endpoints
+    ppn = processes_per_node(skeleton, machine, ppn)
+    at = _at(nodes, ppn)
+    env = environment(skeleton, machine, nodes, ppn)
+    typed = [(name, environment(skeleton, machine, nodes, ppn, params))
+             for name, params in _node_types(machine)]
+    cache = {}
+
+    def params_by_api(api):
+        if api not in cache:
+            cache[api] = network.machine_parameters(machine, api)
+        return cache[api]
+
+    phases = []
+    for phase in skeleton.phases:
+        repeat = _nonnegative(phase.repeat, env, at)
+        if typed:
+            by_type = [(name, _compute(phase, type_env, at, ppn, machine))
+                       for name, type_env in typed]
+            slowest, (compute, flops, memory, bound) = max(by_type, key=lambda r: r[1][0])
+        else:
+            slowest = None
+            compute, flops, memory, bound = _compute(phase, env, at, ppn, machine)
+        terms = (_communication(phase, machine, layout, env, at, ppn, algorithm,
+                                params_by_api) if phase.has_communication else ())
+        comm = sum(t.time_s for t in terms)
+        per_repeat = max(compute, comm) if phase.overlap else compute + comm
+        phases.append(PhaseResult(phase.name, float(repeat), compute, comm, per_repeat,
+                                  float(repeat) * per_repeat, flops, memory, bound, slowest,
+                                  terms))
+    total = sum(p.time_s for p in phases)
+    if skeleton.total_flops is not None:
+        flops_total = float(_nonnegative(skeleton.total_flops, env, at))
+    elif any(p.flops is not None for p in phases):
+        flops_total = sum(p.repeat * p.flops * nodes * ppn for p in phases
+                          if p.flops is not None)
+    else:
+        flops_total = None
+    shown = {k: (int(v) if isinstance(v, Fraction) and v.denominator == 1 else float(v))
+             for k, v in {**skeleton.parameters, **skeleton.coefficients}.items()}
+    return SkeletonResult(skeleton.name, nodes, nodes * ppn, ppn, layout.text, tuple(phases),
+                          total, flops_total, shown)

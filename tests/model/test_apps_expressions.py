@@ -1,0 +1,244 @@
+"""Skeleton expressions (model/apps/expressions.py): the whitelist parser and the exact
+evaluator, checked against an independent evaluation of randomly built expression trees
+(Hypothesis), arbitrary text, SymPy's own names and attempts at code."""
+
+import itertools
+import math
+from fractions import Fraction
+
+import pytest
+import sympy as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from icnperf.errors import InputError
+from icnperf.model.apps import expressions as ex
+from icnperf.model.apps.skeleton import reserved_symbols
+
+SYMBOLS = {**reserved_symbols(), "n": sp.Symbol("n", real=True), "k": sp.Symbol("k", real=True)}
+TABLE = ex.SymbolTable(SYMBOLS, frozenset({"node.spmv_rate", "network.link_bandwidth"}))
+ENV = {"n": Fraction(1024), "k": Fraction(3, 2), "P": Fraction(48), "N": Fraction(6),
+       "ppn": Fraction(8), "node.spmv_rate": 591e6, "network.link_bandwidth": 9.375e9}
+
+
+def parse(text):
+    return ex.parse(text, "phase 'p', key 'k'", TABLE)
+
+
+def value(text, env=ENV):
+    return ex.value(parse(text), env)
+
+
+# --- random trees: rendered to text and evaluated independently with Fractions -----------
+
+LEAVES = st.one_of(
+    st.integers(0, 60).map(lambda i: (str(i), Fraction(i))),
+    st.sampled_from(["0.5", "2.25", "1e3", "0.125"]).map(lambda t: (t, Fraction(t))),
+    st.sampled_from(sorted(ENV)).filter(lambda n: "." not in n).map(
+        lambda n: (n, ENV[n])),
+)
+
+
+def _combine(children):
+    ops = st.sampled_from(["+", "-", "*", "/", "**", "ceiling", "floor", "min", "max", "neg",
+                           "//"])
+
+    def build(op, a, b):
+        (ta, va), (tb, vb) = a, b
+        if op == "neg":
+            return f"-({ta})", -va
+        if op in ("ceiling", "floor"):
+            return f"{op}({ta})", Fraction(getattr(math, "ceil" if op == "ceiling"
+                                                   else "floor")(va))
+        if op in ("min", "max"):
+            return f"{op}({ta}, {tb})", (min if op == "min" else max)(va, vb)
+        if op == "**":
+            e = int(abs(vb)) % 4
+            return f"({ta}) ** {e}", va ** e
+        if op in ("/", "//"):
+            if vb == 0:
+                return f"({ta}) + ({tb})", va + vb
+            q = va / vb
+            return (f"({ta}) {op} ({tb})", q if op == "/" else Fraction(math.floor(q)))
+        return f"({ta}) {op} ({tb})", {"+": va + vb, "-": va - vb, "*": va * vb}[op]
+
+    return st.builds(build, ops, children, children)
+
+
+TREES = st.recursive(LEAVES, _combine, max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TREES)
+def test_random_expressions_evaluate_exactly_as_built(tree):
+    text, expected = tree
+    assert value(text) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="nkPN0123456789.+-*/()%^ ,_aeilmx'\"[]:=<>!@#", max_size=40))
+def test_arbitrary_text_parses_or_fails_with_one_line_input_error(text):
+    try:
+        expression = parse(text)
+    except InputError as error:
+        assert "\n" not in str(error) and str(error).startswith("phase 'p', key 'k'")
+        return
+    try:
+        ex.value(expression, ENV)
+    except InputError as error:
+        assert "\n" not in str(error)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 4096), st.integers(1, 5))
+def test_dims_is_the_lexicographically_most_square_factorization(n, d):
+    grid = ex.most_square(n, d)
+    assert math.prod(grid) == n and list(grid) == sorted(grid) and len(grid) == d
+    # brute force over every ordered factorization (small n, d)
+    if n <= 512 and d <= 3:
+        best = min(tuple(sorted(f, reverse=True)) for f in _factorizations(n, d))
+        assert tuple(sorted(grid, reverse=True)) == best
+    assert value(f"dims({n}, {d}, {d - 1})") == grid[-1]
+
+
+def _factorizations(n, d):
+    if d == 1:
+        yield (n,)
+        return
+    for a in range(1, n + 1):
+        if n % a == 0:
+            for rest in _factorizations(n // a, d - 1):
+                yield (a, *rest)
+
+
+def test_dims_matches_heat_and_hpcg_process_grids():
+    from icnperf.model.apps import heat, hpcg
+
+    for p in itertools.chain(range(1, 300), (2048, 4096, 32768, 288, 1000, 7 * 64)):
+        assert ex.most_square(p, 2) == heat.process_grid(p)
+        assert ex.most_square(p, 3) == hpcg.process_grid(p)
+
+
+# --- names: the table only, SymPy's never ------------------------------------------------
+
+
+def test_N_is_the_node_count_and_sympy_names_do_not_leak():
+    assert value("2*N") == 12
+    assert value("N + P + ppn") == 6 + 48 + 8
+    for name in ("S", "E", "I", "O", "Q", "pi", "oo", "zoo", "Symbol", "sympify", "Integer",
+                 "Rational", "exp1", "nan", "x"):
+        with pytest.raises(InputError, match="unknown symbol"):
+            parse(name)
+    for name in ("N(2)", "S(1)", "Symbol('x')", "sympify('1')", "Integer(2)", "Float(1)"):
+        with pytest.raises(InputError, match="not allowed"):
+            parse(name)
+
+
+def test_every_sympy_name_is_refused_unless_in_the_table():
+    for name in dir(sp):
+        if not name.isidentifier() or name in SYMBOLS or name in ex.FUNCTIONS \
+                or name in ex.MACHINE_SECTIONS:
+            continue
+        with pytest.raises(InputError):
+            parse(name)
+
+
+def test_machine_values_only_as_known_section_keys():
+    assert value("node.spmv_rate * 2") == 2 * 591e6
+    with pytest.raises(InputError, match="unknown machine value 'node.nosuch'"):
+        parse("node.nosuch")
+    with pytest.raises(InputError, match="attribute access"):
+        parse("n.real")
+    with pytest.raises(InputError, match="machine section"):
+        parse("node")
+
+
+@pytest.mark.parametrize("text", [
+    "__import__('os').system('true')",
+    "().__class__.__bases__[0].__subclasses__()",
+    "open('/etc/passwd')",
+    "eval('1')",
+    "exec('x=1')",
+    "lambda: 1",
+    "[c for c in ()]",
+    "n.__class__",
+    "getattr(n, 'x')",
+    "__builtins__",
+    "ceiling(n, key=1)",
+    "(lambda x: x)(1)",
+    "n if P else k",
+    "n < P",
+    "'text'",
+    "f'{n}'",
+    "n ^ 2",
+    "9 ** 9 ** 9",
+    "n ** 100000",
+])
+def test_attempts_at_code_and_unsupported_syntax_are_refused(text):
+    with pytest.raises(InputError) as error:
+        parse(text)
+    assert "\n" not in str(error.value)
+
+
+# --- values ---------------------------------------------------------------------------------
+
+
+def test_exact_integer_arithmetic_and_roots():
+    assert value("ceiling(20480000 / 48)") == 426667
+    assert value("64 ** (1/3)") == 4
+    assert value("(n / 8**(1/3))**2") == 512 ** 2
+    assert value("log2(ppn)") == 3 and value("log(P, 2)") == pytest.approx(math.log2(48))
+    assert value("0.78 * 100") == 78
+    assert isinstance(value("node.spmv_rate / 3"), float)
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("1 / (n - 1024)", "division by zero"),
+    ("(k - 2) ** 0.5", "complex"),
+    ("log(k - 2)", "not a real number"),
+    ("sqrt(-1)", "complex"),
+    ("1/0", "division by zero"),
+    ("exp(n)", "too large"),
+])
+def test_bad_values_name_where_and_when(text, problem):
+    with pytest.raises(InputError, match=problem) as error:
+        ex.value(ex.parse(text, "phase 'p', key 'k'", TABLE), ENV, "at N = 6")
+    assert str(error.value).startswith("phase 'p', key 'k'")
+
+
+def test_reading_and_evaluating_skeletons_never_calls_eval(monkeypatch):
+    """Every bundled skeleton read and evaluated with eval and exec refusing text (module
+    code that lazy imports run is let through)."""
+    import builtins
+
+    from icnperf.data.machine import load_machine
+    from icnperf.data.skeleton import list_skeletons, parse_skeleton
+    from icnperf.model.apps import timing
+    from icnperf.model.collectives import Layout
+
+    texts = {}
+    for name, _ in list_skeletons():
+        from importlib import resources
+
+        texts[name] = resources.files("icnperf").joinpath("data", "apps",
+                                                          f"{name}.toml").read_text()
+    machine = load_machine("angara-36").with_overrides(
+        ["node.spmv_rate=591MFLOP/s", "node.stencil_rate=11GFLOP/s"])
+
+    real = {"eval": builtins.eval, "exec": builtins.exec}
+
+    def guarded(which):
+        def call(source, *args, **kwargs):
+            # lazy imports (SymPy's own) exec compiled module code; text is never run
+            if isinstance(source, (str, bytes)):
+                raise AssertionError(f"{which} called on text {source!r:.60}")
+            return real[which](source, *args, **kwargs)
+        return call
+
+    monkeypatch.setattr(builtins, "eval", guarded("eval"))
+    monkeypatch.setattr(builtins, "exec", guarded("exec"))
+    for name, text in texts.items():
+        skeleton = parse_skeleton(text, name)
+        timing.run(skeleton, machine, Layout.torus((2, 2, 2)))
+    for tree_text in ("ceiling(n / P) + dims(P, 3, 1) * log2(ppn)", "min(n, k) ** 2 // 3"):
+        ex.value(parse(tree_text), ENV)
