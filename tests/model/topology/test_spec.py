@@ -17,6 +17,8 @@ GOOD = {
     "clos:radix=64,levels=3": ("clos", 2 * 32**3),
     "dragonfly:p=4,a=8,h=4": ("dragonfly", 4 * 8 * 33),
     "megafly:k=18": ("megafly", 18**2 * (18**2 + 1)),
+    "gdragonfly:p=4,a=16,b=6,lb=3,g=9,m=40": ("gdragonfly", 4 * 96 * 9),
+    "gdragonfly:p=16,a=32,g=5,m=4": ("gdragonfly", 16 * 32 * 5),
     "slimfly:q=13": ("slimfly", None),
 }
 
@@ -83,7 +85,8 @@ SPEC_LIKE = st.builds(
         st.lists(st.integers(-3, 40), min_size=1, max_size=5).map(
             lambda ks: "x".join(map(str, ks))),
         st.integers(-3, 40).map(str),
-        st.lists(st.tuples(st.sampled_from(["k", "n", "p", "a", "h", "q", "radix", "levels"]),
+        st.lists(st.tuples(st.sampled_from(["k", "n", "p", "a", "h", "q", "radix", "levels", "b",
+                                            "g", "m", "la"]),
                            st.integers(-3, 60)), min_size=1, max_size=4).map(
             lambda kv: ",".join(f"{k}={v}" for k, v in kv)),
     ),
