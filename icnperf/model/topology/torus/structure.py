@@ -155,20 +155,43 @@ def _average_distance(g: _Lines, wrap) -> np.ndarray:
         return g.routers / (g.routers - 1.0) * total
 
 
+def _descending(keys: np.ndarray, *payloads: np.ndarray) -> list[list[np.ndarray]]:
+    """Rows sorted column-wise by decreasing key (a compare-exchange network): the sorted
+    keys, then each payload row reordered alike."""
+    rows = [list(keys)] + [list(p) for p in payloads]
+    for end in range(len(rows[0]) - 1, 0, -1):
+        for i in range(end):
+            if len(rows) == 1:
+                high = np.maximum(rows[0][i], rows[0][i + 1])
+                rows[0][i + 1] = np.minimum(rows[0][i], rows[0][i + 1])
+                rows[0][i] = high
+                continue
+            swap = rows[0][i] < rows[0][i + 1]
+            for row in rows:
+                row[i], row[i + 1] = (np.where(swap, row[i + 1], row[i]),
+                                      np.where(swap, row[i], row[i + 1]))
+    return rows
+
+
 def _bisection(g: _Lines, wrap) -> np.ndarray:
     # Cutting dimension j severs c_j links per line (c = 2 for a ring of k > 2, 1 for a
     # radix-2 ring or a path) of each of N/k_j lines. Cut dimensions in decreasing order of
     # k_j/c_j (the links a slab boundary costs, relative), an even radix before an odd one of
     # the same ratio; radix-1 identity dimensions come last (nothing to cut). Stop after the
     # first even radix; every one before it is odd, so slabs shrink by exactly that radix.
-    per_line = _per_dimension(wrap, g, lambda: np.minimum(g.k - 1.0, 2.0),
-                              lambda: np.ones_like(g.k))
-    # descending by 2k/c, even radix first among equals (2k/c is an integer: c divides 2k)
-    ratio = 2.0 * g.k / np.maximum(per_line, 1.0)
-    order_key = np.where(g.k > 1.0, 2.0 * ratio + (1.0 - g.odd), 0.0)
-    order = np.argsort(-order_key, axis=0, kind="stable")
-    k = np.take_along_axis(g.k, order, axis=0)
-    cut_per_line = np.take_along_axis(per_line, order, axis=0)
+    mask = wrap_mask(wrap, len(g.k))
+    if mask is True or mask is False:
+        # one kind of dimension: the key alone orders them; a radix-2 ring (1 link a line)
+        # cuts like a ring of 4 (2 links a line, N/4 lines) and both are even, so it sorts
+        # as 4 and needs no payload
+        key = np.where(g.k == 2.0, 4.0, g.k) if mask else g.k
+        (k,) = _descending(key)
+        cut_per_line = [np.minimum(row - 1.0, 2.0 if mask else 1.0) for row in k]
+    else:
+        per_line = np.where(mask, np.minimum(g.k - 1.0, 2.0), 1.0)
+        ratio = 2.0 * g.k / np.maximum(per_line, 1.0)
+        order_key = np.where(g.k > 1.0, 2.0 * ratio + (1.0 - g.odd), 0.0)
+        _, k, cut_per_line = _descending(order_key, g.k, per_line)
     slab = g.routers
     cutting = np.ones_like(slab)
     total = np.zeros_like(slab)
