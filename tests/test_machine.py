@@ -28,6 +28,13 @@ PRESETS = [
     "ib-qdr-cluster",
     "gige-cluster",
     "nudt-generic",
+    "fugaku",
+    "k-computer",
+    "sequoia",
+    "piz-daint",
+    "lumi",
+    "frontier",
+    "summit",
 ]
 PRESET_DIR = Path(__file__).resolve().parents[1] / "icnperf" / "data" / "machines"
 

@@ -44,7 +44,16 @@ BUNDLED = {
     "angara-heat-fig10",
     "angara-hpcg-36-nodes",
     "angara-allgather-sim-vs-cluster",
+    "k-computer-hpcg",
+    "fugaku-hpcg",
+    "hpcg-list-2021-06",
+    "hpcg-list-2023-11",
+    "sequoia-allreduce-bgq",
 }
+PUBLISHED = ("k-computer-hpcg", "fugaku-hpcg", "hpcg-list-2021-06", "hpcg-list-2023-11",
+             "sequoia-allreduce-bgq")
+"""Tables of published measurements on real machines (not from the seed papers): cited by
+URL instead of a seed file."""
 NPB = ("npb-is-gige-class-c", "npb-is-ib-qdr-class-c", "npb-is-ib-qdr-class-d")
 CLAIMS = (
     "angara-collectives-fig7",
@@ -87,7 +96,10 @@ def test_every_bundled_table_loads_and_validates(name):
     table = load_table(name)
     assert table.name == name and len(table) >= 1
     prov = table.provenance
-    assert re.fullmatch(r"[0-9]{3}_[0-9a-f]{16}\.txt", prov["source"]["seed"])
+    if name in PUBLISHED:
+        assert re.fullmatch(r"https?://\S+", prov["source"]["url"])
+    else:
+        assert re.fullmatch(r"[0-9]{3}_[0-9a-f]{16}\.txt", prov["source"]["seed"])
     assert prov["source"]["citation"].strip() and prov["source"]["location"].strip()
     assert prov["method"]["how"] in METHODS and prov["method"]["details"].strip()
     assert set(prov["columns"]) == set(table.columns)
@@ -215,6 +227,28 @@ def test_angara_collectives_fig7_ratios():
         assert row["relation"] == ("stated" if row["operation"] == "broadcast" else "approx")
         if row["operation"] == "all-reduce":  # "approximately the same" as broadcast
             assert row["speedup"] == stated[("broadcast", row["torus"])]
+
+
+def test_published_hpcg_tables_match_their_quotes():
+    k = load_table("k-computer-hpcg")
+    assert list(k["nodes"]) == [82944] * 3
+    assert list(k["hpcg_flop_per_s"]) == [460.754e12, 602e12, 603e12]
+    fugaku = load_table("fugaku-hpcg")
+    assert _row(fugaku, list="ISC20")["nodes"] == 138240
+    assert _row(fugaku, list="ISC20")["hpcg_flop_per_s"] == 13400e12
+    assert _row(fugaku, list="ISC22")["nodes"] == 158976
+    listed = load_table("hpcg-list-2021-06")
+    for row in listed.rows():
+        assert row["nodes"] * row["cores_per_node"] == row["cores"]
+    assert _row(listed, system="Summit")["hpcg_flop_per_s"] == 2925.75e12
+    assert _row(load_table("hpcg-list-2023-11"), system="Frontier")["hpcg_flop_per_s"] == 14.05e15
+
+
+def test_unverified_sequoia_allreduce_is_excluded():
+    table = load_table("sequoia-allreduce-bgq")
+    assert len(table) == 1 and len(table.included()) == 0
+    row = table.rows()[0]
+    assert row["processes"] == row["nodes"] * row["processes_per_node"] == 1572864
 
 
 def test_angara_application_claims():

@@ -4,7 +4,8 @@ Grammar (documented in docs/cli-conventions.md)::
 
     spec   := family ":" body
     body   := radices | integer | pairs
-    radices:= integer ("x" integer)*          torus:16x16x32, mesh:8x8
+    radices:= integer ["m"] ("x" integer ["m"])*   torus:16x16x32, mesh:8x8,
+                                               torus:24x23x24x2mx3x2m (m: a mesh dimension)
     pairs  := name "=" integer ("," name "=" integer)*   dragonfly:p=4,a=8,h=4
 
 Each family declares which body forms it takes (``Family.positional``) and checks its own
@@ -45,7 +46,9 @@ class TopologySpec:
         ``torus:16x16x32``, ``hypercube:10``, ``dragonfly:p=4,a=8,h=4``, ``megafly:k=18``.
         """
         if self.family.positional == "radices":
-            return f"{self.family.name}:" + "x".join(str(k) for k in self.params["radices"])
+            wrap = self.params.get("wrap", (True,) * len(self.params["radices"]))
+            return f"{self.family.name}:" + "x".join(
+                f"{k}{'' if ring else 'm'}" for k, ring in zip(self.params["radices"], wrap))
         if "=" not in self.family.example:
             return f"{self.family.name}:{self.params[self.family.positional]}"
         body = ",".join(f"{k}={v}" for k, v in self.params.items())
@@ -90,7 +93,13 @@ def _parse_body(body: str, family: Family, spec: str) -> dict:
     if "=" in body:
         return _parse_pairs(body, family, spec)
     if family.positional == "radices":
-        radices = tuple(_integer(t, spec, "radix") for t in body.split("x"))
+        # a torus radix marked m (24x2mx3) is a mesh dimension: wrap False for it
+        tokens = [t.strip() for t in body.split("x")]
+        marked = tuple(family.name == "torus" and t.endswith("m") for t in tokens)
+        radices = tuple(_integer(t[:-1] if m else t, spec, "radix")
+                        for t, m in zip(tokens, marked))
+        if any(marked):
+            return {"radices": radices, "wrap": tuple(not m for m in marked)}
         return {"radices": radices}
     if family.positional is not None:
         return {family.positional: _integer(body, spec, family.positional)}

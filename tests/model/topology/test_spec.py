@@ -10,11 +10,15 @@ from icnperf.model.topology.spec import FAMILIES, parse_spec
 GOOD = {
     "torus:16x16x32": ("torus", 8192),
     "mesh:8x8": ("mesh", 64),
+    "torus:24x23x24x2mx3x2m": ("torus", 158_976),
+    "torus:4mx3": ("torus", 12),
     "hypercube:10": ("hypercube", 1024),
     "fattree:k=18,n=3": ("fattree", 2 * 18**3),
     "clos:radix=64,levels=3": ("clos", 2 * 32**3),
     "dragonfly:p=4,a=8,h=4": ("dragonfly", 4 * 8 * 33),
     "megafly:k=18": ("megafly", 18**2 * (18**2 + 1)),
+    "gdragonfly:p=4,a=16,b=6,lb=3,g=9,m=40": ("gdragonfly", 4 * 96 * 9),
+    "gdragonfly:p=16,a=32,g=5,m=4": ("gdragonfly", 16 * 32 * 5),
     "slimfly:q=13": ("slimfly", None),
 }
 
@@ -25,6 +29,7 @@ BAD = [
     "megafly:k=0", "clos:radix=3,levels=3", "nosuch:4", "torus:99999999x99999999x99999999",
     "dragonfly:p=4,a=8,h=4,p=4", "dragonfly:p=4,a=8,x=4", "fattree:18", "", ":",
     "hypercube:99", "megafly:k=100000",
+    "mesh:4mx4", "torus:4mx4m", "torus:4mmx4", "torus:mx4", "torus:4m5", "hypercube:3m",
 ]
 
 
@@ -37,6 +42,13 @@ def test_good_specs_parse_and_round_trip(text):
     assert parse_spec(spec.text).params == spec.params
     if endpoints is not None:
         assert int(spec.evaluate().endpoints) == endpoints
+
+
+def test_mesh_marked_torus_dimensions():
+    spec = parse_spec("torus:4mx3 x 2m")
+    assert spec.params == {"radices": (4, 3, 2), "wrap": (False, True, False)}
+    assert spec.text == "torus:4mx3x2m"
+    assert parse_spec("torus:4x3").params == {"radices": (4, 3)}
 
 
 def test_spec_parsing_ignores_case_of_family_and_spaces():
@@ -73,7 +85,8 @@ SPEC_LIKE = st.builds(
         st.lists(st.integers(-3, 40), min_size=1, max_size=5).map(
             lambda ks: "x".join(map(str, ks))),
         st.integers(-3, 40).map(str),
-        st.lists(st.tuples(st.sampled_from(["k", "n", "p", "a", "h", "q", "radix", "levels"]),
+        st.lists(st.tuples(st.sampled_from(["k", "n", "p", "a", "h", "q", "radix", "levels", "b",
+                                            "g", "m", "la"]),
                            st.integers(-3, 60)), min_size=1, max_size=4).map(
             lambda kv: ",".join(f"{k}={v}" for k, v in kv)),
     ),

@@ -39,14 +39,21 @@ WORST_CASE_MAX_ROUTERS = 64
 # --- brute force: graphs, routing, loads ----------------------------------------------
 
 
+def wraps(radices, wrap):
+    """One wrap flag per dimension: ``wrap`` itself if it is a tuple, else repeated."""
+    return tuple(wrap) if isinstance(wrap, tuple) else (wrap,) * len(radices)
+
+
 def grid(radices, wrap):
     """networkx torus/mesh with node tuple (x_0, ..., x_{n-1}) for radices (k_0, ...).
 
+    ``wrap``: a bool (every dimension) or one per dimension (a mixed torus/mesh).
     nx.grid_graph lists its `dim` argument last-coordinate-first, hence the reversal. A
     periodic radix-2 dimension is a 2-cycle, which a simple Graph stores as ONE edge. A
     one-dimensional grid has integer nodes; they are relabelled to 1-tuples.
     """
-    g = nx.grid_graph(dim=list(reversed(radices)), periodic=wrap)
+    g = nx.grid_graph(dim=list(reversed(radices)),
+                      periodic=list(reversed(wraps(radices, wrap))))
     if len(radices) == 1:
         g = nx.relabel_nodes(g, {x: (x,) for x in g.nodes})
     return g
@@ -66,8 +73,8 @@ def dor_route(src, dst, radices, wrap):
     """Channels (u, v) of the dimension-order route, dimension 0 first."""
     current = list(src)
     channels = []
-    for i, k in enumerate(radices):
-        for step in dimension_steps(current[i], dst[i], k, wrap):
+    for i, (k, ring) in enumerate(zip(radices, wraps(radices, wrap))):
+        for step in dimension_steps(current[i], dst[i], k, ring):
             nxt = list(current)
             nxt[i] = (current[i] + step) % k
             channels.append((tuple(current), tuple(nxt)))
@@ -109,9 +116,9 @@ def demand_for(pattern, radices, wrap):
     if pattern == "nearest-neighbour":
         demand = {}
         for s in routers:
-            for i, k in enumerate(radices):
+            for i, (k, ring) in enumerate(zip(radices, wraps(radices, wrap))):
                 for step in (1, -1):
-                    if wrap or 0 <= s[i] + step < k:
+                    if ring or 0 <= s[i] + step < k:
                         d = s[:i] + ((s[i] + step) % k,) + s[i + 1 :]
                         demand[s, d] = demand.get((s, d), 0.0) + 1.0 / (2 * n)
         return demand
@@ -195,15 +202,15 @@ def staircase_recursion(radices, wrap):
     def best(ks):
         if not ks:
             return 0
-        total = math.prod(ks)
+        total = math.prod(k for k, _ in ks)
         options = []
-        for j, k in enumerate(ks):
-            per_line = 2 if wrap and k > 2 else 1
+        for j, (k, ring) in enumerate(ks):
+            per_line = 2 if ring and k > 2 else 1
             rest = ks[:j] + ks[j + 1 :]
             options.append(per_line * total // k + (best(rest) if k % 2 else 0))
         return min(options)
 
-    return best(tuple(sorted(radices)))
+    return best(tuple(sorted(zip(radices, wraps(radices, wrap)))))
 
 
 def metrics(radices, wrap):
@@ -293,6 +300,171 @@ def test_random_instances_match_brute_force(radices, wrap):
 @given(radices=st.lists(st.integers(2, 15), min_size=1, max_size=6), wrap=st.booleans())
 def test_bisection_greedy_equals_staircase_recursion(radices, wrap):
     assert T.bisection_links(radices, wrap) == staircase_recursion(radices, wrap)
+
+
+# --- mixed torus/mesh dimensions (Tofu's a and c are meshes) -------------------------------
+
+T_, M_ = True, False
+MIXED = [
+    ((4, 3), (T_, M_)), ((3, 4), (M_, T_)), ((5, 3), (M_, T_)), ((6, 3), (M_, T_)),
+    ((3, 5), (T_, M_)), ((4, 4), (M_, T_)), ((2, 3, 2), (M_, T_, M_)),
+    ((3, 2, 3), (T_, M_, M_)), ((5, 2, 3), (T_, M_, T_)), ((4, 4, 2), (T_, M_, T_)),
+    ((3, 3, 3), (M_, T_, M_)), ((4, 2, 4), (M_, T_, T_)), ((2, 3, 2, 2), (T_, T_, M_, M_)),
+    ((2, 2, 3, 2), (M_, T_, T_, M_)), ((3, 3, 3, 3), (T_, M_, T_, M_)),
+    ((4, 4, 4, 4), (M_, M_, T_, T_)), ((6, 3, 6, 3), (T_, M_, M_, T_)),
+]  # fmt: skip
+"""Mixed instances: every dimension count 2-4, ring and path of odd and even radix, the
+transpose-symmetric ones with a ring against a path of the same radix."""
+
+
+def mixed_id(case):
+    radices, wrap = case
+    return "x".join(f"{k}{'' if w else 'm'}" for k, w in zip(radices, wrap))
+
+
+@pytest.mark.parametrize("case", MIXED, ids=mixed_id)
+def test_mixed_structure_matches_graph(case):
+    radices, wrap = case
+    g, routers, routes = network(radices, wrap)
+    m = metrics(radices, wrap)
+    assert m.family == "torus"
+    assert m.routers == m.endpoints == g.number_of_nodes() == math.prod(radices)
+    assert m.links == g.number_of_edges()
+    assert m.radix == max(dict(g.degree).values()) + 1
+    distances = dict(nx.all_pairs_shortest_path_length(g))
+    assert m.diameter == max(max(row.values()) for row in distances.values())
+    total = sum(sum(row.values()) for row in distances.values())
+    n = g.number_of_nodes()
+    assert m.average_distance == pytest.approx(total / (n * (n - 1)), rel=1e-12)
+    for (src, dst), channels in routes.items():
+        assert len(channels) == distances[src][dst]
+        assert all(g.has_edge(a, b) for a, b in channels)
+
+
+@pytest.mark.parametrize("case", MIXED, ids=mixed_id)
+def test_mixed_channel_loads_match_routing(case):
+    radices, wrap = case
+    m = metrics(radices, wrap)
+    for pattern in ("uniform", "tornado", "bit-complement", "transpose", "nearest-neighbour"):
+        expected = brute_load(pattern, radices, wrap)
+        assert m.channel_load[pattern] == pytest.approx(expected, rel=1e-12, nan_ok=True), pattern
+    if math.prod(radices) <= WORST_CASE_MAX_ROUTERS:
+        assert m.channel_load["worst-case"] == brute_worst_case(radices, wrap)
+
+
+@pytest.mark.parametrize("case", MIXED, ids=mixed_id)
+def test_mixed_bisection(case):
+    radices, wrap = case
+    m = metrics(radices, wrap)
+    if math.prod(radices) <= 16:
+        assert m.bisection_links == brute_bisection(grid(radices, wrap))
+    else:
+        assert m.bisection_links == best_staircase_cut(radices, wrap)
+
+
+
+def test_mixed_bisection_cuts_a_path_before_a_ring_of_the_same_ratio():
+    # 6-ring (2 links a line, ratio 3) and 3-path (1 link, ratio 3): cutting the even
+    # ring first stops at 2*18/6 = 6; the odd path first needs 18/3 + a staircase more.
+    assert T.bisection_links((6, 3), (True, False)) == 6 == brute_bisection(
+        grid((6, 3), (True, False)))
+
+
+small_mixed = st.lists(st.tuples(st.integers(2, 6), st.booleans()), min_size=1,
+                       max_size=3).filter(lambda dims: math.prod(k for k, _ in dims) <= 48)
+
+
+@settings(max_examples=25, deadline=None)
+@given(dims=small_mixed)
+def test_random_mixed_instances_match_brute_force(dims):
+    radices = tuple(k for k, _ in dims)
+    wrap = tuple(w for _, w in dims)
+    g, _, _ = network(radices, wrap)
+    m = metrics(radices, wrap)
+    distances = dict(nx.all_pairs_shortest_path_length(g))
+    n = g.number_of_nodes()
+    total = sum(sum(row.values()) for row in distances.values())
+    assert m.links == g.number_of_edges()
+    assert m.diameter == max(max(row.values()) for row in distances.values())
+    assert m.average_distance == pytest.approx(total / (n * (n - 1)), rel=1e-12)
+    for pattern in ("uniform", "tornado", "bit-complement", "transpose", "nearest-neighbour"):
+        expected = brute_load(pattern, radices, wrap)
+        assert m.channel_load[pattern] == pytest.approx(expected, rel=1e-12, nan_ok=True)
+    assert m.channel_load["worst-case"] == brute_worst_case(radices, wrap)
+    if n <= 16:
+        assert m.bisection_links == brute_bisection(g)
+    else:
+        assert m.bisection_links == best_staircase_cut(radices, wrap)
+
+
+@settings(max_examples=300, deadline=None)
+@given(dims=st.lists(st.tuples(st.integers(2, 15), st.booleans()), min_size=1, max_size=6))
+def test_mixed_bisection_greedy_equals_staircase_recursion(dims):
+    radices = tuple(k for k, _ in dims)
+    wrap = tuple(w for _, w in dims)
+    assert T.bisection_links(radices, wrap) == staircase_recursion(radices, wrap)
+
+
+def test_tofu_radix_two_meshes_are_the_radix_two_rings():
+    # Tofu (Ajima et al. 2009): X, Y, Z and b rings, a and c meshes of 2. A radix-2 path
+    # is one link like a radix-2 ring, so only nearest-neighbour (one share, not two) moves.
+    shape = (4, 3, 4, 2, 3, 2)
+    mixed = T.torus_metrics(shape, (True, True, True, False, True, False))
+    ring = T.torus_metrics(shape)
+    for name in ("routers", "radix", "links", "diameter", "average_distance",
+                 "bisection_links"):
+        assert getattr(mixed, name) == getattr(ring, name), name
+    for pattern in ("uniform", "tornado", "bit-complement", "worst-case"):
+        assert mixed.channel_load[pattern] == ring.channel_load[pattern], pattern
+    assert ring.channel_load["nearest-neighbour"] == 2 / 12
+    assert mixed.channel_load["nearest-neighbour"] == 1 / 12
+
+
+def test_fugaku_shape_counts():
+    # Fugaku's 24x23x24x2x3x2 = 158,976 nodes (RIKEN); 10 network ports + 1 endpoint port.
+    m = T.torus_metrics((24, 23, 24, 2, 3, 2), (True, True, True, False, True, False))
+    assert m.routers == 158_976
+    assert m.radix == 11
+    assert m.diameter == 12 + 11 + 12 + 1 + 1 + 1
+    assert m.bisection_links == 2 * 158_976 / 24
+
+
+def test_mixed_vectorized_equals_scalar():
+    wrap = (True, False, True)
+    batch = np.random.default_rng(3).integers(2, 9, size=(5, 4, 3))
+    m = T.torus_metrics(batch, wrap)
+    for idx in np.ndindex(5, 4):
+        one = T.torus_metrics(tuple(int(k) for k in batch[idx]), wrap)
+        assert_config_equals(m, idx, one)
+
+
+def test_mixed_wrap_rejects():
+    with pytest.raises(InputError, match="2 wrap flags for 3"):
+        T.torus_metrics((4, 4, 4), (True, False))
+    with pytest.raises(InputError, match="one bool per dimension"):
+        T.torus_metrics((4, 4), (1, 0))
+    with pytest.raises(InputError, match="mesh:4x4"):
+        T.check_torus({"radices": (4, 4), "wrap": (False, False)})
+
+
+def test_mixed_dor_traffic_and_hops_walk_the_routes():
+    radices, wrap = (4, 3, 5), (False, True, False)
+    _, routers, routes = network(radices, wrap)
+    index = {r: sum(x * int(np.prod(radices[:i])) for i, x in enumerate(r)) for r in routers}
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        chosen = rng.choice(len(routers), size=(15, 2))
+        pairs = [(routers[a], routers[b]) for a, b in chosen]
+        load = {}
+        for pair in pairs:
+            for channel in routes[pair]:
+                load[channel] = load.get(channel, 0) + 1
+        hops = max(len(routes[pair]) for pair in pairs)
+        got = T.dor_traffic(radices, [index[a] for a, _ in pairs], [index[b] for _, b in pairs],
+                            wrap=wrap)
+        assert got == (hops, max(load.values(), default=0))
+        for a, b in pairs:
+            assert T.hop_distance(radices, a, b, wrap=wrap) == len(routes[a, b])
 
 
 # --- named values ---------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Dragonfly DF(p, a, h) and megafly (dragonfly+): structure, loads and MIN routes in closed form.
+"""Dragonfly DF(p, a, h), megafly (dragonfly+) and the generalized dragonfly: structure, loads
+and MIN routes.
 
 Sources:
 
@@ -50,6 +51,10 @@ The package is split by concept; everything public is re-exported here, so calle
 * ``routes``: explicit messages under MIN routing, the hops of each endpoint pair and the
   busiest channel of one communication step (:func:`dragonfly_route_hops`,
   :func:`dragonfly_route_load`, :func:`megafly_route_hops`, :func:`megafly_route_load`);
+* ``general``: the generalized dragonfly ``gdragonfly`` (a x b groups with rank-1 and rank-2
+  all-to-all links, parallel local links, m global links per group pair: Cray Aries, HPE
+  Slingshot), its structure in closed form and its loads counted per group
+  (:func:`evaluate_gdragonfly`, :func:`gdragonfly_structure`, :func:`gdragonfly_loads_one`);
 * ``family``: the Metrics records (:func:`evaluate_dragonfly`, :func:`evaluate_megafly`),
   the notes, spec checks, exact endpoint counts, sizing rules
   (:func:`design_for_endpoints`) and :data:`FAMILIES`.
@@ -70,6 +75,13 @@ from icnperf.model.topology.dragonfly.family import (
     evaluate_dragonfly,
     evaluate_megafly,
     megafly_endpoint_count,
+)
+from icnperf.model.topology.dragonfly.general import (
+    check_gdragonfly,
+    evaluate_gdragonfly,
+    gdragonfly_endpoint_count,
+    gdragonfly_loads_one,
+    gdragonfly_structure,
 )
 from icnperf.model.topology.dragonfly.loads import (
     dragonfly_channel_load,
@@ -114,6 +126,7 @@ __all__ = [
     "FAMILIES",
     "MEGAFLY_NOTES",
     "check_dragonfly",
+    "check_gdragonfly",
     "check_megafly",
     "design_dragonfly_for_endpoints",
     "design_for_endpoints",
@@ -139,7 +152,11 @@ __all__ = [
     "dragonfly_shortcut_router_pairs",
     "dragonfly_uniform_loads",
     "evaluate_dragonfly",
+    "evaluate_gdragonfly",
     "evaluate_megafly",
+    "gdragonfly_endpoint_count",
+    "gdragonfly_loads_one",
+    "gdragonfly_structure",
     "megafly_average_distance",
     "megafly_bisection_links",
     "megafly_channel_load",

@@ -3,7 +3,7 @@
 :func:`evaluate_dragonfly` and :func:`evaluate_megafly` gather the structure (``structure``)
 and the channel loads (``loads``) of a batch of configurations into one ``Metrics`` record,
 with the conventions as ``notes``; the checks and exact endpoint counts serve ``spec.py``;
-:data:`FAMILIES` registers both families. Units: counts, router hops, flits/cycle per channel.
+:data:`FAMILIES` registers both families and the generalized dragonfly of ``general``. Units: counts, router hops, flits/cycle per channel.
 
 Sizing rules (:func:`design_for_endpoints`): the smallest balanced dragonfly a = 2p = 2h
 (Kim et al., ISCA 2008, §3.1; seeds/002 §1.3) and the smallest megafly reaching a number of
@@ -18,6 +18,7 @@ import numpy as np
 
 from icnperf.model.topology.base import (
     COMMON_NOTES, PATTERNS, Family, Metrics, is_integer, require)
+from icnperf.model.topology.dragonfly.general import FAMILY as GDRAGONFLY
 from icnperf.model.topology.dragonfly.loads import dragonfly_channel_load, megafly_channel_load
 from icnperf.model.topology.dragonfly.structure import (
     _arrays,
@@ -253,4 +254,5 @@ FAMILIES: tuple[Family, ...] = (
         evaluate=evaluate_megafly,
         example="megafly:k=18",
     ),
+    GDRAGONFLY,
 )

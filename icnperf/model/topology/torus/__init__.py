@@ -9,6 +9,11 @@ Conventions (each also in the returned ``notes``):
   ``hypercube:3`` are the same network. ``hypercube:n`` is the torus of n radix-2 dimensions.
 * Specs require every radix >= 2. Internally a radix-1 dimension is the identity (one router
   across it, no links); the vectorized hypercube uses it to pad configurations of different n.
+* Dimensions may mix rings and paths (``wrap`` one bool per dimension; spec
+  ``torus:24x23x24x2mx3x2m``, radices marked ``m`` are mesh dimensions), as Tofu's 6D
+  mesh/torus does (Ajima et al., "Tofu: A 6D Mesh/Torus Interconnect for Exascale
+  Computers", IEEE Computer 42(11), 2009: X, Y, Z and b rings, a and c meshes of 2). Each
+  dimension contributes its own ring or path terms to every metric.
 * Routing is dimension-order (DOR): dimension 0 (X) first, then 1 (Y), 2 (Z), ... In a torus
   each ring is crossed in the minimal direction; at distance exactly k/2 (even k) the +
   direction is taken (the metrics here; :func:`dor_traffic` can also split such ties,

@@ -45,6 +45,7 @@ from icnperf.model.topology.torus.structure import (
     _links,
     _radix,
     _routers,
+    wrap_mask,
 )
 
 _SHARED_NOTES = (
@@ -94,7 +95,17 @@ _HYPERCUBE_NOTES = (
 # --- metrics records ------------------------------------------------------------------
 
 
-def _all_metrics(g: _Lines, wrap: bool) -> dict[str, np.ndarray]:
+_MIXED_NOTES = (
+    "mixed torus/mesh: dimensions marked m (e.g. torus:24x23x24x2mx3x2m, Tofu's a and c) are "
+    "paths without wraparound, the others rings; each dimension's ring or path terms apply "
+    "(links, distances, loads), and the notes above for tori hold for the rings, those for "
+    "meshes for the paths",
+    "a radix-2 mesh dimension is one link, the same graph as a radix-2 ring; only the "
+    "nearest-neighbour pattern differs (one share to the one neighbour, not two)",
+)
+
+
+def _all_metrics(g: _Lines, wrap) -> dict[str, np.ndarray]:
     """Every metric of a block, keyed by Metrics field or pattern name."""
     return {
         "routers": _routers(g),
@@ -112,16 +123,26 @@ def _all_metrics(g: _Lines, wrap: bool) -> dict[str, np.ndarray]:
     }
 
 
-def torus_metrics(radices, wrap: bool = True) -> Metrics:
-    """All metrics of tori (wrap=True) or meshes (wrap=False), batched.
+def torus_metrics(radices, wrap=True) -> Metrics:
+    """All metrics of tori (wrap=True), meshes (wrap=False) or mixes, batched.
 
     radices: integer array of shape (..., n), a batch of configurations with the same
     dimension count n (a tuple for one configuration); every array in the result has shape
-    (...). Units: counts, hops, flits/cycle per channel. Conventions: module docstring.
+    (...). wrap: a bool, or n bools (True: the dimension is a ring, False: a path), the same
+    for the whole batch. Units: counts, hops, flits/cycle per channel. Conventions: module
+    docstring.
     """
-    values = _evaluate(radices, lambda lines: _all_metrics(lines, wrap))
+    dimensions = np.shape(radices)[-1] if np.ndim(radices) else 0
+    mask = wrap_mask(wrap, dimensions)
+    values = _evaluate(radices, lambda lines: _all_metrics(lines, mask))
+    if mask is True:
+        notes = _TORUS_NOTES
+    elif mask is False:
+        notes = _MESH_NOTES
+    else:
+        notes = _TORUS_NOTES + _MESH_NOTES + _MIXED_NOTES
     return Metrics(
-        family="torus" if wrap else "mesh",
+        family="mesh" if mask is False else "torus",
         routers=values["routers"],
         endpoints=values["routers"].copy(),
         radix=values["radix"],
@@ -130,7 +151,7 @@ def torus_metrics(radices, wrap: bool = True) -> Metrics:
         average_distance=values["average_distance"],
         bisection_links=values["bisection_links"],
         channel_load={p: values[p] for p in PATTERNS},
-        notes=COMMON_NOTES + _SHARED_NOTES + (_TORUS_NOTES if wrap else _MESH_NOTES),
+        notes=COMMON_NOTES + _SHARED_NOTES + notes,
     )
 
 
@@ -203,8 +224,18 @@ def _check_radices(family: str, params: dict) -> None:
 
 
 def check_torus(params: dict) -> None:
-    """Raise InputError unless the torus radices are integers >= 2."""
+    """Raise InputError unless the torus radices are integers >= 2 and the optional ``wrap``
+    (one bool per dimension, False for a mesh dimension) leaves at least one ring."""
     _check_radices("torus", params)
+    if "wrap" not in params:
+        return
+    wrap = params["wrap"]
+    require(isinstance(wrap, (tuple, list)) and all(isinstance(w, bool) for w in wrap),
+            "torus: wrap must be one true/false flag per dimension")
+    require(len(wrap) == len(params["radices"]),
+            f"torus: {len(wrap)} wrap flags for {len(params['radices'])} dimensions")
+    require(any(wrap), "torus: every dimension is marked as a mesh; write mesh:"
+            + "x".join(str(k) for k in params["radices"]))
 
 
 def check_mesh(params: dict) -> None:
@@ -295,7 +326,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         name="torus",
         description="k-ary n-cube torus with mixed radices, one endpoint per router, "
-        "dimension-order routing",
+        "dimension-order routing; a radix marked m (4x4mx8) is a mesh dimension",
         parameters=("radices",),
         positional="radices",
         check=check_torus,

@@ -4,7 +4,8 @@
 every endpoint injects 1 flit/cycle (``model/topology/base.py``), under dimension-order
 routing with ties at exactly half a ring taken in the + direction (the conventions of
 :mod:`icnperf.model.topology.torus`). Every function takes radices of shape (..., n) and
-returns an array of shape (...); ``wrap=True`` is the torus, ``wrap=False`` the mesh.
+returns an array of shape (...); ``wrap=True`` is the torus, ``wrap=False`` the mesh, one
+bool per dimension a mix (each dimension's ring or path term, as the docstrings say).
 
 Sources: the traffic patterns and the uniform load of Dally & Towles, *Principles and
 Practices of Interconnection Networks* (2004), §3.2-3.3 and §5.2; the worst-case method of
@@ -16,61 +17,66 @@ from __future__ import annotations
 
 import numpy as np
 
-from icnperf.model.topology.torus.structure import _Lines, _one
+from icnperf.model.topology.torus.structure import _Lines, _one, _per_dimension
 
 # --- channel loads (each takes _Lines and returns shape (b,)) ---------------------------
 
 
-def _uniform(g: _Lines, wrap: bool) -> np.ndarray:
-    if wrap:
-        return np.max(g.k + 2.0 - g.odd * (2.0 + 1.0 / g.k), axis=0) / 8.0
-    return np.max(g.half * (g.k - g.half) / g.k, axis=0)
+def _uniform(g: _Lines, wrap) -> np.ndarray:
+    per_dimension = _per_dimension(wrap, g, lambda: (g.k + 2.0 - g.odd * (2.0 + 1.0 / g.k)) / 8.0,
+                                   lambda: g.half * (g.k - g.half) / g.k)
+    return np.max(per_dimension, axis=0)
 
 
 def _tornado(g: _Lines) -> np.ndarray:
     return np.max(g.half + g.odd - 1.0, axis=0)
 
 
-def _bit_complement(g: _Lines, wrap: bool) -> np.ndarray:
-    return np.max(np.floor(0.25 * (g.k + 2.0)) if wrap else g.half, axis=0)
+def _bit_complement(g: _Lines, wrap) -> np.ndarray:
+    return np.max(_per_dimension(wrap, g, lambda: np.floor(0.25 * (g.k + 2.0)),
+                                 lambda: g.half), axis=0)
 
 
-def _transpose(g: _Lines, wrap: bool) -> np.ndarray:
+def _transpose(g: _Lines, wrap) -> np.ndarray:
     n = len(g.k)
     if n % 2:
         return np.full_like(g.routers, np.nan)
     h = n // 2
     symmetric = np.all(g.k[:h] == g.k[h:], axis=0)
-    per_line = g.half[:h] if wrap else g.k[:h] - 1.0
+    per_line = _per_dimension(wrap, g, lambda: g.half, lambda: g.k - 1.0)
     within_half = g.before[h] / (g.before[:h] * g.k[:h])
-    all_to_one = np.max(per_line * g.before[:h], axis=0)
-    one_to_all = np.max(per_line * within_half, axis=0)
+    all_to_one = np.max(per_line[:h] * g.before[:h], axis=0)
+    one_to_all = np.max(per_line[h:] * within_half, axis=0)
     return np.where(symmetric, np.maximum(all_to_one, one_to_all), np.nan)
 
 
-def _nearest_neighbour(g: _Lines, wrap: bool) -> np.ndarray:
+def _nearest_neighbour(g: _Lines, wrap) -> np.ndarray:
     dimensions = np.sum(g.k >= 2.0, axis=0)
-    share = np.where(np.any(g.k == 2.0, axis=0), 2.0, 1.0) if wrap else 1.0
+    # a radix-2 ring's two neighbour shares go over its one link
+    shares = _per_dimension(wrap, g, lambda: np.where(g.k == 2.0, 2.0, 1.0),
+                            lambda: np.ones_like(g.k))
     with np.errstate(divide="ignore", invalid="ignore"):
-        return share / (2.0 * dimensions)
+        return np.max(shares, axis=0) / (2.0 * dimensions)
 
 
-def _worst_case(g: _Lines, wrap: bool) -> np.ndarray:
-    if wrap:
-        return np.max(g.half * np.minimum(g.before, g.after), axis=0)
-    # max over m in 1..k-1 of min(m*A, (k-m)*B): at floor or ceil of the crossing
-    # m* = k*B/(A+B) in (0, k); m = 0 or m = k give 0, so no clipping is needed. The float
-    # floor is exact: k*(A+B) <= 2N keeps the rounding error below the gap 1/(A+B).
-    m = np.floor(g.k * g.after / (g.before + g.after))
-    low = np.minimum(m * g.before, (g.k - m) * g.after)
-    high = np.minimum((m + 1.0) * g.before, (g.k - m - 1.0) * g.after)
-    return np.max(np.maximum(low, high), axis=0)
+def _worst_case(g: _Lines, wrap) -> np.ndarray:
+    def path():
+        # max over m in 1..k-1 of min(m*A, (k-m)*B): at floor or ceil of the crossing
+        # m* = k*B/(A+B) in (0, k); m = 0 or m = k give 0, so no clipping is needed. The
+        # float floor is exact: k*(A+B) <= 2N keeps the rounding error below the gap 1/(A+B).
+        m = np.floor(g.k * g.after / (g.before + g.after))
+        low = np.minimum(m * g.before, (g.k - m) * g.after)
+        high = np.minimum((m + 1.0) * g.before, (g.k - m - 1.0) * g.after)
+        return np.maximum(low, high)
+
+    return np.max(_per_dimension(wrap, g, lambda: g.half * np.minimum(g.before, g.after),
+                                 path), axis=0)
 
 
 # --- public channel loads (radices of shape (..., n) -> arrays of shape (...)) ----------
 
 
-def uniform_load(radices, wrap: bool = True) -> np.ndarray:
+def uniform_load(radices, wrap=True) -> np.ndarray:
     """γ_max under uniform traffic (self included): max_i g(k_i), flits/cycle.
 
     Under DOR a dimension-i channel carries exactly the traffic of one ring/path of k_i
@@ -82,7 +88,7 @@ def uniform_load(radices, wrap: bool = True) -> np.ndarray:
     return _one(radices, _uniform, wrap)
 
 
-def tornado_load(radices, wrap: bool = True) -> np.ndarray:
+def tornado_load(radices, wrap=True) -> np.ndarray:
     """γ_max under tornado traffic: max_i (ceil(k_i/2) - 1), flits/cycle.
 
     Pattern from Dally & Towles §3.2: d_i = (x_i + ceil(k_i/2) - 1) mod k_i. Derived here:
@@ -94,7 +100,7 @@ def tornado_load(radices, wrap: bool = True) -> np.ndarray:
     return _one(radices, _tornado)
 
 
-def bit_complement_load(radices, wrap: bool = True) -> np.ndarray:
+def bit_complement_load(radices, wrap=True) -> np.ndarray:
     """γ_max under bit-complement d_i = k_i - 1 - x_i: max_i floor((k_i+2)/4) (torus).
 
     Derived here: coordinate-wise, so each ring sees the reflection x -> k-1-x. Pairs near
@@ -105,7 +111,7 @@ def bit_complement_load(radices, wrap: bool = True) -> np.ndarray:
     return _one(radices, _bit_complement, wrap)
 
 
-def transpose_load(radices, wrap: bool = True) -> np.ndarray:
+def transpose_load(radices, wrap=True) -> np.ndarray:
     """γ_max under transpose (swap first and second halves of the coordinates), flits/cycle.
 
     Defined when n is even and k_i = k_{i+h}, h = n/2; NaN otherwise. Derived here: a
@@ -118,7 +124,7 @@ def transpose_load(radices, wrap: bool = True) -> np.ndarray:
     return _one(radices, _transpose, wrap)
 
 
-def nearest_neighbour_load(radices, wrap: bool = True) -> np.ndarray:
+def nearest_neighbour_load(radices, wrap=True) -> np.ndarray:
     """γ_max when each endpoint sends 1/(2n) of its traffic to each ±1 neighbour.
 
     n counts dimensions of radix >= 2. Derived here: each channel carries the one share from
@@ -128,7 +134,7 @@ def nearest_neighbour_load(radices, wrap: bool = True) -> np.ndarray:
     return _one(radices, _nearest_neighbour, wrap)
 
 
-def worst_case_load(radices, wrap: bool = True) -> np.ndarray:
+def worst_case_load(radices, wrap=True) -> np.ndarray:
     """γ_max of the worst-case permutation under DOR, flits/cycle (exact; derived here).
 
     Towles & Dally (2002): for each channel, the worst permutation load is a maximum

@@ -33,11 +33,13 @@ def hop_distance(radices, source, destination, wrap=True):
 
     Dimension-order routing takes the minimal way round each ring (Dally & Towles §5.2):
     min(|d|, k - |d|) hops per dimension with wraparound, |d| without; summed over
-    dimensions. A radix-2 ring is one link, so a differing coordinate costs 1 hop.
+    dimensions. ``wrap``: a bool for every dimension or one bool per dimension (a mixed
+    torus/mesh). A radix-2 ring is one link, so a differing coordinate costs 1 hop.
     """
     radices = np.asarray(radices, dtype=np.int64)
     delta = np.abs(np.asarray(destination, dtype=np.int64) - np.asarray(source, dtype=np.int64))
-    per_dimension = np.minimum(delta, radices - delta) if wrap else delta
+    per_dimension = np.where(np.asarray(wrap, dtype=bool), np.minimum(delta, radices - delta),
+                             delta)
     return per_dimension.sum(axis=-1)
 
 
@@ -111,13 +113,16 @@ it + from an even ring position and - from an odd one (a radix-2 ring, one link,
 assumption behind the k/8 uniform load)."""
 
 
-def dor_traffic(radices, sources, destinations, ties: str = "plus") -> tuple[int, int]:
+def dor_traffic(radices, sources, destinations, ties: str = "plus",
+                wrap=True) -> tuple[int, int]:
     """(largest hop count, largest channel load) of messages sent at the same time.
 
     ``sources`` and ``destinations`` are endpoint indices (dimension 0 varies fastest, as
     :func:`endpoint_coordinates`), one pair per message. Routing is this module's DOR on the
     torus: dimension 0 first, the minimal way round each ring, a tie resolved by ``ties``
-    (:data:`RING_TIES`). The channel load is the largest number of the messages that cross
+    (:data:`RING_TIES`); along a mesh dimension (``wrap`` False for it: a bool for every
+    dimension or one per dimension) straight to the destination coordinate. The channel
+    load is the largest number of the messages that cross
     one channel (one direction of one link); a radix-2 ring is one link, so its two
     directions are two channels. Derived here by counting each message's ring segment per
     dimension; tests check it against walking every route. Returns (0, 0) for no messages.
@@ -133,6 +138,9 @@ def dor_traffic(radices, sources, destinations, ties: str = "plus") -> tuple[int
     plus = 2 * forward < k
     plus |= (2 * forward == k) & ((src % 2 == 0) | (k == 2) if ties == "split" else True)
     steps = np.where(plus, forward, k - forward)
+    ring = np.broadcast_to(np.asarray(wrap, dtype=bool), k.shape)
+    plus = np.where(ring, plus, dst >= src)
+    steps = np.where(ring, steps, np.abs(dst - src))
     hops = int(steps.sum(axis=1).max())
     load = 0
     strides = np.concatenate(([1], np.cumprod(k)[:-1]))
