@@ -32,13 +32,16 @@ from icnperf.model.collectives.schedules import schedule, schedule_time
 
 def machine_layout(machine, layout: Layout | None = None) -> Layout:
     """``layout`` (default: the machine's topology, ``Layout.from_topology``) with the
-    machine's ring tie rule (``network.ring_ties``, absent: plus) unless the layout sets
-    its own (``Layout.routed``)."""
+    machine's ring tie rule (``network.ring_ties``, absent: plus) and fat-tree routing
+    (``network.tree_routing``, absent: random) unless the layout sets its own
+    (``Layout.routed``, ``Layout.tree_routed``)."""
     if layout is None:
         layout = Layout.from_topology(machine.topology)
-    if layout.ring_ties is not None:
-        return layout
-    return layout.routed(machine.get("network.ring_ties", "plus"))
+    if layout.ring_ties is None:
+        layout = layout.routed(machine.get("network.ring_ties", "plus"))
+    if layout.tree_routing is None and layout.tree is not None:
+        layout = layout.tree_routed(machine.get("network.tree_routing", "random"))
+    return layout
 
 
 def evaluate(operation: str, algorithm: str, m, layout: Layout, params: dict, *,
