@@ -64,8 +64,8 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 @click.option("--bytes", "sizes", default="256B", show_default=True,
               help="Data per rank: a range, a list or one size; bare numbers are bytes.")
 @click.option("--algorithm", default="all", show_default=True,
-              help="all, hw-tree, p2p-tree, binomial, recursive-doubling, ring, rabenseifner"
-                   " or bruck.")
+              help="all, hw-tree, p2p-tree, binomial, recursive-doubling, ring, rabenseifner,"
+                   " bruck, or what MPI libraries run: linear, pairwise, reduce-bcast.")
 @click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
               show_default=True, help="Software overhead per message and per hardware call.")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,

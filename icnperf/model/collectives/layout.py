@@ -331,7 +331,8 @@ class Layout:
         if self.is_default_placement:
             hops, load = self.traffic(sources, destinations)
             host = max(int(np.bincount(sources).max()), int(np.bincount(destinations).max()))
-            return hops, max(load, 1), host, False
+            # off a torus each endpoint has one link to its router: it carries all a
+            return hops, max(load, 1 if self.is_torus else host), host, False
         ends = self.rank_endpoints()
         src, dst = ends[sources], ends[destinations]
         inter = src != dst

@@ -4,6 +4,7 @@ point-to-point tree and the step schedules."""
 
 from __future__ import annotations
 
+from icnperf.model.collectives.fluid import FLOW_RANKS
 from icnperf.model.collectives.layout import Layout
 from icnperf.model.collectives.registry import TABLE
 
@@ -178,9 +179,21 @@ def assumptions(operation: str, algorithm: str, layout: Layout, params: dict, ap
                      "point-to-point message (send + receive)"
                      + ("; the hardware collective call pays it once"
                         if algorithm == "hw-tree" else ""))
+    limit = params.get("eager_limit")
     notes.append("point-to-point switching: "
                  + ("store-and-forward" if params.get("store_and_forward") else "cut-through")
-                 + "; eager protocol at every size")
+                 + ("; eager protocol at every size" if limit is None else
+                    f"; messages of at most {limit:g} B sent eagerly (software.eager_limit)"))
+    if algorithm in ("linear", "reduce-bcast"):
+        notes.append("flows: the messages sent at once are timed as fluid flows sharing every "
+                     "channel and host interface max-min fairly, each after its path latency "
+                     "(collectives.fluid); the step ends with its last flow")
+    if limit is not None and algorithm in ("binomial", "reduce-bcast") and operation in (
+            "broadcast", "allreduce"):
+        notes.append("eager broadcast: at m <= eager_limit every rank's binomial sends leave "
+                     "together once it has the data and share its links (fluid flows, "
+                     f"up to {FLOW_RANKS} ranks; above that, and above the limit, "
+                     "synchronous steps)")
     if operation in ("reduce", "allreduce") and algorithm != "hw-tree":
         gamma = params.get("combine_time", 0)
         notes.append("combining: " + (f"{gamma:g} s per byte at the receiving host"

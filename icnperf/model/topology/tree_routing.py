@@ -96,22 +96,30 @@ def message_load(m, w, p, routing: str, sources, destinations) -> int:
 
 
 def channel_flows(m, w, p, routing: str, sources, destinations):
-    """For dmodk: (flow index, channel key) pairs of every router-router channel each flow
-    crosses, channel keys unique over the tree (for max-min sharing). Random routing
-    spreads flows and has no single path; InputError-free: callers choose dmodk."""
+    """(flow index, channel key, channels behind the key) of every router-router channel
+    each pair crosses, keys unique over the tree (for max-min sharing). dmodk: one key per
+    channel (multiplicity 1); random: one key per pod and direction standing for its C_l
+    channels, over which the flow is spread (multiplicity C_l)."""
     s, d = _pairs(sources, destinations)
     index = np.arange(s.size, dtype=np.int64)
-    flows, keys = [], []
+    flows, keys, widths = [], [], []
     offset = 0
     for pod, upper_w, cables, channels in _levels(m, w, p):
-        total = (math.prod(m) // pod) * channels
+        pods = math.prod(m) // pod
+        total = pods * channels
         leave = s // pod != d // pod
         ss, dd = s[leave], d[leave]
         flows += [index[leave], index[leave]]
-        keys += [offset + (ss // pod) * channels + dd % channels,
-                 offset + total + (dd // pod) * channels + (dd % upper_w) * cables
-                 + ss % cables]
+        if routing == "dmodk":
+            keys += [offset + (ss // pod) * channels + dd % channels,
+                     offset + total + (dd // pod) * channels + (dd % upper_w) * cables
+                     + ss % cables]
+            widths += [np.ones(ss.size), np.ones(ss.size)]
+        else:
+            keys += [offset + ss // pod, offset + total + dd // pod]
+            widths += [np.full(ss.size, float(channels))] * 2
         offset += 2 * total
     if not flows:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    return np.concatenate(flows), np.concatenate(keys)
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0)
+    return np.concatenate(flows), np.concatenate(keys), np.concatenate(widths)

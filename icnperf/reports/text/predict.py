@@ -182,7 +182,7 @@ def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api
     """One row per (layout, size, algorithm): time, and the hardware tree's speedup over the
     best point-to-point algorithm of the same layout and size. ``processes_per_node`` and
     ``placement`` go to collectives.compare (the trees are left out when ppn > 1)."""
-    from icnperf.model.collectives import ALGORITHMS, compare
+    from icnperf.model.collectives import ALL_ALGORITHMS as ALGORITHMS, compare
 
     if algorithm != "all" and algorithm not in ALGORITHMS:
         raise InputError(f"unknown algorithm {algorithm!r}; choose all or one of"
