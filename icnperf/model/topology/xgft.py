@@ -355,6 +355,24 @@ def fattree_as_xgft(k: int, n: int) -> dict:
     return {"m": (k,) * (n - 1) + (2 * k,), "w": (1,) + (k,) * (n - 1), "p": (1,) * n}
 
 
+def kary_ntree(k: int, n: int) -> dict:
+    """Params of the k-ary n-tree (Petrini & Vanneschi 1997): XGFT(n; k,..,k; 1,k,..,k),
+    k^n endpoints, switches of 2k ports (the top level uses its k down ports only)."""
+    return {"m": (k,) * n, "w": (1,) + (k,) * (n - 1), "p": (1,) * n}
+
+
+def kary_ntree_for_endpoints(n_endpoints: int, levels: int) -> dict:
+    """The smallest k-ary ``levels``-tree with k^levels >= n_endpoints (k >= 2)."""
+    require(n_endpoints >= 1 and levels >= 1,
+            f"xgft: need endpoints >= 1 and levels >= 1, not {n_endpoints}, {levels}")
+    k = max(2, int(round(n_endpoints ** (1.0 / levels))))
+    while k**levels < n_endpoints:
+        k += 1
+    while k > 2 and (k - 1) ** levels >= n_endpoints:
+        k -= 1
+    return kary_ntree(k, levels)
+
+
 def _levels(params: dict, name: str, h: int | None) -> tuple[int, ...]:
     value = params[name]
     if is_integer(value):

@@ -355,3 +355,14 @@ def test_bad_specs_are_one_line_input_errors(text):
     with pytest.raises(InputError) as info:
         parse_spec(text)
     assert "\n" not in str(info.value)
+
+
+def test_kary_ntree_sizing_for_compare_topologies():
+    """The smallest k-ary 3-tree with >= 100 endpoints is the 5-ary 3-tree (125, 3 x 25
+    switches of radix 10); within radix 36 the largest is the 18-ary 3-tree."""
+    from icnperf.model.topology.compare import design, largest_for_radix
+
+    small = design("xgft", 100, levels=3)
+    assert (small.spec, small.endpoints, small.routers, small.radix) == (
+        "xgft:m=5x5x5,w=1x5x5", 125, 75, 10)
+    assert largest_for_radix("xgft", 36, levels=3).spec == "xgft:m=18x18x18,w=1x18x18"
