@@ -32,3 +32,11 @@ def test_machines_state_the_readme_parameters():
     assert tree.get("network.tree_routing") == "dmodk"
     assert tree.get("network.injection_latency") == 80e-9
     assert torus.get("network.injection_latency") == 0
+
+
+def test_tapered_variant_differs_only_in_its_spines():
+    full = load_machine("simgrid-fattree-64")
+    tapered = load_machine("simgrid-fattree-64-tapered")
+    assert tapered.topology == "xgft:m=8x8,w=1x2"
+    assert dict(tapered.network) == dict(full.network)
+    assert dict(tapered.software) == dict(full.software)
