@@ -26,6 +26,9 @@ PRESETS = [
     "skif-aurora-torus",
     "ib-qdr-cluster",
     "gige-cluster",
+    "simgrid-fattree-64",
+    "simgrid-fattree-64-tapered",
+    "simgrid-torus-4x4x4",
     "nudt-generic",
 ]
 PRESET_DIR = Path(__file__).resolve().parents[1] / "icnperf" / "data" / "machines"
