@@ -56,9 +56,20 @@ class TopologySpec:
                         if not (k == "p" and isinstance(v, tuple) and set(v) == {1}))
         return f"{self.family.name}:{body}"
 
-    def evaluate(self) -> Metrics:
-        """Metrics of this one configuration (0-d arrays)."""
-        return self.family.evaluate(**self.params)
+    def evaluate(self, tree_routing: str | None = None) -> Metrics:
+        """Metrics of this one configuration (0-d arrays); ``tree_routing`` (random or
+        dmodk, xgft.TREE_ROUTINGS) picks a fat tree's up-port rule (default random)."""
+        if tree_routing is None:
+            return self.family.evaluate(**self.params)
+        if tree_routing not in xgft.TREE_ROUTINGS:
+            raise InputError(f"unknown tree routing {tree_routing!r}; choose one of "
+                             f"{', '.join(xgft.TREE_ROUTINGS)}")
+        if self.family.name == "xgft":
+            return self.family.evaluate(**self.params, routing=tree_routing)
+        if self.family.name in ("fattree", "clos"):
+            evaluate = fattree.fattree if self.family.name == "fattree" else fattree.clos
+            return evaluate(**self.params, up_port=tree_routing)
+        raise InputError(f"tree routing applies to fattree, clos and xgft, not {self.family.name}")
 
 
 def _integer(token: str, spec: str, what: str) -> int:

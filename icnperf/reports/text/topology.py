@@ -13,12 +13,13 @@ def _count(value) -> int | float:
     return int(value) if value.is_integer() else value
 
 
-def topology_document(spec_text: str) -> dict:
-    """All metrics of one spec as a plain dict (the JSON layout of ``icnperf topology``)."""
+def topology_document(spec_text: str, tree_routing: str | None = None) -> dict:
+    """All metrics of one spec as a plain dict (the JSON layout of ``icnperf topology``);
+    ``tree_routing`` picks a fat tree's up-port rule (TopologySpec.evaluate)."""
     from icnperf.model.topology.spec import parse_spec
 
     spec = parse_spec(spec_text)
-    m = spec.evaluate()
+    m = spec.evaluate(tree_routing)
     throughput = m.throughput
     return {
         "family": spec.family.name,
@@ -36,9 +37,9 @@ def topology_document(spec_text: str) -> dict:
     }
 
 
-def topology_text(spec_text: str, fmt: str) -> str:
+def topology_text(spec_text: str, fmt: str, tree_routing: str | None = None) -> str:
     """``icnperf topology SPEC`` output in the chosen format."""
-    doc = topology_document(spec_text)
+    doc = topology_document(spec_text, tree_routing)
     if fmt == "json":
         return json_text(doc)
     scalar_keys = ("family", "spec", "routers", "endpoints", "radix", "links", "diameter",
