@@ -121,6 +121,11 @@ class XGFT:
             total = total + self.N / self.P[l] * self.C[l]
         return total
 
+    def links_by_level(self) -> list:
+        """Router-router cables between level l and l+1 for l = 1..h-1, (N/P_l)·C_l each
+        (for a bill of materials by role: leaf-spine, spine-core, ...)."""
+        return [self.N / self.P[l] * self.C[l] for l in range(1, self.h)]
+
     def diameter(self):
         """2 × the levels l = 1..h-1 whose pods are smaller than the tree (NCA up/down)."""
         total = np.zeros_like(self.N)

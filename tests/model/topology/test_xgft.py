@@ -201,6 +201,9 @@ def test_counts_radix_and_distances_match_the_built_tree(trio):
     assert scalar(metrics.radix) == max(t.graph.degree(v) for v in switches)
     assert scalar(metrics.links) == sum(1 for a, b, _ in t.graph.edges(keys=True)
                                         if a[0] > 0 and b[0] > 0)
+    per_level = [sum(1 for a, b, _ in t.graph.edges(keys=True) if {a[0], b[0]} == {l, l + 1})
+                 for l in range(1, len(m))]
+    assert [scalar(x) for x in xg.XGFT(m, w, p).links_by_level()] == per_level
     simple = nx.Graph(t.graph)
     ends = [t.endpoint[i] for i in range(t.size)]
     dist = [nx.single_source_shortest_path_length(simple, e) for e in ends]
