@@ -132,3 +132,15 @@ def test_library_algorithms_refuse_what_they_do_not_model():
     assert "linear" not in C.compare(machine, "allgather", [4096], layout=big)
     with pytest.raises(InputError, match="does not define"):
         C.collective_time(machine, "alltoall", "linear", [4096])
+
+
+def test_a_host_posts_its_messages_one_after_another():
+    """With software overhead O, a host's second message leaves O/2 after its first (the
+    sending half, LogGP's o); with 16-byte messages they never share a link."""
+    layout = C.Layout.from_topology("xgft:m=8x8,w=1x8").tree_routed("dmodk")
+    p = params(software_overhead=1e-6)
+    first, second = fluid.flow_times(layout, [0, 0], [8, 16], 0.0, p)
+    alone = fluid.flow_times(layout, [0], [8], 0.0, p)[0]
+    assert first == pytest.approx(alone, rel=1e-12)
+    assert second - first == pytest.approx(0.5e-6, rel=1e-9)
+    assert alone == pytest.approx(1e-6 + 4 * LAT + 16 / B, rel=1e-12)

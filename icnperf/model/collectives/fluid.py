@@ -17,7 +17,9 @@ at a common rate; at every instant the rates are the max-min fair allocation
   flow at rate r uses r·m/W of it).
 
 A flow ends when its W bytes are through; with ``after`` a flow is released when another
-ends (an eager send leaving as soon as its sender has the data). Dragonflies and megaflies
+ends (an eager send leaving as soon as its sender has the data). A host posts its own
+messages one after another: its j-th message of a set (in the order given, j = 0, 1, ..)
+is released j·O/2 late, the sending half of the overhead (LogGP's o; Culler et al. 1993). Dragonflies and megaflies
 are mapped with their endpoint channels and hosts only (their router channels have no
 per-flow routes here). Numeric only; cut-through only. Exact for the model as stated: the
 allocation is recomputed at every release, start and end.
@@ -173,8 +175,14 @@ def flow_times(layout: Layout, src, dst, payload, params, *, release=None, after
         ratio = np.where(wire > 0, payload / wire, 0.0)
     coefficient = np.where(kind == 1, ratio[flow], 1.0)
     start = np.full(count, np.inf)
-    if release is None:
-        release = np.zeros(count)
+    release = np.zeros(count) if release is None else np.asarray(release, dtype=float)
+    # a sender's CPU posts its messages one after another: the j-th of a source (in the
+    # order given) waits j sending halves of the software overhead, O/2 each (LogGP's o)
+    order = np.argsort(src, kind="stable")
+    rank_in_source = np.empty(count, dtype=np.int64)
+    first = np.searchsorted(src[order], src[order])
+    rank_in_source[order] = np.arange(count) - first
+    release = release + rank_in_source * params.get("software_overhead", 0) / 2
     after = np.full(count, -1) if after is None else np.asarray(after)
     ready = after < 0
     start[ready] = np.asarray(release, dtype=float)[ready] + latency[ready]

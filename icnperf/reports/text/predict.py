@@ -182,6 +182,7 @@ def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api
     """One row per (layout, size, algorithm): time, and the hardware tree's speedup over the
     best point-to-point algorithm of the same layout and size. ``processes_per_node`` and
     ``placement`` go to collectives.compare (the trees are left out when ppn > 1)."""
+    from icnperf.model.collectives import ALGORITHMS as TEXTBOOK
     from icnperf.model.collectives import ALL_ALGORITHMS as ALGORITHMS, compare
 
     if algorithm != "all" and algorithm not in ALGORITHMS:
@@ -198,7 +199,8 @@ def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api
         if chosen is not None and algorithm not in results:
             raise InputError(f"algorithm {algorithm} does not define {operation} on"
                              f" {layout.text} (available: {', '.join(results)})")
-        p2p = [r.time for a, r in results.items() if a != "hw-tree"]
+        # the best textbook algorithm (the MPI libraries' own are listed, not compared)
+        p2p = [r.time for a, r in results.items() if a != "hw-tree" and a in TEXTBOOK]
         best = None if not p2p else np.minimum.reduce(p2p)
         tree = results["p2p-tree"].time if "p2p-tree" in results else None
         for name in chosen or [a for a in ALGORITHMS if a in results]:
