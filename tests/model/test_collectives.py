@@ -473,7 +473,7 @@ def test_times_are_monotone_in_message_size(layout):
     for (algorithm, operation) in C.TABLE:
         if algorithm in ("hw-tree", "p2p-tree") and not layout.is_torus:
             continue
-        if not fluid.offered(algorithm, layout.ranks) or (
+        if not fluid.offered(algorithm, layout.ranks, operation) or (
                 algorithm in ("linear", "reduce-bcast") and ANGARA.get("store_and_forward")):
             continue
         t = np.broadcast_to(C.evaluate(operation, algorithm, sizes, layout, ANGARA),

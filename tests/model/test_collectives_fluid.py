@@ -127,9 +127,11 @@ def test_pairwise_allgather_slows_on_a_tapered_tree():
 def test_library_algorithms_refuse_what_they_do_not_model():
     machine = load_machine("simgrid-torus-4x4x4")
     big = C.Layout.torus((8, 8, 8))
-    with pytest.raises(InputError, match="at most 256 ranks"):
+    with pytest.raises(InputError, match="at most 64 ranks"):
         C.collective_time(machine, "allgather", "linear", [4096], layout=big)
     assert "linear" not in C.compare(machine, "allgather", [4096], layout=big)
+    assert fluid.rank_limit("linear", "allgather") == 64         # 64 x 63 <= 4096 flows
+    assert fluid.offered("linear", 256, "broadcast") and not fluid.offered("linear", 257)
     with pytest.raises(InputError, match="does not define"):
         C.collective_time(machine, "alltoall", "linear", [4096])
 

@@ -82,9 +82,9 @@ def evaluate(operation: str, algorithm: str, m, layout: Layout, params: dict, *,
             return float(schedule_time(size, schedule(name, op, layout),
                                        **_bind(schedule_time, params)))
         return fluid.algorithm_time(algorithm, operation, m, layout, params, step_time)
-    if not fluid.offered(algorithm, layout.ranks):
-        raise InputError(f"{algorithm} is evaluated on at most "
-                         f"{fluid.RANK_LIMITS[algorithm]} ranks, not {layout.ranks}")
+    if not fluid.offered(algorithm, layout.ranks, operation):
+        raise InputError(f"{algorithm} {operation} is evaluated on at most "
+                         f"{fluid.rank_limit(algorithm, operation)} ranks, not {layout.ranks}")
     if algorithm in ("linear", "reduce-bcast") and not fluid.uses_flows(
             algorithm, operation, m, params, layout):
         raise InputError(f"{algorithm} is timed as flows: it needs numeric parameters, "
@@ -173,7 +173,7 @@ def compare(machine, operation: str, sizes=None, *, layout: Layout | None = None
     named), by algorithm name; ``hw-tree`` is left out when the machine has no hardware
     collectives, the tree algorithms when the layout is not a torus or
     ``processes_per_node`` > 1, and the MPI-library algorithms above their rank limits
-    (fluid.RANK_LIMITS; linear and reduce-bcast also with ppn > 1 or store-and-forward
+    (fluid.rank_limit; linear and reduce-bcast also with ppn > 1 or store-and-forward
     switching, which their flow timing does not take)."""
     operation = operation_name(operation)
     layout = machine_layout(machine, layout).placed(processes_per_node, placement, seed)
@@ -182,7 +182,7 @@ def compare(machine, operation: str, sizes=None, *, layout: Layout | None = None
         algorithms = [a for a in ALL_ALGORITHMS if (a, operation) in TABLE
                       and not (a == "hw-tree" and not machine.get("network.collective_trees"))
                       and not (a in ("hw-tree", "p2p-tree") and not trees_fit)
-                      and fluid.offered(a, layout.ranks)
+                      and fluid.offered(a, layout.ranks, operation)
                       and not (a in ("linear", "reduce-bcast")
                                and (layout.processes_per_node != 1
                                     or machine.get("network.switching") == "store-and-forward"))]

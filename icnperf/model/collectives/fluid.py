@@ -233,18 +233,31 @@ def _hops(layout: Layout, src, dst, tree_routing):
 
 
 FLOW_RANKS = 256
-"""Most ranks of an algorithm timed as flows (the linear all-gather has P(P-1) of them, and
-the allocation is recomputed at every event). Above it the linear algorithms and
-reduce-bcast are not offered and an eager binomial broadcast keeps the synchronous steps
-(its result says so)."""
+"""Most ranks of an algorithm timed as flows (the allocation is recomputed at every event).
+Above it linear and reduce-bcast are not offered and an eager binomial broadcast keeps the
+synchronous steps (its result says so)."""
+
+MAX_FLOWS = 4096
+"""Most flows of one set: the linear all-gather's P(P-1) limit it to 64 ranks."""
 
 RANK_LIMITS = {"linear": FLOW_RANKS, "reduce-bcast": FLOW_RANKS, "pairwise": 4096}
 """Most ranks each MPI-library algorithm is evaluated on (pairwise: P - 1 mapped steps)."""
 
 
-def offered(algorithm: str, ranks: int) -> bool:
-    """Whether ``algorithm`` is evaluated on ``ranks`` ranks (RANK_LIMITS)."""
-    return ranks <= RANK_LIMITS.get(algorithm, ranks)
+def rank_limit(algorithm: str, operation: str | None = None) -> int | None:
+    """Most ranks ``algorithm`` (for ``operation``) is evaluated on; None: no limit."""
+    if algorithm == "linear" and operation == "allgather":
+        ranks = 2
+        while (ranks + 1) * ranks <= MAX_FLOWS:
+            ranks += 1
+        return ranks
+    return RANK_LIMITS.get(algorithm)
+
+
+def offered(algorithm: str, ranks: int, operation: str | None = None) -> bool:
+    """Whether ``algorithm`` is evaluated on ``ranks`` ranks (:func:`rank_limit`)."""
+    limit = rank_limit(algorithm, operation)
+    return limit is None or ranks <= limit
 
 
 def is_numeric(params: dict) -> bool:

@@ -20,7 +20,7 @@ one. Every one has a symbolic form (explain) and is what sizing's "best" chooses
 LIBRARY_ALGORITHMS = ("linear", "pairwise", "reduce-bcast")
 """The defaults and fallbacks MPI libraries run (SMPI's names: validation/claims/simgrid.py),
 evaluated on a machine by name or in ``compare``'s default set up to their rank limits
-(collectives.fluid.RANK_LIMITS); linear and reduce-bcast are timed as flows, numeric only."""
+(collectives.fluid.rank_limit); linear and reduce-bcast are timed as flows, numeric only."""
 
 ALL_ALGORITHMS = ALGORITHMS + LIBRARY_ALGORITHMS
 """Every algorithm name a caller may give."""
