@@ -44,6 +44,7 @@ BUNDLED = {
     "angara-heat-fig10",
     "angara-hpcg-36-nodes",
     "angara-allgather-sim-vs-cluster",
+    "simgrid-collectives-cm02",
 }
 NPB = ("npb-is-gige-class-c", "npb-is-ib-qdr-class-c", "npb-is-ib-qdr-class-d")
 CLAIMS = (
