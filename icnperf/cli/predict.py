@@ -24,9 +24,9 @@ def predict() -> None:
 @click.option("--hops", type=click.FloatRange(min=0), default=None,
               help="Router-to-router hops [default: the topology's average distance].")
 @click.option("--from", "source", default=None, metavar="ENDPOINT",
-              help="Source endpoint on a torus/mesh/hypercube: index or coordinates 1,0,2.")
+              help="Source endpoint: an index, or coordinates 1,0,2 on a torus/mesh/hypercube.")
 @click.option("--to", "destination", default=None, metavar="ENDPOINT",
-              help="Destination endpoint (with --from); hops follow dimension-order routing.")
+              help="Destination endpoint (with --from); hops follow the topology's routing.")
 @click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
               show_default=True, help="Software overhead charged; none = hardware only.")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
@@ -60,22 +60,24 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
               help="Override a parameter (repeatable).")
 @click.option("--nodes", default=None, metavar="RANGE",
               help="Node counts (8..32768:x2); the torus keeps its dimension count and takes"
-                   " the most balanced radices [default: the machine's own shape].")
+                   " the most balanced radices; a fat tree or dragonfly runs a job of N nodes"
+                   " on the machine as it is [default: the whole machine].")
 @click.option("--shape", default=None, metavar="AxBxC", help="Fix the torus shape.")
 @click.option("--bytes", "sizes", default="256B", show_default=True,
               help="Data per rank: a range, a list or one size; bare numbers are bytes.")
 @click.option("--algorithm", default="all", show_default=True,
-              help="all, hw-tree, p2p-tree, binomial, recursive-doubling, ring, rabenseifner"
-                   " or bruck.")
+              help="all, hw-tree, p2p-tree, binomial, recursive-doubling, ring, rabenseifner,"
+                   " bruck, or what MPI libraries run: linear, pairwise, reduce-bcast.")
 @click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
               show_default=True, help="Software overhead per message and per hardware call.")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
               show_default=True,
               help="Processes per node: ranks r..r+ppn-1 share a node (point-to-point"
                    " algorithms; the trees need 1).")
-@click.option("--placement", type=click.Choice(["linear", "random"]), default="linear",
-              show_default=True,
-              help="Nodes on endpoints: in order, or a random permutation (seed 0).")
+@click.option("--placement", type=click.Choice(["linear", "spread", "random"]),
+              default="linear", show_default=True,
+              help="Nodes on endpoints: in order, round-robin over leaf switches (trees) or"
+                   " groups (dragonflies), or a random permutation (seed 0).")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
@@ -100,7 +102,8 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
 @click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
               help="Override a parameter (repeatable).")
 @click.option("--nodes", default=None, metavar="RANGE",
-              help="Node counts; the torus is reshaped as in predict collective.")
+              help="Node counts; the torus is reshaped, a fat tree or dragonfly runs the job"
+                   " on its first N endpoints, as in predict collective.")
 @click.option("--shape", default=None, metavar="AxBxC", help="Fix the torus shape.")
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
               help="Set a skeleton parameter, e.g. n=2048 (repeatable; bare SI numbers).")

@@ -22,15 +22,18 @@ class FamilyListingCommand(click.Command):
 
 @click.command(cls=FamilyListingCommand)
 @click.argument("spec")
+@click.option("--tree-routing", type=click.Choice(["random", "dmodk"]), default=None,
+              help="Up-port rule of a fat tree (fattree, clos, xgft) [default: random].")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
 @WIDE_OPTION
-def topology(spec: str, fmt: str, output: str | None, force: bool, wide: bool) -> None:
+def topology(spec: str, tree_routing: str | None, fmt: str, output: str | None, force: bool,
+             wide: bool) -> None:
     """Structural metrics and channel loads of one topology SPEC (FAMILY:PARAMETERS)."""
     from icnperf.reports.text.topology import topology_text
 
-    emit(topology_text(spec, fmt, wide), output, force)
+    emit(topology_text(spec, fmt, tree_routing, wide), output, force)
 
 
 @click.command("compare-topologies")

@@ -60,10 +60,19 @@ def test_p2p_bad_input_is_one_line_and_status_2(args):
     assert len(result.output.strip().splitlines()) == 1
 
 
-def test_from_to_rejected_on_a_dragonfly():
+def test_from_to_name_endpoints_of_trees_and_dragonflies():
+    """DF(4,8,4): endpoints 0-3 on router 0; 4 on router 1 of group 0 (1 hop); endpoint 32
+    on router 0 of group 1, whose link to group 0 leaves router 0 of group 0 (global
+    channel 0) and lands on router 7 of group 1 (channel 31): global, then local, 2 hops."""
+    assert hops_between("dragonfly:p=4,a=8,h=4", "0", "3") == 0
+    assert hops_between("dragonfly:p=4,a=8,h=4", "0", "4") == 1
+    assert hops_between("dragonfly:p=4,a=8,h=4", "0", "32") == 2
+    assert hops_between("xgft:m=8x8,w=1x2", "0", "7") == 0
+    assert hops_between("xgft:m=8x8,w=1x2", "0", "8") == 2
+    assert hops_between("fattree:k=2,n=3", "0", "15") == 4
     result = CliRunner().invoke(cli, ["predict", "p2p", "--machine", "nudt-generic",
-                                      "--from", "0", "--to", "1"])
-    assert result.exit_code == 2 and "give --hops" in result.output
+                                      "--from", "0", "--to", "9999"])
+    assert result.exit_code == 2 and "below 1056" in result.output
 
 
 def test_collective_sweep_reshapes_the_torus_and_ratio_grows():

@@ -116,7 +116,8 @@ def test_every_textbook_algorithm_runs_on_the_new_families():
                      "megafly:k=3"):
         machine = qdr(topology)
         results = C.compare(machine, "allreduce", [8, 65536])
-        assert set(results) == {"binomial", "recursive-doubling", "ring", "rabenseifner"}
+        assert set(results) == {"binomial", "recursive-doubling", "ring", "rabenseifner",
+                                "reduce-bcast"}
         for result in results.values():
             assert result.layout == C.Layout.from_topology(topology).text
             assert np.all(result.time > 0)

@@ -20,8 +20,9 @@ from icnperf.model.topology import torus
 
 NS = 1e-9
 
-PAIRS = [(a, o) for (a, o) in C.TABLE]
-"""Every defined (algorithm, operation) pair."""
+PAIRS = [(a, o) for (a, o) in C.TABLE if a in C.ALGORITHMS]
+"""Every defined (algorithm, operation) pair with a formula (the MPI-library algorithms
+are timed as flows or mapped step by step and have no symbolic form)."""
 
 TIME_KINDS = ("time", "time-per-byte")
 

@@ -101,6 +101,11 @@ SCHEMA: dict[str, dict[str, Key]] = {
          "application message mapping: plus sends it in the + direction, split sends it + "
          "from even and - from odd ring positions (absent: plus)",
          {"choices": ("plus", "split")}),
+        ("tree_routing", "choice",
+         "up-port rule of fat trees (fattree, clos, xgft): random spreads every packet over "
+         "the up ports, dmodk picks port floor(d / w1..w_l) mod (w·p) by destination d as "
+         "SimGrid's FatTreeZone (absent: random)",
+         {"choices": ("random", "dmodk")}),
         ("collective_trees", "count",
          "hardware collective trees the routers support (absent: no hardware collectives)"),
     ),

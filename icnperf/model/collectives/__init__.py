@@ -153,6 +153,8 @@ from icnperf.model.collectives.registry import (
 )
 from icnperf.model.collectives.registry import (
     ALGORITHMS,
+    ALL_ALGORITHMS,
+    LIBRARY_ALGORITHMS,
     OPERATIONS,
     TABLE,
     Entry,
@@ -219,6 +221,8 @@ from icnperf.model.collectives.schedules import (
 
 __all__ = [
     "ALGORITHMS",
+    "ALL_ALGORITHMS",
+    "LIBRARY_ALGORITHMS",
     "CREDIT_PACKETS",
     "OPERATIONS",
     "PLACEMENTS",

@@ -10,6 +10,7 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.model import ops
+from icnperf.model.collectives import fluid
 from icnperf.model.collectives.hardware import (
     hw_allgather,
     hw_allreduce,
@@ -26,19 +27,22 @@ from icnperf.model.collectives.p2p_tree import (
     p2p_tree_reduce,
 )
 from icnperf.model.collectives.parameters import _bind, collective_parameters
-from icnperf.model.collectives.registry import ALGORITHMS, TABLE, _check, operation_name
+from icnperf.model.collectives.registry import ALL_ALGORITHMS, TABLE, _check, operation_name
 from icnperf.model.collectives.schedules import schedule, schedule_time
 
 
 def machine_layout(machine, layout: Layout | None = None) -> Layout:
     """``layout`` (default: the machine's topology, ``Layout.from_topology``) with the
-    machine's ring tie rule (``network.ring_ties``, absent: plus) unless the layout sets
-    its own (``Layout.routed``)."""
+    machine's ring tie rule (``network.ring_ties``, absent: plus) and fat-tree routing
+    (``network.tree_routing``, absent: random) unless the layout sets its own
+    (``Layout.routed``, ``Layout.tree_routed``)."""
     if layout is None:
         layout = Layout.from_topology(machine.topology)
-    if layout.ring_ties is not None:
-        return layout
-    return layout.routed(machine.get("network.ring_ties", "plus"))
+    if layout.ring_ties is None:
+        layout = layout.routed(machine.get("network.ring_ties", "plus"))
+    if layout.tree_routing is None and layout.tree is not None:
+        layout = layout.tree_routed(machine.get("network.tree_routing", "random"))
+    return layout
 
 
 def evaluate(operation: str, algorithm: str, m, layout: Layout, params: dict, *,
@@ -73,6 +77,18 @@ def evaluate(operation: str, algorithm: str, m, layout: Layout, params: dict, *,
         if operation == "allreduce":
             return p2p_tree_allreduce(m, depth, ties, **_bind(p2p_tree_allreduce, params))
         return p2p_tree_barrier(depth, ties, **_bind(p2p_tree_barrier, params))
+    if fluid.uses_flows(algorithm, operation, m, params, layout):
+        def step_time(name, op, size):
+            return float(schedule_time(size, schedule(name, op, layout),
+                                       **_bind(schedule_time, params)))
+        return fluid.algorithm_time(algorithm, operation, m, layout, params, step_time)
+    if not fluid.offered(algorithm, layout.ranks, operation):
+        raise InputError(f"{algorithm} {operation} is evaluated on at most "
+                         f"{fluid.rank_limit(algorithm, operation)} ranks, not {layout.ranks}")
+    if algorithm in ("linear", "reduce-bcast") and not fluid.uses_flows(
+            algorithm, operation, m, params, layout):
+        raise InputError(f"{algorithm} is timed as flows: it needs numeric parameters, "
+                         "cut-through switching and one process per node")
     steps = schedule(algorithm, operation, layout)
     size = 0 * m if operation == "barrier" else m
     return schedule_time(size, steps, **_bind(schedule_time, params))
@@ -155,15 +171,21 @@ def compare(machine, operation: str, sizes=None, *, layout: Layout | None = None
             ) -> dict[str, CollectiveResult]:
     """:func:`collective_time` of every algorithm that defines ``operation`` (or those
     named), by algorithm name; ``hw-tree`` is left out when the machine has no hardware
-    collectives and the tree algorithms when the layout is not a torus or
-    ``processes_per_node`` > 1."""
+    collectives, the tree algorithms when the layout is not a torus or
+    ``processes_per_node`` > 1, and the MPI-library algorithms above their rank limits
+    (fluid.rank_limit; linear and reduce-bcast also with ppn > 1 or store-and-forward
+    switching, which their flow timing does not take)."""
     operation = operation_name(operation)
     layout = machine_layout(machine, layout).placed(processes_per_node, placement, seed)
     if algorithms is None:
         trees_fit = layout.is_torus and layout.processes_per_node == 1
-        algorithms = [a for a in ALGORITHMS if (a, operation) in TABLE
+        algorithms = [a for a in ALL_ALGORITHMS if (a, operation) in TABLE
                       and not (a == "hw-tree" and not machine.get("network.collective_trees"))
-                      and not (a in ("hw-tree", "p2p-tree") and not trees_fit)]
+                      and not (a in ("hw-tree", "p2p-tree") and not trees_fit)
+                      and fluid.offered(a, layout.ranks, operation)
+                      and not (a in ("linear", "reduce-bcast")
+                               and (layout.processes_per_node != 1
+                                    or machine.get("network.switching") == "store-and-forward"))]
     return {a: collective_time(machine, operation, a, sizes, layout=layout, api=api,
                                combine_time=combine_time,
                                processes_per_node=layout.processes_per_node,

@@ -16,11 +16,15 @@ from icnperf.model.topology import torus
 # --- layouts: where ranks are and what each step's messages cost --------------------------
 
 
-PLACEMENTS = ("linear", "random")
+PLACEMENTS = ("linear", "random", "spread")
 """Rank placements: ``linear`` puts node i on endpoint i; ``random`` on endpoint
-perm[i] for a permutation of the endpoints seeded by ``seed`` (NumPy's default_rng)."""
+perm[i] for a permutation of the machine's endpoints seeded by ``seed`` (NumPy's
+default_rng); ``spread`` deals the nodes round-robin over the leaf switches of a fat tree
+or the groups of a dragonfly / megafly (node i on unit i mod U, the (i // U)-th endpoint of
+it)."""
 
-_NETWORK_FAMILIES = ("fattree", "clos", "dragonfly", "megafly")
+_NETWORK_FAMILIES = ("fattree", "clos", "xgft", "dragonfly", "megafly")
+_TREE_FAMILIES = ("fattree", "clos", "xgft")
 """Non-torus families whose minimal routes the textbook algorithms are mapped onto."""
 
 
@@ -38,7 +42,10 @@ class Layout:
     dimension 0 fastest on a torus; random: a permutation seeded by ``seed``).
     ``endpoints`` counts nodes (every endpoint holds one node); :attr:`ranks` the ranks.
     ``ring_ties``: how a torus routes a message half a ring away (torus.RING_TIES; None:
-    not set, routed + unless a machine sets it, see collectives.machine_layout)."""
+    not set, routed + unless a machine sets it, see collectives.machine_layout).
+    ``tree_routing``: a fat tree's up-port rule (xgft.TREE_ROUTINGS; None: random).
+    ``machine_endpoints``: the network's endpoints when the job uses only ``endpoints`` of
+    them (:meth:`on_part`; None: the job fills the network)."""
 
     endpoints: int
     radices: tuple[int, ...] | None = None
@@ -47,6 +54,8 @@ class Layout:
     placement: str = "linear"
     seed: int = 0
     ring_ties: str | None = None
+    tree_routing: str | None = None
+    machine_endpoints: int | None = None
 
     def __post_init__(self):
         if self.endpoints * self.processes_per_node > MAX_RANKS:
@@ -73,6 +82,27 @@ class Layout:
                              f"not {endpoints!r}")
         return cls(int(endpoints), None)
 
+    @property
+    def network_endpoints(self) -> int:
+        """Endpoints of the whole network (the job's nodes unless :meth:`on_part`)."""
+        return self.machine_endpoints or self.endpoints
+
+    def on_part(self, nodes: int) -> Layout:
+        """A job of ``nodes`` nodes on this fat tree / dragonfly as it is (the network keeps
+        its size; the nodes go where the placement puts them). InputError if the network
+        has fewer endpoints, on a torus (reshape it instead) or a crossbar."""
+        if self.network is None:
+            raise InputError(f"a job on part of the machine needs a fat tree or dragonfly, "
+                             f"not {self.text}")
+        size = self.network_endpoints
+        if not (isinstance(nodes, (int, np.integer)) and not isinstance(nodes, bool)
+                and 2 <= nodes):
+            raise InputError(f"a job needs a whole number of nodes >= 2, not {nodes!r}")
+        if nodes > size:
+            raise InputError(f"{nodes} nodes is more than the {size} endpoints of {self.text}")
+        return replace(self, endpoints=int(nodes),
+                       machine_endpoints=None if nodes == size else size)
+
     @classmethod
     def from_topology(cls, text: str) -> Layout:
         """The layout of a topology spec (``torus:16x16x32``, ``hypercube:3``,
@@ -87,6 +117,14 @@ class Layout:
             return cls.torus(spec.params["radices"])
         if name == "hypercube":
             return cls.torus((2,) * spec.params["n"])
+        if name == "xgft":
+            m = spec.params["m"]
+            m = (m,) if isinstance(m, int) else m
+            w = spec.params["w"]
+            w = (w,) if isinstance(w, int) else w
+            p = spec.params.get("p", (1,) * len(m))
+            p = (p,) if isinstance(p, int) else p
+            return cls(int(spec.family.endpoints(spec.params)), None, (name, m, w, p))
         if name in _NETWORK_FAMILIES:
             values = tuple(int(spec.params[key]) for key in spec.family.parameters)
             return cls(int(spec.family.endpoints(spec.params)), None, (name, *values))
@@ -108,8 +146,36 @@ class Layout:
         if not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
                 and seed >= 0):
             raise InputError(f"seed must be a whole number >= 0, not {seed!r}")
+        if placement == "spread" and self.network is None:
+            raise InputError(f"spread placement deals nodes over the leaf switches of a fat "
+                             f"tree or the groups of a dragonfly, not over {self.text}")
         return replace(self, processes_per_node=int(processes_per_node),
                        placement=placement, seed=int(seed) if placement == "random" else 0)
+
+    def tree_routed(self, tree_routing: str) -> Layout:
+        """This layout with fat-tree up ports chosen by ``tree_routing``
+        (xgft.TREE_ROUTINGS); InputError on another value."""
+        from icnperf.model.topology.xgft import TREE_ROUTINGS
+
+        if tree_routing not in TREE_ROUTINGS:
+            raise InputError(f"unknown tree routing {tree_routing!r}; choose one of "
+                             f"{', '.join(TREE_ROUTINGS)}")
+        return replace(self, tree_routing=tree_routing)
+
+    @property
+    def tree(self) -> tuple | None:
+        """(m, w, p) of the XGFT this fat tree / Clos / xgft is (FT(k, n) =
+        xgft.fattree_as_xgft); None for other layouts."""
+        if self.network is None or self.network[0] not in _TREE_FAMILIES:
+            return None
+        from icnperf.model.topology.xgft import fattree_as_xgft
+
+        name, *values = self.network
+        if name == "xgft":
+            return tuple(values)
+        k, n = (values[0] // 2 if name == "clos" else values[0]), values[1]
+        params = fattree_as_xgft(k, n)
+        return params["m"], params["w"], params["p"]
 
     def routed(self, ring_ties: str) -> Layout:
         """This layout with half-ring ties routed by ``ring_ties`` (torus.RING_TIES: plus
@@ -125,7 +191,7 @@ class Layout:
 
     @property
     def family(self) -> str:
-        """``torus``, ``crossbar`` or the network family (fattree, clos, dragonfly,
+        """``torus``, ``crossbar`` or the network family (fattree, clos, xgft, dragonfly,
         megafly)."""
         if self.radices is not None:
             return "torus"
@@ -149,6 +215,10 @@ class Layout:
         if self.network is None:
             return f"crossbar:{self.endpoints}"
         name, *values = self.network
+        if name == "xgft":
+            text = ",".join(f"{key}=" + "x".join(map(str, v)) for key, v in zip("mwp", values)
+                            if not (key == "p" and set(v) == {1}))
+            return f"xgft:{text}"
         keys = {"fattree": ("k", "n"), "clos": ("radix", "levels"),
                 "dragonfly": ("p", "a", "h"), "megafly": ("k",)}[name]
         return f"{name}:" + ",".join(f"{key}={v}" for key, v in zip(keys, values))
@@ -176,26 +246,51 @@ class Layout:
         family = self.family
         if family == "crossbar":
             return 1
-        if family in ("fattree", "clos"):
-            return 2 * (self.network[2] - 1)
+        if family in _TREE_FAMILIES:
+            m = self.tree[0]
+            size = math.prod(m)
+            return 2 * sum(1 for level in range(1, len(m)) if math.prod(m[:level]) < size)
         if family == "megafly":
             return 3
         return 3 if self.network[2] >= 2 else 1
 
-    def rank_endpoints(self) -> np.ndarray:
-        """The endpoint of every rank: rank r is on node r // ppn, node i on endpoint i
-        (linear) or perm[i] (random, ``np.random.default_rng(seed).permutation``)."""
-        node = np.arange(self.ranks, dtype=np.int64) // self.processes_per_node
+    def _unit_size(self) -> int:
+        """Endpoints per leaf switch (trees) or per group (dragonfly, megafly)."""
+        name, *values = self.network
+        if name in _TREE_FAMILIES:
+            return self.tree[0][0]
+        if name == "dragonfly":
+            return values[0] * values[1]
+        return values[0] * values[0]
+
+    def node_endpoints(self) -> np.ndarray:
+        """The endpoint of every node: node i on endpoint i (linear), perm[i] (random,
+        ``np.random.default_rng(seed).permutation`` of the network's endpoints) or
+        (i mod U)·E + i // U (spread: U leaf switches or groups of E endpoints)."""
+        node = np.arange(self.endpoints, dtype=np.int64)
         if self.placement == "random":
-            perm = np.random.default_rng(self.seed).permutation(self.endpoints)
+            perm = np.random.default_rng(self.seed).permutation(self.network_endpoints)
             return perm.astype(np.int64)[node]
+        if self.placement == "spread":
+            size = self._unit_size()
+            units = self.network_endpoints // size
+            return (node % units) * size + node // units
         return node
+
+    def rank_endpoints(self) -> np.ndarray:
+        """The endpoint of every rank: rank r is on node r // ppn, node i on
+        :meth:`node_endpoints` [i]."""
+        node = np.arange(self.ranks, dtype=np.int64) // self.processes_per_node
+        if self.placement == "linear":
+            return node
+        return self.node_endpoints()[node]
 
     def traffic(self, sources, destinations) -> tuple[int, int]:
         """(largest hops, largest channel load) of messages sent at once between distinct
         endpoints: torus.dor_traffic on a torus (ties by ``ring_ties``); (1, 1) on a
-        crossbar; on a fat tree the NCA hops and the pigeonhole load bound
-        (fattree.nca_hops, nca_message_load); on a dragonfly / megafly the MIN-route hops
+        crossbar; on a fat tree (fattree, clos, xgft) the NCA hops and the busiest channel
+        under ``tree_routing`` (tree_routing.hops, message_load: exact counts for dmodk,
+        the pigeonhole bound ceil(c / C_l) for random); on a dragonfly / megafly the MIN-route hops
         and exact channel load (dragonfly.dragonfly_route_hops / _load, megafly_route_hops /
         _load). (0, 0) with no messages."""
         if self.radices is not None:
@@ -205,13 +300,16 @@ class Layout:
             return (0, 0)
         if self.network is None:
             return (1, 1)
-        from icnperf.model.topology import dragonfly, fattree
+        from icnperf.model.topology import dragonfly
 
         name, *values = self.network
-        if name in ("fattree", "clos"):
-            k, n = (values[0] // 2 if name == "clos" else values[0]), values[1]
-            hops = fattree.nca_hops(k, n, sources, destinations)
-            load = fattree.nca_message_load(k, n, sources, destinations)
+        if name in _TREE_FAMILIES:
+            from icnperf.model.topology import tree_routing
+
+            m, w, p = self.tree
+            hops = tree_routing.hops(m, w, sources, destinations)
+            load = tree_routing.message_load(m, w, p, self.tree_routing or "random",
+                                             sources, destinations)
         elif name == "dragonfly":
             hops = dragonfly.dragonfly_route_hops(*values, sources, destinations)
             load = dragonfly.dragonfly_route_load(*values, sources, destinations)
@@ -232,7 +330,9 @@ class Layout:
             return (0, 0, 0, False)
         if self.is_default_placement:
             hops, load = self.traffic(sources, destinations)
-            return hops, max(load, 1), 1, False
+            host = max(int(np.bincount(sources).max()), int(np.bincount(destinations).max()))
+            # off a torus each endpoint has one link to its router: it carries all a
+            return hops, max(load, 1 if self.is_torus else host), host, False
         ends = self.rank_endpoints()
         src, dst = ends[sources], ends[destinations]
         inter = src != dst

@@ -4,6 +4,7 @@ point-to-point tree and the step schedules."""
 
 from __future__ import annotations
 
+from icnperf.model.collectives.fluid import FLOW_RANKS
 from icnperf.model.collectives.layout import Layout
 from icnperf.model.collectives.registry import TABLE
 
@@ -32,11 +33,18 @@ def _placement_note(layout: Layout, algorithm: str) -> str:
                  "crossbar": "endpoints 0..P-1",
                  "fattree": "endpoints numbered leaf by leaf, k per leaf",
                  "clos": "endpoints numbered leaf by leaf, radix/2 per leaf",
+                 "xgft": "endpoints numbered leaf by leaf, m1 per leaf",
                  "dragonfly": "endpoints numbered router by router, groups in order",
                  "megafly": "endpoints numbered leaf by leaf, groups in order"}[layout.family]
-    where = ("node i on endpoint i (linear)" if layout.placement == "linear" else
-             f"node i on endpoint perm[i], perm = numpy.random.default_rng({layout.seed})"
-             f".permutation({layout.endpoints}) (random, seed {layout.seed})")
+    where = {"linear": "node i on endpoint i (linear)",
+             "random": f"node i on endpoint perm[i], perm = numpy.random.default_rng("
+                       f"{layout.seed}).permutation({layout.network_endpoints}) (random, "
+                       f"seed {layout.seed})",
+             "spread": "node i on leaf switch (group) i mod U, the (i // U)-th endpoint of "
+                       "it, U leaf switches (groups) (spread)"}[layout.placement]
+    if layout.machine_endpoints:
+        where += (f"; a job of {layout.endpoints} nodes on the {layout.machine_endpoints} "
+                  "endpoints of the machine as it is, the rest idle")
     ranks = ("one process per node, rank r on node r" if ppn == 1 else
              f"processes_per_node = {ppn}: ranks r..r+{ppn - 1} (r a multiple of {ppn}) on "
              f"node r // {ppn}, {layout.ranks} ranks on {layout.endpoints} nodes")
@@ -99,14 +107,23 @@ def _topology_note(layout: Layout) -> str:
     family = layout.family
     if family == "crossbar":
         return f"topology: {layout.text}, every pair 1 hop apart, no shared channels"
-    if family in ("fattree", "clos"):
+    if family in ("fattree", "clos", "xgft") and layout.tree_routing == "dmodk":
         return (f"topology: {layout.text}, nearest-common-ancestor routing: 2(h-1) "
                 "router-router hops between endpoints whose lowest common pod is at level h "
-                "(0 on one leaf; fattree.nca_hops); channel load of a step: the c messages "
-                "leaving (entering) a level-l pod share its k^l up (down) channels, charged "
-                "ceil(c / k^l) maximised over pods and levels (fattree.nca_message_load): "
-                "up-ports spread evenly, the least any up-port choice allows; random "
-                "up-ports may collide more (not charged)")
+                "(0 on one leaf; tree_routing.hops); dmodk up ports (network.tree_routing: "
+                "port floor(d / w1..w_l) mod (w·p), down cable s mod p, SimGrid's "
+                "FatTreeZone); channel load of a step: the messages on the busiest channel, "
+                "counted exactly over these routes (tree_routing.message_load); a host's "
+                "single link to its leaf is its adapter, charged as the host interface")
+    if family in ("fattree", "clos", "xgft"):
+        return (f"topology: {layout.text}, nearest-common-ancestor routing: 2(h-1) "
+                "router-router hops between endpoints whose lowest common pod is at level h "
+                "(0 on one leaf; tree_routing.hops); channel load of a step: the c messages "
+                "leaving (entering) a level-l pod share its C_l up (down) channels (k^l in "
+                "FT(k,n)), charged ceil(c / C_l) maximised over pods and levels "
+                "(tree_routing.message_load, network.tree_routing random): up-ports spread "
+                "evenly, the least any up-port choice allows; random up-ports may collide "
+                "more (not charged)")
     if family == "dragonfly":
         return (f"topology: {layout.text}, minimal routing (Kim et al. 2008): 0 hops on one "
                 "router, 1 within a group, 1 + [s != x] + [d != y] across groups (x, y the "
@@ -162,9 +179,21 @@ def assumptions(operation: str, algorithm: str, layout: Layout, params: dict, ap
                      "point-to-point message (send + receive)"
                      + ("; the hardware collective call pays it once"
                         if algorithm == "hw-tree" else ""))
+    limit = params.get("eager_limit")
     notes.append("point-to-point switching: "
                  + ("store-and-forward" if params.get("store_and_forward") else "cut-through")
-                 + "; eager protocol at every size")
+                 + ("; eager protocol at every size" if limit is None else
+                    f"; messages of at most {limit:g} B sent eagerly (software.eager_limit)"))
+    if algorithm in ("linear", "reduce-bcast"):
+        notes.append("flows: the messages sent at once are timed as fluid flows sharing every "
+                     "channel and host interface max-min fairly, each after its path latency "
+                     "(collectives.fluid); the step ends with its last flow")
+    if limit is not None and algorithm in ("binomial", "reduce-bcast") and operation in (
+            "broadcast", "allreduce"):
+        notes.append("eager broadcast: at m <= eager_limit every rank's binomial sends leave "
+                     "together once it has the data and share its links (fluid flows, "
+                     f"up to {FLOW_RANKS} ranks; above that, and above the limit, "
+                     "synchronous steps)")
     if operation in ("reduce", "allreduce") and algorithm != "hw-tree":
         gamma = params.get("combine_time", 0)
         notes.append("combining: " + (f"{gamma:g} s per byte at the receiving host"

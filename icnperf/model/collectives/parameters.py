@@ -30,11 +30,14 @@ def collective_parameters(machine, api: str = "mpi", *, combine_time: float = 0.
     byte reduced at a host; not in the machine files, default 0), and when the machine has
     hardware collectives (``network.collective_trees``) ``collective_trees`` and
     ``collective_store_and_forward`` (1 unless ``network.collective_switching`` says
-    cut-through)."""
+    cut-through); ``eager_limit`` (bytes) when the machine sets software.eager_limit."""
     params = network.machine_parameters(machine, api)
     if not (math.isfinite(combine_time) and combine_time >= 0):
         raise InputError(f"combine_time must be finite and >= 0, not {combine_time!r}")
     params["combine_time"] = combine_time
+    eager = machine.get("software.eager_limit")
+    if eager is not None:
+        params["eager_limit"] = eager
     trees = machine.get("network.collective_trees")
     if trees:
         params["collective_trees"] = trees

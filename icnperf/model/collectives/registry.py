@@ -14,7 +14,16 @@ OPERATIONS = ("broadcast", "reduce", "allreduce", "allgather", "alltoall", "barr
 
 ALGORITHMS = ("hw-tree", "p2p-tree", "binomial", "recursive-doubling", "ring",
               "rabenseifner", "bruck")
-"""Algorithms, in the order tables list them; ``hw-tree`` is the hardware one."""
+"""The closed-form algorithms, in the order tables list them; ``hw-tree`` is the hardware
+one. Every one has a symbolic form (explain) and is what sizing's "best" chooses among."""
+
+LIBRARY_ALGORITHMS = ("linear", "pairwise", "reduce-bcast")
+"""The defaults and fallbacks MPI libraries run (SMPI's names: validation/claims/simgrid.py),
+evaluated on a machine by name or in ``compare``'s default set up to their rank limits
+(collectives.fluid.rank_limit); linear and reduce-bcast are timed as flows, numeric only."""
+
+ALL_ALGORITHMS = ALGORITHMS + LIBRARY_ALGORITHMS
+"""Every algorithm name a caller may give."""
 
 _ALIASES = {
     "bcast": "broadcast",
@@ -141,6 +150,28 @@ TABLE: dict[tuple[str, str], Entry] = {
         "bruck", "barrier", "dissemination barrier: ceil(lg P) steps of empty messages "
         "(MPICH's barrier; ceil(lg p) α)", (),
         "step k: rank r sends an empty message to r + 2^k mod P"),
+    ("linear", "allgather"): Entry(
+        "linear", "allgather", "every rank posts all P - 1 sends of its block m/P at once "
+        "(SMPI's default all-gather): one step of P(P-1) messages", (),
+        "one step: rank r sends m/P to every other rank"),
+    ("linear", "broadcast"): Entry(
+        "linear", "broadcast", "the root sends m to every rank at once: one step of P - 1 "
+        "messages sharing its links", (),
+        "one step: rank 0 sends m to every other rank"),
+    ("linear", "reduce"): Entry(
+        "linear", "reduce", "every rank sends m to the root at once, which combines them: "
+        "one step of P - 1 messages", (),
+        "one step: every rank r > 0 sends m to rank 0"),
+    ("pairwise", "allgather"): Entry(
+        "pairwise", "allgather", "P - 1 shift steps of m/P: at step i rank r sends its own "
+        "block to r + i and receives from r - i (SimGrid's 'ring', Faraj's pairwise)", (),
+        "step i = 1 .. P-1: rank r sends its block of m/P to r + i mod P"),
+    ("reduce-bcast", "allreduce"): Entry(
+        "reduce-bcast", "allreduce", "linear reduce to rank 0 (all P - 1 messages at once), "
+        "then a binomial broadcast (SMPI's default all-reduce; a ring all-reduce's fallback "
+        "when the vector has fewer elements than ranks)", (),
+        "one step: every rank r > 0 sends m to rank 0, combined; then binomial broadcast "
+        "rounds"),
 }
 """Every defined (algorithm, operation) pair. Pairs not listed are not defined: e.g. the
 hardware has no all-to-all (seeds/000: broadcast and reduce only)."""
@@ -164,11 +195,11 @@ def operation_name(text: str) -> str:
 
 def _check(algorithm: str, operation: str) -> tuple[str, str]:
     operation = operation_name(operation)
-    if algorithm not in ALGORITHMS:
+    if algorithm not in ALL_ALGORITHMS:
         raise InputError(f"unknown algorithm {algorithm!r}; choose one of "
-                         f"{', '.join(ALGORITHMS)}")
+                         f"{', '.join(ALL_ALGORITHMS)}")
     if (algorithm, operation) not in TABLE:
-        have = [a for a in ALGORITHMS if (a, operation) in TABLE]
+        have = [a for a in ALL_ALGORITHMS if (a, operation) in TABLE]
         raise InputError(f"{algorithm} does not define {operation}; algorithms for "
                          f"{operation}: {', '.join(have)}")
     return algorithm, operation

@@ -178,6 +178,23 @@ def _rounds(algorithm: str, operation: str, p: int) -> _Rounds:
             _ring(rounds, p, p - 1, False)
     elif algorithm == "rabenseifner":
         _rabenseifner(rounds, p, to_root=operation == "reduce")
+    elif algorithm == "linear":
+        ranks = np.arange(p, dtype=np.int64)
+        if operation == "allgather":
+            src, dst = np.repeat(ranks, p), np.tile(ranks, p)
+            keep = src != dst
+            rounds.add(Fraction(1, p), False, src[keep], dst[keep])
+        elif operation == "broadcast":
+            rounds.add(1, False, np.zeros(p - 1, dtype=np.int64), ranks[1:])
+        elif operation == "reduce":
+            rounds.add(1, True, ranks[1:], np.zeros(p - 1, dtype=np.int64))
+    elif algorithm == "pairwise":
+        src = np.arange(p, dtype=np.int64)
+        for i in range(1, p):
+            rounds.add(Fraction(1, p), False, src, (src + i) % p)
+    elif algorithm == "reduce-bcast":
+        rounds.add(1, True, np.arange(1, p, dtype=np.int64), np.zeros(p - 1, dtype=np.int64))
+        _binomial_bcast(rounds, p)
     elif algorithm == "bruck":
         src = np.arange(p, dtype=np.int64)
         if operation == "allgather":

@@ -4,7 +4,8 @@ Reproduces the comparison of the NUDT topology paper (seeds/002, section "scalab
 Fig. 5): for a target endpoint count, how many routers, ports per router and total ports
 each family needs. Each family's sizing rule is its module's ``design_for_endpoints``
 (fat tree: 3 levels; dragonfly: balanced a = 2p = 2h; megafly: k endpoints per leaf;
-slim fly: p ≈ k'/2; torus: equal radix per dimension).
+slim fly: p ≈ k'/2; torus: equal radix per dimension; xgft, asked for by name: the k-ary
+n-tree with the fat tree's levels, ``xgft.kary_ntree``).
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from icnperf.errors import InputError
-from icnperf.model.topology import dragonfly, fattree, slimfly, torus
+from icnperf.model.topology import dragonfly, fattree, slimfly, torus, xgft
 from icnperf.model.topology.spec import FAMILIES, TopologySpec, checked_spec
 
 COMPARED_FAMILIES = ("fattree", "dragonfly", "megafly", "slimfly", "torus")
-"""Families ``compare_for_endpoints`` knows how to size."""
+"""Families ``compare_for_endpoints`` sizes by default."""
+
+OPTIONAL_FAMILIES = ("xgft",)
+"""Families sized only when asked for (``--families xgft``): the k-ary n-tree."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,8 @@ class Design:
 def _params_for(family: str, n_endpoints: int, levels: int, dims: int) -> dict:
     if family == "fattree":
         return fattree.design_for_endpoints(n_endpoints, levels=levels)
+    if family == "xgft":
+        return xgft.kary_ntree_for_endpoints(n_endpoints, levels)
     if family in ("dragonfly", "megafly"):
         return dragonfly.design_for_endpoints(n_endpoints, family=family)
     if family == "slimfly":
@@ -78,6 +84,8 @@ def _sized_by(family: str, t: int, levels: int) -> dict:
     """Parameters of the t-th design of a family, in increasing radix (NUDT Fig. 5 rules)."""
     if family == "fattree":
         return {"k": t, "n": levels}
+    if family == "xgft":
+        return xgft.kary_ntree(t, levels)
     if family == "dragonfly":
         return {"p": t, "a": 2 * t, "h": t}
     if family == "megafly":

@@ -1,5 +1,10 @@
 """Fat tree FT(k, n) as defined in the NUDT paper, and the folded Clos of radix-R switches.
 
+FT(k, n) is the maximal folded Clos with 2k^n endpoints; as an extended generalized fat
+tree it is XGFT(n; k,..,k,2k; 1,k,..,k) (xgft.py, xgft.fattree_as_xgft). It is not the
+k-ary n-tree of Petrini & Vanneschi (k^n endpoints, top switches with k ports:
+``xgft:m=kx..xk,w=1xkx..xk``).
+
 Source: Jiang et al. (NUDT), "Topologies of large-scale high-performance interconnects",
 seeds/002_790e969e6b408e2e.txt, fat-tree paragraph (Fig. 1, FatTree(2,3)): router degree
 2k, (2n-1)·k^(n-1) routers, 2·k^n terminals, diameter 2(n-1); routing in the paper's
@@ -47,8 +52,9 @@ from icnperf.model.topology.base import (
 MAX_LEVELS = 64
 """Most tree levels accepted (a k=1 tree stays small at any depth; deeper is not a design)."""
 
-UP_PORT_RULES = ("d-mod-k", "random")
-"""Accepted up-port selections for NCA routing (see the module docstring)."""
+UP_PORT_RULES = ("d-mod-k", "random", "dmodk")
+"""Accepted up-port selections for NCA routing (see the module docstring); ``dmodk`` (the
+name of network.tree_routing, xgft.TREE_ROUTINGS) is ``d-mod-k``."""
 
 CONSTRUCTION_NOTE = (
     "construction: NUDT FT(k,n), seeds/002: levels 1..n-1 have 2k^(n-1) routers "
@@ -266,7 +272,7 @@ class FatTree:
         """γ_max per pattern for the up-port rule "d-mod-k" or "random"."""
         require(up_port in UP_PORT_RULES,
                 f"fattree: up_port={up_port!r} is not one of {', '.join(UP_PORT_RULES)}")
-        if up_port == "d-mod-k":
+        if up_port in ("d-mod-k", "dmodk"):
             return self.dmodk_channel_loads()
         return self.random_channel_loads()
 
@@ -337,7 +343,8 @@ def _metrics(family: str, tree: FatTree, up_port: str, extra_notes: tuple[str, .
         average_distance=tree.average_distance(),
         bisection_links=tree.bisection_links(),
         channel_load={pattern: loads[pattern] for pattern in PATTERNS},
-        notes=COMMON_NOTES + (CONSTRUCTION_NOTE, WIRING_NOTE) + ROUTING_NOTES[up_port]
+        notes=COMMON_NOTES + (CONSTRUCTION_NOTE, WIRING_NOTE)
+        + ROUTING_NOTES["d-mod-k" if up_port == "dmodk" else up_port]
         + PATTERN_NOTES + (BISECTION_NOTE,) + extra_notes,
     )
 

@@ -6,7 +6,10 @@ Grammar (documented in docs/cli-conventions.md)::
     body   := radices | integer | pairs
     radices:= integer ["m"] ("x" integer ["m"])*   torus:16x16x32, mesh:8x8,
                                                torus:24x23x24x2mx3x2m (m: a mesh dimension)
-    pairs  := name "=" integer ("," name "=" integer)*   dragonfly:p=4,a=8,h=4
+    pairs  := name "=" value ("," name "=" value)*   dragonfly:p=4,a=8,h=4
+    value  := integer | integer ("x" integer)+     a list: xgft:m=8x8,w=1x8
+    simgrid:= integer ";" list ";" list ";" list   xgft:2;8,8;1,8;1,1 (SimGrid's FAT_TREE
+                                                   topo_parameters: levels; m; w; p)
 
 Each family declares which body forms it takes (``Family.positional``) and checks its own
 feasibility; this module only tokenizes, looks up and enforces the global size limit.
@@ -18,12 +21,12 @@ import re
 from dataclasses import dataclass
 
 from icnperf.errors import InputError
-from icnperf.model.topology import dragonfly, fattree, slimfly, torus
+from icnperf.model.topology import dragonfly, fattree, slimfly, torus, xgft
 from icnperf.model.topology.base import MAX_ENDPOINTS, Family, Metrics
 
 FAMILIES: dict[str, Family] = {
     family.name: family
-    for module in (torus, fattree, dragonfly, slimfly)
+    for module in (torus, fattree, xgft, dragonfly, slimfly)
     for family in module.FAMILIES
 }
 """Every registered family by name; the CLI's help and choices come from here."""
@@ -51,12 +54,25 @@ class TopologySpec:
                 f"{k}{'' if ring else 'm'}" for k, ring in zip(self.params["radices"], wrap))
         if "=" not in self.family.example:
             return f"{self.family.name}:{self.params[self.family.positional]}"
-        body = ",".join(f"{k}={v}" for k, v in self.params.items())
+        body = ",".join(f"{k}=" + ("x".join(map(str, v)) if isinstance(v, tuple) else str(v))
+                        for k, v in self.params.items()
+                        if not (k == "p" and isinstance(v, tuple) and set(v) == {1}))
         return f"{self.family.name}:{body}"
 
-    def evaluate(self) -> Metrics:
-        """Metrics of this one configuration (0-d arrays)."""
-        return self.family.evaluate(**self.params)
+    def evaluate(self, tree_routing: str | None = None) -> Metrics:
+        """Metrics of this one configuration (0-d arrays); ``tree_routing`` (random or
+        dmodk, xgft.TREE_ROUTINGS) picks a fat tree's up-port rule (default random)."""
+        if tree_routing is None:
+            return self.family.evaluate(**self.params)
+        if tree_routing not in xgft.TREE_ROUTINGS:
+            raise InputError(f"unknown tree routing {tree_routing!r}; choose one of "
+                             f"{', '.join(xgft.TREE_ROUTINGS)}")
+        if self.family.name == "xgft":
+            return self.family.evaluate(**self.params, routing=tree_routing)
+        if self.family.name in ("fattree", "clos"):
+            evaluate = fattree.fattree if self.family.name == "fattree" else fattree.clos
+            return evaluate(**self.params, up_port=tree_routing)
+        raise InputError(f"tree routing applies to fattree, clos and xgft, not {self.family.name}")
 
 
 def _integer(token: str, spec: str, what: str) -> int:
@@ -85,11 +101,29 @@ def _parse_pairs(body: str, family: Family, spec: str) -> dict:
             )
         if name in params:
             raise InputError(f"topology spec {spec!r}: parameter {name!r} given twice")
-        params[name] = _integer(value, spec, name)
+        params[name] = (tuple(_integer(t, spec, name) for t in value.split("x"))
+                        if "x" in value else _integer(value, spec, name))
     return params
 
 
+def _parse_simgrid(body: str, spec: str) -> dict:
+    """SimGrid's FAT_TREE ``topo_parameters`` "h;m1,..;w1,..;p1,.." as m, w, p tuples."""
+    parts = body.split(";")
+    if len(parts) != 4:
+        raise InputError(f"topology spec {spec!r}: SimGrid form is levels;m1,m2;w1,w2;p1,p2"
+                         " (e.g. xgft:2;8,8;1,8;1,1)")
+    levels = _integer(parts[0], spec, "levels")
+    lists = [tuple(_integer(t, spec, name) for t in part.split(","))
+             for name, part in zip(("m", "w", "p"), parts[1:])]
+    if any(len(values) != levels for values in lists):
+        raise InputError(f"topology spec {spec!r}: {levels} levels need {levels} values in"
+                         " each of m, w and p")
+    return dict(zip(("m", "w", "p"), lists))
+
+
 def _parse_body(body: str, family: Family, spec: str) -> dict:
+    if ";" in body and family.name == "xgft":
+        return _parse_simgrid(body, spec)
     if "=" in body:
         return _parse_pairs(body, family, spec)
     if family.positional == "radices":

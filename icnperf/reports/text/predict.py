@@ -9,7 +9,10 @@ from icnperf.reports.page import Page
 from icnperf.reports.render import Column, csv_text, json_text, number
 
 GRID_FAMILIES = ("torus", "mesh", "hypercube")
-"""Families whose endpoints ``--from``/``--to`` can name (coordinates or an index)."""
+"""Families whose endpoints ``--from``/``--to`` can name by coordinates or an index."""
+
+ROUTED_FAMILIES = ("fattree", "clos", "xgft", "dragonfly", "megafly")
+"""Families whose endpoints ``--from``/``--to`` name by index (hops of their routing)."""
 
 
 def _quantity(kind: str, digits: int = 3):
@@ -54,14 +57,42 @@ def _endpoint(text: str, radices: tuple[int, ...], what: str):
     return values
 
 
+def _index(text: str, size: int, what: str) -> int:
+    text = text.strip()
+    if not text.isdigit() or len(text) > 15:
+        raise InputError(f"{what} {text!r}: give an endpoint index")
+    if int(text) >= size:
+        raise InputError(f"{what} {text!r}: endpoint index must be below {size}")
+    return int(text)
+
+
+def _routed_hops(spec, source: str, destination: str) -> int:
+    """Router hops between two endpoints (by index) of a fat tree (NCA) or dragonfly /
+    megafly (minimal routing), through the collectives' layout."""
+    from icnperf.model.collectives import Layout
+
+    layout = Layout.from_topology(spec.text)
+    size = layout.network_endpoints
+    a = _index(source, size, "--from")
+    b = _index(destination, size, "--to")
+    if a == b:
+        return 0
+    return layout.traffic([a], [b])[0]
+
+
 def hops_between(topology: str, source: str, destination: str) -> int:
-    """Router hops between two endpoints of a torus, mesh or hypercube machine (DOR)."""
+    """Router hops between two endpoints: dimension-order routing on a torus, mesh or
+    hypercube; nearest common ancestor on a fat tree; minimal routing on a dragonfly or
+    megafly."""
     from icnperf.model.topology.spec import parse_spec
     from icnperf.model.topology.torus import hop_distance
 
     spec = parse_spec(topology)
+    if spec.family.name in ROUTED_FAMILIES:
+        return _routed_hops(spec, source, destination)
     if spec.family.name not in GRID_FAMILIES:
-        raise InputError(f"--from/--to name endpoints of {', '.join(GRID_FAMILIES)} only;"
+        raise InputError(f"--from/--to name endpoints of "
+                         f"{', '.join(GRID_FAMILIES + ROUTED_FAMILIES)};"
                          f" for {spec.text} give --hops")
     radices = spec.params.get("radices") or (2,) * spec.params["n"]
     a = _endpoint(source, radices, "--from")
@@ -117,8 +148,10 @@ def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
 
 
 def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
-    """Torus layouts to evaluate: the machine's own, a fixed --shape, or one balanced shape
-    per node count of --nodes in the machine's dimension count (seeds/000 §3.1 sweeps)."""
+    """Layouts to evaluate: the machine's own, a fixed --shape, or per node count of
+    --nodes one balanced torus shape in the machine's dimension count (seeds/000 §3.1
+    sweeps) or, on a fat tree or dragonfly, a job of that many nodes on the machine as it
+    is (Layout.on_part)."""
     from icnperf.model.collectives import Layout
     from icnperf.model.topology.spec import parse_spec
     from icnperf.model.topology.torus import balanced_torus_shape
@@ -138,9 +171,12 @@ def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
     if nodes_text is None:
         return [Layout.from_topology(topology)]
     spec = parse_spec(topology)
+    if spec.family.name in ROUTED_FAMILIES:
+        machine = Layout.from_topology(spec.text)
+        return [machine.on_part(int(n)) for n in parse_range(nodes_text, "count")]
     if spec.family.name not in ("torus", "hypercube"):
-        raise InputError(f"--nodes reshapes torus machines only; {spec.text} is a"
-                         f" {spec.family.name}")
+        raise InputError(f"--nodes takes torus, fat-tree and dragonfly machines; "
+                         f"{spec.text} is a {spec.family.name}")
     dims = len(spec.params["radices"]) if "radices" in spec.params else spec.params["n"]
     return [Layout.torus(balanced_torus_shape(int(n), dims))
             for n in parse_range(nodes_text, "count")]
@@ -151,7 +187,8 @@ def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api
     """One row per (layout, size, algorithm): time, and the hardware tree's speedup over the
     best point-to-point algorithm of the same layout and size. ``processes_per_node`` and
     ``placement`` go to collectives.compare (the trees are left out when ppn > 1)."""
-    from icnperf.model.collectives import ALGORITHMS, compare
+    from icnperf.model.collectives import ALGORITHMS as TEXTBOOK
+    from icnperf.model.collectives import ALL_ALGORITHMS as ALGORITHMS, compare
 
     if algorithm != "all" and algorithm not in ALGORITHMS:
         raise InputError(f"unknown algorithm {algorithm!r}; choose all or one of"
@@ -167,7 +204,8 @@ def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api
         if chosen is not None and algorithm not in results:
             raise InputError(f"algorithm {algorithm} does not define {operation} on"
                              f" {layout.text} (available: {', '.join(results)})")
-        p2p = [r.time for a, r in results.items() if a != "hw-tree"]
+        # the best textbook algorithm (the MPI libraries' own are listed, not compared)
+        p2p = [r.time for a, r in results.items() if a != "hw-tree" and a in TEXTBOOK]
         best = None if not p2p else np.minimum.reduce(p2p)
         tree = results["p2p-tree"].time if "p2p-tree" in results else None
         for name in chosen or [a for a in ALGORITHMS if a in results]:

@@ -14,12 +14,13 @@ def _count(value) -> int | float:
     return int(value) if value.is_integer() else value
 
 
-def topology_document(spec_text: str) -> dict:
-    """All metrics of one spec as a plain dict (the JSON layout of ``icnperf topology``)."""
+def topology_document(spec_text: str, tree_routing: str | None = None) -> dict:
+    """All metrics of one spec as a plain dict (the JSON layout of ``icnperf topology``);
+    ``tree_routing`` picks a fat tree's up-port rule (TopologySpec.evaluate)."""
     from icnperf.model.topology.spec import parse_spec
 
     spec = parse_spec(spec_text)
-    m = spec.evaluate()
+    m = spec.evaluate(tree_routing)
     throughput = m.throughput
     return {
         "family": spec.family.name,
@@ -37,9 +38,10 @@ def topology_document(spec_text: str) -> dict:
     }
 
 
-def topology_text(spec_text: str, fmt: str, wide: bool = False) -> str:
+def topology_text(spec_text: str, fmt: str, tree_routing: str | None = None,
+                  wide: bool = False) -> str:
     """``icnperf topology SPEC`` output in the chosen format (``wide``: notes unwrapped)."""
-    doc = topology_document(spec_text)
+    doc = topology_document(spec_text, tree_routing)
     if fmt == "json":
         return json_text(doc)
     scalar_keys = ("family", "spec", "routers", "endpoints", "radix", "links", "diameter",
@@ -85,7 +87,9 @@ COMPARE_COLUMNS = (
 COMPARE_NOTES = (
     "with --endpoints each row is the smallest design of its family reaching the target;"
     " with --radix the largest design whose routers have at most that many ports",
-    "fattree: k-ary n-tree of the NUDT paper, (2n-1)k^(n-1) routers of radix 2k",
+    "fattree: FT(k,n) of the NUDT paper (maximal folded Clos), (2n-1)k^(n-1) routers of "
+    "radix 2k; xgft (asked for by name): the k-ary n-tree, k^n endpoints, n k^(n-1) "
+    "routers of radix 2k",
     "dragonfly: balanced DF(p, a=2p, h=p); megafly: k endpoints and k spines per leaf",
     "slimfly: MMS graph, p endpoints per router as in the slimfly model's notes",
     "torus: equal radix in every dimension, one endpoint per router",
@@ -117,20 +121,24 @@ def _integers(text: str, what: str, low: int, high: int) -> tuple[int, ...]:
 def _designs_for_endpoints(endpoints: int, families: str | None, torus_dims: str,
                            levels: int) -> list[dict]:
     from icnperf.model.topology.base import MAX_ENDPOINTS
-    from icnperf.model.topology.compare import COMPARED_FAMILIES, compare_for_endpoints
+    from icnperf.model.topology.compare import (COMPARED_FAMILIES, OPTIONAL_FAMILIES,
+                                                compare_for_endpoints)
 
     if not 1 <= endpoints <= MAX_ENDPOINTS:
         raise InputError(f"--endpoints must be in 1..{MAX_ENDPOINTS:.0e}, got {endpoints}")
-    chosen = _choices(families or ",".join(COMPARED_FAMILIES), COMPARED_FAMILIES, "families")
+    chosen = _choices(families or ",".join(COMPARED_FAMILIES),
+                      COMPARED_FAMILIES + OPTIONAL_FAMILIES, "families")
     dims = _integers(torus_dims, "torus-dims", 1, 12)
     designs = compare_for_endpoints(endpoints, chosen, dims, levels)
     return [{**d.__dict__, "ports_per_endpoint": d.ports_per_endpoint} for d in designs]
 
 
 def _designs_for_radix(radix: str, families: str | None, levels: int) -> list[dict]:
-    from icnperf.model.topology.compare import RADIX_FAMILIES, compare_for_radix
+    from icnperf.model.topology.compare import (OPTIONAL_FAMILIES, RADIX_FAMILIES,
+                                                compare_for_radix)
 
-    chosen = _choices(families or ",".join(RADIX_FAMILIES), RADIX_FAMILIES, "families")
+    chosen = _choices(families or ",".join(RADIX_FAMILIES), RADIX_FAMILIES + OPTIONAL_FAMILIES,
+                      "families")
     rows = []
     for limit in _integers(radix, "radix", 2, 1024):
         rows += [{**d.__dict__, "radix_limit": limit,
