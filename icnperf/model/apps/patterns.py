@@ -13,9 +13,10 @@ on its node), and the phase's slowest rank is charged
     T = T_step(m; h, c, a) + (k - 1) · g(m)
 
 T_step = ``collectives.schedule_time`` of one synchronous step (network.latency at h hops
-with B_link / c and B_host / a, or the intra-node copy when that is longer); k = the most
-messages one rank sends; g = ``collectives.send_gap``, the sender's busy time per message
-(its messages leave one after another). The two maxima may come from different messages,
+with B_link / c and B_host / ceil(a / k), or the intra-node copy when that is longer); k =
+the most messages one rank sends; g = ``collectives.send_gap``, the sender's busy time per
+message (its messages leave one after another, so of the a messages through one adapter
+about a / k, one per rank on the node, are in flight at once). The two maxima may come from different messages,
 so T is an upper bound in the sense of collectives.schedule.
 
 **Halo**: the process grid is :func:`expressions.most_square` (P, dims) (ascending, like
@@ -169,7 +170,8 @@ def message_term(kind: str, mapping: Mapping, m: float, params: dict,
     collectives.schedule_time plus (k - 1) send gaps."""
     if mapping.messages == 0:
         return CommunicationTerm(kind, 0.0, m, 0, 0, 0, 0, False, detail + ", no messages")
-    step = Step(1, Fraction(1), mapping.hops, mapping.load, False, mapping.host, mapping.intra)
+    sharing = -(-mapping.host // mapping.messages) if mapping.host else 0
+    step = Step(1, Fraction(1), mapping.hops, mapping.load, False, sharing, mapping.intra)
     time = float(collectives.schedule_time(
         m, (step,), **network.bind(collectives.schedule_time, params)))
     if mapping.messages > 1:

@@ -330,9 +330,7 @@ class Layout:
             return (0, 0, 0, False)
         if self.is_default_placement:
             hops, load = self.traffic(sources, destinations)
-            host = max(int(np.bincount(sources).max()), int(np.bincount(destinations).max()))
-            # off a torus each endpoint has one link to its router: it carries all a
-            return hops, max(load, 1 if self.is_torus else host), host, False
+            return hops, max(load, 1), 1, False
         ends = self.rank_endpoints()
         src, dst = ends[sources], ends[destinations]
         inter = src != dst
