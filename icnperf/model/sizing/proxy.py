@@ -18,7 +18,6 @@ full model has timed one of them, its time is the exact proxy of all (screen.py)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -31,6 +30,7 @@ from icnperf.model.sizing.traffic import BlockTraffic, algorithm_rounds, block_t
 from icnperf.model.sizing.views import (Crossbar, Dragonfly, FatTree, Megafly, TorusPartitions,
                                       farthest_rank, torus_halo)
 from icnperf.model.sizing.workload import APPS, AppTerm, Workload, _candidates
+from icnperf.model.sizing.workload import app_default as _default
 
 _TREES = ("hw-tree", "p2p-tree")
 
@@ -58,9 +58,8 @@ def term_plan(term, machine, n_endpoints: int) -> TermPlan:
         operation = APPS[term.app][0]
         problem = term.problem
         exclude = ("hw-tree",) if term.app == "hpcg" else ()
-        defaults = {"heat": ("steps", 1), "spmv": ("iterations", 1),
-                    "hpcg": ("iterations", 50)}[term.app]
-        repeat = int(problem.get(defaults[0], _default(term.app, defaults[0])))
+        count = "steps" if term.app == "heat" else "iterations"
+        repeat = int(problem.get(count, _default(term.app, count)))
         m = 8.0 if term.app != "spmv" else 8.0 * problem.get("rows", _default("spmv", "rows"))
         kind, algorithm = term.app, term.algorithm
     else:
@@ -69,16 +68,6 @@ def term_plan(term, machine, n_endpoints: int) -> TermPlan:
     off, _ = _candidates(algorithm, operation, Layout.crossbar(2), machine, exclude)
     on, _ = _candidates(algorithm, operation, Layout.torus((2, 2)), machine, exclude)
     return TermPlan(term, nodes, kind, operation, float(m), repeat, tuple(off), tuple(on))
-
-
-@lru_cache(maxsize=None)
-def _default(app: str, key: str):
-    import inspect
-
-    from icnperf.model.apps import heat, hpcg, spmv
-
-    predictor = {"heat": heat.predict, "spmv": spmv.predict, "hpcg": hpcg.predict}[app]
-    return inspect.signature(predictor).parameters[key].default
 
 
 class TrafficTable:

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -361,14 +362,16 @@ def _app_term(term: AppTerm, machine, layout: Layout):
     algorithms, note = _candidates(term.algorithm, operation, layout, machine, exclude)
     if term.app != "hpcg":
         m = 8.0 if term.app == "heat" else 8.0 * term.problem.get(
-            "rows", _app_default("spmv", "rows"))
+            "rows", app_default("spmv", "rows"))
         algorithms = _contenders(algorithms, operation, m, layout, machine)
     results = [predictor(machine, layout, algorithm=a, **term.problem) for a in algorithms]
     best = min(results, key=lambda r: r.total_s)
     return float(best.total_s), best.algorithm, note, tuple(best.notes)
 
 
-def _app_default(app: str, key: str):
+@lru_cache(maxsize=None)
+def app_default(app: str, key: str):
+    """The default of an application model's keyword (its predict's signature)."""
     import inspect
 
     from icnperf.model.apps import heat, hpcg, spmv

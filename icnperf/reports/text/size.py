@@ -279,8 +279,8 @@ def _narrow_text(study, cost_model, workload, machine) -> str:
         for flag in _flags(r):
             if flag not in flags:
                 flags.append(flag)
-            refs.append(str(flags.index(flag) + 1))
-        row["refs"] = ",".join(refs)
+            refs.append(flags.index(flag))
+        row["refs"] = " ".join("abcdefgh"[k] for k in sorted(refs))
     columns = (Column("rank_time", "rank"), Column("pareto", "*", lambda v: "*" if v else ""),
                Column("design", "design"), Column("endpoints", "endpoints", number()),
                Column("routers", "routers", number()), Column("radix", "radix", number()),
@@ -290,7 +290,7 @@ def _narrow_text(study, cost_model, workload, machine) -> str:
         f"Sizing study: {study.endpoints:,} endpoints, routers of at most {study.radix_max}"
         f" ports; cost in {cost_model.unit}; evaluated designs ranked by workload time"
         " (* = Pareto front; proxy: the screen's lower bound; --wide for every column)", WIDTH)
-    flag_notes = "\n".join(_wrapped(i + 1, f) for i, f in enumerate(flags))
+    flag_notes = "\n".join(f"({'abcdefgh'[i]}) {f}" for i, f in enumerate(flags))
     summary = "\n".join(textwrap.fill(line, WIDTH) for line in summary_lines(study))
     shown = [r for r in study.results if r.pareto or r.design.canonical]
     term_columns = [Column("design", "design")] + [
