@@ -26,25 +26,39 @@ from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, Count, emit, no_form
 @click.option("--slack", type=click.FloatRange(min=1.0, max=100.0), default=1.5,
               show_default=True,
               help="Screen designs of up to SLACK x the endpoints.")
-@click.option("--shortlist", type=click.IntRange(min=1), default=24, show_default=True,
-              help="Most designs the full workload model ranks (proxy front + NUDT rule).")
+@click.option("--shortlist", default="safe", show_default=True, metavar="safe|all|N",
+              help="Designs the full workload model evaluates: safe = only those the screen"
+                   " cannot prove off the Pareto front; all = every design; N = safe, topped"
+                   " up to N in proxy order.")
+@click.option("--scheduler", default="inline", show_default=True,
+              help="Where the full-model evaluations run: inline, processes, local-cluster"
+                   " or tcp://host:port (Dask: pip install 'icnperf[dask]').")
+@click.option("--workers", type=Count(), default=None,
+              help="Processes for processes / local-cluster [default: CPU count].")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on standard error [default: when it is a terminal].")
+@click.option("--wide", is_flag=True,
+              help="Every column, notes inline (wider than 100 columns).")
 @FORMAT_OPTION
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to FILE (atomically); FILE.html writes an HTML study.")
 @FORCE_OPTION
 def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
          cost_path: str | None, workload_path: str | None, machine_name: str | None,
-         slack: float, shortlist: int, fmt: str, output: str | None, force: bool) -> None:
-    """Procurement sizing: every feasible design per family for N endpoints screened by a
-    closed-form proxy; the short list costed, timed by the workload model and ranked, with
-    the cost-performance Pareto front."""
+         slack: float, shortlist: str, scheduler: str, workers: int | None,
+         progress: bool | None, wide: bool, fmt: str, output: str | None,
+         force: bool) -> None:
+    """Procurement sizing: every feasible design per family for N endpoints costed and
+    bounded from below by a proxy; the full workload model evaluates the designs that could
+    be on the cost-performance Pareto front, ranks them and marks the front."""
     from icnperf.reports.text import size as sizing
 
     args = (endpoints, families, torus_dims, radix_max, cost_path, workload_path,
             machine_name)
+    where = {"scheduler": scheduler, "workers": workers, "progress": progress}
     if output is not None and output.lower().endswith((".html", ".htm")):
         no_format_for_html(fmt, output)
-        sizing.write_study_html(output, *args, slack, shortlist, force=force)
+        sizing.write_study_html(output, *args, slack, shortlist, force=force, **where)
         click.echo(f"wrote {output}", err=True)
         return
-    emit(sizing.study_text(*args, fmt, slack, shortlist), output, force)
+    emit(sizing.study_text(*args, fmt, slack, shortlist, wide=wide, **where), output, force)

@@ -53,23 +53,56 @@ def test_nudt_conclusions_with_the_default_workload():
                                                      "slimfly"}
     screened = doc["screened"]
     assert screened["total"] == sum(screened["per_family"].values()) > 10_000
-    assert len(doc["designs"]) == screened["shortlist"] <= 24
+    assert len(doc["designs"]) == screened["evaluated"] == sum(
+        screened["evaluated_per_family"].values())
+    assert screened["dropped"] == screened["total"] - screened["evaluated"] > 10_000
+    assert set(doc["pareto_front"]) <= {d["design"] for d in doc["designs"]}
+    for family, tight in doc["proxy_tightness"].items():
+        assert 1.0 <= tight["min"] <= tight["median"] <= tight["max"] < 1.5, family
 
 
-def test_screen_line_and_short_list_bound(small):
-    """The text names the screened count; --shortlist bounds the ranked designs, the
-    NUDT-rule designs (one per family here; clos has none) always among them."""
-    result = invoke("--endpoints", "5000", "--workload", small, "--shortlist", "6",
-                    "--families", "torus,fattree,clos,dragonfly", "--torus-dims", "3")
+def test_shortlist_safe_all_and_a_number(small):
+    """safe evaluates few designs, all every one, N tops safe up to N: the front is the
+    same design for design; the text says how many were evaluated and why the rest went."""
+    args = ("--endpoints", "300", "--workload", small, "--families",
+            "torus,fattree,clos,dragonfly,megafly", "--torus-dims", "2,3")
+    safe, every = run_json(*args), run_json(*args, "--shortlist", "all")
+    total = safe["screened"]["total"]
+    assert every["screened"]["evaluated"] == len(every["designs"]) == total
+    assert safe["screened"]["evaluated"] < total
+    assert safe["pareto_front"] == every["pareto_front"]
+    topped = run_json(*args, "--shortlist", str(safe["screened"]["evaluated"] + 5))
+    assert topped["screened"]["evaluated"] == safe["screened"]["evaluated"] + 5
+    assert topped["pareto_front"] == safe["pareto_front"]
+    reasons = {d["evaluated_because"] for d in topped["designs"]}
+    assert "--shortlist N: next in proxy order" in reasons
+    text = invoke(*args).output
+    assert f"Screened {total:,} candidate designs" in text
+    evaluated = safe["screened"]["evaluated"]
+    assert f"The full workload model evaluated {evaluated:,}" in " ".join(text.split())
+    assert "were dropped because an evaluated design costs no more" in " ".join(text.split())
+    # one NUDT-rule torus per dimension count, fattree, dragonfly, megafly (clos has none)
+    assert sum("NUDT rule" in d["notes"] for d in safe["designs"]) == 5
+
+
+def test_default_table_fits_100_columns_and_wide_keeps_the_old_layout():
+    result = invoke("--endpoints", "10000")
     assert result.exit_code == 0, result.output
-    doc = run_json("--endpoints", "5000", "--workload", small, "--shortlist", "6",
-                   "--families", "torus,fattree,clos,dragonfly", "--torus-dims", "3")
-    total = doc["screened"]["total"]
-    assert f"Screened {total:,} candidate designs" in result.output
-    assert len(doc["designs"]) == 6 < total
-    assert sum("NUDT rule" in d["notes"] for d in doc["designs"]) == 3
-    assert all("proxy Pareto front" in d["rule"] for d in doc["designs"]
-               if "NUDT rule" not in d["notes"])
+    assert max(len(line) for line in result.output.splitlines()) <= 100
+    assert "Proxy tightness" in result.output and "\n[1] " in result.output
+    wide = invoke("--endpoints", "10000", "--wide")
+    header = next(line for line in wide.output.splitlines() if line.startswith("rank"))
+    for column in ("rank c*t", "front", "elec. links", "opt. links", "evaluated because"):
+        assert column in header
+    assert max(len(line) for line in wide.output.splitlines()) > 100
+
+
+def test_processes_give_the_inline_study(small):
+    args = ("--endpoints", "200", "--workload", small, "--families",
+            "dragonfly,megafly,slimfly", "--shortlist", "all")
+    inline = run_json(*args)
+    parallel = run_json(*args, "--scheduler", "processes", "--workers", "2", "--no-progress")
+    assert parallel["designs"] == inline["designs"]
 
 
 def test_json_rows_are_consistent(small):
@@ -135,6 +168,8 @@ def test_output_file_and_force(small, tmp_path):
     (("--machine", "no-such-machine"), "no-such-machine"),
     (("--slack", "0.5"), "--slack"),
     (("--shortlist", "0"), "--shortlist"),
+    (("--shortlist", "many"), "--shortlist must be safe, all or a whole number"),
+    (("--scheduler", "nowhere"), "unknown scheduler 'nowhere'"),
 ])
 def test_bad_options_exit_2_with_one_line(extra, message, small):
     args = ("--endpoints", "1000", "--workload", small, *extra)

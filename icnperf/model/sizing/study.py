@@ -1,12 +1,17 @@
-"""A sizing study: the screened space, the short list's cost and workload time, ranks and
-the Pareto front.
+"""A sizing study: the space costed and bounded, the full model where the front needs it,
+ranks and the Pareto front.
 
-The whole feasible space (space.py) is costed and timed by the closed-form proxy
-(screen.py); the short list (proxy front + NUDT-rule designs) runs through the full
-workload model (workload.py), and only the short list is ranked.
-Ranks: ``rank_time`` orders designs by workload time, ``rank_cost_time`` by cost x
-workload time (both 1 = best; ties share the smaller rank). ``pareto`` marks the
-non-dominated designs in (cost, workload time) (pareto.pareto_front).
+The whole feasible space (space.py) is costed exactly and bounded from below by the proxy
+(proxy.py); the safe search (screen.py) runs the full workload model (workload.py) on the
+designs that could be on the cost-performance Pareto front, and the front of those is the
+front of the whole space. Ranks: ``rank_time`` orders the evaluated designs by workload
+time, ``rank_cost_time`` by cost x workload time (both 1 = best; ties share the smaller
+rank). ``pareto`` marks the non-dominated designs in (cost, workload time)
+(pareto.pareto_front).
+
+Evaluation goes through ``mapper(function, tasks)`` (default: in this process, in order),
+so a caller may run it on several processes or a cluster (icnperf.runner); tasks are
+chunks of designs with the workload and machine, results come back in task order.
 """
 
 from __future__ import annotations
@@ -18,14 +23,23 @@ import numpy as np
 from icnperf.model.sizing.cost import CostModel, cost_breakdown, link_counts
 from icnperf.model.sizing.designs import Candidate, candidate, canonical_rule
 from icnperf.model.sizing.pareto import pareto_front
-from icnperf.model.sizing.screen import DEFAULT_SHORTLIST, screen_space
+from icnperf.model.sizing.screen import Screen, screen_space, search
 from icnperf.model.sizing.space import DEFAULT_SLACK, MAX_TORUS_SHAPES, enumerate_space
 from icnperf.model.sizing.workload import TermResult, Workload, predict_workload
+
+REASONS = {
+    "NUDT rule": "the family's NUDT-rule design (always evaluated)",
+    "screen": "no evaluated design dominates its cost and proxy",
+    "all": "--shortlist all",
+    "top-up": "--shortlist N: next in proxy order",
+}
+"""Why the full model evaluated a design (screen.Search.reason), as the study says it."""
 
 
 @dataclass(frozen=True)
 class DesignResult:
-    """One candidate with its cost breakdown, workload terms, ranks and front membership."""
+    """One evaluated design with its cost breakdown, workload terms, ranks, front
+    membership, the screen's proxy and why it was evaluated."""
 
     design: Candidate
     cost_parts: dict
@@ -34,7 +48,8 @@ class DesignResult:
     rank_cost_time: int
     pareto: bool
     proxy_s: float = float("nan")
-    """The screen's proxy workload time (s; screen.proxy_time), not the model's."""
+    """The screen's lower bound of the workload time (s; proxy.py), not the model's."""
+    reason: str = "screen"
 
     @property
     def cost(self) -> float:
@@ -54,7 +69,7 @@ class DesignResult:
 
 @dataclass(frozen=True)
 class Study:
-    """The inputs and the designs of a study, ordered by workload time (fastest first)."""
+    """The inputs and the evaluated designs of a study, fastest first."""
 
     endpoints: int
     families: tuple[str, ...]
@@ -64,10 +79,11 @@ class Study:
     """Families asked for with no design within the radix limit."""
     screened: dict = field(default_factory=dict)
     """Designs screened per family (space.py's whole feasible space)."""
-    proxy_front: int = 0
-    """Designs on the proxy's cost-performance Pareto front."""
+    evaluated: dict = field(default_factory=dict)
+    """Designs the full model evaluated, per family."""
+    mode: str = "safe"
+    """How the designs to evaluate were chosen: safe, all, or N (screen.search)."""
     slack: float = DEFAULT_SLACK
-    shortlist: int = DEFAULT_SHORTLIST
     narrowed: tuple[str, ...] = ()
     """Notes on windows narrowed below slack x N (space.MAX_TORUS_SHAPES)."""
 
@@ -77,9 +93,23 @@ class Study:
         return sum(self.screened.values())
 
     @property
+    def evaluated_total(self) -> int:
+        """Designs the full model evaluated."""
+        return len(self.results)
+
+    @property
     def front(self) -> list[DesignResult]:
         """The Pareto-front designs in increasing cost."""
         return sorted((r for r in self.results if r.pareto), key=lambda r: r.cost)
+
+    def tightness(self) -> dict[str, tuple[float, float, float]]:
+        """Per family, full / proxy over its evaluated designs: (min, median, max); 1 means
+        the proxy equals the model, larger values a looser bound."""
+        out: dict[str, list[float]] = {}
+        for r in self.results:
+            if r.proxy_s > 0:
+                out.setdefault(r.design.family, []).append(r.workload_s / r.proxy_s)
+        return {f: (min(v), float(np.median(v)), max(v)) for f, v in out.items()}
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:
@@ -87,48 +117,62 @@ def _ranks(values: np.ndarray) -> np.ndarray:
     return np.searchsorted(np.sort(values), values, side="left") + 1
 
 
-def shortlisted(screen) -> list[tuple[Candidate, float]]:
-    """The short list's Candidates (with the rule that put each there) and proxy times."""
+_CACHE: dict = {}
+"""workload.predict_term's cache, per (workload, machine, N) object ids, kept for the life
+of one process (a study's designs share many job layouts: torus partitions, Clos = fat
+tree)."""
+
+
+def evaluate_designs(task) -> list[tuple[Candidate, tuple[TermResult, ...]]]:
+    """One evaluation task: ``(workload, machine, n_endpoints, designs)``, designs as
+    (family, params, rule, canonical); each design's Candidate and its workload terms (the
+    full model)."""
+    workload, machine, n_endpoints, designs = task
+    key = (id(workload), id(machine), n_endpoints)
+    if key not in _CACHE:
+        _CACHE.clear()
+        _CACHE[key] = {}
+    cache = _CACHE[key]
     out = []
-    for block_index, row in screen.shortlist:
-        block = screen.blocks[block_index]
-        params = block.params_of(row)
-        flat = screen.flat(block_index, row)
-        canonical = bool(block.canonical[row])
-        rules = ([canonical_rule(block.family, params)] if canonical else []) + (
-            ["proxy Pareto front"] if screen.front[flat] else [])
-        out.append((candidate(block.family, params, "; ".join(rules), canonical),
-                    float(screen.proxy_s[flat])))
+    for family, params, rule, canonical in designs:
+        design = candidate(family, params, rule, canonical)
+        out.append((design, tuple(predict_workload(workload, machine, design, n_endpoints,
+                                                   cache))))
     return out
+
+
+def _inline(function, tasks) -> list:
+    return [function(task) for task in tasks]
 
 
 def run_study(n_endpoints: int, families: tuple[str, ...], torus_dims: tuple[int, ...],
               radix_max: int, cost_model: CostModel, workload: Workload,
-              machine, slack: float = DEFAULT_SLACK,
-              shortlist: int = DEFAULT_SHORTLIST) -> Study:
-    """Enumerate and screen the whole space, then cost and time the short list with the
-    full model; rank it and mark its front.
+              machine, slack: float = DEFAULT_SLACK, shortlist: str | int = "safe",
+              mapper=None, batch: int = 1, chunk: int = 8) -> Study:
+    """Enumerate, cost and bound the whole space, evaluate what ``shortlist`` asks for
+    (screen.search) with the full model, rank the evaluated designs and mark their front.
 
-    A workload term asking for more nodes than ``n_endpoints`` runs on all of them, with a
+    ``mapper(function, tasks)``: how evaluation tasks run (default: here, in order);
+    ``batch``: designs the search hands over at once; ``chunk``: designs per task. A
+    workload term asking for more nodes than ``n_endpoints`` runs on all of them, with a
     note (workload.predict_term).
     """
     blocks = enumerate_space(n_endpoints, families, torus_dims, radix_max, slack)
-    screen = screen_space(blocks, cost_model, workload, machine, n_endpoints, shortlist)
-    chosen = shortlisted(screen)
-    designs = [d for d, _ in chosen]
-    cache: dict = {}
-    parts = [cost_breakdown(d, cost_model) for d in designs]
-    terms = [tuple(predict_workload(workload, machine, d, n_endpoints, cache))
-             for d in designs]
-    cost = np.array([sum(p.values()) for p in parts])
-    time = np.array([sum(t.weighted_s for t in ts) for ts in terms])
-    front = pareto_front(cost, time)
-    rank_time = _ranks(time)
-    rank_cost_time = _ranks(cost * time)
-    results = [DesignResult(d, p, ts, int(rt), int(rct), bool(f), proxy)
-               for (d, proxy), p, ts, rt, rct, f in zip(chosen, parts, terms, rank_time,
-                                                        rank_cost_time, front)]
-    results.sort(key=lambda r: (r.rank_time, r.cost))
+    screen = screen_space(blocks, cost_model, workload, machine, n_endpoints)
+    mapper = mapper or _inline
+    evaluated: dict[int, tuple[Candidate, tuple[TermResult, ...]]] = {}
+
+    def evaluate(indices: list[int]) -> list[float]:
+        designs = [_design(screen, i) for i in indices]
+        tasks = [(workload, machine, n_endpoints, designs[k:k + chunk])
+                 for k in range(0, len(designs), chunk)]
+        results = [r for part in mapper(evaluate_designs, tasks) for r in part]
+        for i, result in zip(indices, results):
+            evaluated[i] = result
+        return [sum(t.weighted_s for t in terms) for _, terms in results]
+
+    found = search(screen, evaluate, shortlist, batch)
+    results = _results(screen, found, evaluated, cost_model)
     present = {b.family for b in blocks}
     full = int(np.floor(slack * n_endpoints))
     narrowed = tuple(
@@ -136,15 +180,44 @@ def run_study(n_endpoints: int, families: tuple[str, ...], torus_dims: tuple[int
         f" {full:,} endpoints; "
         + (f"screened those up to {b.limit:,}" if b.limit else "only the NUDT-rule shape")
         for b in blocks if b.limit < full)
+    per_family: dict[str, int] = {}
+    for r in results:
+        per_family[r.design.family] = per_family.get(r.design.family, 0) + 1
     return Study(n_endpoints, tuple(families), radix_max, tuple(results),
                  tuple(f for f in families if f not in present), screen.counts(),
-                 int(screen.front.sum()), slack, shortlist, narrowed)
+                 per_family, found.mode, slack, narrowed)
+
+
+def _design(screen: Screen, flat: int) -> tuple:
+    block_index, row = screen.locate(flat)
+    block = screen.blocks[block_index]
+    params = block.params_of(row)
+    canonical = bool(block.canonical[row])
+    rule = canonical_rule(block.family, params) if canonical else ""
+    return block.family, params, rule, canonical
+
+
+def _results(screen: Screen, found, evaluated: dict, cost_model: CostModel) -> list:
+    indices = list(found.evaluated)
+    designs = [evaluated[i][0] for i in indices]
+    terms = [evaluated[i][1] for i in indices]
+    parts = [cost_breakdown(d, cost_model) for d in designs]
+    cost = np.array([sum(p.values()) for p in parts])
+    time = np.array([sum(t.weighted_s for t in ts) for ts in terms])
+    front = pareto_front(cost, time)
+    rank_time, rank_cost_time = _ranks(time), _ranks(cost * time)
+    results = [DesignResult(d, p, ts, int(rt), int(rct), bool(f), float(screen.proxy_s[i]),
+                            found.reason[i])
+               for i, d, p, ts, rt, rct, f in zip(indices, designs, parts, terms, rank_time,
+                                                  rank_cost_time, front)]
+    results.sort(key=lambda r: (r.rank_time, r.cost, r.design.spec))
+    return results
 
 
 def scalability_summary(study: Study) -> dict:
     """Among the canonical (NUDT-rule) designs: the family with the fewest routers and the
     one with the lowest radix, with the values (the NUDT comparison's two conclusions,
-    seeds/002); also over the whole short list."""
+    seeds/002); also over every evaluated design."""
     def pick(rows, key):
         best = min(rows, key=key)
         return {"family": best.design.family, "spec": best.design.spec, "value": key(best)}

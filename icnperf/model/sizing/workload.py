@@ -7,9 +7,14 @@ larger), so every design runs the same jobs; a count above N is cut to N, with a
 
 Where a job sits on a design (Layout):
 
-* torus: a balanced partition of the same dimension count with wraparound
-  (torus.balanced_torus_shape, as ``predict collective --nodes``); when n has no balanced
-  shape (a large prime factor) the job uses the design's whole torus.
+* torus: the most balanced partition of n nodes that fits inside the design (partition.py:
+  a box of the same dimension count whose sorted sides are no larger than the design's;
+  the balanced shape of torus.balanced_torus_shape when it fits), taken with wraparound
+  (collectives are modelled on tori, not meshes: a partition narrower than the design in a
+  dimension is really a mesh there, so its collectives are somewhat optimistic). When no
+  box of n nodes fits, the job's n nodes are the first n endpoints of the whole torus
+  (dimension 0 fastest, as the other families place jobs); its hardware tree is then the
+  whole torus's.
 * fattree, dragonfly, megafly: the first n endpoints, one node each (linear placement);
   clos:radix=R,levels=L is mapped as FT(R/2, L), the same network.
 * slimfly: collectives and applications are not modelled on slim fly (collectives.Layout
@@ -23,12 +28,19 @@ Algorithms: ``best`` takes the fastest algorithm the model defines on the layout
 or a list of names (the fastest of them), is used where the model defines it there. The hardware tree (hw-tree) and the
 point-to-point tree exist only on tori (and hw-tree only when the machine has
 network.collective_trees): asked for elsewhere, the term notes it and uses the best
-available algorithm instead. No term is ever dropped.
+available algorithm instead. No term is ever dropped. On a torus, the point-to-point
+algorithms are mapped onto the network only when they could beat the tree algorithms of
+the list: one whose lower bound (bound.universal_rounds_time: its fewest rounds, the
+torus diameter and the bytes a rank must take in) already exceeds a tree algorithm's time
+cannot be the fastest, so skipping it leaves the term's time unchanged and saves mapping
+every round of it (most of the time of a torus design).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -37,8 +49,8 @@ from icnperf.model.collectives import collective_time, compare
 from icnperf.model.collectives.layout import Layout
 from icnperf.model.collectives.registry import ALGORITHMS, TABLE, operation_name
 from icnperf.model.sizing.designs import Candidate
+from icnperf.model.sizing.partition import partition
 from icnperf.model.topology.spec import parse_spec
-from icnperf.model.topology.torus import balanced_torus_shape
 from icnperf.units import parse_quantity
 
 TREE_ALGORITHMS = ("hw-tree", "p2p-tree")
@@ -248,15 +260,18 @@ def job_layout(design: Candidate, nodes: int) -> tuple[Layout, tuple[str, ...]]:
         raise InputError(f"a job of {nodes} nodes does not fit {design.spec}"
                          f" ({design.endpoints} endpoints)")
     if family == "torus":
-        dims = len(spec.params["radices"])
-        try:
-            shape = balanced_torus_shape(nodes, dims)
-        except InputError:
-            return Layout.torus(spec.params["radices"]), (
-                f"{nodes} has no balanced {dims}D shape; the job uses the whole torus",)
+        radices = spec.params["radices"]
+        dims = len(radices)
+        shape = partition(radices, nodes)
+        if shape is None:
+            return Layout(nodes, tuple(int(k) for k in radices)), (
+                f"no {dims}D box of {nodes} nodes fits; the job is on endpoints 0..{nodes - 1}"
+                " of the whole torus (linear placement)",)
         shape_text = "x".join(map(str, shape))
+        if math.prod(shape) == math.prod(radices):
+            return Layout.torus(radices), ("the job uses the whole torus",)
         return Layout.torus(shape), (
-            f"{nodes} nodes as a balanced {dims}D torus partition {shape_text} with wraparound",)
+            f"{nodes} nodes as the {dims}D torus partition {shape_text} with wraparound",)
     if family == "slimfly":
         return Layout.crossbar(nodes), (SLIMFLY_PROXY_NOTE,)
     if family == "clos":
@@ -304,9 +319,31 @@ def _candidates(algorithm, operation: str, layout: Layout, machine,
 # --- prediction ------------------------------------------------------------------------------
 
 
+def _contenders(algorithms: list[str], operation: str, m: float, layout: Layout,
+                machine) -> list[str]:
+    """The algorithms that can be the fastest (module docstring: on a torus, a
+    point-to-point algorithm whose lower bound exceeds a tree algorithm's time cannot)."""
+    trees = [a for a in algorithms if a in TREE_ALGORITHMS]
+    if not layout.is_torus or not trees or len(trees) == len(algorithms):
+        return algorithms
+    from icnperf.model.collectives.parameters import collective_parameters
+    from icnperf.model.sizing.bound import universal_rounds_time
+    from icnperf.model.sizing.views import farthest_rank
+
+    sizes = None if operation == "barrier" else [m]
+    fastest = min(float(collective_time(machine, operation, a, sizes, layout=layout).time[0])
+                  for a in trees)
+    farthest = farthest_rank(layout.radices, layout.ranks)
+    floor = float(universal_rounds_time(operation, 0.0 if operation == "barrier" else m,
+                                        layout.ranks, farthest,
+                                        collective_parameters(machine, "mpi"))[0])
+    return [a for a in algorithms if a in TREE_ALGORITHMS or not floor > fastest]
+
+
 def _collective_term(term: CollectiveTerm, machine,
                      layout: Layout) -> tuple[float, str, tuple, tuple]:
     algorithms, note = _candidates(term.algorithm, term.operation, layout, machine)
+    algorithms = _contenders(algorithms, term.operation, term.message_bytes, layout, machine)
     sizes = None if term.operation == "barrier" else [term.message_bytes]
     if len(algorithms) == 1:
         result = collective_time(machine, term.operation, algorithms[0], sizes, layout=layout)
@@ -323,9 +360,24 @@ def _app_term(term: AppTerm, machine, layout: Layout):
     operation = APPS[term.app][0]
     exclude = ("hw-tree",) if term.app == "hpcg" else ()
     algorithms, note = _candidates(term.algorithm, operation, layout, machine, exclude)
+    if term.app != "hpcg":
+        m = 8.0 if term.app == "heat" else 8.0 * term.problem.get(
+            "rows", app_default("spmv", "rows"))
+        algorithms = _contenders(algorithms, operation, m, layout, machine)
     results = [predictor(machine, layout, algorithm=a, **term.problem) for a in algorithms]
     best = min(results, key=lambda r: r.total_s)
     return float(best.total_s), best.algorithm, note, tuple(best.notes)
+
+
+@lru_cache(maxsize=None)
+def app_default(app: str, key: str):
+    """The default of an application model's keyword (its predict's signature)."""
+    import inspect
+
+    from icnperf.model.apps import heat, hpcg, spmv
+
+    predictor = {"heat": heat.predict, "spmv": spmv.predict, "hpcg": hpcg.predict}[app]
+    return inspect.signature(predictor).parameters[key].default
 
 
 def predict_term(term, machine, design: Candidate, n_endpoints: int,

@@ -83,11 +83,36 @@ def test_slimfly_uses_a_derated_crossbar_and_says_so():
     assert results[20].time_s > results[4].time_s
 
 
-def test_torus_job_is_a_balanced_partition():
+def test_torus_job_is_the_most_balanced_partition_that_fits():
+    """64 nodes of 8x8x8: the balanced 4x4x4. 10,000 nodes of 2x2x2500: 20x20x25 does not
+    fit, 2x2x2500 does (the whole torus). 499 (prime) nodes of 8x8x8 and 10,000 of 22x22x22
+    (no box of 10,000 nodes with sides <= 22): the first n endpoints of the whole torus."""
     layout, notes = job_layout(candidate("torus", {"radices": (8, 8, 8)}), 64)
-    assert layout.radices == (4, 4, 4)
-    layout, notes = job_layout(candidate("torus", {"radices": (8, 8, 8)}), 499)
-    assert layout.radices == (8, 8, 8) and "whole torus" in notes[0]
+    assert layout.radices == (4, 4, 4) and layout.endpoints == 64
+    layout, notes = job_layout(candidate("torus", {"radices": (2, 2, 2500)}), 10_000)
+    assert layout.radices == (2, 2, 2500) and "whole torus" in notes[0]
+    for radices, nodes in (((8, 8, 8), 499), ((22, 22, 22), 10_000)):
+        layout, notes = job_layout(candidate("torus", {"radices": radices}), nodes)
+        assert layout.radices == radices and layout.endpoints == nodes
+        assert "no 3D box" in notes[0] and f"endpoints 0..{nodes - 1}" in notes[0]
+
+
+def test_skipping_algorithms_that_cannot_win_changes_no_time():
+    """On tori the point-to-point algorithms whose lower bound exceeds a tree algorithm's
+    time are not mapped; the term's time and algorithm equal the plain minimum."""
+    from icnperf.model.collectives import compare
+    from icnperf.model.sizing.workload import _contenders
+
+    for radices, nodes in (((8, 8, 8), 64), ((4, 6, 9), 200), ((2, 2, 40), 160)):
+        layout, _ = job_layout(candidate("torus", {"radices": radices}), nodes)
+        for operation, size, names in (
+                ("allreduce", 8.0, ["hw-tree", "p2p-tree", "recursive-doubling", "binomial"]),
+                ("allreduce", 2.0**20, ["hw-tree", "rabenseifner", "ring"]),
+                ("allgather", 2.0**16, ["hw-tree", "recursive-doubling", "ring", "bruck"])):
+            results = compare(MACHINE, operation, [size], layout=layout, algorithms=names)
+            best = min(results, key=lambda a: float(results[a].time[0]))
+            kept = _contenders(names, operation, size, layout, MACHINE)
+            assert best in kept and len(kept) <= len(names)
 
 
 def test_app_term_equals_the_app_model():

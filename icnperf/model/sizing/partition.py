@@ -1,0 +1,66 @@
+"""Where a job of n nodes sits on a torus design: the most balanced partition that fits.
+
+A job of n nodes on a torus of radices K_1..K_d runs on a partition: a box of radices
+s_1..s_d (each >= 2) with s_1·...·s_d = n that fits inside the design, i.e. after sorting
+both, s_i <= K_i for every i (an axis-aligned box fits in another, dimensions relabelled,
+exactly when its sorted sides are no larger). Among the boxes that fit, the partition is the
+most balanced: the smallest largest radix, then the smallest sum of radices (the smallest
+diameter among those), then the lexicographically smallest: the order of
+torus.balanced_torus_shape, which gives the same shape whenever the balanced shape fits.
+When no box fits (n has no factorization within the design's sides, e.g. 10,000 nodes on a
+7x7x205 torus) the job uses the whole torus.
+
+The rule is vectorized over a whole space of designs (screen.py) and used one design at a
+time by workload.job_layout, so both see the same partition.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+
+@lru_cache(maxsize=64)
+def box_shapes(nodes: int, dims: int) -> tuple[tuple[int, ...], ...]:
+    """Every non-decreasing shape of ``dims`` radices >= 2 with product ``nodes``, most
+    balanced first (module docstring's order); empty when there is none."""
+    shapes: list[tuple[int, ...]] = []
+
+    def search(rest: int, slots: int, smallest: int, prefix: tuple[int, ...]) -> None:
+        if slots == 1:
+            if rest >= smallest:
+                shapes.append(prefix + (rest,))
+            return
+        k = smallest
+        while k ** slots <= rest:
+            if rest % k == 0:
+                search(rest // k, slots - 1, k, prefix + (k,))
+            k += 1
+
+    if nodes >= 2 ** dims:
+        search(int(nodes), int(dims), 2, ())
+    return tuple(sorted(shapes, key=lambda s: (s[-1], sum(s), s)))
+
+
+def partition_index(radices, nodes: int) -> np.ndarray:
+    """For each design (rows of ``radices``, shape (designs, d)) the index into
+    ``box_shapes(nodes, d)`` of its partition, -1 when none fits (the whole torus)."""
+    radices = np.sort(np.atleast_2d(np.asarray(radices, dtype=np.int64)), axis=1)
+    shapes = box_shapes(int(nodes), radices.shape[1])
+    choice = np.full(len(radices), -1, dtype=np.int64)
+    open_rows = np.arange(len(radices))
+    for index, shape in enumerate(shapes):
+        if not len(open_rows):
+            break
+        fits = (radices[open_rows] >= np.array(shape)).all(axis=1)
+        choice[open_rows[fits]] = index
+        open_rows = open_rows[~fits]
+    return choice
+
+
+def partition(radices, nodes: int) -> tuple[int, ...] | None:
+    """The partition of one design (its radices, any order) for a job of ``nodes`` nodes, or
+    None when the job must use the whole torus (module docstring)."""
+    index = int(partition_index([tuple(radices)], nodes)[0])
+    return None if index < 0 else box_shapes(int(nodes), len(radices))[index]

@@ -1,0 +1,308 @@
+"""The screen's proxy: a proven lower bound of the full model's workload time, for every
+design of a space at once.
+
+proxy = Σ_terms weight x (lower bound of the term's time on the design's job layout), each
+term's bound as bound.py derives it, with the per-round hop and load bounds of views.py.
+Where the job layout does not depend on the design (a torus partition, slim fly's
+crossbar apart from its link derating) the bound is the model's own value or close to it;
+on dragonfly, megafly and fat trees it comes from counting the round's messages between
+routers and groups (traffic.py).
+
+The proxy also gives each design an equivalence key: designs with equal keys run every
+term on the same job layout with the same parameters, so the full model gives them the
+same time (tori sharing their partitions; a Clos and the fat tree it is; slim flies whose
+uniform throughput is 1, whose crossbar stand-ins keep the links' full bandwidth). Once the
+full model has timed one of them, its time is the exact proxy of all (screen.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from icnperf.model.collectives.layout import Layout
+from icnperf.model.collectives.parameters import collective_parameters
+from icnperf.model.sizing import bound
+from icnperf.model.sizing.partition import box_shapes, partition_index
+from icnperf.model.sizing.space import Block
+from icnperf.model.sizing.traffic import BlockTraffic, algorithm_rounds, block_traffic
+from icnperf.model.sizing.views import (Crossbar, Dragonfly, FatTree, Megafly, TorusPartitions,
+                                      farthest_rank, torus_halo)
+from icnperf.model.sizing.workload import APPS, AppTerm, Workload, _candidates
+from icnperf.model.sizing.workload import app_default as _default
+
+_TREES = ("hw-tree", "p2p-tree")
+
+
+@dataclass(frozen=True)
+class TermPlan:
+    """What the bound of one term needs: its node count, the collective it runs (operation,
+    bytes m), how many times per run (``repeat``: heat steps, spmv and hpcg iterations), the
+    algorithms the full model may pick off tori and on tori, and the app's name."""
+
+    term: object
+    nodes: int
+    kind: str
+    operation: str
+    m: float
+    repeat: int
+    network_algorithms: tuple[str, ...]
+    torus_algorithms: tuple[str, ...]
+
+
+def term_plan(term, machine, n_endpoints: int) -> TermPlan:
+    """The plan of one workload term (node count cut to N as workload.predict_term)."""
+    nodes = n_endpoints if term.nodes is None else min(term.nodes, n_endpoints)
+    if isinstance(term, AppTerm):
+        operation = APPS[term.app][0]
+        problem = term.problem
+        exclude = ("hw-tree",) if term.app == "hpcg" else ()
+        count = "steps" if term.app == "heat" else "iterations"
+        repeat = int(problem.get(count, _default(term.app, count)))
+        m = 8.0 if term.app != "spmv" else 8.0 * problem.get("rows", _default("spmv", "rows"))
+        kind, algorithm = term.app, term.algorithm
+    else:
+        operation, m, repeat, kind = term.operation, term.message_bytes, 1, "collective"
+        exclude, algorithm = (), term.algorithm
+    off, _ = _candidates(algorithm, operation, Layout.crossbar(2), machine, exclude)
+    on, _ = _candidates(algorithm, operation, Layout.torus((2, 2)), machine, exclude)
+    return TermPlan(term, nodes, kind, operation, float(m), repeat, tuple(off), tuple(on))
+
+
+class TrafficTable:
+    """Block statistics of every round a study needs, over every block size its designs
+    need (traffic.block_traffic, computed once per distinct round); ``out`` and ``into``
+    only for the sizes in ``flow_sizes`` (the others read 0 there)."""
+
+    def __init__(self, sizes, flow_sizes=()):
+        self.flow_sizes = np.unique(np.asarray(flow_sizes, dtype=np.int64))
+        sizes = np.unique(np.asarray(sizes, dtype=np.int64))
+        self.sizes = sizes[~np.isin(sizes, self.flow_sizes)]
+        self._done: dict[bytes, tuple] = {}
+
+    def __call__(self, r, sizes) -> BlockTraffic:
+        key = r.key
+        if key not in self._done:
+            endpoints = int(max(r.sources.max(), r.destinations.max())) + 1
+            self._done[key] = tuple(
+                block_traffic(r.sources, r.destinations, part, endpoints, flows)
+                if len(part) else None
+                for part, flows in ((self.sizes, False), (self.flow_sizes, True)))
+        plain, flowing = self._done[key]
+        sizes = np.asarray(sizes, dtype=np.int64)
+        if flowing is None:
+            return plain.at(sizes)
+        if plain is None:
+            return flowing.at(sizes)
+        use = np.isin(sizes, self.flow_sizes)
+        a = plain.at(np.where(use, self.sizes[0], sizes))
+        f = flowing.at(np.where(use, sizes, self.flow_sizes[0]))
+        pick = (lambda x, y: np.where(use, y, x))
+        return BlockTraffic(sizes, pick(a.pair, f.pair), pick(a.out, f.out),
+                            pick(a.into, f.into), pick(a.crosses, f.crosses))
+
+
+class Proxy:
+    """The proxy of a workload on a machine for N endpoints: ``block_proxy(block)`` gives
+    the lower bound (s) of every design of a space.Block and ``keys(block)`` their
+    equivalence keys."""
+
+    def __init__(self, workload: Workload, machine, n_endpoints: int, blocks=()):
+        self.machine = machine
+        self.n_endpoints = n_endpoints
+        self.params = collective_parameters(machine, "mpi")
+        self.ring_ties = machine.get("network.ring_ties", "plus")
+        self.plans = [term_plan(t, machine, n_endpoints) for t in workload.terms]
+        self._fixed: dict = {}
+        views = [self._view(b) for b in blocks if b.family != "torus"]
+        sizes = [v.block_sizes() for v in views]
+        flows = [v.block_sizes() for v in views if v.needs_flows]
+        self.table = TrafficTable(np.concatenate(sizes) if sizes else [1],
+                                  np.concatenate(flows) if flows else ())
+
+    # --- per family ---------------------------------------------------------------------
+
+    def _view(self, block: Block):
+        p = block.params
+        if block.family == "dragonfly":
+            return Dragonfly(p["p"], p["a"], p["h"])
+        if block.family == "megafly":
+            return Megafly(p["k"])
+        if block.family == "fattree":
+            return FatTree(p["k"], p["n"])
+        if block.family == "clos":
+            return FatTree(p["radix"] // 2, p["levels"])
+        return Crossbar(len(block))
+
+    def block_proxy(self, block: Block) -> np.ndarray:
+        """Σ weight x term bound over the block's designs (s)."""
+        if block.family == "torus":
+            return sum(plan.term.weight * self._torus_term(plan, block)
+                       for plan in self.plans) + np.zeros(len(block))
+        view = self._view(block)
+        bandwidth = None
+        if block.family == "slimfly":
+            theta = np.asarray(block.metrics.throughput["uniform"], dtype=float)
+            bandwidth = self.params["link_bandwidth"] * theta
+        total = np.zeros(len(block))
+        for plan in self.plans:
+            total = total + plan.term.weight * self._network_term(plan, view, bandwidth)
+        return total
+
+    def keys(self, block: Block) -> list:
+        """Equivalence keys (module docstring), one per design."""
+        p = block.params
+        if block.family == "torus":
+            radices = p["radices"]
+            index = np.stack([self._partition(block, plan.nodes) for plan in self.plans],
+                             axis=1)
+            whole = (index < 0).any(axis=1)
+            dims = radices.shape[1]
+            return [("torus", tuple(int(k) for k in radices[i])) if whole[i] else
+                    ("torus", dims, tuple(int(v) for v in index[i])) for i in range(len(block))]
+        if block.family in ("fattree", "clos"):
+            k = p["k"] if block.family == "fattree" else p["radix"] // 2
+            n = p["n"] if block.family == "fattree" else p["levels"]
+            return [("fattree", int(a), int(b)) for a, b in zip(k, n)]
+        if block.family == "slimfly":
+            theta = np.asarray(block.metrics.throughput["uniform"], dtype=float)
+            return [("crossbar", 1.0) if t == 1.0 else ("slimfly", int(q), int(r))
+                    for t, q, r in zip(theta, p["q"], p["p"])]
+        names = list(p)
+        return [(block.family, *(int(p[name][i]) for name in names))
+                for i in range(len(block))]
+
+    # --- off tori: point-to-point algorithms on the job's first n endpoints -----------------
+
+    def _collective(self, plan: TermPlan, operation: str, m: float, algorithms, view,
+                    bandwidth):
+        best = None
+        for algorithm in algorithms:
+            rounds = algorithm_rounds(algorithm, operation, plan.nodes)
+            t = bound.rounds_time(rounds, m, lambda r: view(self.table, r), self.params,
+                                  bandwidth)
+            best = t if best is None else np.minimum(best, t)
+        return best
+
+    def _network_term(self, plan: TermPlan, view, bandwidth):
+        if plan.kind == "hpcg":
+            return plan.repeat * self._hpcg(plan)
+        collective = self._collective(plan, plan.operation, plan.m, plan.network_algorithms,
+                                      view, bandwidth)
+        if plan.kind == "collective":
+            return collective
+        compute, halo = self._app_fixed(plan, plan.nodes)
+        if halo is not None:
+            compute = compute + bound.halo_time(self._halo_rounds(plan, halo),
+                                                lambda r: view(self.table, r), self.params,
+                                                bandwidth)
+        return plan.repeat * (compute + collective)
+
+    def _app_fixed(self, plan: TermPlan, nodes):
+        """(compute time per step, heat's halo as (sizes, px, py) or None) on ``nodes``
+        nodes (arrays)."""
+        problem = plan.term.problem
+        if plan.kind == "heat":
+            cells = problem.get("cells", _default("heat", "cells"))
+            compute, sizes, grid = bound.heat_compute(self.machine, nodes, cells,
+                                                      _default("heat", "flops_per_cell"))
+            return compute, (sizes, *grid)
+        rows = problem.get("rows", _default("spmv", "rows"))
+        d = problem.get("nonzeros_per_row", _default("spmv", "nonzeros_per_row"))
+        return bound.spmv_compute(self.machine, nodes, rows, d), None
+
+    def _halo_rounds(self, plan: TermPlan, halo):
+        key = (id(plan), "halo")
+        if key not in self._fixed:
+            sizes, px, py = halo
+            self._fixed[key] = bound.halo_rounds(int(np.ravel(px)[0]), int(np.ravel(py)[0]),
+                                                 tuple(float(np.ravel(s)[0]) for s in sizes))
+        return self._fixed[key]
+
+    def _hpcg(self, plan: TermPlan) -> float:
+        key = (id(plan), "hpcg")
+        if key not in self._fixed:
+            self._fixed[key] = bound.hpcg_compute(self.machine, plan.term.problem)
+        return self._fixed[key]
+
+    # --- tori: trees exact on the partition, point-to-point algorithms bounded -----------
+
+    def _torus_term(self, plan: TermPlan, block: Block) -> np.ndarray:
+        """A term on every torus of the block: on its partition (exact trees, the
+        partition's hop counts for point-to-point rounds), or on the whole torus when no
+        partition fits, on the torus's first n endpoints (exact trees,
+        bound.universal_rounds_time)."""
+        radices = block.params["radices"]
+        if plan.kind == "hpcg":
+            return plan.repeat * self._hpcg(plan) + np.zeros(len(block))
+        index = self._partition(block, plan.nodes)
+        total = np.zeros(len(block))
+        fitted = index >= 0
+        if fitted.any():
+            total[fitted] = self._partition_terms(plan, radices.shape[1])[index[fitted]]
+        if (~fitted).any():
+            total[~fitted] = self._whole_torus_term(plan, radices[~fitted])
+        return total
+
+    def _partition(self, block: Block, nodes: int) -> np.ndarray:
+        key = (id(block), nodes, "partition index")
+        if key not in self._fixed:
+            self._fixed[key] = partition_index(block.params["radices"], nodes)
+        return self._fixed[key]
+
+    def _partition_terms(self, plan: TermPlan, dims: int) -> np.ndarray:
+        """The term's bound on every partition shape of its node count (box_shapes order)."""
+        key = (id(plan), "partitions", dims)
+        if key in self._fixed:
+            return self._fixed[key]
+        job = np.array(box_shapes(plan.nodes, dims), dtype=np.int64).reshape(-1, dims)
+        view = self._fixed.setdefault(("partitions", plan.nodes, dims), TorusPartitions(job))
+        depth = (job // 2).sum(axis=1)
+        ties = ((job % 2 == 1) & (job >= 3)).sum(axis=1)
+        best = None
+        for algorithm in plan.torus_algorithms:
+            if algorithm in _TREES:
+                t = bound.tree_time(plan.operation, algorithm, plan.m, depth, ties, depth,
+                                    plan.nodes, self.params)
+            else:
+                t = bound.rounds_time(algorithm_rounds(algorithm, plan.operation,
+                                                       plan.nodes),
+                                      plan.m, lambda r: view(None, r), self.params)
+            best = t if best is None else np.minimum(best, t)
+        if plan.kind != "collective":
+            compute, halo = self._app_fixed(plan, plan.nodes)
+            if halo is not None:
+                compute = compute + self._torus_halo(job, halo)
+            best = plan.repeat * (compute + best)
+        self._fixed[key] = np.broadcast_to(np.asarray(best, dtype=float), (len(job),))
+        return self._fixed[key]
+
+    def _whole_torus_term(self, plan: TermPlan, radices: np.ndarray) -> np.ndarray:
+        """The term's n nodes on the first n endpoints of each torus (no partition fits)."""
+        nodes = np.full(len(radices), plan.nodes)
+        depth = (radices // 2).sum(axis=1)
+        ties = ((radices % 2 == 1) & (radices >= 3)).sum(axis=1)
+        farthest = farthest_rank(radices, plan.nodes)
+        best = None
+        for algorithm in plan.torus_algorithms:
+            if algorithm in _TREES:
+                t = bound.tree_time(plan.operation, algorithm, plan.m, depth, ties, depth,
+                                    nodes, self.params)
+            else:
+                t = bound.universal_rounds_time(plan.operation, plan.m, nodes, farthest,
+                                                self.params)
+            best = t if best is None else np.minimum(best, t)
+        if plan.kind == "collective":
+            return best
+        compute, halo = self._app_fixed(plan, plan.nodes)
+        if halo is not None:
+            compute = compute + self._torus_halo(radices, halo, plan.nodes)
+        return plan.repeat * (compute + best)
+
+    def _torus_halo(self, radices, halo, nodes=None):
+        sizes, px, py = halo
+        px = np.broadcast_to(px, (len(radices),))
+        py = np.broadcast_to(py, (len(radices),))
+        phases = torus_halo(radices, px, py, self.ring_ties, nodes)
+        return bound.torus_halo_time(sizes, px, py, phases, self.params)
