@@ -24,14 +24,9 @@ configuration, state, statistics), ``kernel`` (the compiled per-cycle kernel). T
 conventions are stated in ``engine``'s docstring.
 """
 
-from icnperf.sim.engine import (
-    RouterConfig,
-    SimResult,
-    Simulation,
-    check_memory,
-    estimate_memory,
-    simulate,
-)
+from icnperf.sim.config import RouterConfig
+from icnperf.sim.engine import Simulation, check_memory, estimate_memory
+from icnperf.sim.runs import SimResult, simulate
 from icnperf.sim.network import GridNetwork, NetworkTables, TableNetwork
 from icnperf.sim.topologies import (
     dragonfly,
