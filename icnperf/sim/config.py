@@ -101,6 +101,13 @@ class RouterConfig:
                 self.switch_traversal_delay)
 
     @property
+    def injection_delay(self) -> int:
+        """Cycles from a packet's creation to its head's arrival at its router, at zero
+        load: ``terminal_delay``, plus for the iSLIP router the cycle BookSim's injection
+        channel adds (``kernel``'s docstring)."""
+        return self.terminal_delay + (1 if self.allocator == "islip" else 0)
+
+    @property
     def global_delay(self) -> int:
         """Latency of a dragonfly's inter-group links (cycles)."""
         return self.link_delay if self.global_link_delay is None else self.global_link_delay

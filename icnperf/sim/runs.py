@@ -139,3 +139,71 @@ def _queued_in_window(sim: Simulation, lo: int, hi: int) -> int:
         head = head + rng.geometric(sim.packet_rate, size=len(head))
         head = head[head < min(hi, sim.now)]
     return count
+
+
+LATENCY_LIMIT = 500.0
+"""Mean latency (cycles) above which a run counts as past saturation: BookSim2's
+``latency_thres`` default, the threshold of its reference runs."""
+
+
+@dataclass
+class Saturation:
+    """A saturation throughput taken as BookSim2 takes it (``saturation``).
+
+    ``throughput``: the largest accepted rate (flits/endpoint/cycle) over the stable runs
+    and the overload run at offered load 1; ``stable_rate``: the largest offered rate found
+    stable (0 if none); ``runs``: (offered rate, SimResult, stable) in the order run.
+    """
+
+    throughput: float
+    stable_rate: float
+    runs: list = field(default_factory=list)
+
+
+def stable(result: SimResult, latency_limit: float = LATENCY_LIMIT) -> bool:
+    """A run below saturation by BookSim2's test: every packet created in the window was
+    delivered (within the drain) and their mean latency is at most ``latency_limit``."""
+    return (result.packets_unfinished == 0 and result.packets_measured > 0
+            and result.average_latency <= latency_limit)
+
+
+def saturation(network, traffic: str, router: RouterConfig | None = None, step: float = 0.01,
+               latency_limit: float = LATENCY_LIMIT, **run) -> Saturation:
+    """Saturation throughput as BookSim2's reference runs take it: the largest accepted rate
+    of the stable runs over offered loads on a grid of ``step`` flits/endpoint/cycle, and
+    of an overload run at offered load 1 (its README: "the largest accepted rate of the
+    stable latency-mode runs and of an overload run at 1.0").
+
+    BookSim stepped through the loads (0.05, then 0.01 near saturation); here the largest
+    stable grid load is found by halving the interval between a stable and an unstable
+    load (about log2(1/step) runs), so the estimate is the same wherever stability falls
+    with the load. ``run`` goes to ``simulate`` (warmup, measure, drain, seed, ...).
+    """
+    if not 0 < step <= 0.5:
+        raise InputError(f"flitsim: the saturation search step must be in (0, 0.5], got"
+                         f" {step!r}")
+    grid = int(round(1 / step))
+    out = Saturation(0.0, 0.0)
+    results = {}
+
+    def at(index: int) -> bool:
+        rate = min(1.0, index / grid)
+        result = simulate(network, traffic, rate, router, **run)
+        ok = stable(result, latency_limit)
+        results[index] = (result, ok)
+        out.runs.append((rate, result, ok))
+        return ok
+
+    lo, hi = 0, grid                   # stable at lo (no load), test hi
+    if at(hi):
+        lo = hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if at(mid):
+            lo = mid
+        else:
+            hi = mid
+    out.stable_rate = lo / grid
+    out.throughput = max([r.accepted for r, ok in results.values() if ok]
+                         + [results[grid][0].accepted])
+    return out

@@ -17,11 +17,12 @@ def all_claims(kinds=CLAIM_KINDS) -> list[Claim]:
     """Every registered claim of the given kinds (default all), in source order. Sources
     register in ``claims/``."""
     from icnperf.validation.claims import (angara_collectives, angara_heat, angara_p2p,
-                                           angara_spmv, apps_hpcg_npb, flitsim, nudt)
+                                           angara_spmv, apps_hpcg_npb, booksim, flitsim,
+                                           nudt)
 
     claims = [*nudt.CLAIMS, *angara_p2p.CLAIMS, *angara_collectives.CLAIMS,
               *angara_spmv.CLAIMS, *angara_heat.CLAIMS, *apps_hpcg_npb.CLAIMS,
-              *flitsim.CLAIMS]
+              *flitsim.CLAIMS, *booksim.CLAIMS]
     ids = [c.id for c in claims]
     duplicates = {i for i in ids if ids.count(i) > 1}
     if duplicates:

@@ -20,7 +20,7 @@ def results():
 
 def test_registered_as_simulation_claims():
     ids = {c.id for c in all_claims(kinds=("simulation",))}
-    assert ids == {c.id for c in F.CLAIMS}
+    assert {c.id for c in F.CLAIMS} <= ids   # beside claims/booksim.py's
     assert not ids & {c.id for c in all_claims(kinds=("closed-form", "application"))}
 
 
@@ -33,11 +33,11 @@ def test_ugal_wins_past_saturation_in_every_seed():
     consistent gain."""
     for seed in F.ROUTING_SEEDS:
         runs = {r: F.simulated(F.DRAGONFLY, "bit-complement", 1.0, r, False, seed).accepted
-                for r in ("min", "ugal")}
-        assert runs["ugal"] > 1.5 * runs["min"]
+                for r in ("min", "ugal-hops")}
+        assert runs["ugal-hops"] > 1.5 * runs["min"]
         hot = {r: F.simulated(F.DRAGONFLY, "hotspot", 1.0, r, True, seed).accepted
-               for r in ("min", "ugal")}
-        assert hot["min"] < hot["ugal"] < 1.05 * hot["min"]
+               for r in ("min", "ugal-hops")}
+        assert hot["min"] < hot["ugal-hops"] < 1.05 * hot["min"]
 
 
 def test_simulated_saturation_never_exceeds_the_channel_load_bound(results):

@@ -36,7 +36,8 @@ pipeline stage and link 1 cycle, oldest-first allocation. Runs use the NUDT setu
 * NUDT findings: the higher-dimensional torus is better at equal size (4x4x4 against 8x8:
   higher uniform saturation throughput and lower zero-load latency); UGAL beats MIN on a
   dragonfly when minimal routing funnels traffic through one global link (group-
-  adversarial: about 2x) and, by a small margin (1.4-3.1 % over seeds 1-4), under the
+  adversarial: about 2x) and, by a small margin (1.0-2.5 % over seeds 1-4; UGAL here is
+  sim routing ``ugal-hops``, UGAL-L, MIN has BookSim's two phase classes), under the
   paper's heavier uniform + hotspot mix (a hot region of 10 % of the endpoints, Fig. 8b),
   where the hot endpoints' ejection channels and minimal routing's global links into the
   hot groups saturate at about the same load. With a 2 % region (Fig. 8a, "little
@@ -172,7 +173,7 @@ def _higher_dimension_better() -> float:
 
 def _ugal_beats_min(pattern: str, hotspot: bool = False) -> float:
     """1 if UGAL accepts more than MIN at offered load 1 for every seed of ROUTING_SEEDS."""
-    wins = [simulated(DRAGONFLY, pattern, 1.0, "ugal", hotspot, seed).accepted
+    wins = [simulated(DRAGONFLY, pattern, 1.0, "ugal-hops", hotspot, seed).accepted
             > simulated(DRAGONFLY, pattern, 1.0, "min", hotspot, seed).accepted
             for seed in ROUTING_SEEDS]
     return 1.0 if all(wins) else 0.0
