@@ -179,3 +179,16 @@ def test_wiring_only_for_dragonflies():
         network_from_spec("torus:4x4", wiring="absolute")
     with pytest.raises(InputError, match="unknown dragonfly global wiring"):
         network_from_spec("dragonfly:p=2,a=4,h=2", wiring="palmtree")
+
+
+def test_refuses_oversized_runs_with_the_islip_router_state_counted():
+    """The estimate counts the iSLIP router's pointers and, with internal speedup, its
+    output and credit queues: the same torus needs more memory with them."""
+    from icnperf.sim import estimate_memory
+
+    net = GridNetwork((64, 64, 64))
+    plain = estimate_memory(net, RouterConfig(vcs=8, buffer=64))
+    queued = estimate_memory(net, islip(vcs=8, buffer=64, internal_speedup=2.0))
+    assert queued > plain > 2 * 1024**3
+    with pytest.raises(InputError, match="MiB"):
+        Simulation(net, islip(vcs=8, buffer=64, internal_speedup=2.0), "uniform", 0.1)
