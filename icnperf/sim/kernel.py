@@ -611,7 +611,8 @@ def _make_run(islip: bool):
                                         q_min += B - vs[U((base + p_min) * V + v), VS_CREDITS]
                                         q_non += B - vs[U((base + p_non) * V + v), VS_CREDITS]
                                     h_min = hop_table[U(r), U(target)]
-                                    h_non = hop_table[U(r), U(mid)] + hop_table[U(mid), U(target)]
+                                    h_non = (hop_table[U(r), U(mid)]
+                                             + hop_table[U(mid), U(target)])
                                     if q_min * h_min <= q_non * h_non:
                                         pkt[U(pk), PK_MID] = -1
                                     else:
@@ -675,7 +676,8 @@ def _make_run(islip: bool):
                                 elif class_kind == CLASS_DIMENSION and dateline[U(po)] == 1:
                                     if entering or port_dim[U(pi)] != port_dim[U(po)]:
                                         d = port_dim[U(po)]
-                                        cls = 1 if coords[U(r), U(d)] > coords[U(target), U(d)] else 0
+                                        cls = (1 if coords[U(r), U(d)] > coords[U(target), U(d)]
+                                               else 0)
                                         pkt[U(pk), PK_PHASE] = cls
                                     else:
                                         cls = pkt[U(pk), PK_PHASE]

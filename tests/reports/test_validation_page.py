@@ -27,7 +27,7 @@ def test_claim_kinds_split_the_registry():
     claims = all_claims()
     kinds = {k: all_claims(kinds=(k,)) for k in ("closed-form", "application", "simulation")}
     assert sum(len(v) for v in kinds.values()) == len(claims)
-    assert all(c.id.startswith("flitsim-") for c in kinds["simulation"])
+    assert all(c.id.startswith(("flitsim-", "booksim-")) for c in kinds["simulation"])
 
 
 def test_paper_of_cuts_after_the_first_parenthesis():
