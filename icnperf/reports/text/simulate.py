@@ -108,15 +108,15 @@ def hotspot_options(traffic: str, fraction: float | None, nodes: int | None,
 def _simulate_task(task: tuple, progress=None) -> dict:
     """One simulator run, a runner task (module-level so worker processes can import it).
 
-    ``task``: (simulator spec text, routing, global wiring, traffic, rate, RouterConfig,
-    warmup, measure, drain, seed, traffic options); returns the SimResult's fields as a
-    dict. ``progress(cycles_done, cycles_total)`` is passed to the simulator (in-process
-    only).
+    ``task``: (simulator spec text, routing, traffic, rate, RouterConfig, warmup,
+    measure, drain, seed, traffic options[, dragonfly global wiring]); returns the
+    SimResult's fields as a dict. ``progress(cycles_done, cycles_total)`` is passed to the
+    simulator (in-process only).
     """
     from icnperf.sim import simulate
 
-    (sim_text, routing, wiring, traffic, rate, router, warmup, measure, drain, seed,
-     options) = task
+    sim_text, routing, traffic, rate, router, warmup, measure, drain, seed, options = task[:10]
+    wiring = task[10] if len(task) > 10 else None
     network = _network(sim_text, routing, wiring)
     return simulate(network, traffic, rate, router, warmup=warmup, measure=measure,
                     drain=drain, seed=seed, traffic_options=options,
@@ -253,8 +253,8 @@ def traffic_rows(topology: str, traffic: str, rates_text: str, router: dict, war
     # only the seeded permutation's prediction depends on the seed (its own permutation)
     models = {s: predictions(spec, routing, network, traffic, config, s, options)
               for s in (seed_list if traffic == "permutation" else [seed])}
-    tasks = [(sim_text, routing, global_wiring, traffic, rate, config, warmup, measure, drain,
-              s, options) for rate in rates for s in seed_list]
+    tasks = [(sim_text, routing, traffic, rate, config, warmup, measure, drain, s, options,
+              global_wiring) for rate in rates for s in seed_list]
     label = f"simulate {spec.text} {traffic}"
     single_bar = progress or (progress is None and sys.stderr.isatty())
     if len(tasks) == 1 and parse_scheduler(scheduler).kind == "inline" and single_bar:
@@ -262,8 +262,8 @@ def traffic_rows(topology: str, traffic: str, rates_text: str, router: dict, war
     else:
         results = run_map(_simulate_task, tasks, scheduler=scheduler, workers=workers,
                           progress=progress, label=label)
-    runs = [{**_run_row(task[4], r, models.get(task[9], models[seed]), traffic,
-                        config.packet_flits), "seed": task[9]}
+    runs = [{**_run_row(task[3], r, models.get(task[8], models[seed]), traffic,
+                        config.packet_flits), "seed": task[8]}
             for task, r in zip(tasks, results)]
     if seeds == 1:
         rows = [{k: v for k, v in run.items() if k != "seed"} for run in runs]
