@@ -186,7 +186,8 @@ class Simulation:
                             (K.C_TIES, int(router.ring_ties == "random")),
                             (K.C_GROUP, tab.group), (K.C_TREE_RANDOM, int(tab.tree_random)),
                             (K.C_INJECT_RANDOM, int(tab.inject_random)),
-                            (K.C_SPEEDUP_NUM, num), (K.C_SPEEDUP_DEN, den)):
+                            (K.C_SPEEDUP_NUM, num), (K.C_SPEEDUP_DEN, den),
+                            (K.C_ONE_LINK, int(router.global_delay == router.link_delay))):
             self.cfg[slot] = value
         neighbour = tab.neighbour.ravel().astype(np.int64)
         valid = np.flatnonzero(neighbour >= 0)

@@ -102,7 +102,9 @@ from icnperf.sim.state import (
     C_FLITS,
     C_GROUP,
     C_INJECT_RANDOM,
+    C_LINK,
     C_N,
+    C_ONE_LINK,
     C_NONMIN,
     C_P,
     C_R,
@@ -196,7 +198,8 @@ def _make_run(islip: bool):
         (empty without internal speedup)."""
         R, P, V, B, N = cfg[C_R], cfg[C_P], cfg[C_V], cfg[C_B], cfg[C_N]
         rc, va, sa, st = cfg[C_RC], cfg[C_VA], cfg[C_SA], cfg[C_ST]
-        term, age = cfg[C_TERM], cfg[C_AGE]
+        term, age, link = cfg[C_TERM], cfg[C_AGE], cfg[C_LINK]
+        one_link = cfg[C_ONE_LINK] == 1   # every router-router link takes link cycles
         DA, DC, flits = cfg[C_DA], cfg[C_DC], cfg[C_FLITS]
         route_kind, class_kind, classes = cfg[C_ROUTE], cfg[C_CLASS], cfg[C_CLASSES]
         nonmin, group = cfg[C_NONMIN], cfg[C_GROUP]
@@ -242,6 +245,8 @@ def _make_run(islip: bool):
             lo, hi = sc[LO], sc[HI]
             t_dc = t % DC
             as_term = (t + term + reg) % DA
+            cs_term = (t + term + reg) % DC
+            cs_link = (t + link + reg) % DC
             if islip:
                 first_step = (t * num) // den
                 last_step = ((t + 1) * num) // den
@@ -296,6 +301,7 @@ def _make_run(islip: bool):
                 else:
                     sent = t + st
                 sent_da = sent % DA
+                as_link = (sent + link + reg) % DA
                 for r in range(R):
                     if rcount[U(r)] == 0:
                         continue
@@ -457,12 +463,16 @@ def _make_run(islip: bool):
                                     cq_n[U(ip)] += 1
                                     r_queued[U(r)] += 1
                                 else:
-                                    cs = t_dc + credit_delay[U(ip)] + reg
-                                    if cs >= DC:
-                                        cs -= DC
                                     if up_out[U(ip)] >= 0:
+                                        if one_link:
+                                            cs = cs_link
+                                        else:
+                                            cs = t_dc + credit_delay[U(ip)] + reg
+                                            if cs >= DC:
+                                                cs -= DC
                                         cr_idx[U(cs * CC + cr_n[U(cs)])] = up_out[U(ip)] * V + v_in
                                     else:
+                                        cs = cs_term
                                         cr_idx[U(cs * CC + cr_n[U(cs)])] = -(
                                             port_endpoint[U(ip)] * V + v_in) - 1
                                     cr_n[U(cs)] += 1
@@ -524,9 +534,12 @@ def _make_run(islip: bool):
                                 else:
                                     if not islip:
                                         vs[U(o * V + v_out), VS_CREDITS] -= 1
-                                    a = sent_da + port_delay[U(o)] + reg
-                                    if a >= DA:
-                                        a -= DA
+                                    if one_link:
+                                        a = as_link
+                                    else:
+                                        a = sent_da + port_delay[U(o)] + reg
+                                        if a >= DA:
+                                            a -= DA
                                     j = a * CA + ar_n[U(a)]
                                     ar_ip[U(j)] = neighbour[U(o)] * P + neighbour_port[U(o)]
                                     ar_q[U(j)] = ar_ip[U(j)] * V + v_out
