@@ -177,7 +177,10 @@ def saturation(network, traffic: str, router: RouterConfig | None = None, step: 
     BookSim stepped through the loads (0.05, then 0.01 near saturation); here the largest
     stable grid load is found by halving the interval between a stable and an unstable
     load (about log2(1/step) runs), so the estimate is the same wherever stability falls
-    with the load. ``run`` goes to ``simulate`` (warmup, measure, drain, seed, ...).
+    with the load. A load a little past saturation may pass the test in a short window (its
+    queues grow slowly); it then accepts the saturation rate itself, so the estimate holds
+    while ``stable_rate`` can exceed it. ``run`` goes to ``simulate`` (warmup, measure,
+    drain, seed, ...).
     """
     if not 0 < step <= 0.5:
         raise InputError(f"flitsim: the saturation search step must be in (0, 0.5], got"

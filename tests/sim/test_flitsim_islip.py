@@ -192,3 +192,24 @@ def test_refuses_oversized_runs_with_the_islip_router_state_counted():
     assert queued > plain > 2 * 1024**3
     with pytest.raises(InputError, match="MiB"):
         Simulation(net, islip(vcs=8, buffer=64, internal_speedup=2.0), "uniform", 0.1)
+
+
+def test_saturation_is_the_largest_accepted_rate_of_stable_runs():
+    """The credit-limited pair of routers above (separable router: 4 flits per 21 cycles
+    per direction, 0.1905). Loads a little past the cap can pass the stability test in a
+    short window (queues grow slowly), but what they accept is the cap, so the estimate is
+    4/21 either way; loads far past it fail the test; the search stays within its halving
+    budget (the overload run, then about log2(100) more)."""
+    from icnperf.sim import saturation
+
+    router = RouterConfig(vcs=1, buffer=4, link_delay=10)
+    found = saturation(GridNetwork((2,), wrap=False), "bit-complement", router,
+                       warmup=1000, measure=4000, drain=2000, seed=1)
+    assert found.throughput == pytest.approx(4 / 21, rel=0.005)
+    assert 0.18 <= found.stable_rate < 0.3
+    assert len(found.runs) <= 8
+    assert found.runs[0][0] == 1.0 and not found.runs[0][2]
+    stable = [result.accepted for rate, result, ok in found.runs if ok]
+    assert found.throughput == max(stable + [found.runs[0][1].accepted])
+    with pytest.raises(InputError, match="step"):
+        saturation(GridNetwork((2,), wrap=False), "uniform", router, step=0.0)
