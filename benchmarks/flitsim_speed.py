@@ -2,17 +2,25 @@
 
 Run: python benchmarks/flitsim_speed.py [--cycles 2000] [--warmup 500] [--repeats 5]
                                         [--baseline GIT-REVISION]
-For the 8x8x8 and 8x8 tori under uniform traffic at 0.2 and 0.4 flits/endpoint/cycle
-(1-flit packets, 2 VCs x 8 flits, router/link/terminal delay 1 cycle): each run warms up,
-then times --cycles cycles; prints the median of --repeats runs, per second of this
-process's CPU time (one core; robust on a shared machine) and per wall-clock second. The
-first line reports the kernel's first-call time (loading or compiling the Numba kernel).
+Default router: the 8x8x8 and 8x8 tori under uniform traffic at 0.2 and 0.4
+flits/endpoint/cycle (1-flit packets, 2 VCs x 8 flits, router/link/terminal delay 1
+cycle). booksim router (``--router booksim``: BookSim2's iq router, iSLIP): the 8x8 torus
+as BookSim2's reference runs set it (4 VCs x 8 flits, 2-cycle links) at 0.2 and 0.4, and
+the 8x8x8 torus at 0.2, printed beside BookSim2's own router_cycles_per_cpu_second for the
+same 8x8 runs (../shared/reference/booksim/a_torus_k8n2_uniform.csv; BookSim2 commit
+28f4329, g++ -O3; its figure is the whole run's simulated cycles per CPU second, warm-up
+and measurement, on the machine that made the reference files).
 
-``--baseline REV`` also runs the simulator as committed at git revision REV (its
-``icnperf/sim`` package, or ``icnperf/validation/flitsim`` before it moved, extracted into a temporary directory and imported
-under another name), alternating the two engines run by run with the same seeds, so a
-before/after comparison shares the machine's load. Not a test: the figures are for the
-README and docs/architecture.md.
+Each run warms up, then times --cycles cycles; prints the median of --repeats runs, per
+second of this process's CPU time (one core; robust on a shared machine) and per
+wall-clock second. The first line reports the kernel's first-call time (loading or
+compiling the Numba kernel).
+
+``--baseline REV`` also runs the default router as committed at git revision REV (its
+``icnperf/sim`` package, or ``icnperf/validation/flitsim`` before it moved, extracted into
+a temporary directory and imported under another name), alternating the two engines run by
+run with the same seeds, so a before/after comparison shares the machine's load. Not a
+test: the figures are for the README and docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -32,15 +40,28 @@ PACKAGES = ("icnperf/sim", "icnperf/validation/flitsim")
 """Where the simulator lives, newest first (it moved out of validation/ in the house
 restructuring)."""
 CASES = (((8, 8, 8), 0.2), ((8, 8, 8), 0.4), ((8, 8), 0.2), ((8, 8), 0.4))
+BOOKSIM_CASES = (((8, 8), 0.2), ((8, 8), 0.4), ((8, 8, 8), 0.2))
+BOOKSIM_PUBLISHED = {((8, 8), 0.2): 617_195, ((8, 8), 0.4): 333_119}
+"""BookSim2's router_cycles_per_cpu_second, 8x8 torus, 4 VCs x 8 flits, uniform, at these
+offered loads (a_torus_k8n2_uniform.csv)."""
 
 
-def one_run(sim_module, radices, rate: float, cycles: int, warmup: int,
+def default_router(sim_module):
+    return sim_module.RouterConfig(vcs=2, buffer=8)
+
+
+def booksim_router(sim_module):
+    from icnperf.sim.presets import router_settings
+
+    return sim_module.RouterConfig(**router_settings("booksim", link_delay=2))
+
+
+def one_run(sim_module, router, radices, rate: float, cycles: int, warmup: int,
             seed: int) -> tuple[float, float, float]:
     """(router-cycles per CPU second, flit-hops per CPU second, router-cycles per wall
     second) over ``cycles`` timed cycles after ``warmup``."""
     network = sim_module.GridNetwork(radices)
-    sim = sim_module.Simulation(network, sim_module.RouterConfig(vcs=2, buffer=8), "uniform",
-                                rate, seed=seed)
+    sim = sim_module.Simulation(network, router, "uniform", rate, seed=seed)
     sim.run(warmup)
     hops = sim.flit_hops
     cpu, wall = time.process_time(), time.perf_counter()
@@ -73,11 +94,32 @@ def load_revision(revision: str, into: Path):
     return importlib.import_module(name)
 
 
-def first_call(sim_module) -> float:
+def first_call(sim_module, router) -> float:
     start = time.perf_counter()
-    sim_module.Simulation(sim_module.GridNetwork((2, 2)), sim_module.RouterConfig(),
-                          "uniform", 0.1).run(1)
+    sim_module.Simulation(sim_module.GridNetwork((2, 2)), router, "uniform", 0.1).run(1)
     return time.perf_counter() - start
+
+
+def _table(title: str, cases, engines: dict, router_of, args, published=None) -> None:
+    print(f"\n{title}")
+    extra = f" {'BookSim2 r-c/s':>15}" if published else ""
+    print(f"{'engine':>10} {'torus':>8} {'rate':>5} {'router-cycles/s':>16}"
+          f" {'flit-hops/s':>14} {'(wall) r-c/s':>14}{extra}")
+    for radices, rate in cases:
+        runs = {label: [] for label in engines}
+        for seed in range(args.repeats):
+            for label, module in engines.items():
+                runs[label].append(one_run(module, router_of(module), radices, rate,
+                                           args.cycles, args.warmup, seed))
+        name = "x".join(map(str, radices))
+        for label, results in runs.items():
+            rc, fh, wall = (statistics.median(r[i] for r in results) for i in range(3))
+            line = (f"{label:>10} {name:>8} {rate:>5.2f} {rc:>16,.0f} {fh:>14,.0f}"
+                    f" {wall:>14,.0f}")
+            if published:
+                value = published.get((radices, rate))
+                line += f" {value:>15,}" if value else f" {'-':>15}"
+            print(line, flush=True)
 
 
 def main() -> None:
@@ -92,20 +134,13 @@ def main() -> None:
         if args.baseline:
             engines[args.baseline] = load_revision(args.baseline, Path(scratch))
         for label, module in engines.items():
-            print(f"first call (kernel load or compile), {label}: {first_call(module):.2f} s")
-        print(f"{'engine':>10} {'torus':>8} {'rate':>5} {'router-cycles/s':>16}"
-              f" {'flit-hops/s':>14} {'(wall) r-c/s':>14}")
-        for radices, rate in CASES:
-            runs = {label: [] for label in engines}
-            for seed in range(args.repeats):
-                for label, module in engines.items():
-                    runs[label].append(one_run(module, radices, rate, args.cycles,
-                                               args.warmup, seed))
-            name = "x".join(map(str, radices))
-            for label, results in runs.items():
-                rc, fh, wall = (statistics.median(r[i] for r in results) for i in range(3))
-                print(f"{label:>10} {name:>8} {rate:>5.2f} {rc:>16,.0f} {fh:>14,.0f}"
-                      f" {wall:>14,.0f}", flush=True)
+            print(f"first call (kernel load or compile), {label}:"
+                  f" {first_call(module, default_router(module)):.2f} s")
+        print(f"first call, booksim router: {first_call(current, booksim_router(current)):.2f} s")
+        _table("default router (2 VCs x 8 flits, 1-cycle stages and links)", CASES, engines,
+               default_router, args)
+        _table("booksim router (4 VCs x 8 flits, iSLIP, 2-cycle links)", BOOKSIM_CASES,
+               {"current": current}, booksim_router, args, BOOKSIM_PUBLISHED)
 
 
 if __name__ == "__main__":

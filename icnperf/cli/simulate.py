@@ -16,10 +16,17 @@ def simulate() -> None:
 @simulate.command("traffic")
 @click.option("--topology", required=True, metavar="SPEC",
               help="torus:8x8, mesh:4x4, hypercube:6, fattree:k=4,n=3,"
-                   " dragonfly:p=2,a=4,h=2 or slimfly:q=5.")
+                   " clos:radix=8,levels=2, xgft:m=4x4x4,w=1x4x4, dragonfly:p=2,a=4,h=2 or"
+                   " slimfly:q=5.")
 @click.option("--routing", default=None, metavar="NAME",
-              help="dor (grids); nca or nca-first (fat tree); min, valiant or ugal"
-                   " (dragonfly); min (slim fly) [default: the first].")
+              help="dor (grids); random or dmodk (fat trees: up port at random per router,"
+                   " as BookSim's nca, or SimGrid's d-mod-k); min, valiant, ugal (BookSim's"
+                   " rule) or ugal-hops (UGAL-L, queue x hops) (dragonfly); min (slim fly)"
+                   " [default: the first].")
+@click.option("--global-wiring", type=click.Choice(["relative", "absolute"]), default=None,
+              help="Dragonfly inter-group wiring: relative (group G's slot s to group"
+                   " G+s+1) or absolute (BookSim's: slot s to group s, or s+1 from s = G)"
+                   " [default: relative].")
 @click.option("--traffic", default="uniform", show_default=True,
               help="uniform, tornado, bit-complement, permutation (random, seeded),"
                    " transpose, asymmetric or hotspot.")
@@ -32,11 +39,14 @@ def simulate() -> None:
 @click.option("--router", "router_preset", default="default", show_default=True,
               metavar="PRESET",
               help="Router micro-architecture: default (2 VCs x 8 flits, 1-cycle stages and"
-                   " links) or nudt (the NUDT paper's: 8 VCs x 300 flits, 4 one-cycle"
-                   " stages, 50-cycle links, 5-cycle endpoint links); the options below"
-                   " override single values.")
+                   " links), nudt (the NUDT paper's: 8 VCs x 300 flits, 4 one-cycle"
+                   " stages, 50-cycle links, 5-cycle endpoint links) or booksim (BookSim2's"
+                   " iq router: 4 VCs x 8 flits, 4 one-cycle stages, iSLIP allocation,"
+                   " its torus VC classes and random k/2 ties); the options below override"
+                   " single values.")
 @click.option("--vcs", type=int, default=None,
-              help="VCs per port (dragonfly: >= 3 for min, 6 for valiant / ugal).")
+              help="VCs per port (dragonfly: >= 2 for min, 3 for ugal, 6 for valiant /"
+                   " ugal-hops).")
 @click.option("--buffer", type=int, default=None, help="Flits per VC buffer.")
 @click.option("--router-delay", type=int, default=None,
               help="Router pipeline delay, cycles (the stages' sum when they are given).")
@@ -49,11 +59,26 @@ def simulate() -> None:
               help="Switch-traversal stage, cycles.")
 @click.option("--link-delay", type=int, default=None,
               help="Router-router link latency, cycles.")
+@click.option("--global-link-delay", type=int, default=None,
+              help="Latency of a dragonfly's inter-group links, cycles [default:"
+                   " --link-delay].")
 @click.option("--terminal-delay", type=int, default=None,
               help="Endpoint-router link latency, cycles.")
 @click.option("--packet-flits", type=int, default=None, help="Flits per packet (wormhole).")
 @click.option("--arbiter", type=click.Choice(["round-robin", "age"]), default=None,
-              help="Switch-allocator priority: rotating, or oldest first.")
+              help="Separable allocators' priority: rotating, or oldest first.")
+@click.option("--allocator", type=click.Choice(["separable", "islip"]), default=None,
+              help="separable (icnperf's router) or islip (BookSim2's iq router: iSLIP VC"
+                   " and switch allocation, its stage and channel timing).")
+@click.option("--internal-speedup", type=float, default=None, metavar="S",
+              help="Internal steps per cycle of the islip router, as BookSim's"
+                   " internal_speedup [default: 1.0].")
+@click.option("--dateline", type=click.Choice(["crossing", "dimension"]), default=None,
+              help="Torus VC classes: crossing (upper half after the wraparound link) or"
+                   " dimension (BookSim's: one half per dimension, chosen on entering it).")
+@click.option("--ring-ties", type=click.Choice(["plus", "random"]), default=None,
+              help="Torus direction at a distance of exactly k/2: plus, or random"
+                   " (BookSim's).")
 @click.option("--warmup", type=Count(), default=10_000, show_default=True,
               help="Warm-up cycles.")
 @click.option("--measure", type=Count(), default=5_000, show_default=True,
@@ -76,14 +101,17 @@ def simulate() -> None:
 @OUTPUT_OPTION
 @FORCE_OPTION
 @WIDE_OPTION
-def simulate_traffic(topology: str, routing: str | None, traffic: str,
-                     hotspot_fraction: float | None, hotspot_nodes: int | None, rates: str,
-                     router_preset: str, vcs: int | None, buffer: int | None,
-                     router_delay: int | None, routing_delay: int | None,
-                     vc_alloc_delay: int | None, switch_alloc_delay: int | None,
-                     switch_traversal_delay: int | None, link_delay: int | None,
+def simulate_traffic(topology: str, routing: str | None, global_wiring: str | None,
+                     traffic: str, hotspot_fraction: float | None,
+                     hotspot_nodes: int | None, rates: str, router_preset: str,
+                     vcs: int | None, buffer: int | None, router_delay: int | None,
+                     routing_delay: int | None, vc_alloc_delay: int | None,
+                     switch_alloc_delay: int | None, switch_traversal_delay: int | None,
+                     link_delay: int | None, global_link_delay: int | None,
                      terminal_delay: int | None, packet_flits: int | None,
-                     arbiter: str | None, warmup: int, measure: int, drain: int,
+                     arbiter: str | None, allocator: str | None,
+                     internal_speedup: float | None, dateline: str | None,
+                     ring_ties: str | None, warmup: int, measure: int, drain: int,
                      seed: int, seeds: int, scheduler: str, workers: int | None,
                      progress: bool | None, fmt: str, output: str | None,
                      force: bool, wide: bool) -> None:
@@ -92,20 +120,19 @@ def simulate_traffic(topology: str, routing: str | None, traffic: str,
     from icnperf.reports.text.simulate import traffic_text
     from icnperf.sim.presets import router_settings
 
-    r = router_settings(router_preset, vcs=vcs, buffer=buffer, router_delay=router_delay,
-                        link_delay=link_delay, terminal_delay=terminal_delay,
-                        packet_flits=packet_flits, arbiter=arbiter,
-                        routing_delay=routing_delay, vc_alloc_delay=vc_alloc_delay,
-                        switch_alloc_delay=switch_alloc_delay,
-                        switch_traversal_delay=switch_traversal_delay)
-    stages = {k: r.get(k) for k in ("routing_delay", "vc_alloc_delay", "switch_alloc_delay",
-                                    "switch_traversal_delay")}
-    emit(traffic_text(topology, traffic, rates, r["vcs"], r["buffer"], r.get("router_delay", 1),
-                      r["link_delay"], r["terminal_delay"], r["packet_flits"], warmup,
-                      measure, drain, seed, fmt, r["arbiter"], seeds, scheduler, workers,
-                      progress, routing=routing, stages=stages,
-                      hotspot_fraction=hotspot_fraction, hotspot_nodes=hotspot_nodes,
-                      wide=wide),
+    router = router_settings(router_preset, vcs=vcs, buffer=buffer, router_delay=router_delay,
+                             link_delay=link_delay, global_link_delay=global_link_delay,
+                             terminal_delay=terminal_delay, packet_flits=packet_flits,
+                             arbiter=arbiter, routing_delay=routing_delay,
+                             vc_alloc_delay=vc_alloc_delay,
+                             switch_alloc_delay=switch_alloc_delay,
+                             switch_traversal_delay=switch_traversal_delay,
+                             allocator=allocator, internal_speedup=internal_speedup,
+                             dateline=dateline, ring_ties=ring_ties)
+    emit(traffic_text(topology, traffic, rates, router, warmup, measure, drain, seed, fmt,
+                      seeds, scheduler, workers, progress, routing=routing,
+                      global_wiring=global_wiring, hotspot_fraction=hotspot_fraction,
+                      hotspot_nodes=hotspot_nodes, wide=wide),
          output, force)
 
 

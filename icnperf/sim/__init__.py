@@ -8,37 +8,34 @@ It simulates
 
 * networks: k-ary n-cube tori and meshes (mixed radices; hypercubes as tori of radix-2
   dimensions) with dimension-order routing and dateline VC classes; any graph given as a
-  ``TableNetwork`` (route table, hop-index VC classes); fat trees, dragonflies and slim
-  flies built in ``topologies`` (``network_from_spec("dragonfly:p=2,a=4,h=2", "ugal")``);
-* input-queued virtual-channel routers, credit-based flow control, wormhole packets of
+  ``TableNetwork`` (route table, hop-index VC classes); fat trees as XGFTs (``trees``:
+  random or d-mod-k up ports), dragonflies and slim flies (``topologies``;
+  ``network_from_spec("dragonfly:p=2,a=4,h=2", "ugal")``);
+* two input-queued virtual-channel routers (``config``): icnperf's separable router and
+  BookSim2's iq router with iSLIP allocation and internal speedup; credit-based flow
+  control with credits crossing each link with its delay, wormhole packets of
   ``packet_flits`` flits (VC held per packet), a routing / VC-allocation /
   switch-allocation / switch-traversal pipeline;
 * Bernoulli injection (rate in flits/endpoint/cycle) into unbounded source queues; uniform
   (self included), tornado, bit-complement, transpose, asymmetric, hotspot-mix and seeded
   random-permutation traffic;
-* warm-up / measurement / drain phases, packets tagged in the measurement window.
+* warm-up / measurement / drain phases, packets tagged in the measurement window;
+  saturation throughput found as BookSim2 takes it (``runs.saturation``).
 
-Modules: ``network`` (grids and table networks), ``topologies`` (indirect and low-diameter
-networks, spec strings), ``traffic`` (destination patterns), ``engine`` (router
-configuration, state, statistics), ``kernel`` (the compiled per-cycle kernel). Timing
-conventions are stated in ``engine``'s docstring.
+Modules: ``config`` (router configuration), ``presets`` (named routers), ``network``
+(grids and table networks), ``trees`` (fat trees), ``topologies`` (dragonfly, slim fly,
+spec strings), ``routing`` (routing rules and their constants), ``traffic`` (destination
+patterns), ``state`` (the state arrays' layout), ``engine`` (state allocation),
+``kernel`` (the compiled per-cycle kernel), ``runs`` (measured runs, statistics,
+saturation). Timing conventions are stated in ``engine``'s and ``kernel``'s docstrings.
 """
 
-from icnperf.sim.engine import (
-    RouterConfig,
-    SimResult,
-    Simulation,
-    check_memory,
-    estimate_memory,
-    simulate,
-)
+from icnperf.sim.config import RouterConfig
+from icnperf.sim.engine import Simulation, check_memory, estimate_memory
+from icnperf.sim.runs import Saturation, SimResult, saturation, simulate
 from icnperf.sim.network import GridNetwork, NetworkTables, TableNetwork
-from icnperf.sim.topologies import (
-    dragonfly,
-    fat_tree,
-    network_from_spec,
-    slim_fly,
-)
+from icnperf.sim.topologies import dragonfly, network_from_spec, slim_fly
+from icnperf.sim.trees import TreeNetwork, fat_tree, xgft
 from icnperf.sim.traffic import ALL_PATTERNS, Traffic
 
 __all__ = [
@@ -46,15 +43,19 @@ __all__ = [
     "GridNetwork",
     "NetworkTables",
     "RouterConfig",
+    "Saturation",
     "SimResult",
     "Simulation",
     "TableNetwork",
     "Traffic",
+    "TreeNetwork",
     "check_memory",
     "dragonfly",
     "estimate_memory",
     "fat_tree",
     "network_from_spec",
+    "saturation",
     "simulate",
     "slim_fly",
+    "xgft",
 ]

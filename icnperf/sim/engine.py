@@ -1,11 +1,13 @@
 """The cycle-driven engine: input-queued VC routers, credit-based flow control, wormhole.
 
-The per-cycle work runs in a compiled kernel (``kernel.run``, Numba) looping over routers,
-ports and virtual channels; this module holds the configuration, allocates the state and
-turns the kernel's logs into statistics. Per cycle:
+The per-cycle work runs in a compiled kernel looping over routers, ports and virtual
+channels: ``kernel.run`` for the separable router (described here), ``islip_kernel.run``
+for BookSim2's iSLIP router (described there); this module allocates their state and
+collects their logs (``runs`` turns them into statistics). Separable router, per cycle:
 
-1. credits sent ``link_delay`` (router-router) or ``terminal_delay`` (injection link) cycles
-   ago arrive at the upstream output VC / endpoint;
+1. credits sent as many cycles ago as their link's delay (``link_delay``,
+   ``global_link_delay`` on a dragonfly's inter-group links, ``terminal_delay`` on
+   injection links) arrive at the upstream output VC / endpoint;
 2. flits whose link delay has elapsed are written into the input VC their credit reserved;
 3. VC allocation: the head flit at the front of an input VC with no output VC, once
    ``routing_delay`` cycles after its arrival have passed, computes its output port and VC
@@ -31,45 +33,42 @@ tail delivery, with buffers deep enough to cover the credit round trip)::
 
     T0 = 2*terminal_delay + (H+1)*router_delay + H*link_delay + (L-1)
 
+(with global links, H*link_delay becomes the sum of the crossed links' delays).
 A packet created at cycle t (Bernoulli, one chance per endpoint per cycle at rate/L
 packets) may start at t; its head reaches the router at t + terminal_delay; the L flits
 follow one per cycle. Latency includes source queueing.
 
 Deadlock freedom: on a torus ring of radix > 2 the VCs of a port are split into two dateline
-classes, the lower half ``[0, V//2)`` and the upper half ``[V//2, V)``. A packet entering a
-dimension uses the lower class and switches to the upper one when it crosses the ring's
-wraparound link (between coordinates k-1 and 0), for the rest of that dimension. Meshes,
-radix-2 rings and ejection ports use every VC; a torus needs at least 2 VCs. Table-routed
-networks may use hop-index classes instead (see ``network.TableNetwork``).
+classes, the lower half ``[0, V//2)`` and the upper half ``[V//2, V)`` (``routing``'s
+docstring: by default a packet entering a dimension uses the lower class and switches to
+the upper one when it crosses the ring's wraparound link, for the rest of that dimension;
+``dateline="dimension"`` is BookSim2's rule). Meshes, radix-2 rings and ejection ports use
+every VC; a torus needs at least 2 VCs. Table-routed networks use hop-index or phase
+classes (``network.TableNetwork``, ``routing``); fat trees' up/down routes need none.
 """
 
 from __future__ import annotations
 
 import math
-import time
-from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
 from icnperf.errors import InputError
-from icnperf.sim import kernel as K
-from icnperf.sim.network import CLASS_HOPS, GridNetwork
+from icnperf.sim import kernel
+from icnperf.sim import state as K
+from icnperf.sim.config import RouterConfig
+from icnperf.sim.routing import CLASS_DATELINE, CLASS_DIMENSION
 from icnperf.sim.traffic import Traffic
 
 MEMORY_LIMIT = 2 * 1024**3
 """Default largest memory estimate (bytes) a simulation may allocate."""
 
 _NO_LIMIT = 1 << 30
-"""Credits of an ejection VC (never run out)."""
+"""Credits of a separable router's ejection VC (never run out)."""
 
 I32 = np.int32
 """Integer type of the per-VC and per-slot state (keeps the hot state in cache)."""
-
-ARBITERS = ("round-robin", "age")
-"""Switch-allocator priority: rotating per input/output port, or oldest packet first."""
-
-STAGES = ("routing_delay", "vc_alloc_delay", "switch_alloc_delay", "switch_traversal_delay")
-"""Router pipeline stages (cycles); when none is given, router_delay is all switch alloc."""
 
 TIME_LIMIT = 1 << 30
 """Longest run in cycles (times are held in 32-bit integers)."""
@@ -78,78 +77,10 @@ LOG_CYCLES = 256
 """Cycles of delivery / injection records the kernel may write before Python reads them."""
 
 
-@dataclass(frozen=True)
-class RouterConfig:
-    """Router micro-architecture and link timing, all in cycles / flits.
-
-    Giving any pipeline stage (``routing_delay`` ... ``switch_traversal_delay``) sets the
-    unset ones to 0 and ``router_delay`` to their sum (an explicit ``router_delay`` other
-    than the default 1 must then equal it). VC allocation and switch allocation of a head
-    flit happen in different cycles, so ``vc_alloc_delay + switch_alloc_delay >= 1``.
-    """
-
-    vcs: int = 2
-    buffer: int = 8
-    router_delay: int = 1
-    link_delay: int = 1
-    terminal_delay: int = 1
-    packet_flits: int = 1
-    arbiter: str = "round-robin"
-    routing_delay: int | None = None
-    vc_alloc_delay: int | None = None
-    switch_alloc_delay: int | None = None
-    switch_traversal_delay: int | None = None
-
-    def __post_init__(self):
-        given = [getattr(self, name) for name in STAGES]
-        if all(v is None for v in given):
-            return
-        values = [0 if v is None else v for v in given]
-        for name, value in zip(STAGES, values):
-            object.__setattr__(self, name, value)
-        if all(isinstance(v, (int, np.integer)) for v in values) and self.router_delay == 1:
-            object.__setattr__(self, "router_delay", int(sum(values)))
-
-    @property
-    def stages(self) -> tuple[int, int, int, int]:
-        """(routing, VC allocation, switch allocation, switch traversal) delays in cycles."""
-        if self.routing_delay is None:
-            return 0, 0, self.router_delay, 0
-        return (self.routing_delay, self.vc_alloc_delay, self.switch_alloc_delay,
-                self.switch_traversal_delay)
-
-    def check(self, network) -> None:
-        """Raise InputError for a configuration the engine cannot run."""
-        if self.routing_delay is not None:
-            for name in STAGES:
-                value = getattr(self, name)
-                if (not isinstance(value, (int, np.integer)) or isinstance(value, bool)
-                        or value < 0):
-                    raise InputError(f"flitsim: {name.replace('_', ' ')} must be an integer"
-                                     f" >= 0, got {value!r}")
-            if self.vc_alloc_delay + self.switch_alloc_delay < 1:
-                raise InputError("flitsim: vc alloc delay + switch alloc delay must be >= 1"
-                                 " (VC and switch allocation take separate cycles)")
-            if sum(self.stages) != self.router_delay:
-                raise InputError(f"flitsim: router delay {self.router_delay} is not the sum"
-                                 f" of the stage delays {self.stages}")
-        for name in ("vcs", "buffer", "router_delay", "link_delay", "terminal_delay",
-                     "packet_flits"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-                raise InputError(f"flitsim: {name.replace('_', ' ')} must be an integer >= 1,"
-                                 f" got {value!r}")
-        if self.arbiter not in ARBITERS:
-            raise InputError(f"flitsim: unknown arbiter {self.arbiter!r} (choose from"
-                             f" {', '.join(ARBITERS)})")
-        if network.dateline_ports().any() and self.vcs < 2:
-            raise InputError("flitsim: a torus ring of radix > 2 needs at least 2 VCs per"
-                             " port (dateline classes keep dimension-order routing"
-                             " deadlock-free)")
-        classes = getattr(network, "vc_classes", 1)
-        if classes > 1 and self.vcs < classes:
-            raise InputError(f"flitsim: {network.name} routes with {classes} VC classes and"
-                             f" needs at least {classes} VCs per port, got {self.vcs}")
+def speedup_ratio(router: RouterConfig) -> tuple[int, int]:
+    """internal_speedup as a fraction num/den (denominator at most 64)."""
+    ratio = Fraction(float(router.internal_speedup)).limit_denominator(64)
+    return ratio.numerator, ratio.denominator
 
 
 def _aligned_zeros(shape, dtype) -> np.ndarray:
@@ -165,8 +96,12 @@ def _aligned_zeros(shape, dtype) -> np.ndarray:
 def _delays(router: RouterConfig) -> tuple[int, int]:
     """Ring lengths of the in-flight flit and credit delay lines."""
     st = router.stages[3]
-    return (max(st + router.link_delay, router.terminal_delay) + 1,
-            max(router.link_delay, router.terminal_delay) + 1)
+    link = max(router.link_delay, router.global_delay)
+    term = router.terminal_delay
+    if router.allocator == "islip":
+        direct = st if router.internal_speedup == 1 else 0
+        return direct + max(link, term) + 2, max(link + 2, direct + 2 * term + 3)
+    return max(st + link, term) + 1, max(link, term) + 1
 
 
 def estimate_memory(network, router: RouterConfig) -> int:
@@ -178,13 +113,19 @@ def estimate_memory(network, router: RouterConfig) -> int:
     per_port = R * P * 8 * 8
     per_endpoint = N * (8 * 8 + 8 * router.vcs)
     da, dc = _delays(router)
-    flight = da * (R * P + N) * (8 + 4 + 1) + dc * R * P * 8
+    flight = da * (R * P + N) * (8 + 4 + 1) + dc * (R * P + N) * 8
     # packet pool: every packet in the network holds a buffer slot or a link slot, or is
     # being injected; the pool doubles when low, so up to twice that many entries
     packets = 2 * (N + vc_slots * router.buffer + da * (R * P + N)) * (8 * 8 + 4)
     logs = 8 * LOG_CYCLES * N * 8
-    table = R * R * 4 if not isinstance(network, GridNetwork) else 0  # routes, hops
-    return int(buffers + per_vc + per_port + per_endpoint + flight + packets + logs + table)
+    table = R * R * 4 if getattr(network, "route_table", None) is not None else 0
+    islip = 0
+    if router.allocator == "islip":
+        islip = vc_slots * 8
+        if router.internal_speedup != 1:
+            islip += 2 * vc_slots * router.buffer * (4 + 1 + 4 + 4 + 4)  # output, credit queues
+    return int(buffers + per_vc + per_port + per_endpoint + flight + packets + logs + table
+               + islip)
 
 
 def check_memory(network, router: RouterConfig, limit: int = MEMORY_LIMIT) -> int:
@@ -197,50 +138,15 @@ def check_memory(network, router: RouterConfig, limit: int = MEMORY_LIMIT) -> in
     return need
 
 
-@dataclass
-class SimResult:
-    """Statistics of one run. Latencies in cycles; throughputs in flits/endpoint/cycle.
-
-    ``accepted`` is the mean over endpoints of flits delivered per cycle in the window;
-    ``accepted_min`` the smallest over destination endpoints (under a permutation pattern,
-    the worst flow). ``offered`` counts the flits of packets created in the window.
-    """
-
-    network: str
-    traffic: str
-    rate: float
-    seed: int
-    cycles: int
-    warmup: int
-    measure: int
-    drain: int
-    packets_measured: int
-    packets_unfinished: int
-    average_latency: float
-    p99_latency: float
-    offered: float
-    accepted: float
-    accepted_min: float
-    queue_growth: float
-    saturated: bool
-    flit_hops: int
-    wall_seconds: float
-    notes: tuple[str, ...] = field(default=())
-    packet_flits: int = 1
-
-    def as_dict(self) -> dict:
-        return dict(self.__dict__)
-
-
 class Simulation:
     """State of one network under one traffic pattern and injection rate; advance with step()
     or run().
 
-    ``network`` is a ``GridNetwork``, a ``TableNetwork`` or anything with ``tables()``,
-    ``name``, ``routers``, ``ports``, ``endpoints`` and ``dateline_ports()``. ``rate`` is in
-    flits per endpoint per cycle. ``traffic_options`` go to ``Traffic`` (hotspot mix).
-    ``trace=True`` records every injected packet (id, source, destination, birth) and every
-    delivery (id, time, birth) for tests.
+    ``network`` is a ``GridNetwork``, a ``TableNetwork``, a ``trees.TreeNetwork`` or
+    anything with ``tables()``, ``name``, ``routers``, ``ports``, ``endpoints`` and
+    ``dateline_ports()``. ``rate`` is in flits per endpoint per cycle. ``traffic_options``
+    go to ``Traffic`` (hotspot mix). ``trace=True`` records every injected packet (id,
+    source, destination, birth) and every delivery (id, time, birth) for tests.
     """
 
     def __init__(self, network, router: RouterConfig, traffic: str, rate: float,
@@ -253,6 +159,7 @@ class Simulation:
                              f" got {rate!r}")
         check_memory(network, router, memory_limit)
         self.network, self.router, self.rate = network, router, float(rate)
+        self.islip = router.allocator == "islip"
         self.packet_rate = self.rate / router.packet_flits
         self.rng = np.random.default_rng(seed)
         self.traffic = Traffic(traffic, network, self.rng, **(traffic_options or {}))
@@ -262,23 +169,36 @@ class Simulation:
         self.R, self.P, self.V, self.B, self.N = R, P, V, B, N
         rc, va, sa, st = router.stages
         da, dc = _delays(router)
+        num, den = speedup_ratio(router)
+        class_kind = tab.class_kind
+        if class_kind == CLASS_DATELINE and router.dateline == "dimension":
+            class_kind = CLASS_DIMENSION
         self.cfg = np.zeros(K.CONFIG, dtype=np.int64)
         for slot, value in ((K.C_R, R), (K.C_P, P), (K.C_V, V), (K.C_B, B), (K.C_N, N),
-                            (K.C_ROUTE, tab.route_kind), (K.C_CLASS, tab.class_kind),
+                            (K.C_ROUTE, tab.route_kind), (K.C_CLASS, class_kind),
                             (K.C_CLASSES, tab.classes), (K.C_RC, rc), (K.C_VA, va),
                             (K.C_SA, sa), (K.C_ST, st), (K.C_LINK, router.link_delay),
                             (K.C_TERM, router.terminal_delay),
                             (K.C_AGE, int(router.arbiter == "age")), (K.C_DA, da),
                             (K.C_DC, dc), (K.C_FLITS, router.packet_flits),
                             (K.C_TRAFFIC, self.traffic.kind), (K.C_WRAP, int(tab.wrap)),
-                            (K.C_NONMIN, tab.nonminimal)):
+                            (K.C_NONMIN, tab.nonminimal),
+                            (K.C_TIES, int(router.ring_ties == "random")),
+                            (K.C_GROUP, tab.group), (K.C_TREE_RANDOM, int(tab.tree_random)),
+                            (K.C_INJECT_RANDOM, int(tab.inject_random)),
+                            (K.C_SPEEDUP_NUM, num), (K.C_SPEEDUP_DEN, den),
+                            (K.C_ONE_LINK, int(router.global_delay == router.link_delay))):
             self.cfg[slot] = value
-        if tab.class_kind != CLASS_HOPS:
-            self.cfg[K.C_CLASSES] = 1
         neighbour = tab.neighbour.ravel().astype(np.int64)
         valid = np.flatnonzero(neighbour >= 0)
         up_out = np.full(R * P, -1, dtype=np.int64)
         up_out[neighbour[valid] * P + tab.neighbour_port.ravel()[valid]] = valid
+        link_class = np.ascontiguousarray(tab.link_class, dtype=np.int8).ravel()
+        port_delay = np.where(link_class == 1, router.global_delay, router.link_delay)
+        port_delay = np.where(tab.port_endpoint.ravel() >= 0, router.terminal_delay,
+                              port_delay).astype(I32)
+        credit_delay = np.where(up_out >= 0, port_delay[np.maximum(up_out, 0)],
+                                router.terminal_delay).astype(I32)
         self._net = (tab.neighbour.ravel().astype(I32), tab.neighbour_port.ravel().astype(I32),
                      tab.port_endpoint.ravel().astype(I32), up_out.astype(I32),
                      tab.endpoint_router.astype(I32), tab.endpoint_port.astype(I32),
@@ -287,14 +207,17 @@ class Simulation:
                      tab.radices.astype(np.int64),
                      np.ascontiguousarray(tab.coords, dtype=I32),
                      tab.port_dim.astype(I32), tab.dateline.astype(np.int8),
-                     tab.wraps.ravel().astype(np.int8))
+                     tab.wraps.ravel().astype(np.int8), link_class,
+                     np.ascontiguousarray(tab.rparams, dtype=np.int64), port_delay,
+                     credit_delay)
         Q = R * P * V
         self.vs = np.zeros((Q, K.VS_COLUMNS), dtype=I32)
         self.vs[:, K.VS_OUT] = -1
         self.vs[:, K.VS_ROUTE] = -1
         self.vs[:, K.VS_CREDITS] = B
-        ejection = np.repeat(tab.port_endpoint.ravel() >= 0, V)
-        self.vs[ejection, K.VS_CREDITS] = _NO_LIMIT
+        if not self.islip:  # the iSLIP router's ejection VCs have real credits
+            ejection = np.repeat(tab.port_endpoint.ravel() >= 0, V)
+            self.vs[ejection, K.VS_CREDITS] = _NO_LIMIT
         self.buf = _aligned_zeros((Q * B, 2), I32)  # a VC of 8 flits: one cache line
         self.pcount = np.zeros(R * P, dtype=I32)
         self.rcount = np.zeros(R, dtype=I32)
@@ -304,7 +227,21 @@ class Simulation:
         self.ep_vc = np.zeros(N, dtype=np.int64)
         self.ptr_in = np.zeros(R * P, dtype=I32)
         self.ptr_out = np.zeros(R * P, dtype=I32)
-        self.ptr_va = np.zeros(R * P, dtype=I32)
+        # the iSLIP router's own state (empty arrays for the separable router)
+        islip = self.islip
+        queued = islip and num != den
+        QC, ports = (V * B, R * P) if queued else (0, 0)
+        self.ptr_va = np.zeros(0 if islip else R * P, dtype=I32)
+        self.sa_accept = np.zeros(R * P if islip else 0, dtype=I32)
+        self.va_grant = np.zeros(Q if islip else 0, dtype=I32)
+        self.va_accept = np.zeros(Q if islip else 0, dtype=I32)
+        self.ep_last = np.full(N if islip else 0, -1, dtype=np.int64)
+        self._queues = (np.zeros(ports * QC, dtype=I32), np.zeros(ports * QC, dtype=np.int8),
+                        np.zeros(ports * QC, dtype=I32), np.zeros(ports * QC, dtype=I32),
+                        np.zeros(ports, dtype=I32), np.zeros(ports, dtype=I32),
+                        np.zeros(ports * QC, dtype=I32), np.zeros(ports, dtype=I32),
+                        np.zeros(ports, dtype=I32), np.zeros(R if queued else 0, dtype=I32))
+        self._kernel = kernel.run_islip if islip else kernel.run_separable
         # packet pool: one row per packet (kernel.PK_* columns) and the destinations
         self._pool = _aligned_zeros((0, K.PK_COLUMNS), np.int64)
         self._pk_dest = np.zeros(0, dtype=I32)
@@ -312,14 +249,15 @@ class Simulation:
         self.sc = np.zeros(K.SCALARS, dtype=np.int64)
         self.sc[K.TRACE] = int(trace)
         self._grow_pool(4 * N + 1024)
+        slots = R * P + N
         self.ar_n = np.zeros(da, dtype=np.int64)
-        self.ar_q = np.zeros(da * (R * P + N), dtype=I32)
-        self.ar_ip = np.zeros(da * (R * P + N), dtype=I32)
+        self.ar_q = np.zeros(da * slots, dtype=I32)
+        self.ar_ip = np.zeros(da * slots, dtype=I32)
         self.ar_router = np.repeat(np.arange(R, dtype=I32), P)  # router of input port
-        self.ar_pkt = np.zeros(da * (R * P + N), dtype=np.int32)
-        self.ar_flag = np.zeros(da * (R * P + N), dtype=np.int8)
+        self.ar_pkt = np.zeros(da * slots, dtype=np.int32)
+        self.ar_flag = np.zeros(da * slots, dtype=np.int8)
         self.cr_n = np.zeros(dc, dtype=np.int64)
-        self.cr_idx = np.zeros(dc * R * P, dtype=I32)
+        self.cr_idx = np.zeros(dc * (slots if self.islip else R * P), dtype=I32)
         self.accepted_by_destination = np.zeros(N, dtype=np.int64)
         cap = LOG_CYCLES * N
         self._log = [np.zeros(cap, dtype=np.int64) for _ in range(4)]
@@ -330,6 +268,7 @@ class Simulation:
         self.latencies: list[np.ndarray] = []
         self.injected_log: list[tuple] = []
         self.ejected_log: list[tuple] = []
+        self._steps_per_cycle = max(1, math.ceil(num / den))
 
     # -- scalar state ----------------------------------------------------------------------
 
@@ -404,19 +343,21 @@ class Simulation:
     def run(self, cycles: int, inject: bool = True) -> None:
         """Advance ``cycles`` cycles."""
         left = int(cycles)
-        if self.now + left >= TIME_LIMIT:
-            raise InputError(f"flitsim: runs are limited to {TIME_LIMIT:,} cycles")
+        if (self.now + left) * self._steps_per_cycle >= TIME_LIMIT:
+            raise InputError(f"flitsim: runs are limited to"
+                             f" {TIME_LIMIT // self._steps_per_cycle:,} cycles")
         while left > 0:
-            done = K.run(left, inject, self.cfg, self.sc, self.rng_state, self.packet_rate,
-                         self.traffic.hot_fraction, *self._net, self.traffic.table,
-                         self.traffic.hot, self.vs, self.buf, self.pcount, self.rcount,
-                         self._inj_credits,
-                         self.ep_pkt, self.ep_left, self.ep_vc, self.head_time,
-                         self.ptr_in, self.ptr_out, self.ptr_va, self._pool, self._pk_dest,
-                         self.free,
-                         self.ar_n, self.ar_q, self.ar_ip, self.ar_router, self.ar_pkt,
-                         self.ar_flag, self.cr_n, self.cr_idx,
-                         self.accepted_by_destination, *self._log, *self._inj)
+            done = self._kernel(left, inject, self.cfg, self.sc, self.rng_state,
+                                self.packet_rate, self.traffic.hot_fraction, *self._net,
+                                self.traffic.table, self.traffic.hot, self.vs, self.buf,
+                                self.pcount, self.rcount, self._inj_credits, self.ep_pkt,
+                                self.ep_left, self.ep_vc, self.ep_last, self.head_time,
+                                self.ptr_in, self.ptr_out, self.ptr_va, self.sa_accept,
+                                self.va_grant, self.va_accept, self._pool, self._pk_dest,
+                                self.free, self.ar_n, self.ar_q, self.ar_ip, self.ar_router,
+                                self.ar_pkt, self.ar_flag, self.cr_n, self.cr_idx,
+                                *self._queues, self.accepted_by_destination, *self._log,
+                                *self._inj)
             left -= done
             self._collect()
             if self.sc[K.STOP] == K.STOP_POOL_LOW:
@@ -441,95 +382,3 @@ class Simulation:
             self.run(chunk, inject=False)
             used += chunk
         return used
-
-
-def simulate(network, traffic: str, rate: float, router: RouterConfig | None = None,
-             warmup: int = 10_000, measure: int = 5_000, drain: int = 5_000, seed: int = 0,
-             memory_limit: int = MEMORY_LIMIT, traffic_options: dict | None = None,
-             progress=None) -> SimResult:
-    """One run: warm-up, measurement window (packets created in it are tagged), drain.
-
-    The drain keeps injecting (so tagged packets see the same load) and stops early (checked
-    every 32 cycles) once every tagged packet is delivered. Saturation: accepted throughput
-    more than 5 % below the offered load in the window, or the source queues' oldest packets
-    ageing by more than 5 % of the window length over it, or tagged packets still
-    undelivered at the end. ``progress(cycles_done, cycles_total)``, when given, is called
-    between chunks of cycles.
-    """
-    router = router or RouterConfig()
-    for name, value in (("warmup", warmup), ("measure", measure), ("drain", drain)):
-        if not isinstance(value, (int, np.integer)) or value < (1 if name == "measure" else 0):
-            raise InputError(f"flitsim: {name} must be a whole number of cycles"
-                             f" ({'>= 1' if name == 'measure' else '>= 0'}), got {value!r}")
-    if warmup + measure + drain >= TIME_LIMIT:
-        raise InputError(f"flitsim: runs are limited to {TIME_LIMIT:,} cycles")
-    sim = Simulation(network, router, traffic, rate, seed=seed, memory_limit=memory_limit,
-                     traffic_options=traffic_options)
-    start = time.perf_counter()
-    lo, hi = warmup, warmup + measure
-    sim.window = (lo, hi)
-    total = warmup + measure + drain
-    chunk = 1000
-
-    def advance(cycles: int) -> None:
-        while cycles > 0:
-            step = min(chunk, cycles)
-            sim.run(step)
-            cycles -= step
-            if progress is not None:
-                progress(sim.now, total)
-
-    advance(warmup)
-    age_start = sim.queue_age()
-    advance(measure)
-    age_end = sim.queue_age()
-    left = drain
-    while left > 0:
-        if sim.measured_in_flight == 0 and bool(np.all(sim.head_time >= hi)):
-            break
-        step = min(32, left)
-        sim.run(step)
-        left -= step
-    wall = time.perf_counter() - start
-    lat = np.concatenate(sim.latencies) if sim.latencies else np.zeros(0, dtype=np.int64)
-    queued = _queued_in_window(sim, lo, hi)
-    delivered_tagged = len(lat)
-    total_tagged = delivered_tagged + sim.measured_in_flight + queued
-    endpoints = sim.N
-    offered = total_tagged * router.packet_flits / (endpoints * measure)
-    accepted = sim.accepted_in_window / (endpoints * measure)
-    growth = age_end - age_start
-    unfinished = sim.measured_in_flight + queued
-    saturated = bool(accepted < 0.95 * offered or growth > 0.05 * measure or unfinished > 0)
-    return SimResult(
-        network=network.name, traffic=traffic, rate=float(rate), seed=seed, cycles=sim.now,
-        warmup=warmup, measure=measure, drain=drain, packets_measured=delivered_tagged,
-        packets_unfinished=int(unfinished),
-        average_latency=float(lat.mean()) if len(lat) else math.nan,
-        p99_latency=float(np.percentile(lat, 99)) if len(lat) else math.nan,
-        offered=offered, accepted=accepted,
-        accepted_min=float(sim.accepted_by_destination.min()) / measure,
-        queue_growth=growth, saturated=saturated,
-        flit_hops=sim.flit_hops, wall_seconds=wall, packet_flits=router.packet_flits)
-
-
-def _queued_in_window(sim: Simulation, lo: int, hi: int) -> int:
-    """Packets created in [lo, hi) still in the source queues (not yet started).
-
-    Each endpoint's queue holds its Bernoulli arrivals from head_time up to the present;
-    the arrivals behind the head are drawn here from a generator derived from the run's, so
-    the run's own random stream is not touched.
-    """
-    head = sim.head_time.copy()
-    waiting = head < min(hi, sim.now)
-    if not waiting.any():
-        return 0
-    rng = np.random.default_rng(sim.rng.integers(0, 2**63 - 1))
-    count = 0
-    head = head[waiting]
-    while len(head):
-        inside = head >= lo
-        count += int(np.count_nonzero(inside))
-        head = head + rng.geometric(sim.packet_rate, size=len(head))
-        head = head[head < min(hi, sim.now)]
-    return count

@@ -19,11 +19,18 @@ in a mesh towards the destination.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from icnperf.errors import InputError
+from icnperf.sim.routing import (
+    CLASS_ALL,
+    CLASS_DATELINE,
+    CLASS_HOPS,
+    ROUTE_DOR,
+    ROUTE_TABLE,
+)
 
 ROUTE_TABLE_LIMIT = 1 << 24
 """Largest routers^2 for which routes are tabulated once (1 byte per entry)."""
@@ -31,18 +38,6 @@ ROUTE_TABLE_LIMIT = 1 << 24
 TABLE_CHUNK = 1 << 16
 """Route pairs computed per NumPy call while building the table or routing untabulated."""
 
-
-ROUTE_TABLE = 0
-"""NetworkTables.route_kind: output port = route_table[router, destination router]."""
-ROUTE_DOR = 1
-"""NetworkTables.route_kind: dimension-order routing on a grid, computed in the engine."""
-
-CLASS_ALL = 0
-"""NetworkTables.class_kind: every VC of the output port may be used."""
-CLASS_DATELINE = 1
-"""NetworkTables.class_kind: torus dateline classes (lower / upper half of the VCs)."""
-CLASS_HOPS = 2
-"""NetworkTables.class_kind: VC class = hops already taken (capped), ``classes`` classes."""
 
 
 @dataclass
@@ -58,7 +53,11 @@ class NetworkTables:
     VC classes:
     ``class_kind`` with ``port_dim`` (dimension of each port, -1 for none), ``dateline``
     (per port) and ``wraps`` (per router and port) for the dateline rule, ``classes`` for
-    the hop-index rule.
+    the hop-index and phase rules (routing's docstring). ``link_class`` (int8, per router
+    and port): 1 on a dragonfly's global links; ``rparams`` (routers x
+    routing.TREE_COLUMNS): a fat tree's per-router routing figures; ``group``: routers per
+    dragonfly group; ``tree_random``: random up ports (else d-mod-k); ``inject_random``: an
+    endpoint draws its injection VC at random (BookSim's dragonfly) instead of in turn.
     """
 
     name: str
@@ -80,6 +79,15 @@ class NetworkTables:
     port_dim: np.ndarray
     dateline: np.ndarray
     wraps: np.ndarray
+    link_class: np.ndarray | None = None
+    rparams: np.ndarray = field(default_factory=lambda: np.zeros((0, 8), dtype=np.int64))
+    group: int = 1
+    tree_random: bool = False
+    inject_random: bool = False
+
+    def __post_init__(self):
+        if self.link_class is None:
+            self.link_class = np.zeros(self.neighbour.shape, dtype=np.int8)
 
     @property
     def routers(self) -> int:
@@ -286,6 +294,10 @@ class TableNetwork:
         self.name, self.routers, self.per_router = name, routers, counts
         self.vc_classes = int(vc_classes)
         self.nonminimal = 0
+        self.class_kind = None          # None: hop-index classes when vc_classes > 1
+        self.link_class = None          # None: every link alike
+        self.group = 1
+        self.inject_random = False
         degree = np.bincount(pairs.ravel(), minlength=routers)
         self.network_ports = int(degree.max()) if len(pairs) else 0
         self.ports = self.network_ports + int(counts.max())
@@ -386,6 +398,8 @@ class TableNetwork:
             hop_table=self.route_hops.astype(np.int16), nonminimal=self.nonminimal,
             radices=np.zeros(0, dtype=np.int64), strides=np.zeros(0, dtype=np.int64),
             coords=np.zeros((0, 0), dtype=np.int64), wrap=False,
-            class_kind=CLASS_HOPS if self.vc_classes > 1 else CLASS_ALL,
+            class_kind=(self.class_kind if self.class_kind is not None
+                        else CLASS_HOPS if self.vc_classes > 1 else CLASS_ALL),
             classes=self.vc_classes, port_dim=np.full(P, -1, dtype=np.int64),
-            dateline=np.zeros(P, dtype=np.int8), wraps=np.zeros((R, P), dtype=np.int8))
+            dateline=np.zeros(P, dtype=np.int8), wraps=np.zeros((R, P), dtype=np.int8),
+            link_class=self.link_class, group=self.group, inject_random=self.inject_random)

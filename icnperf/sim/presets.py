@@ -10,6 +10,13 @@ given on the command line override single values.
   VC allocation, switch allocation and switch traversal one cycle each, 8 VCs x 300 flits
   per input port, router-router links 50 cycles, router-endpoint links 5 cycles, 1-flit
   packets (allocation priority not stated there; oldest first here).
+* ``booksim``: BookSim2's input-queued router as its public reference runs set it
+  (../shared/reference/booksim/README.md, "Router"): 4 VCs x 8 flits, routing, VC
+  allocation, switch allocation and switch traversal one cycle each, iSLIP VC and switch
+  allocation with one iteration and round-robin arbiters, internal speedup 1; its torus
+  routing (a VC class per dimension, random direction at a k/2 tie); links and endpoint
+  links 1 cycle (its runs: torus links 2, dragonfly 10 local and 100 global: give
+  ``--link-delay`` / ``--global-link-delay``), 1-flit packets.
 """
 
 from __future__ import annotations
@@ -22,6 +29,11 @@ ROUTER_PRESETS = {
     "nudt": {"vcs": 8, "buffer": 300, "routing_delay": 1, "vc_alloc_delay": 1,
              "switch_alloc_delay": 1, "switch_traversal_delay": 1, "link_delay": 50,
              "terminal_delay": 5, "packet_flits": 1, "arbiter": "age"},
+    "booksim": {"vcs": 4, "buffer": 8, "routing_delay": 1, "vc_alloc_delay": 1,
+                "switch_alloc_delay": 1, "switch_traversal_delay": 1, "link_delay": 1,
+                "terminal_delay": 1, "packet_flits": 1, "arbiter": "round-robin",
+                "allocator": "islip", "internal_speedup": 1.0, "dateline": "dimension",
+                "ring_ties": "random"},
 }
 
 

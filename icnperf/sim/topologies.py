@@ -1,33 +1,41 @@
-"""Indirect and low-diameter networks for the flit simulator, and the topology spec strings.
+"""Low-diameter networks for the flit simulator, and the topology spec strings.
 
-Built here from their definitions (never from ``icnperf.model``):
+Built here from their definitions (never from ``icnperf.model``; fat trees: ``trees``):
 
-* ``fat_tree(k, n)``: the NUDT paper's FT(k, n) (seeds/002, fat-tree paragraph: router
-  degree 2k, (2n-1)·k^(n-1) routers, 2·k^n terminals): levels 1 .. n-1 of 2k^(n-1)
-  routers; a level-l router (P, j) serves the pod of endpoints [P·k^l, (P+1)·k^l), its
-  up-port u joins (P // k, j·k + u) one level up (top router j·k + u from level n-1); the
-  top level's k^(n-1) routers use all 2k ports downwards; k endpoints per leaf (2k when
-  n = 1). Nearest-common-ancestor up/down routing: up to the lowest level whose pod holds
-  the destination, then down; up-port by destination leaf (d-mod-k: digit l-1 of the
-  destination leaf at level l) or, with ``up="first"``, always the lowest. Up/down routes
-  are deadlock-free with one VC class. ``clos:radix=R,levels=L`` is FT(R/2, L).
 * ``dragonfly(p, a, h)``: g = a*h + 1 groups of a routers, all-to-all inside a group, p
-  endpoints and h global links per router; global channel c (= router*h + port) of group G
-  goes to group (G + c + 1) mod g, arriving on its channel g - 2 - c (one link per group
-  pair). Routing ``min`` (local-global-local through the one link joining the two groups,
-  even where a path through a third group would be as short; VC class = hop index, 3
-  classes),
-  ``valiant`` (minimal to a random intermediate router, then minimal; 6 classes) or
-  ``ugal`` (UGAL-L: at the source router, Valiant when the minimal output's queue times
-  its hop count exceeds the non-minimal one's; 6 classes).
+  endpoints and h global links per router; a group's global slots s = 0 .. a·h - 1 belong
+  to its router s // h. Global wiring: ``relative`` (slot s of group G goes to group
+  (G + s + 1) mod g, arriving on its slot g - 2 - s) or ``absolute`` (BookSim2's
+  ``dragonflynew``: slot s of G goes to group s if s < G, else s + 1, arriving on slot G
+  if G < D, else G - 1); one link per group pair either way. BookSim builds the balanced
+  DF(k, 2k, k) only; any p, a, h run here. Routing (``routing``'s docstring):
+
+  - ``min``: local-global-local through the one link joining the two groups (even where
+    a path through a third group would be as short); VC classes by phase as BookSim's
+    ``min_dragonflynew``: source-group hops in class 0, the global hop and after in
+    class 1 (2 classes);
+  - ``valiant``: minimal to a random intermediate router, then minimal; hop-index classes
+    (6);
+  - ``ugal``: BookSim2's ``ugal_dragonflynew``: at the source router, for a destination in
+    another group, a random intermediate router; non-minimal (Valiant) when
+    q_min > 2·q_nonmin + 30, q the credits in use at the candidate output; 3 phase
+    classes (BookSim requires exactly 3 VCs; here V // 3 per class);
+  - ``ugal-hops``: UGAL-L of Kim et al. (ISCA 2008), icnperf's rule before BookSim's:
+    non-minimal when q_min·H_min > q_nonmin·H_nonmin; hop-index classes (6). Kept beside
+    BookSim's because its comparison needs no threshold, so it diverts traffic with
+    shallow buffers too (BookSim's +30 flits is out of reach of 8-flit VCs).
+
+  Under ``min`` and ``ugal`` an iSLIP router's endpoints draw their injection VC at random
+  (BookSim's dragonfly routing functions).
 * ``slim_fly(q)``: the McKay-Miller-Siran graph for a prime q = 4w + 1 (q = 5, 13, 17, ...):
   routers (0, x, y) and (1, m, c) over GF(q); (0,x,y)~(0,x,y') when y - y' is an even power
   of a primitive element, (1,m,c)~(1,m,c') when c - c' is an odd power, (0,x,y)~(1,m,c) when
   y = m*x + c. Diameter 2; minimal routing, VC class = hop index (2 classes);
   p = ceil(degree / 2) endpoints per router unless given.
 
-``network_from_spec("fattree:k=4,n=3")`` also reads ``torus:8x8``, ``mesh:4x4``,
-``hypercube:4`` / ``hypercube:n=4``, ``dragonfly:p=2,a=4,h=2`` and ``slimfly:q=5``.
+``network_from_spec("dragonfly:p=2,a=4,h=2", "ugal")`` also reads ``torus:8x8``,
+``mesh:4x4``, ``hypercube:4`` / ``hypercube:n=4``, ``fattree:k=4,n=3``,
+``clos:radix=8,levels=2``, ``xgft:m=4x4x4,w=1x4x4[,p=1x1x1]`` and ``slimfly:q=5``.
 """
 
 from __future__ import annotations
@@ -43,112 +51,99 @@ from icnperf.sim.network import (
     TableNetwork,
     check_table_size,
 )
+from icnperf.sim.routing import (
+    CLASS_PHASE,
+    NONMIN_NONE,
+    NONMIN_UGAL,
+    NONMIN_UGAL_HOPS,
+    NONMIN_VALIANT,
+)
+from icnperf.sim.trees import TREE_ROUTINGS, fat_tree, xgft
 
 ROUTINGS = {
     "torus": ("dor",), "mesh": ("dor",), "hypercube": ("dor",),
-    "fattree": ("nca", "nca-first"), "clos": ("nca", "nca-first"), "dragonfly": ("min", "valiant", "ugal"),
+    "fattree": TREE_ROUTINGS, "clos": TREE_ROUTINGS, "xgft": TREE_ROUTINGS,
+    "dragonfly": ("min", "valiant", "ugal", "ugal-hops"),
     "slimfly": ("min",),
 }
 """Routing algorithms per topology family (the first is the default)."""
 
+GLOBAL_WIRINGS = ("relative", "absolute")
+"""Dragonfly inter-group wiring (module docstring); the first is the default."""
 
-def fat_tree(k: int, n: int, up: str = "d-mod-k") -> TableNetwork:
-    """The NUDT fat tree FT(k, n) with nearest-common-ancestor routing (module docstring)."""
-    if k < 1 or n < 1:
-        raise InputError(f"flitsim: a fat tree needs k >= 1 and n >= 1, got k={k}, n={n}")
-    if up not in ("d-mod-k", "first"):
-        raise InputError(f"flitsim: unknown fat-tree up-port rule {up!r}")
-    row = 2 * k ** (n - 1)            # routers on each of the levels 1 .. n-1
-    top = k ** (n - 1) if n > 1 else 1
-    routers = (n - 1) * row + top
-    check_table_size(f"fattree:k={k},n={n}", routers)
-    if n == 1:
-        return TableNetwork(f"fattree:k={k},n=1", 1, [], endpoints_per_router=2 * k,
-                            route_table=np.full((1, 1), -1, dtype=np.int64))
-
-    def index(level: int, pod: int, j: int) -> int:
-        """Router (pod, j) of a level (1-based); the top level has the single pod 0."""
-        return (level - 1) * row + pod * k ** (level - 1) + j
-
-    def parent(level: int, pod: int, j: int, u: int) -> int:
-        if level == n - 1:
-            return index(n, 0, j * k + u)
-        return index(level + 1, pod // k, j * k + u)
-
-    links = [(index(level, pod, j), parent(level, pod, j, u))
-             for level in range(1, n) for pod in range(2 * k ** (n - level))
-             for j in range(k ** (level - 1)) for u in range(k)]
-    probe = TableNetwork("probe", routers, links, endpoints_per_router=1)
-    table = np.full((routers, routers), -1, dtype=np.int64)
-    leaves = row
-    for level in range(1, n + 1):
-        pods = 1 if level == n else 2 * k ** (n - level)
-        for pod in range(pods):
-            for j in range(k ** (level - 1)):
-                r = index(level, pod, j)
-                for leaf in range(leaves):
-                    if level == 1 and leaf == pod:
-                        continue                      # the destination's own leaf: eject
-                    # leaf `leaf` holds endpoints [leaf*k, leaf*k + k): in this pod when
-                    # leaf // k^(level-1) == pod (every leaf is under the top level)
-                    inside = level == n or leaf // k ** (level - 1) == pod
-                    if not inside:
-                        u = (leaf // k ** (level - 1)) % k if up == "d-mod-k" else 0
-                        table[r, leaf] = _port_to(probe, r, parent(level, pod, j, u))
-                    else:
-                        child_pod = leaf // k ** (level - 2)
-                        table[r, leaf] = _port_to(probe, r, index(level - 1, child_pod,
-                                                                  j // k))
-    counts = np.zeros(routers, dtype=np.int64)
-    counts[:leaves] = k
-    return TableNetwork(f"fattree:k={k},n={n}", routers, links, endpoints_per_router=counts,
-                        route_table=table)
+_DRAGONFLY_RULES = {
+    # routing: (non-minimal kind, VC classes, phase classes)
+    "min": (NONMIN_NONE, 2, True),
+    "valiant": (NONMIN_VALIANT, 6, False),
+    "ugal": (NONMIN_UGAL, 3, True),
+    "ugal-hops": (NONMIN_UGAL_HOPS, 6, False),
+}
 
 
 def _port_to(net: TableNetwork, r: int, target: int) -> int:
     return int(np.flatnonzero(net.neighbour[r, :net.network_ports] == target)[0])
 
 
-def dragonfly(p: int, a: int, h: int, routing: str = "min") -> TableNetwork:
+def _global_slots(G: int, D: int, g: int, wiring: str) -> tuple[int, int]:
+    """(slot of group G towards group D, slot of D towards G) under a wiring."""
+    if wiring == "relative":
+        s = (D - G - 1) % g
+        return s, g - 2 - s
+    return (D if D < G else D - 1), (G if G < D else G - 1)
+
+
+def dragonfly(p: int, a: int, h: int, routing: str = "min",
+              wiring: str = "relative") -> TableNetwork:
     """The canonical dragonfly DF(p, a, h) (see the module docstring)."""
     if min(p, a, h) < 1:
         raise InputError(f"flitsim: a dragonfly needs p, a, h >= 1, got p={p}, a={a}, h={h}")
     if routing not in ROUTINGS["dragonfly"]:
         raise InputError(f"flitsim: routing {routing!r} does not exist for a dragonfly"
                          f" (choose from {', '.join(ROUTINGS['dragonfly'])})")
+    if wiring not in GLOBAL_WIRINGS:
+        raise InputError(f"flitsim: unknown dragonfly global wiring {wiring!r} (choose from"
+                         f" {', '.join(GLOBAL_WIRINGS)})")
     g = a * h + 1
     check_table_size(f"dragonfly:p={p},a={a},h={h}", g * a)
     links = []
     for G in range(g):
         base = G * a
         links += [(base + i, base + j) for i, j in itertools.combinations(range(a), 2)]
-        for c in range(a * h):
-            G2 = (G + c + 1) % g
-            if G < G2:
-                c2 = g - 2 - c
-                links.append((base + c // h, G2 * a + c2 // h))
-    classes = 3 if routing == "min" else 6
+        for s in range(a * h):
+            D = (G + s + 1) % g if wiring == "relative" else (s if s < G else s + 1)
+            if G < D:
+                links.append((base + s // h, D * a + _global_slots(G, D, g, wiring)[1] // h))
+    nonmin, classes, phases = _DRAGONFLY_RULES[routing]
     probe = TableNetwork("probe", g * a, links)
     table = np.full((g * a, g * a), -1, dtype=np.int64)
     for r in range(g * a):
         G = r // a
         for d in range(g * a):
-            G2 = d // a
+            D = d // a
             if d == r:
                 continue
-            if G2 == G:
+            if D == G:
                 table[r, d] = _port_to(probe, r, d)
                 continue
-            owner = G * a + ((G2 - G - 1) % g) // h  # the router holding the link to G2
+            s, s2 = _global_slots(G, D, g, wiring)
+            owner = G * a + s // h               # the router holding the link to D
             if owner != r:
                 table[r, d] = _port_to(probe, r, owner)
             else:
-                c2 = g - 2 - ((G2 - G - 1) % g)
-                table[r, d] = _port_to(probe, r, G2 * a + c2 // h)
-    net = TableNetwork(f"dragonfly:p={p},a={a},h={h}", g * a, links,
+                table[r, d] = _port_to(probe, r, D * a + s2 // h)
+    suffix = "" if wiring == "relative" else " (absolute global wiring)"
+    net = TableNetwork(f"dragonfly:p={p},a={a},h={h}{suffix}", g * a, links,
                        endpoints_per_router=p, route_table=table, vc_classes=classes)
-    net.nonminimal = {"min": 0, "valiant": 1, "ugal": 2}[routing]
+    net.nonminimal = nonmin
     net.routing = routing
+    net.group = a
+    nbr = net.neighbour[:, :net.network_ports]
+    link_class = np.zeros(net.neighbour.shape, dtype=np.int8)
+    link_class[:, :net.network_ports] = (nbr >= 0) & (nbr // a != np.arange(g * a)[:, None] // a)
+    net.link_class = link_class
+    if phases:
+        net.class_kind = CLASS_PHASE
+        net.inject_random = True
     return net
 
 
@@ -197,11 +192,31 @@ def choose_routing(family: str, routing: str | None = None) -> str:
     return routing
 
 
-def network_from_spec(text: str, routing: str | None = None):
-    """The simulator's network for a topology spec string (InputError naming the problem)."""
+def _levels(text: str, spec: str) -> list[int]:
+    """An XGFT list value ("4x4x4", or SimGrid's "4,4,4" inside its own string)."""
+    try:
+        return [int(v) for v in text.lower().split("x")]
+    except ValueError:
+        raise InputError(f"flitsim: cannot read the level list {text!r} in {spec!r}") from None
+
+
+def network_from_spec(text: str, routing: str | None = None, wiring: str | None = None):
+    """The simulator's network for a topology spec string (InputError naming the problem).
+
+    ``wiring`` picks a dragonfly's global wiring (GLOBAL_WIRINGS; default relative) and is
+    refused for other families."""
     family, _, body = str(text).strip().partition(":")
     family = family.strip().lower()
     routing = choose_routing(family, routing)
+    if wiring is not None and family != "dragonfly":
+        raise InputError(f"flitsim: a global wiring applies to dragonflies, not {family}")
+    if family == "xgft":
+        params = dict(pair.partition("=")[::2] for pair in body.split(","))
+        params = {k.strip(): v.strip() for k, v in params.items()}
+        if set(params) - {"m", "w", "p"} or not {"m", "w"} <= set(params):
+            raise InputError(f"flitsim: xgft takes m, w and optionally p; spec {text!r}")
+        return xgft(_levels(params["m"], text), _levels(params["w"], text),
+                    _levels(params["p"], text) if "p" in params else None, routing=routing)
     try:
         if family in ("torus", "mesh"):
             return GridNetwork([int(k) for k in body.lower().split("x")],
@@ -215,20 +230,21 @@ def network_from_spec(text: str, routing: str | None = None):
             params[name.strip()] = int(value)
     except ValueError:
         raise InputError(f"flitsim: cannot read the topology spec {text!r}") from None
-    need = {"fattree": ("k", "n"), "clos": ("radix", "levels"), "dragonfly": ("p", "a", "h"), "slimfly": ("q",)}[family]
+    need = {"fattree": ("k", "n"), "clos": ("radix", "levels"), "dragonfly": ("p", "a", "h"),
+            "slimfly": ("q",)}[family]
     missing = [n for n in need if n not in params]
     extra = [n for n in params if n not in need + (("p",) if family == "slimfly" else ())]
     if missing or extra:
         raise InputError(f"flitsim: {family} takes {', '.join(need)}; spec {text!r}")
-    up = "first" if routing == "nca-first" else "d-mod-k"
     if family == "fattree":
-        return fat_tree(params["k"], params["n"], up=up)
+        return fat_tree(params["k"], params["n"], routing)
     if family == "clos":
         if params["radix"] % 2:
             raise InputError(f"flitsim: a folded Clos needs an even radix; spec {text!r}")
-        net = fat_tree(params["radix"] // 2, params["levels"], up=up)
+        net = fat_tree(params["radix"] // 2, params["levels"], routing)
         net.name = f"clos:radix={params['radix']},levels={params['levels']}"
         return net
     if family == "dragonfly":
-        return dragonfly(params["p"], params["a"], params["h"], routing=routing)
+        return dragonfly(params["p"], params["a"], params["h"], routing=routing,
+                         wiring=wiring or "relative")
     return slim_fly(params["q"], params.get("p"))

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from icnperf.errors import InputError
-from icnperf.sim.kernel import (
+from icnperf.sim.state import (
     TRAFFIC_FIXED,
     TRAFFIC_HALVES,
     TRAFFIC_UNIFORM,

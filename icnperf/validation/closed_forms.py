@@ -75,20 +75,19 @@ class _Family:
             k, n = ((int(params["k"]), int(params["n"])) if name == "fattree"
                     else (int(params["radix"]) // 2, int(params["levels"])))
             self.hops = lambda s, d: fattree.nca_hops(k, n, s, d)
-            if routing == "nca":
+            if routing == "random":
                 self.load = lambda s, d: fattree.nca_message_load(k, n, s, d)
                 self.notes.append(
-                    "fat tree: H from fattree.nca_hops over the pattern's pairs; gamma_max"
-                    " from fattree.nca_message_load, the busiest channel with the up-ports"
-                    " spread evenly over each pod's up channels. The simulator picks the"
-                    " up-port by a digit of the destination leaf (not the model's d-mod-k"
-                    " endpoint digit, so those closed forms are not used), which can load"
-                    " a channel more: this gamma_max is a lower bound and the saturation"
-                    " bound an upper bound")
+                    "fat tree, random up ports: H from fattree.nca_hops over the pattern's"
+                    " pairs; gamma_max from fattree.nca_message_load, the busiest channel"
+                    " with each pod's messages spread as evenly as possible over its up"
+                    " channels (the simulator draws each up port at random, so its busiest"
+                    " channel can carry more: gamma_max is a lower bound, the saturation"
+                    " bound an upper bound)")
             else:
-                self.notes.append("fat tree, nca-first (every packet climbs through up-port"
-                                  " 0): H from fattree.nca_hops; gamma_max n/a (the model"
-                                  " has no load for this up-port rule)")
+                self.notes.append("fat tree, d-mod-k: H from fattree.nca_hops; gamma_max n/a"
+                                  " here (the model's d-mod-k loads are not wired to this"
+                                  " comparison)")
         elif name == "dragonfly":
             p, a, h = (int(params[x]) for x in ("p", "a", "h"))
 
@@ -252,8 +251,9 @@ def predictions(spec, routing: str, network, traffic_name: str, router, seed: in
         bound = min(1.0, 1.0 / eject) if eject > 1 else math.nan
     else:
         bound = min(1.0, 1.0 / gamma if gamma > 0 else 1.0, 1.0 / eject)
-    zero_load = (2 * router.terminal_delay + (hops + 1) * router.router_delay
-                 + hops * router.link_delay + (router.packet_flits - 1))
+    zero_load = (router.injection_delay + router.terminal_delay
+                 + (hops + 1) * router.router_delay + hops * router.link_delay
+                 + (router.packet_flits - 1))
     notes = list(family.notes)
     if traffic_name == "hotspot":
         notes.append(f"hotspot: {len(traffic.hot)} hot endpoints get"

@@ -154,9 +154,9 @@ def run_json(*args: str) -> dict:
     ("torus:4x4x4", "dor", "transpose", 2),
     ("mesh:4x4", "dor", "asymmetric", 2),
     ("hypercube:5", "dor", "bit-complement", 2),
-    ("fattree:k=2,n=3", "nca", "uniform", 2),
-    ("fattree:k=2,n=3", "nca-first", "asymmetric", 2),
-    ("clos:radix=8,levels=2", "nca", "permutation", 2),
+    ("fattree:k=2,n=3", "random", "uniform", 2),
+    ("fattree:k=2,n=3", "dmodk", "asymmetric", 2),
+    ("clos:radix=8,levels=2", "random", "permutation", 2),
     ("dragonfly:p=2,a=4,h=2", "min", "uniform", 3),
     ("dragonfly:p=2,a=4,h=2", "min", "hotspot", 3),
     ("dragonfly:p=2,a=4,h=2", "valiant", "uniform", 6),
@@ -282,7 +282,7 @@ def test_no_model_figure_is_shown_as_n_a_with_a_note():
     (["--topology", "torus:4x4", "--routing", "ugal"],
      "routing 'ugal' does not exist for torus (choose from dor)"),
     (["--topology", "dragonfly:p=2,a=4,h=2", "--routing", "nca"],
-     "'nca' does not exist for dragonfly (choose from min, valiant, ugal)"),
+     "'nca' does not exist for dragonfly (choose from min, valiant, ugal, ugal-hops)"),
     (["--topology", "torus:4x4", "--traffic", "shuffle"], "--traffic: unknown pattern"),
     (["--topology", "dragonfly:p=2,a=4,h=2", "--vcs", "6", "--traffic", "tornado"],
      "tornado traffic needs a torus or mesh"),
@@ -326,3 +326,47 @@ def test_router_presets_set_the_timing_and_options_override_them():
     assert faster["model"]["zero_load_latency"] == pytest.approx(42)
     bad = CliRunner().invoke(cli, [*base, "--router", "cray"])
     assert bad.exit_code == 2 and "unknown router preset 'cray'" in bad.output
+
+
+def test_booksim_router_matches_its_zero_load_and_takes_the_new_options():
+    """--router booksim on an 8x8 torus with BookSim's 2-cycle links: T0 = 3 + 4R + 2(R-1)
+    with R = H + 1 = 5 routers on average (H = 4: average distance x (N-1)/N), so 31 cycles
+    (BookSim2 measured 31.2 at 0.05); the model column adds BookSim's injection-channel
+    cycle. --global-link-delay / --internal-speedup / --global-wiring / --allocator /
+    --dateline / --ring-ties reach the inputs."""
+    base = ["simulate", "traffic", "--rates", "0.05", "--warmup", "1000", "--measure", "2000",
+            "--drain", "1000", "--format", "json"]
+    doc = run_json(*base[2:], "--topology", "torus:8x8", "--router", "booksim",
+                   "--link-delay", "2")
+    assert doc["model"]["zero_load_latency"] == pytest.approx(31)
+    assert doc["rows"][0]["average_latency"] == pytest.approx(31, rel=0.02)
+    inputs = doc["inputs"]
+    assert (inputs["allocator"], inputs["vcs"], inputs["dateline"], inputs["ring_ties"]) == (
+        "islip", 4, "dimension", "random")
+    assert any("BookSim's injection channel" in n for n in doc["notes"])
+    df = run_json(*base[2:], "--topology", "dragonfly:p=2,a=4,h=2", "--router", "booksim",
+                  "--vcs", "3", "--buffer", "32", "--link-delay", "10", "--global-link-delay",
+                  "100", "--global-wiring", "absolute", "--internal-speedup", "2", "--routing",
+                  "ugal")
+    assert df["inputs"]["global_link_delay_cycles"] == 100
+    assert df["inputs"]["internal_speedup"] == 2.0
+    assert df["inputs"]["global_wiring"] == "absolute"
+    assert any("global links take 100 cycles" in n for n in df["notes"])
+    assert any("internal speedup 2" in n for n in df["notes"])
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--topology", "torus:4x4", "--internal-speedup", "2"], "needs the islip router"),
+    (["--topology", "torus:4x4", "--allocator", "islip"], "give the stage delays"),
+    (["--topology", "torus:4x4", "--router", "booksim", "--arbiter", "age"],
+     "round-robin only"),
+    (["--topology", "torus:4x4", "--global-wiring", "absolute"], "applies to dragonflies"),
+    (["--topology", "dragonfly:p=2,a=4,h=2", "--routing", "ugal", "--vcs", "2"],
+     "needs at least 3 VCs"),
+    (["--topology", "torus:4x4", "--global-link-delay", "0"], "global link delay"),
+])
+def test_bad_router_options_are_one_line_exit_2(args, message):
+    result = CliRunner().invoke(cli, ["simulate", "traffic", *args, "--rates", "0.1",
+                                      "--warmup", "10", "--measure", "10", "--drain", "0"])
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1

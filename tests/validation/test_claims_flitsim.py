@@ -20,7 +20,7 @@ def results():
 
 def test_registered_as_simulation_claims():
     ids = {c.id for c in all_claims(runs=("simulation",))}
-    assert ids == {c.id for c in F.CLAIMS}
+    assert {c.id for c in F.CLAIMS} <= ids   # beside claims/booksim.py's
     assert not ids & {c.id for c in all_claims(runs=("closed-form", "application"))}
 
 
@@ -44,7 +44,7 @@ def test_ugal_margin_per_seed():
     hot10 = F.ugal_over_min("hotspot", "10pct")
     assert all(r > 1 for r in hot10) and min(hot10) < F.MARGIN
     for seed in F.ROUTING_SEEDS:
-        for routing in ("min", "ugal"):
+        for routing in ("min", "ugal-hops"):
             run = F.simulated(F.DRAGONFLY, "hotspot", 1.0, routing, "2pct", seed)
             assert run.accepted == pytest.approx(1 / (0.9 + 0.1 * 72), rel=0.03)
     hot2 = F.ugal_over_min("hotspot", "2pct")

@@ -1,8 +1,8 @@
 """``icnperf simulate traffic``: the flit simulator next to the closed forms.
 
-The simulator (validation/flitsim) knows only the topology, routing and routers; the
-predictions come from icnperf.model through validation/closed_forms.py, so the two stay
-independent. Here: options, runs through runner.py, rows and their rendering.
+The simulator (icnperf.sim) knows only the topology, routing and routers; the predictions
+come from icnperf.model through validation/closed_forms.py, so the two stay independent.
+Here: options, runs through runner.py, rows and their rendering.
 """
 
 from __future__ import annotations
@@ -19,10 +19,6 @@ from icnperf.reports.page import Page
 from icnperf.reports.render import Column, csv_text, json_text, number
 from icnperf.validation.closed_forms import (predictions, queueing_latency,
                                              slimfly_endpoints_per_router)
-
-STAGE_OPTIONS = ("routing_delay", "vc_alloc_delay", "switch_alloc_delay",
-                 "switch_traversal_delay")
-"""Router pipeline stages settable from the command line (cycles)."""
 
 TRAFFIC_COLUMNS = (
     Column("rate", "offered rate", number(3), keep=True),
@@ -63,11 +59,11 @@ def _network_of(spec_text: str, routing: str | None) -> tuple:
 
 
 @functools.lru_cache(maxsize=4)
-def _network(sim_text: str, routing: str):
+def _network(sim_text: str, routing: str, wiring: str | None = None):
     """The simulator's network, built once per process and shared by its runs."""
     from icnperf.sim import network_from_spec
 
-    return network_from_spec(sim_text, routing)
+    return network_from_spec(sim_text, routing, wiring)
 
 
 def _rates(text: str) -> list[float]:
@@ -113,14 +109,16 @@ def hotspot_options(traffic: str, fraction: float | None, nodes: int | None,
 def _simulate_task(task: tuple, progress=None) -> dict:
     """One simulator run, a runner task (module-level so worker processes can import it).
 
-    ``task``: (simulator spec text, routing, traffic, rate, RouterConfig, warmup, measure,
-    drain, seed, traffic options); returns the SimResult's fields as a dict.
-    ``progress(cycles_done, cycles_total)`` is passed to the simulator (in-process only).
+    ``task``: (simulator spec text, routing, traffic, rate, RouterConfig, warmup,
+    measure, drain, seed, traffic options[, dragonfly global wiring]); returns the
+    SimResult's fields as a dict. ``progress(cycles_done, cycles_total)`` is passed to the
+    simulator (in-process only).
     """
     from icnperf.sim import simulate
 
-    sim_text, routing, traffic, rate, router, warmup, measure, drain, seed, options = task
-    network = _network(sim_text, routing)
+    sim_text, routing, traffic, rate, router, warmup, measure, drain, seed, options = task[:10]
+    wiring = task[10] if len(task) > 10 else None
+    network = _network(sim_text, routing, wiring)
     return simulate(network, traffic, rate, router, warmup=warmup, measure=measure,
                     drain=drain, seed=seed, traffic_options=options,
                     progress=progress).as_dict()
@@ -218,18 +216,17 @@ def summary_row(rate: float, runs: list[dict]) -> dict:
     return row
 
 
-def traffic_rows(topology: str, traffic: str, rates_text: str, vcs: int, buffer: int,
-                 router_delay: int, link_delay: int, terminal_delay: int, packet_flits: int,
-                 warmup: int, measure: int, drain: int, seed: int,
-                 arbiter: str = "round-robin", seeds: int = 1, scheduler: str = "inline",
-                 workers: int | None = None, progress: bool | None = None, *,
-                 routing: str | None = None, stages: dict | None = None,
-                 hotspot_fraction: float | None = None, hotspot_nodes: int | None = None
-                 ) -> tuple[list[dict], dict]:
+def traffic_rows(topology: str, traffic: str, rates_text: str, router: dict, warmup: int,
+                 measure: int, drain: int, seed: int, seeds: int = 1,
+                 scheduler: str = "inline", workers: int | None = None,
+                 progress: bool | None = None, *, routing: str | None = None,
+                 global_wiring: str | None = None, hotspot_fraction: float | None = None,
+                 hotspot_nodes: int | None = None) -> tuple[list[dict], dict]:
     """One row per rate (simulated vs closed form) and the shared predictions/inputs.
 
-    ``routing``: one of the family's routings (flitsim.topologies.ROUTINGS; default its
-    first); ``stages``: router pipeline delays by name (STAGE_OPTIONS; None entries unset);
+    ``router``: RouterConfig keywords (a preset with the given options over it,
+    sim/presets.py); ``routing``: one of the family's routings (sim.topologies.ROUTINGS;
+    default its first); ``global_wiring``: a dragonfly's (relative, absolute);
     ``hotspot_fraction`` / ``hotspot_nodes``: see hotspot_options. ``seeds`` replicates
     per rate use seeds ``seed .. seed+seeds-1``; every (rate, seed) run goes through
     runner.run_map on ``scheduler``. With one seed a row is that run; with more it is
@@ -247,24 +244,18 @@ def traffic_rows(topology: str, traffic: str, rates_text: str, vcs: int, buffer:
     parse_scheduler(scheduler)
     spec, routing, sim_text = _network_of(topology, routing)
     rates = _rates(rates_text)
-    given = {k: v for k, v in (stages or {}).items() if v is not None}
-    unknown = set(given) - set(STAGE_OPTIONS)
-    if unknown:
-        raise InputError(f"simulate: unknown router stage {min(unknown)!r}")
-    router = RouterConfig(vcs=vcs, buffer=buffer, router_delay=router_delay,
-                          link_delay=link_delay, terminal_delay=terminal_delay,
-                          packet_flits=packet_flits, arbiter=arbiter, **given)
-    network = _network(sim_text, routing)
-    router.check(network)
-    check_memory(network, router)
+    config = RouterConfig(**router)
+    network = _network(sim_text, routing, global_wiring)
+    config.check(network)
+    check_memory(network, config)
     options = hotspot_options(traffic, hotspot_fraction, hotspot_nodes,
                               int(network.endpoints))
     seed_list = [seed + i for i in range(seeds)]
     # only the seeded permutation's prediction depends on the seed (its own permutation)
-    models = {s: predictions(spec, routing, network, traffic, router, s, options)
+    models = {s: predictions(spec, routing, network, traffic, config, s, options)
               for s in (seed_list if traffic == "permutation" else [seed])}
-    tasks = [(sim_text, routing, traffic, rate, router, warmup, measure, drain, s, options)
-             for rate in rates for s in seed_list]
+    tasks = [(sim_text, routing, traffic, rate, config, warmup, measure, drain, s, options,
+              global_wiring) for rate in rates for s in seed_list]
     label = f"simulate {spec.text} {traffic}"
     single_bar = progress or (progress is None and sys.stderr.isatty())
     if len(tasks) == 1 and parse_scheduler(scheduler).kind == "inline" and single_bar:
@@ -273,37 +264,65 @@ def traffic_rows(topology: str, traffic: str, rates_text: str, vcs: int, buffer:
         results = run_map(_simulate_task, tasks, scheduler=scheduler, workers=workers,
                           progress=progress, label=label)
     runs = [{**_run_row(task[3], r, models.get(task[8], models[seed]), traffic,
-                        packet_flits), "seed": task[8]}
+                        config.packet_flits), "seed": task[8]}
             for task, r in zip(tasks, results)]
     if seeds == 1:
         rows = [{k: v for k, v in run.items() if k != "seed"} for run in runs]
     else:
         rows = [summary_row(rate, runs[i * seeds:(i + 1) * seeds])
                 for i, rate in enumerate(rates)]
-    rc, va, sa, st = router.stages
+    rc, va, sa, st = config.stages
     inputs = {"topology": spec.text, "routing": routing, "traffic": traffic,
-              "rates": rates, "vcs": vcs, "buffer_flits": buffer,
-              "router_delay_cycles": router.router_delay,
+              "rates": rates, "vcs": config.vcs, "buffer_flits": config.buffer,
+              "router_delay_cycles": config.router_delay,
               "routing_delay_cycles": rc, "vc_alloc_delay_cycles": va,
               "switch_alloc_delay_cycles": sa, "switch_traversal_delay_cycles": st,
-              "link_delay_cycles": link_delay, "terminal_delay_cycles": terminal_delay,
-              "packet_flits": packet_flits, "arbiter": arbiter, "warmup": warmup,
-              "measure": measure, "drain": drain, "seed": seed, "seeds": seeds}
+              "link_delay_cycles": config.link_delay,
+              "global_link_delay_cycles": config.global_delay,
+              "terminal_delay_cycles": config.terminal_delay,
+              "packet_flits": config.packet_flits, "arbiter": config.arbiter,
+              "allocator": config.allocator, "internal_speedup": config.internal_speedup,
+              "dateline": config.dateline, "ring_ties": config.ring_ties,
+              "warmup": warmup, "measure": measure, "drain": drain, "seed": seed,
+              "seeds": seeds}
+    if global_wiring is not None:
+        inputs["global_wiring"] = global_wiring
     if traffic == "hotspot":
         inputs["hotspot_fraction"] = options["hotspot_traffic"]
         inputs["hotspot_nodes"] = len(models[seed]["hot_endpoints"])
-    shared = {"inputs": inputs, "model": models[seed]}
+    shared = {"inputs": inputs, "model": models[seed], "notes": router_notes(config)}
     if seeds > 1:
         shared["runs"] = runs
     return rows, shared
 
 
+def router_notes(config) -> list[str]:
+    """Notes on where the simulated router departs from the model's assumptions."""
+    notes = []
+    if config.allocator == "islip":
+        notes.append("islip router (BookSim2's iq router): zero-load (model) includes the"
+                     " one cycle BookSim's injection channel adds (a channel of latency L"
+                     " delivers L+1 cycles after the send; per hop the stages absorb it)")
+        if config.internal_speedup != 1:
+            notes.append(f"internal speedup {config.internal_speedup:g}: the router runs"
+                         " that many allocation steps per cycle on average, so a head spends"
+                         " fewer cycles per router than the sum of its stages; zero-load"
+                         " (model), which charges the sum, is an upper estimate")
+    if config.global_delay != config.link_delay:
+        notes.append(f"global links take {config.global_delay} cycles: zero-load (model)"
+                     f" charges every router-router link {config.link_delay} (the model's"
+                     " path latency has one link latency)")
+    return notes
+
+
 NOTES = (
     "simulator: input-queued VC routers, credit-based flow control, separable input-first"
-    " allocator (one iteration; round-robin or age priority), wormhole packets of"
+    " allocator (one iteration; round-robin or age priority) or, with --allocator islip,"
+    " BookSim2's iq router (iSLIP VC and switch allocation), wormhole packets of"
     " --packet-flits flits; DOR with dateline VC classes on torus rings of radix > 2,"
-    " NCA up/down on fat trees, min / valiant / UGAL-L on dragonflies, min on slim flies"
-    " (hop-index VC classes on the table-routed networks)",
+    " nearest-common-ancestor up/down on fat trees (random or d-mod-k up ports), min /"
+    " valiant / ugal / ugal-hops on dragonflies (phase or hop-index VC classes), min on"
+    " slim flies (hop-index VC classes)",
     "latency in cycles from packet creation to tail delivery, source queueing included;"
     " throughput in flits/endpoint/cycle; packets tagged in the measurement window",
     "zero-load (model) = 2*terminal delay + (H+1)*router delay + H*link delay + (L-1),"
@@ -366,24 +385,21 @@ def replicate_note(seed: int, seeds: int, traffic: str) -> str:
     return text
 
 
-def traffic_text(topology: str, traffic: str, rates_text: str, vcs: int, buffer: int,
-                 router_delay: int, link_delay: int, terminal_delay: int, packet_flits: int,
-                 warmup: int, measure: int, drain: int, seed: int, fmt: str,
-                 arbiter: str = "round-robin", seeds: int = 1, scheduler: str = "inline",
-                 workers: int | None = None, progress: bool | None = None, *,
-                 routing: str | None = None, stages: dict | None = None,
-                 hotspot_fraction: float | None = None,
+def traffic_text(topology: str, traffic: str, rates_text: str, router: dict, warmup: int,
+                 measure: int, drain: int, seed: int, fmt: str, seeds: int = 1,
+                 scheduler: str = "inline", workers: int | None = None,
+                 progress: bool | None = None, *, routing: str | None = None,
+                 global_wiring: str | None = None, hotspot_fraction: float | None = None,
                  hotspot_nodes: int | None = None, wide: bool = False) -> str:
-    """``icnperf simulate traffic`` output in the chosen format (``wide``: the table and notes
-    at full width)."""
-    rows, shared = traffic_rows(topology, traffic, rates_text, vcs, buffer, router_delay,
-                                link_delay, terminal_delay, packet_flits, warmup, measure,
-                                drain, seed, arbiter, seeds, scheduler, workers, progress,
-                                routing=routing, stages=stages,
+    """``icnperf simulate traffic`` output in the chosen format (``router``: RouterConfig
+    keywords; ``wide``: the table and notes at full width)."""
+    rows, shared = traffic_rows(topology, traffic, rates_text, router, warmup, measure,
+                                drain, seed, seeds, scheduler, workers, progress,
+                                routing=routing, global_wiring=global_wiring,
                                 hotspot_fraction=hotspot_fraction,
                                 hotspot_nodes=hotspot_nodes)
     model = {k: v for k, v in shared["model"].items() if k != "notes"}
-    notes = (list(NOTES) + shared["model"]["notes"]
+    notes = (list(NOTES) + shared["model"]["notes"] + shared["notes"]
              + ([replicate_note(seed, seeds, traffic)] if seeds > 1 else []))
     if fmt == "json":
         return json_text({**shared, "model": model, "notes": notes, "rows": rows})

@@ -51,7 +51,9 @@ pipeline stage and link 1 cycle, oldest-first allocation. Runs use the NUDT setu
   and the per-seed ratios scatter around it by the seed noise. With h = 7 (10 %) it is
   0.519, only 17 % below where minimal routing's one global link from each group into the
   hot group saturates (0.625); UGAL relieves only that second limit, so it stays ahead in
-  every seed, by less than the margin in some.
+  every seed, by less than the margin in some. UGAL here is the simulator's ``ugal-hops``
+  (UGAL-L: queue x hops; BookSim's own rule, ``ugal``, never diverts with these 8-flit
+  buffers) and MIN uses BookSim's two phase classes.
 
 Seed noise of the UGAL/MIN ratio, measured over seeds 4-23 (held apart from the checked
 seeds 1-3): 2 % region mean 1.000, s.d. 1.9 % (0.958-1.028); 10 % region mean 1.022, s.d.
@@ -202,7 +204,7 @@ def _higher_dimension_better() -> float:
 
 def ugal_over_min(pattern: str, hotspot: str | None = None) -> list[float]:
     """UGAL's accepted throughput over MIN's at offered load 1, for each of ROUTING_SEEDS."""
-    return [simulated(DRAGONFLY, pattern, 1.0, "ugal", hotspot, seed).accepted
+    return [simulated(DRAGONFLY, pattern, 1.0, "ugal-hops", hotspot, seed).accepted
             / simulated(DRAGONFLY, pattern, 1.0, "min", hotspot, seed).accepted
             for seed in ROUTING_SEEDS]
 
@@ -225,10 +227,10 @@ def _hotspot_reason(region: str) -> str:
     hot, ejection, global_bound = hotspot_bounds(region)
     ratios = ", ".join(f"{r:.3f}" for r in ugal_over_min("hotspot", region))
     first = {r: simulated(DRAGONFLY, "hotspot", 1.0, r, region, ROUTING_SEEDS[0]).accepted
-             for r in ("min", "ugal")}
+             for r in ("min", "ugal-hops")}
     head = (f"with {hot} hot endpoint{'s' if hot > 1 else ''} the hot ejection channels cap "
             f"every routing at {ejection:.3f} flits/endpoint/cycle (MIN {first['min']:.3f}, "
-            f"UGAL {first['ugal']:.3f} at seed {ROUTING_SEEDS[0]}); minimal routing's global "
+            f"UGAL {first['ugal-hops']:.3f} at seed {ROUTING_SEEDS[0]}); minimal routing's global "
             f"links into the hot group saturate at {global_bound:.3f}")
     if region == "2pct":
         return (head + f", {global_bound / ejection:.0f}x higher, so routing cannot matter "
