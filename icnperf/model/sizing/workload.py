@@ -54,6 +54,10 @@ from icnperf.model.topology.spec import parse_spec
 from icnperf.units import parse_quantity
 
 TREE_ALGORITHMS = ("hw-tree", "p2p-tree")
+UNSCREENED_ALGORITHMS = ("linear", "pairwise", "reduce-bcast")
+"""Algorithms whose steps let a rank receive from many peers at once, so the screen's
+universal bound (at least ceil(lg p) rounds of one receive each, bound.fewest_rounds) does
+not hold for them: a sizing workload may not name them, and "best" leaves them out."""
 """Algorithms the model defines on tori only."""
 
 APPS = {
@@ -154,12 +158,21 @@ def _algorithm(raw, operation: str, where: str) -> str | tuple[str, ...]:
     if not names:
         raise InputError(f"{where}: algorithm list is empty")
     for name in names:
+        if name in UNSCREENED_ALGORITHMS:
+            raise InputError(f"{where}: algorithm {name} cannot be screened (its steps receive"
+                             f" from many ranks at once, so the screen's lower bound does not"
+                             f" cover it); use best or one of {', '.join(_screened())}")
         if name not in ALGORITHMS:
             raise InputError(f"{where}: unknown algorithm {name!r} (best, one of"
-                             f" {', '.join(ALGORITHMS)}, or a list of them)")
+                             f" {', '.join(_screened())}, or a list of them)")
         if (name, operation) not in TABLE:
             raise InputError(f"{where}: algorithm {name} does not define {operation}")
     return names[0] if isinstance(raw, str) else tuple(names)
+
+
+def _screened() -> tuple[str, ...]:
+    """The algorithms a sizing workload may use (UNSCREENED_ALGORITHMS left out)."""
+    return tuple(a for a in ALGORITHMS if a not in UNSCREENED_ALGORITHMS)
 
 
 def _check_keys(item, allowed: set, where: str) -> None:
@@ -309,7 +322,7 @@ def _candidates(algorithm, operation: str, layout: Layout, machine,
         return usable, notes
     if notes:
         notes = notes[:-1] + (notes[-1] + "; the best available algorithm is used",)
-    usable = [a for a in ALGORITHMS if a not in exclude
+    usable = [a for a in _screened() if a not in exclude
               and available(a, operation, layout, machine) is None]
     if not usable:
         raise InputError(f"no algorithm defines {operation} on {layout.text}")
