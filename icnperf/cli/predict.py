@@ -30,7 +30,11 @@ def predict() -> None:
 @click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
               show_default=True, help="Software overhead charged; none = hardware only.")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
-              show_default=True, help="Processes per node sending at once through one adapter.")
+              show_default=True,
+              help="Processes per node sending at once, spread over the node's NICs.")
+@click.option("--same-node", is_flag=True,
+              help="Both ranks on one node: shared memory (node.shared_memory_latency and"
+                   " node.shared_memory_bandwidth), no network.")
 @click.option("--load", "offered_load", type=click.FloatRange(min=0, max=1), default=0.0,
               show_default=True,
               help="Background load, flits/endpoint/cycle as a fraction of a channel: charges"
@@ -43,13 +47,14 @@ def predict() -> None:
 @WIDE_OPTION
 def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float | None,
         source: str | None, destination: str | None, api: str, processes_per_node: int,
-        offered_load: float, pattern: str, fmt: str, output: str | None,
+        same_node: bool, offered_load: float, pattern: str, fmt: str, output: str | None,
         force: bool, wide: bool) -> None:
     """Latency, bandwidth and message rate of one message per size."""
     from icnperf.reports.text.predict import p2p_text
 
     emit(p2p_text(machine_name, overrides, sizes, hops, source, destination, api,
-                  processes_per_node, fmt, offered_load, pattern, wide), output, force)
+                  processes_per_node, fmt, offered_load, pattern, wide, same_node),
+         output, force)
 
 
 @predict.command()
