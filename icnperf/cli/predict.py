@@ -124,7 +124,8 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
 @click.option("--local", default=None, metavar="NXxNYxNZ",
               help="hpcg: local domain (params nx, ny, nz).")
 @click.option("--variant", type=click.Choice(["reference", "optimized"]), default=None,
-              help="hpcg: reference 2.4 (MPI) or optimized (the hpcg-optimized skeleton).")
+              help="hpcg: reference 2.4 (MPI) or the machine's optimized HPCG"
+                   " (hpcg-vendor; hpcg-optimized on the Angara presets).")
 @click.option("--class", "klass", default=None, help="npb-is: problem class (S..D).")
 @FORMAT_OPTION
 @OUTPUT_OPTION
@@ -134,7 +135,8 @@ def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | No
         output: str | None, force: bool, **problem) -> None:
     """Time per phase and its share of the total per node count for an application
     skeleton: a TOML file (docs/skeleton-format.md) or a bundled NAME (spmv, heat, hpcg,
-    hpcg-optimized, jacobi3d); npb-is ranks placements with its Python model."""
+    hpcg-optimized, hpcg-vendor, jacobi3d); npb-is ranks placements with its Python
+    model."""
     from icnperf.reports.text.apps import app_text
 
     emit(app_text(app, machine_name, overrides, nodes, shape, algorithm, problem, fmt,

@@ -174,10 +174,10 @@ SCHEMA: dict[str, dict[str, Key]] = {
          {"choices": MPI_LIBRARIES}),
         ("mpi_version", "text", "the MPI library as installed: vendor, name and version"),
         ("hpcg_optimized", "choice",
-         "what `predict app hpcg --variant optimized` runs: angara-shmem (the SHMEM port "
-         "with node-level factors of seeds/003) or roofline (the vendor-optimized HPCG of "
-         "the HPCG list: memory roofline at the node's efficiency, MPI halo and dot "
-         "products) (absent: roofline)", {"choices": ("angara-shmem", "roofline")}),
+         "what `predict app hpcg --variant optimized` runs: vendor (the vendor-optimized "
+         "HPCG of the HPCG list: memory roofline on the node's fastest memory at its "
+         "efficiency, MPI halo and dot products) or angara-shmem (the SHMEM port with "
+         "node-level factors of seeds/003) (absent: vendor)", {"choices": ("vendor", "angara-shmem")}),
     ),
     "system": _keys(
         "system",
