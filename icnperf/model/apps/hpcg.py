@@ -107,6 +107,7 @@ processes vs type A 85.2 GB/s). Nodes hold consecutive ranks (p per node).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -328,21 +329,45 @@ def _placement(grid, ppn):
     return ranks // ppn, coords
 
 
+DIRECTIONS = tuple(d for d in itertools.product((-1, 0, 1), repeat=3) if d != (0, 0, 0))
+"""The 26 neighbour directions, in :func:`halo_messages` order."""
+
+
+@functools.lru_cache(maxsize=8)
+def _inter_node_counts(grid, ppn, nodes):
+    """Per direction of :data:`DIRECTIONS`, how many ranks of each node have an existing
+    neighbour on another node in that direction (an int array over nodes): the halo's
+    inter-node message counts, which every multigrid level shares (only the sizes change).
+    Computed once per (grid, ppn, nodes) with NumPy, one direction at a time."""
+    px, py, _ = grid
+    node_of, coords = _placement(grid, ppn)
+    low = [coords[:, a] > 0 for a in range(3)]
+    high = [coords[:, a] < grid[a] - 1 for a in range(3)]
+    rank = np.arange(len(node_of))
+    out = []
+    for d in DIRECTIONS:
+        ok = np.ones(len(rank), dtype=bool)
+        for a, da in enumerate(d):
+            if da:
+                ok &= low[a] if da < 0 else high[a]
+        other = rank + d[0] + px * (d[1] + py * d[2])
+        inter = ok & (node_of[np.where(ok, other, 0)] != node_of)
+        out.append(np.bincount(node_of[inter], minlength=nodes))
+    return tuple(out)
+
+
 def _halo_plan(grid, ppn, nodes, local_box):
     """The busiest node (most inter-node halo bytes; the first such node): (node, its ranks,
     per rank the (inter-node, intra-node) messages as (bytes, partner rank), node of every
-    rank). Every rank's load is counted with NumPy, one direction at a time."""
+    rank). Every node's load is its per-direction inter-node message counts
+    (:func:`_inter_node_counts`) times the level's message sizes."""
     px, py, _ = grid
     node_of, coords = _placement(grid, ppn)
     msgs = halo_messages(local_box)
-    shape = np.array(grid)
+    counts = _inter_node_counts(tuple(grid), ppn, nodes)
     load = np.zeros(nodes, dtype=np.int64)
-    for d, doubles in msgs:
-        q = coords + np.array(d)
-        ok = np.all((q >= 0) & (q < shape), axis=1)
-        other = q[:, 0] + px * (q[:, 1] + py * q[:, 2])
-        inter = ok & (node_of[np.where(ok, other, 0)] != node_of)
-        load += np.bincount(node_of[inter], minlength=nodes) * 8 * doubles
+    for (_, doubles), per_node in zip(msgs, counts):
+        load += per_node * (8 * doubles)
     node = int(np.argmax(load))
 
     def of_rank(r):
