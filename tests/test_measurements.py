@@ -46,12 +46,16 @@ BUNDLED = {
     "angara-allgather-sim-vs-cluster",
     "k-computer-hpcg",
     "fugaku-hpcg",
+    "fugaku-imb-pingpong",
+    "tofud-cluster2018",
+    "aries-xc-whitepaper",
     "hpcg-list-2021-06",
     "hpcg-list-2023-11",
     "sequoia-allreduce-bgq",
 }
 PUBLISHED = ("k-computer-hpcg", "fugaku-hpcg", "hpcg-list-2021-06", "hpcg-list-2023-11",
-             "sequoia-allreduce-bgq")
+             "sequoia-allreduce-bgq", "fugaku-imb-pingpong", "tofud-cluster2018",
+             "aries-xc-whitepaper")
 """Tables of published measurements on real machines (not from the seed papers): cited by
 URL instead of a seed file."""
 NPB = ("npb-is-gige-class-c", "npb-is-ib-qdr-class-c", "npb-is-ib-qdr-class-d")
