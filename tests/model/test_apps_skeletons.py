@@ -138,3 +138,23 @@ def test_vendor_roofline_runs_on_the_fastest_memory():
     # reference HPCG stays on the CPU memory whatever the accelerators
     ref = hpcg.predict(gpus, 8, processes_per_node=2)
     assert ref.compute_s == pytest.approx(cpu.compute_s)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("machine_name, radices", [("k-computer", (24, 18, 16, 2, 3, 2)),
+                                                   ("fugaku", (24, 20, 24, 2, 3, 2)),
+                                                   ("fugaku", None)])
+def test_vendor_hpcg_skeleton_gives_the_real_machine_claims_numbers(machine_name, radices):
+    """hpcg-vendor against the Python model on the registered HPCG-at-scale claims
+    (validation/claims/real_machines.py): the same rate to a relative 1e-9."""
+    from icnperf.validation.claims import real_machines
+
+    machine = load_machine(machine_name)
+    layout = (Layout.from_topology(machine.topology) if radices is None
+              else Layout.torus(radices))
+    ppn = machine.node["processes_per_node"]
+    skeleton = load_skeleton("hpcg-vendor").with_parameters(
+        dict(zip(("nx", "ny", "nz"), real_machines.HPCG_LOCAL)))
+    result = timing.run(skeleton, machine, layout, ppn=ppn)
+    rate = real_machines.hpcg_rate(machine_name, radices)
+    assert result.flops / result.total_s == pytest.approx(rate, rel=REL)
