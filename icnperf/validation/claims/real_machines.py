@@ -147,11 +147,11 @@ def _check_nodes(machine_name, radices, expected):
 def _hpcg_claim(cid, source, row, machine_name, radices, list_name):
     def predict():
         _check_nodes(machine_name, radices, row["nodes"])
-        return hpcg_rate(machine_name, radices)
+        return hpcg_rate(machine_name, radices) / 1e15
     return Claim(cid, source,
                  f"HPCG rate, vendor-optimized ({list_name}), {row['nodes']:,} nodes, "
                  "memory roofline + halo + dot products (nothing fitted to it)",
-                 row["hpcg_flop_per_s"], "FLOP/s", 0.30, "relative", predict,
+                 row["hpcg_flop_per_s"] / 1e15, "PFLOP/s", 0.30, "relative", predict,
                  runs="application", kind="predicted", tolerance_reason=HPCG_REASON)
 
 
