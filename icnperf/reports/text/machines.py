@@ -5,17 +5,11 @@ from __future__ import annotations
 from icnperf.reports.page import Page
 from icnperf.reports.render import Column, csv_text, json_text
 
-PRESET_COLUMNS = (Column("name", "name"), Column("system", "system", overflow="wrap"),
+PRESET_COLUMNS = (Column("name", "name"), Column("system", "system"), Column("site", "site"),
                   Column("year", "year"),
                   Column("description", "description", overflow="wrap"))
 MACHINE_COLUMNS = (Column("section", "section"), Column("key", "key"),
                    Column("shown", "value"), Column("source", "source", overflow="note"))
-
-
-def _system(machine) -> str:
-    """'Name (site)' of a machine's [system] section, '' when it has none."""
-    name, site = machine.system.get("name", ""), machine.system.get("site", "")
-    return f"{name} ({site})" if name and site else name or site
 
 
 def presets_text(fmt: str, wide: bool = False) -> str:
@@ -27,12 +21,13 @@ def presets_text(fmt: str, wide: bool = False) -> str:
     for name, description in list_presets():
         machine = load_machine(name)
         year = machine.system.get("year")
-        rows.append({"name": name, "system": _system(machine),
+        rows.append({"name": name, "system": machine.system.get("name", ""),
+                     "site": machine.system.get("site", ""),
                      "year": "" if year is None else str(year), "description": description})
     if fmt == "json":
         return json_text({"machines": rows})
     if fmt == "csv":
-        return csv_text(rows, ["name", "system", "year", "description"])
+        return csv_text(rows, ["name", "system", "site", "year", "description"])
     page = Page(wide)
     page.table(rows, PRESET_COLUMNS)
     return page.text()
