@@ -49,13 +49,17 @@ BUNDLED = {
     "fugaku-imb-pingpong",
     "tofud-cluster2018",
     "aries-xc-whitepaper",
+    "piz-daint-osu-reframe",
+    "piz-daint-osu-bw-reframe",
+    "piz-daint-node-reframe",
     "hpcg-list-2021-06",
     "hpcg-list-2023-11",
     "sequoia-allreduce-bgq",
 }
 PUBLISHED = ("k-computer-hpcg", "fugaku-hpcg", "hpcg-list-2021-06", "hpcg-list-2023-11",
              "sequoia-allreduce-bgq", "fugaku-imb-pingpong", "tofud-cluster2018",
-             "aries-xc-whitepaper")
+             "aries-xc-whitepaper", "piz-daint-osu-reframe", "piz-daint-osu-bw-reframe",
+             "piz-daint-node-reframe")
 """Tables of published measurements on real machines (not from the seed papers): cited by
 URL instead of a seed file."""
 NPB = ("npb-is-gige-class-c", "npb-is-ib-qdr-class-c", "npb-is-ib-qdr-class-d")

@@ -21,6 +21,14 @@ Point-to-point (``closed-form``):
 * Aries (table ``aries-xc-whitepaper``): the 8-byte put calibrates the piz-daint preset's
   injection and ejection latencies, the 8-byte MPI latency its MPI overhead (both taken
   between two nodes of one Aries, 0 router-to-router hops).
+* Piz Daint, CSCS's regression-check references (table ``piz-daint-osu-reframe``): the
+  osu_latency 8-byte reference between two exclusively allocated nodes, taken as two nodes
+  of one Aries like the white paper's figure (Slurm hands out consecutive node IDs, four per
+  blade) and held out; it equals the white paper's 1.3 µs the preset was calibrated on, so
+  its agreement says the two sources agree more than it tests the model. The all-reduce and
+  all-to-all rows wait for a gdragonfly collective layout; the osu_bw row
+  (``piz-daint-osu-bw-reframe``) is not registered: the model charges one message one
+  path at one link's rate, Aries spreads it over many (the table's notes).
 
 HPCG at scale (``application``; tables ``k-computer-hpcg``, ``fugaku-hpcg``): the
 vendor-optimized HPCG, ``predict app hpcg --variant optimized`` (model/apps/hpcg.py's
@@ -32,6 +40,14 @@ same nodes, came from an earlier version of the vendor code, which a roofline do
 model), Fugaku on 138,240 nodes (ISC 2020) and on all 158,976 (ISC 2022). Not registered:
 Summit (its HPCG node count is derived from the list's cores, not stated for the run),
 Frontier and LUMI (no node counts; their gdragonfly topology has no collective layout yet).
+
+HPCG per node on Piz Daint (table ``piz-daint-node-reframe``, CSCS's regression-check
+references, each a run's rate divided by its unstated node count): read as one node (no
+network; the halo inside the node), 104^3 per rank as the CPU checks pass (the GPU check
+states no box; the roofline at one node hardly depends on it), the ranks per node of each
+check: the reference code on the CPU (HPCG 2.4 reference model, 12 ranks), Intel's MKL
+HPCG on the CPU (the vendor roofline with the node's GPU removed, 2 ranks) and NVIDIA's GPU
+HPCG (the vendor roofline on the P100, 1 rank). Same ±30 % band.
 """
 
 from __future__ import annotations
@@ -155,6 +171,40 @@ def _hpcg_claim(cid, source, row, machine_name, radices, list_name):
                  runs="application", kind="predicted", tolerance_reason=HPCG_REASON)
 
 
+PIZ_DAINT_OSU = ("CSCS ReFrame regression checks for Piz Daint, osu_tests.py reference values "
+                 "(table piz-daint-osu-reframe)")
+PIZ_DAINT_NODE = ("CSCS ReFrame regression checks for Piz Daint, hpcg_benchmark.py reference "
+                  "values (table piz-daint-node-reframe)")
+PIZ_DAINT_LOCAL = (104, 104, 104)
+LATENCY_REASON = ("±10 %: the reference is printed with 3 digits and the two nodes' distance "
+                  "is not stated: one router hop more than the 0 taken adds 100 ns (7.7 %)")
+
+
+@cache
+def node_hpcg_rate(machine_name: str, variant: str, ranks: int, overrides: tuple = ()) -> float:
+    """FLOP/s of HPCG on one node of a machine (no network): ``variant`` reference or
+    optimized, ``ranks`` per node, :data:`PIZ_DAINT_LOCAL` per rank, ``overrides`` as
+    --set items."""
+    from icnperf.data.machine import load_machine
+    from icnperf.model.apps import hpcg
+
+    machine = load_machine(machine_name).with_overrides(list(overrides))
+    result = hpcg.predict(machine, 1, variant=variant, local=PIZ_DAINT_LOCAL,
+                          processes_per_node=ranks)
+    return result.flops / result.total_s
+
+
+def _node_claim(cid, benchmark, variant, overrides, what):
+    row = _row("piz-daint-node-reframe", benchmark=benchmark)
+    return Claim(cid, PIZ_DAINT_NODE,
+                 f"HPCG per node, {what}, {row['ranks_per_node']} rank(s), 104^3, one node "
+                 "(nothing fitted to it)",
+                 row["node_flop_per_s"] / 1e9, "GFLOP/s", 0.30, "relative",
+                 lambda: node_hpcg_rate("piz-daint", variant, row["ranks_per_node"],
+                                        overrides) / 1e9,
+                 runs="application", kind="predicted", tolerance_reason=HPCG_REASON)
+
+
 CLAIMS = [
     Claim("fugaku-imb-pingpong-8b", FUGAKU_IMB,
           "IMB PingPong 8 bytes, half round trip, two nodes taken as neighbours (1 hop)",
@@ -192,10 +242,22 @@ CLAIMS = [
           lambda: _latency("piz-daint", 8, ARIES_HOPS, "mpi"),
           kind="calibrated", fitted="software.mpi_overhead (piz-daint preset)",
           tolerance_reason=CALIBRATION_REASON),
+    Claim("piz-daint-osu-latency-8b", PIZ_DAINT_OSU,
+          "osu_latency 8 bytes between two nodes, taken as two nodes of one Aries (0 hops)",
+          _row("piz-daint-osu-reframe", benchmark="osu_latency")["latency_s"], "s", 0.10,
+          "relative", lambda: _latency("piz-daint", 8, ARIES_HOPS, "mpi"),
+          kind="predicted", tolerance_reason=LATENCY_REASON),
     _hpcg_claim("k-computer-hpcg-sc17", K_HPCG, _row("k-computer-hpcg", list="SC17"),
                 "k-computer", K_RADICES, "SC17"),
     _hpcg_claim("fugaku-hpcg-isc20", FUGAKU_HPCG, _row("fugaku-hpcg", list="ISC20"),
                 "fugaku", FUGAKU_ISC20_RADICES, "ISC20"),
     _hpcg_claim("fugaku-hpcg-isc22", FUGAKU_HPCG, _row("fugaku-hpcg", list="ISC22"),
                 "fugaku", None, "ISC22"),
+    _node_claim("piz-daint-hpcg-reference-node", "hpcg-reference", "reference", (),
+                "HPCG 2.4 reference code on the CPU"),
+    _node_claim("piz-daint-hpcg-mkl-node", "hpcg-mkl", "optimized",
+                ("node.accelerators=0",), "Intel MKL HPCG on the CPU (vendor roofline, GPU "
+                "removed)"),
+    _node_claim("piz-daint-hpcg-gpu-node", "hpcg-gpu", "optimized", (),
+                "NVIDIA GPU HPCG on the P100 (vendor roofline)"),
 ]
