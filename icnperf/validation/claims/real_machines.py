@@ -30,6 +30,17 @@ Point-to-point (``closed-form``):
   (``piz-daint-osu-bw-reframe``) is not registered: the model charges one message one
   path at one link's rate, Aries spreads it over many (the table's notes).
 
+* LUMI-C, the LUMI team's regression-check references (tables ``lumi-osu-reframe``,
+  ``lumi-osu-bw-reframe``, cpu partition): osu_latency 8 bytes between two nodes calibrates
+  the lumi preset's MPI overhead (the two nodes taken on one switch, 0 router-to-router
+  hops, as for Piz Daint). Held out: osu_multi_lat (8 pairs between the same two nodes, 8
+  bytes: the model's latency with 8 processes per node sharing the one NIC) and osu_bw
+  (4 MiB streamed by one pair: the model's streaming bandwidth, set by the NIC's documented
+  25 GB/s and the chosen 64-byte frame units; nothing was fitted to a bandwidth). Not
+  registered: osu_mbw_mr (its 29.5 GB/s exceeds the endpoint's documented 25 GB/s each
+  way), the all-reduce rows (gdragonfly collective layout) and the gpu rows (LUMI-G, no
+  preset).
+
 HPCG at scale (``application``; tables ``k-computer-hpcg``, ``fugaku-hpcg``): the
 vendor-optimized HPCG, ``predict app hpcg --variant optimized`` (model/apps/hpcg.py's
 vendor roofline, the hpcg-vendor skeleton's numbers), on the node counts the sources state,
@@ -105,6 +116,16 @@ def _latency(machine_name: str, size: int, hops: int, api: str) -> float:
 
     table = p2p_table(load_machine(machine_name), [size], hops, api)
     return float(table.columns["latency_s"][0])
+
+
+def _p2p_column(machine_name: str, size: int, hops: int, api: str, column: str,
+                processes_per_node: int = 1) -> float:
+    from icnperf.data.machine import load_machine
+    from icnperf.model.network import p2p_table
+
+    table = p2p_table(load_machine(machine_name), [size], hops, api,
+                      processes_per_node=processes_per_node)
+    return float(table.columns[column][0])
 
 
 def _node_injection(machine_name: str, size: int = 1 << 22) -> float:
@@ -205,6 +226,24 @@ def _node_claim(cid, benchmark, variant, overrides, what):
                  runs="application", kind="predicted", tolerance_reason=HPCG_REASON)
 
 
+LUMI_OSU = ("LUMI ReFrame regression checks, osu_check.py reference values, lumi:cpu "
+            "(tables lumi-osu-reframe, lumi-osu-bw-reframe)")
+LUMI_HOPS = 0
+LUMI_LATENCY_REASON = (
+    "±10 %: the reference is printed with 2-3 digits and the check's own band is ±0.2 us "
+    "(11 %); the two nodes' distance is not stated (one switch more than the 0 taken adds "
+    "350 ns, 19 %, and would fail the claim)")
+LUMI_BANDWIDTH_REASON = (
+    "±10 %, the band fixed for this module's bandwidth claims: Slingshot's frame format is "
+    "chosen (64-byte units, 4 KiB frames, one header unit), the NIC's rate is the "
+    "documentation's 25 GB/s each way and the link's the 200 Gbit/s signalling rate, each "
+    "could be off by a few percent; the check's own band is ±5 %")
+
+
+def _lumi_row(table: str, benchmark: str) -> dict:
+    return _row(table, partition="cpu", benchmark=benchmark)
+
+
 CLAIMS = [
     Claim("fugaku-imb-pingpong-8b", FUGAKU_IMB,
           "IMB PingPong 8 bytes, half round trip, two nodes taken as neighbours (1 hop)",
@@ -260,4 +299,24 @@ CLAIMS = [
                 "removed)"),
     _node_claim("piz-daint-hpcg-gpu-node", "hpcg-gpu", "optimized", (),
                 "NVIDIA GPU HPCG on the P100 (vendor roofline)"),
+    Claim("lumi-osu-latency-8b", LUMI_OSU,
+          "osu_latency 8 bytes, one process per node, two LUMI-C nodes taken on one switch "
+          "(0 hops)",
+          _lumi_row("lumi-osu-reframe", "osu_latency")["latency_s"], "s", 0.01, "relative",
+          lambda: _latency("lumi", 8, LUMI_HOPS, "mpi"),
+          kind="calibrated", fitted="software.mpi_overhead (lumi preset)",
+          tolerance_reason=CALIBRATION_REASON),
+    Claim("lumi-osu-multi-lat-8b", LUMI_OSU,
+          "osu_multi_lat 8 bytes, 8 pairs between two LUMI-C nodes on one switch sharing "
+          "each node's one NIC",
+          _lumi_row("lumi-osu-reframe", "osu_multi_lat")["latency_s"], "s", 0.10, "relative",
+          lambda: _p2p_column("lumi", 8, LUMI_HOPS, "mpi", "latency_s", 8),
+          kind="predicted", tolerance_reason=LUMI_LATENCY_REASON),
+    Claim("lumi-osu-bw-4mib", LUMI_OSU,
+          "osu_bw 4 MiB, one pair streaming between two LUMI-C nodes on one switch",
+          _lumi_row("lumi-osu-bw-reframe", "osu_bw")["bandwidth_bytes_per_s"] / 1e9, "GB/s",
+          0.10, "relative",
+          lambda: _p2p_column("lumi", 4194304, LUMI_HOPS, "mpi",
+                              "streaming_bandwidth_Bps") / 1e9,
+          kind="predicted", tolerance_reason=LUMI_BANDWIDTH_REASON),
 ]
