@@ -52,6 +52,8 @@ BUNDLED = {
     "piz-daint-osu-reframe",
     "piz-daint-osu-bw-reframe",
     "piz-daint-node-reframe",
+    "lumi-osu-reframe",
+    "lumi-osu-bw-reframe",
     "hpcg-list-2021-06",
     "hpcg-list-2023-11",
     "sequoia-allreduce-bgq",
@@ -59,7 +61,7 @@ BUNDLED = {
 PUBLISHED = ("k-computer-hpcg", "fugaku-hpcg", "hpcg-list-2021-06", "hpcg-list-2023-11",
              "sequoia-allreduce-bgq", "fugaku-imb-pingpong", "tofud-cluster2018",
              "aries-xc-whitepaper", "piz-daint-osu-reframe", "piz-daint-osu-bw-reframe",
-             "piz-daint-node-reframe")
+             "piz-daint-node-reframe", "lumi-osu-reframe", "lumi-osu-bw-reframe")
 """Tables of published measurements on real machines (not from the seed papers): cited by
 URL instead of a seed file."""
 NPB = ("npb-is-gige-class-c", "npb-is-ib-qdr-class-c", "npb-is-ib-qdr-class-d")

@@ -20,7 +20,8 @@ def test_registered_with_kinds_and_sources():
         assert claim.tolerance_reason and claim.source
     calibrated = {c.id for c in R.CLAIMS if c.kind == "calibrated"}
     assert calibrated == {"fugaku-imb-pingpong-8b", "fugaku-tofud-put-8b",
-                          "piz-daint-aries-put-8b", "piz-daint-aries-mpi-8b"}
+                          "piz-daint-aries-put-8b", "piz-daint-aries-mpi-8b",
+                          "lumi-osu-latency-8b"}
     # one published MPI latency per machine calibrates its MPI overhead, no more
     mpi = [c.fitted for c in R.CLAIMS if c.fitted and "mpi_overhead" in c.fitted]
     assert sorted(mpi) == sorted(set(mpi))
@@ -49,6 +50,21 @@ def test_calibrations_are_the_stated_arithmetic():
     assert put == pytest.approx(0.8e-6, rel=1e-3)
     assert load_machine("piz-daint").software["mpi_overhead"] + put == pytest.approx(
         1.3e-6, rel=1e-3)
+    # LUMI-C: 8 bytes in one 64-byte unit + one header unit through one switch
+    lumi = load_machine("lumi")
+    n = lumi.network
+    hw = n["injection_latency"] + n["router_latency"] + n["ejection_latency"] \
+        + 128 / n["link_bandwidth"]
+    assert lumi.software["mpi_overhead"] + hw == pytest.approx(1.8e-6, rel=1e-3)
+
+
+def test_lumi_osu_bw_is_the_frame_payload_rate():
+    """osu_bw's 24.0 GB/s is held out: the model streams 4 MiB at the link's 25 GB/s less
+    one 64-byte header unit per 4 KiB frame (hand derived)."""
+    n = load_machine("lumi").network
+    expected = n["link_bandwidth"] * 64 / 65
+    got = R._p2p_column("lumi", 4194304, 0, "mpi", "streaming_bandwidth_Bps")
+    assert got == pytest.approx(expected, rel=1e-3)
 
 
 def test_injection_claim_is_six_tnis_at_their_payload_rate():
