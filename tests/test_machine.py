@@ -413,3 +413,39 @@ def test_numpy_numbers_are_stored_as_python_numbers():
     assert type(m.network["packet_max_flits"]) is int
     assert type(m.network["link_latency"]) is float
     assert parse_machine(m.to_toml()) == m
+
+
+REAL = ["fugaku", "k-computer", "sequoia", "piz-daint", "lumi", "frontier", "summit"]
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_real_machine_presets_name_their_system_and_run_point_to_point(name):
+    from icnperf.model.network import p2p_table
+
+    machine = load_machine(name)
+    assert machine.system["name"] and machine.system["site"]
+    assert 2010 <= machine.system["year"] <= 2023
+    assert machine.software["mpi_library"] in ("mpich", "openmpi")
+    assert machine.node["nics_per_node"] >= 1 and 0 < machine.node["memory_efficiency"] <= 1
+    latency = p2p_table(machine, [8, 1 << 20], 1).columns["latency_s"]
+    assert 0 < latency[0] < latency[1]
+
+
+def test_machines_listing_shows_system_site_and_year():
+    from icnperf.reports.text.machines import presets_text
+
+    rows = {r["name"]: r for r in json.loads(presets_text("json"))["machines"]}
+    assert (rows["fugaku"]["system"], rows["fugaku"]["year"]) == ("Fugaku", "2020")
+    assert rows["summit"]["site"].startswith("ORNL")
+    assert rows["angara-3d"]["system"] == ""
+
+
+def test_fractions_and_new_keys_are_checked(tmp_path):
+    assert "above its maximum 1" in _error(
+        tmp_path, 'topology = "torus:4x4"\n[node]\nmemory_efficiency = 1.5\n')
+    assert "nic_attachment" in _error(
+        tmp_path, 'topology = "torus:4x4"\n[node]\nnic_attachment = "everywhere"\n')
+    m = load_machine(_write(tmp_path, 'topology = "torus:4x4"\n[system]\nname = "x"\nyear = 2024\n'
+                            '[software]\nmpi_library = "mpich"\n'))
+    assert m.system == {"name": "x", "year": 2024} and m.software["mpi_library"] == "mpich"
+    assert parse_machine(m.to_toml()) == m

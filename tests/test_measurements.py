@@ -46,13 +46,23 @@ BUNDLED = {
     "angara-allgather-sim-vs-cluster",
     "k-computer-hpcg",
     "fugaku-hpcg",
+    "fugaku-imb-pingpong",
+    "tofud-cluster2018",
+    "aries-xc-whitepaper",
+    "piz-daint-osu-reframe",
+    "piz-daint-osu-bw-reframe",
+    "piz-daint-node-reframe",
+    "lumi-osu-reframe",
+    "lumi-osu-bw-reframe",
     "hpcg-list-2021-06",
     "hpcg-list-2023-11",
     "sequoia-allreduce-bgq",
     "simgrid-collectives-cm02",
 }
 PUBLISHED = ("k-computer-hpcg", "fugaku-hpcg", "hpcg-list-2021-06", "hpcg-list-2023-11",
-             "sequoia-allreduce-bgq")
+             "sequoia-allreduce-bgq", "fugaku-imb-pingpong", "tofud-cluster2018",
+             "aries-xc-whitepaper", "piz-daint-osu-reframe", "piz-daint-osu-bw-reframe",
+             "piz-daint-node-reframe", "lumi-osu-reframe", "lumi-osu-bw-reframe")
 """Tables of published measurements on real machines (not from the seed papers): cited by
 URL instead of a seed file."""
 REFERENCE_RUNS = {"simgrid-collectives-cm02"}

@@ -30,7 +30,11 @@ def predict() -> None:
 @click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
               show_default=True, help="Software overhead charged; none = hardware only.")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
-              show_default=True, help="Processes per node sending at once through one adapter.")
+              show_default=True,
+              help="Processes per node sending at once, spread over the node's NICs.")
+@click.option("--same-node", is_flag=True,
+              help="Both ranks on one node: shared memory (node.shared_memory_latency and"
+                   " node.shared_memory_bandwidth), no network.")
 @click.option("--load", "offered_load", type=click.FloatRange(min=0, max=1), default=0.0,
               show_default=True,
               help="Background load, flits/endpoint/cycle as a fraction of a channel: charges"
@@ -43,13 +47,14 @@ def predict() -> None:
 @WIDE_OPTION
 def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float | None,
         source: str | None, destination: str | None, api: str, processes_per_node: int,
-        offered_load: float, pattern: str, fmt: str, output: str | None,
+        same_node: bool, offered_load: float, pattern: str, fmt: str, output: str | None,
         force: bool, wide: bool) -> None:
     """Latency, bandwidth and message rate of one message per size."""
     from icnperf.reports.text.predict import p2p_text
 
     emit(p2p_text(machine_name, overrides, sizes, hops, source, destination, api,
-                  processes_per_node, fmt, offered_load, pattern, wide), output, force)
+                  processes_per_node, fmt, offered_load, pattern, wide, same_node),
+         output, force)
 
 
 @predict.command()
@@ -122,7 +127,8 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
 @click.option("--local", default=None, metavar="NXxNYxNZ",
               help="hpcg: local domain (params nx, ny, nz).")
 @click.option("--variant", type=click.Choice(["reference", "optimized"]), default=None,
-              help="hpcg: reference 2.4 (MPI) or optimized (the hpcg-optimized skeleton).")
+              help="hpcg: reference 2.4 (MPI) or the machine's optimized HPCG"
+                   " (hpcg-vendor; hpcg-optimized on the Angara presets).")
 @click.option("--class", "klass", default=None, help="npb-is: problem class (S..D).")
 @FORMAT_OPTION
 @OUTPUT_OPTION
@@ -132,7 +138,8 @@ def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | No
         output: str | None, force: bool, **problem) -> None:
     """Time per phase and its share of the total per node count for an application
     skeleton: a TOML file (docs/skeleton-format.md) or a bundled NAME (spmv, heat, hpcg,
-    hpcg-optimized, jacobi3d); npb-is ranks placements with its Python model."""
+    hpcg-optimized, hpcg-vendor, jacobi3d); npb-is ranks placements with its Python
+    model."""
     from icnperf.reports.text.apps import app_text
 
     emit(app_text(app, machine_name, overrides, nodes, shape, algorithm, problem, fmt,

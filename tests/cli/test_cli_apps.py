@@ -123,6 +123,18 @@ def test_hpcg_optimized_beats_reference():
     assert total("optimized") < total("reference")
 
 
+def test_hpcg_optimized_is_the_machines_own():
+    """--variant optimized runs seeds/003's SHMEM port on the Angara presets and the vendor
+    roofline (hpcg-vendor) elsewhere, e.g. on Fugaku's A64FX nodes."""
+    angara = run_json("predict", "app", "hpcg", "--machine", "angara-3d", "--nodes", "8",
+                      "--variant", "optimized")
+    fugaku = run_json("predict", "app", "hpcg", "--machine", "fugaku", "--nodes", "64",
+                      "--variant", "optimized", "--local", "16x16x16")
+    assert angara["inputs"]["skeleton"] == "hpcg-optimized"
+    assert fugaku["inputs"]["skeleton"] == "hpcg-vendor"
+    assert fugaku["inputs"]["processes_per_node"] == 4
+
+
 def test_many_phases_fall_back_to_one_row_per_phase(tmp_path):
     phases = "".join(f'[[phase]]\nname = "compute step {i}"\nflops = "1e9 / P"\n'
                      for i in range(9))

@@ -53,6 +53,9 @@ def test_p2p_table_names_machine_and_assumptions():
     ["--hops", "-1"],
     ["--hops", "5"],                       # torus:3x3x4 has diameter 1 + 1 + 2 = 4
     ["--api", "tcp"],
+    ["--same-node"],                       # angara-36 states no shared-memory figures
+    ["--same-node", "--hops", "1", "--set", "node.shared_memory_latency=0.3us",
+     "--set", "node.shared_memory_bandwidth=5GB/s"],
 ])
 def test_p2p_bad_input_is_one_line_and_status_2(args):
     result = CliRunner().invoke(cli, ["predict", "p2p", "--machine", "angara-36", *args])
@@ -123,3 +126,29 @@ def test_background_load_charges_queueing_until_saturation():
     assert queueing(0) == 0
     assert 0 < queueing(0.2) < queueing(0.4)
     assert queueing(0.45) is None           # infinite: JSON null past saturation
+
+
+def test_same_node_prices_shared_memory():
+    result = run("predict", "p2p", "--machine", "angara-36", "--bytes", "8,1MiB",
+                 "--same-node", "--set", "node.shared_memory_latency=0.25us",
+                 "--set", "node.shared_memory_bandwidth=4GB/s", "--format", "json")
+    assert result.exit_code == 0, result.output
+    small, large = json.loads(result.output)["rows"]
+    assert small["latency_s"] == pytest.approx(0.25e-6 + 8 / 4e9)
+    assert large["latency_s"] == pytest.approx(0.25e-6 + 2**20 / 4e9)
+    assert small["hops"] == 0 and small["packets"] == 0
+
+
+def test_ppn_spreads_over_the_nodes_nics():
+    """Frontier has 4 NICs per node: 8 processes share each NIC in pairs, so the last of a
+    pair waits one serialization, as 2 processes on one NIC."""
+    def rows(*extra):
+        out = run("predict", "p2p", "--machine", "frontier", "--bytes", "1MiB", "--hops", "2",
+                  "--format", "json", *extra)
+        assert out.exit_code == 0, out.output
+        return json.loads(out.output)["rows"][0]
+
+    eight = rows("--ppn", "8")
+    two_on_one = rows("--ppn", "2", "--set", "node.nics_per_node=1")
+    assert eight["latency_s"] == pytest.approx(two_on_one["latency_s"])
+    assert eight["sharing_delay_s"] == pytest.approx(eight["serialization_s"])

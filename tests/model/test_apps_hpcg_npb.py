@@ -93,11 +93,15 @@ def test_parts_add_up(angara):
 def test_compute_is_memory_bound_and_waits_for_slowest_type(angara):
     r = hpcg.predict(angara)
     total = sum(hpcg.bytes_per_iteration((16, 16, 16)).values())
-    # type B (51.2 GB/s) is slower than type A (85.2 GB/s)
-    assert r.compute_s == pytest.approx(8 * total / (hpcg.STREAM_EFFICIENCY * 51.2e9))
+    # type B (51.2 GB/s) is slower than type A (85.2 GB/s); both at the preset's 0.78
+    assert angara.node["memory_efficiency"] == 0.78
+    assert r.compute_s == pytest.approx(8 * total / (0.78 * 51.2e9))
     fast_b = angara.with_overrides(["node_types.B.memory_bandwidth=200GB/s"])
     r2 = hpcg.predict(fast_b)
-    assert r2.compute_s == pytest.approx(8 * total / (hpcg.STREAM_EFFICIENCY * 85.2e9))
+    assert r2.compute_s == pytest.approx(8 * total / (0.78 * 85.2e9))
+    # a node type's own efficiency replaces the [node] one for that type only
+    slow_a = angara.with_overrides(["node_types.A.memory_efficiency=0.4"])
+    assert hpcg.predict(slow_a).compute_s == pytest.approx(8 * total / (0.4 * 85.2e9))
 
 
 def test_optimized_compute_divided_by_node_factors(angara):
@@ -271,3 +275,29 @@ def test_logo_excludes_excluded_rows(gige):
     record = npb_is.leave_one_group_out(table, gige)
     assert sum(len(g.rows) for g in record.groups) == 15   # 16 printed, 1 excluded
     assert all((n, p) != (16, 4) for g in record.groups for n, p, _, _ in g.rows)
+
+
+def test_halo_time_spreads_ranks_over_nics_and_copies_at_shared_memory_speed():
+    params = dict(flit_size=16, packet_max_flits=16, packet_header_flits=1,
+                  injection_latency=300e-9, ejection_latency=300e-9, router_latency=8e-9,
+                  link_latency=80e-9, link_bandwidth=1e9, host_bandwidth=1e9,
+                  software_overhead=200e-9, store_and_forward=0)
+    ser = lambda m: network.serialization_time(m, **network.bind(network.serialization_time,
+                                                                 params))
+    lat = network.latency(1600, 1, **network.bind(network.latency, params))
+    # two ranks, one 1600-byte inter-node message each
+    per_rank = [([1600], []), ([1600], [])]
+    one = hpcg.halo_time(params, per_rank, [1600, 1600], 1, mem_share=1e12,
+                         intra_latency=0, pack_bytes=0)
+    two = hpcg.halo_time(params, per_rank, [1600, 1600], 1, mem_share=1e12,
+                         intra_latency=0, pack_bytes=0, nics=2)
+    assert one == pytest.approx(lat + ser(1600))   # the other rank's message waits first
+    assert two == pytest.approx(lat)               # each rank has its own NIC
+    # an intra-node copy: min(B_shm, share / 2)
+    intra = [([], [8000])]
+    slow = hpcg.halo_time(params, intra, [], 1, mem_share=4e9, intra_latency=1e-7,
+                          pack_bytes=0, shared_memory_bandwidth=1e9)
+    fast = hpcg.halo_time(params, intra, [], 1, mem_share=4e9, intra_latency=1e-7,
+                          pack_bytes=0, shared_memory_bandwidth=1e12)
+    assert slow == pytest.approx(1e-7 + 8000 / 1e9)
+    assert fast == pytest.approx(1e-7 + 8000 / 2e9)

@@ -100,3 +100,61 @@ def test_heat_skeleton_charges_one_gap_only_where_a_rank_sends_two_messages():
     # 1000 x 1000 cells on 2 x 2 ranks: x faces 500 doubles, y faces 502
     assert legacy.total_s - result.total_s == pytest.approx(gap(8 * 500) + gap(8 * 502),
                                                             rel=1e-9)
+
+
+@pytest.mark.parametrize("extra", [
+    [],
+    ["node.nics_per_node=2", "node.shared_memory_latency=0.4us",
+     "node.shared_memory_bandwidth=6GB/s"],
+    ["node.accelerators=4", "node.accelerator_memory_bandwidth=900GB/s",
+     "node.accelerator_memory_efficiency=0.85", "node.nics_per_node=2"],
+])
+def test_vendor_hpcg_skeleton_follows_the_model(extra):
+    """hpcg-vendor (what --variant optimized runs off the Angara presets) against the Python
+    model's vendor roofline: CPU-only, several NICs with shared-memory figures, GPUs."""
+    machine = load_machine("angara-3d").with_overrides(
+        ["software.hpcg_optimized=vendor", *extra])
+    for nodes, local, ppn in ((8, (16, 16, 32), 4), (27, (8, 8, 8), 1), (64, (16, 16, 16), 3)):
+        legacy = hpcg.predict(machine, nodes, variant="optimized", local=local,
+                              processes_per_node=ppn)
+        skeleton = load_skeleton("hpcg-vendor").with_parameters(
+            dict(zip(("nx", "ny", "nz"), local)))
+        layout = hpcg._layout(machine, nodes)
+        result = timing.run(skeleton, machine, layout, ppn=ppn)
+        _same(result, legacy)
+        compute = result.phases[0]
+        assert compute.time_s == pytest.approx(legacy.iterations * legacy.compute_s, rel=REL)
+
+
+def test_vendor_roofline_runs_on_the_fastest_memory():
+    base = load_machine("angara-3d").with_overrides(["software.hpcg_optimized=vendor"])
+    gpus = base.with_overrides(["node.accelerators=2", "node.accelerator_memory_bandwidth=1TB/s",
+                                "node.accelerator_memory_efficiency=0.5"])
+    total = sum(hpcg.bytes_per_iteration((16, 16, 16)).values())
+    cpu = hpcg.predict(base, 8, variant="optimized", processes_per_node=2)
+    gpu = hpcg.predict(gpus, 8, variant="optimized", processes_per_node=2)
+    assert cpu.compute_s == pytest.approx(2 * total / (0.78 * 51.2e9))
+    assert gpu.compute_s == pytest.approx(2 * total / (2 * 0.5 * 1e12))
+    # reference HPCG stays on the CPU memory whatever the accelerators
+    ref = hpcg.predict(gpus, 8, processes_per_node=2)
+    assert ref.compute_s == pytest.approx(cpu.compute_s)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("machine_name, radices", [("k-computer", (24, 18, 16, 2, 3, 2)),
+                                                   ("fugaku", (24, 20, 24, 2, 3, 2)),
+                                                   ("fugaku", None)])
+def test_vendor_hpcg_skeleton_gives_the_real_machine_claims_numbers(machine_name, radices):
+    """hpcg-vendor against the Python model on the registered HPCG-at-scale claims
+    (validation/claims/real_machines.py): the same rate to a relative 1e-9."""
+    from icnperf.validation.claims import real_machines
+
+    machine = load_machine(machine_name)
+    layout = (Layout.from_topology(machine.topology) if radices is None
+              else Layout.torus(radices))
+    ppn = machine.node["processes_per_node"]
+    skeleton = load_skeleton("hpcg-vendor").with_parameters(
+        dict(zip(("nx", "ny", "nz"), real_machines.HPCG_LOCAL)))
+    result = timing.run(skeleton, machine, layout, ppn=ppn)
+    rate = real_machines.hpcg_rate(machine_name, radices)
+    assert result.flops / result.total_s == pytest.approx(rate, rel=REL)

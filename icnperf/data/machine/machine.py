@@ -34,8 +34,8 @@ from icnperf.errors import InputError
 class Machine:
     """A machine: topology spec text plus SI-valued parameters and where each came from.
 
-    ``network``, ``node`` and ``software`` map key names of :data:`SCHEMA` to SI numbers
-    (ints for counts and cycles, str for choices and text). ``provenance`` maps a dotted path
+    ``network``, ``node``, ``software`` and ``system`` map key names of :data:`SCHEMA` to SI
+    numbers (ints for counts and cycles, floats, str for choices and text). ``provenance`` maps a dotted path
     (``"network.link_latency"``, ``"topology"``, ``"node_types.A.count"``) to its source text.
     ``node_types`` (optional) records a heterogeneous node mix. ``origin`` says where the
     machine was loaded from and takes no part in equality.
@@ -47,6 +47,7 @@ class Machine:
     network: Mapping[str, Value] = field(default_factory=dict)
     node: Mapping[str, Value] = field(default_factory=dict)
     software: Mapping[str, Value] = field(default_factory=dict)
+    system: Mapping[str, Value] = field(default_factory=dict)
     node_types: Mapping[str, NodeType] = field(default_factory=dict)
     provenance: Mapping[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()

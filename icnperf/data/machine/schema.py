@@ -27,7 +27,8 @@ class Key:
 
     ``kind`` is a units.py kind (time, bandwidth, size, frequency, rate, count, cycles) or
     ``choice`` (one of ``choices``) or ``text`` (free text, shown but not used by models).
-    ``positive`` keys must be > 0 (others ≥ 0); ``unit`` is the preferred display unit.
+    ``positive`` keys must be > 0 (others ≥ 0); ``maximum`` (when set) is the largest value
+    allowed (1 for fractions); ``unit`` is the preferred display unit.
     """
 
     section: str
@@ -37,6 +38,7 @@ class Key:
     positive: bool = False
     unit: str | None = None
     choices: tuple[str, ...] = ()
+    maximum: float | None = None
 
     @property
     def path(self) -> str:
@@ -49,6 +51,12 @@ class Key:
 
 
 _SWITCHING = ("cut-through", "store-and-forward")
+_FRACTION = {"positive": True, "maximum": 1.0}
+
+MPI_LIBRARIES = ("mpich", "openmpi", "mvapich2", "intel-mpi")
+"""The MPI code bases whose documented algorithm choices a machine's MPI follows
+(``software.mpi_library``); vendor builds name their base (Cray MPICH and IBM's Blue Gene/Q
+MPI: mpich; Fujitsu MPI and IBM Spectrum MPI: openmpi) and say which in ``mpi_version``."""
 
 
 def _keys(section: str, *rows: tuple) -> dict[str, Key]:
@@ -125,6 +133,34 @@ SCHEMA: dict[str, dict[str, Key]] = {
         ("stencil_overhead", "time",
          "fixed time of one stencil sweep on one node whatever the block size (thread "
          "start-up and join, loop set-up; absent: 0)"),
+        ("memory_efficiency", "number",
+         "fraction of memory_bandwidth a streaming kernel reaches on this node (STREAM "
+         "triad / peak), with its source; HPCG's memory roofline runs at it", _FRACTION),
+        ("nics_per_node", "count",
+         "network interfaces (NICs, rails, Tofu TNIs) of one node: its processes are spread "
+         "over them, so injection bandwidth and message rate scale with the count "
+         "(absent: 1)", {"positive": True}),
+        ("nic_attachment", "choice",
+         "where a node's NICs attach: same-switch (all to the node's own router) or spread "
+         "(to different switches); the model keeps one topology endpoint per node either "
+         "way (docs/machine-format.md, 'Nodes with several NICs') (absent: same-switch)",
+         {"choices": ("same-switch", "spread")}),
+        ("accelerators", "count",
+         "accelerator devices of one node as programs see them (an AMD MI250X is two GCDs; "
+         "absent: 0)"),
+        ("accelerator_peak_flops", "rate", "peak double-precision rate of one accelerator",
+         {"positive": True}),
+        ("accelerator_memory_bandwidth", "bandwidth",
+         "peak memory (HBM) bandwidth of one accelerator", {"positive": True, "unit": "GB/s"}),
+        ("accelerator_memory_efficiency", "number",
+         "fraction of accelerator_memory_bandwidth a streaming kernel reaches (e.g. "
+         "BabelStream triad / peak), with its source", _FRACTION),
+        ("shared_memory_latency", "time",
+         "one-way latency of a small MPI message between two processes of one node "
+         "(shared memory; osu_latency inside a node)"),
+        ("shared_memory_bandwidth", "bandwidth",
+         "bandwidth of a large MPI message between two processes of one node (shared-memory "
+         "copy; osu_bw inside a node)", {"positive": True, "unit": "GB/s"}),
     ),
     "software": _keys(
         "software",
@@ -138,6 +174,22 @@ SCHEMA: dict[str, dict[str, Key]] = {
          "software time SHMEM adds per message on top of the network path"),
         ("eager_limit", "size",
          "largest message MPI sends eagerly; larger ones pay a rendezvous handshake"),
+        ("mpi_library", "choice",
+         "the MPI code base the machine's MPI follows (vendor builds name their base)",
+         {"choices": MPI_LIBRARIES}),
+        ("mpi_version", "text", "the MPI library as installed: vendor, name and version"),
+        ("hpcg_optimized", "choice",
+         "what `predict app hpcg --variant optimized` runs: vendor (the vendor-optimized "
+         "HPCG of the HPCG list: memory roofline on the node's fastest memory at its "
+         "efficiency, MPI halo and dot products) or angara-shmem (the SHMEM port with "
+         "node-level factors of seeds/003) (absent: vendor)", {"choices": ("vendor", "angara-shmem")}),
+    ),
+    "system": _keys(
+        "system",
+        ("name", "text", "the system's name, for display (icnperf machines)"),
+        ("site", "text", "where the system is installed"),
+        ("year", "count", "year the system (or this configuration) entered service",
+         {"positive": True}),
     ),
 }
 """Every allowed key, by section and name: its unit kind and meaning. The one place keys live."""
@@ -249,6 +301,8 @@ def check_value(key: Key, value: Any, where: str, path: str) -> Value:
         raise InputError(f"{where}: {path} = {value!r} is negative; values must be >= 0")
     if key.positive and value == 0:
         raise InputError(f"{where}: {path} must be greater than 0")
+    if key.maximum is not None and value > key.maximum:
+        raise InputError(f"{where}: {path} = {value!r} is above its maximum {key.maximum:g}")
     if key.kind in ("count", "cycles"):
         if not isinstance(value, numbers.Integral):
             raise InputError(f"{where}: {path} must be a whole number, got {value!r}")

@@ -36,7 +36,9 @@ its index, write the buffer); T_sync is the SHMEM completion protocol (see below
 
 Compute: memory-bandwidth bound. Every process of a node streams its bytes at the same
 time through the node's memory: t = p · bytes / (η · B_mem), B_mem = node (type) memory
-bandwidth, η = :data:`STREAM_EFFICIENCY`. Bytes per kernel from the reference CSR layout
+bandwidth, η = the node's own ``node.memory_efficiency`` (STREAM triad / peak, with its
+source in the machine file; the Angara and SKIF presets keep the 0.78 Sandy Bridge-EP
+figure HPCG used for every node before). Bytes per kernel from the reference CSR layout
 (HPCG 2.4 ``SparseMatrix``: ``double** matrixValues``, ``local_int_t** mtxIndL`` (32-bit),
 ``char* nonzerosInRow``, ``double** matrixDiagonal``), with vector entries reused from
 cache within a row (each read once):
@@ -61,7 +63,16 @@ Variants:
 * ``reference``: HPCG 2.4 with MPI: halo messages pay ``software.mpi_overhead`` (the
   angara-36 preset calibrates it from seeds/003 Table 2, 1 µs 16-byte latency); no sync
   beyond the message receipt.
-* ``optimized``: seeds/003's version "with single-node optimizations (excluding OpenMP)
+* ``optimized`` means the machine's own optimized HPCG, named by
+  ``software.hpcg_optimized``: ``angara-shmem`` (the Angara presets) for the SHMEM port
+  below, ``vendor`` (the default) for the vendor-optimized HPCG as submitted to the HPCG
+  list (:func:`vendor_compute`): the same kernels' bytes streamed at the node's fastest
+  memory, max(η · B_mem, n_acc · η_acc · B_acc) (accelerators when the node has them:
+  vendor codes run HPCG on the GPUs), no node-level factors, MPI halo and dot products.
+  The bytes are those of the reference CSR layout; vendor formats (ELLPACK variants with
+  32-bit indices) move the same 12 B per non-zero and save the row pointers, seeds/003's
+  +5 % (§2.3).
+* ``optimized`` with ``angara-shmem``: seeds/003's version "with single-node optimizations (excluding OpenMP)
   and SHMEM": halo by ``shmem_double_put`` (``software.shmem_overhead``, from the 0.7 µs
   latency) followed by a synchronisation, ``sync="pairwise"`` (a flag put to every
   exchange partner; a process starts once its neighbours' flags arrived) or
@@ -76,10 +87,17 @@ Variants:
   paragraphs) with 8 single-threaded processes per node; ``coloring_factor`` (default 1)
   lets a caller charge it anyway. The factors are whole-benchmark single-node
   performance ratios, so they divide the whole compute time.
-* Dot products stay MPI all-reduces in both variants (seeds/003 describes SHMEM only in
+* Dot products stay MPI all-reduces in every variant (seeds/003 describes SHMEM only in
   ``ExchangeHalo``); algorithm selectable (collectives.ALGORITHMS), over the node layout
   (one rank per node, collectives) plus an intra-node reduce and broadcast of
   2·ceil(lg p) shared-memory steps.
+
+Messages inside a node: ``node.shared_memory_latency`` per message when the machine
+states it (:data:`INTRA_NODE_LATENCY` otherwise), plus the copy m / min(B_shm, share / 2)
+where share = η · B_mem / p is the process's share of the node's memory bandwidth (the copy
+reads and writes it) and B_shm = ``node.shared_memory_bandwidth`` (unbounded when absent:
+the old rule 2 m / share). A node's processes are spread over its ``node.nics_per_node``
+adapters round robin (absent: 1); each adapter serializes its own processes' messages.
 
 Mixed node types (``machine.node_types``): each kernel is followed by a synchronising
 exchange, so every step waits for the slowest node: the compute part is the maximum over
@@ -89,6 +107,7 @@ processes vs type A 85.2 GB/s). Nodes hold consecutive ranks (p per node).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -101,9 +120,9 @@ from icnperf.model.collectives import Layout
 from icnperf.model.topology import torus
 
 __all__ = ["BYTES_PER_NONZERO", "CONTIGUOUS_FACTOR", "ELLPACK_FACTOR", "INTRA_NODE_LATENCY",
-           "LEVELS", "LEVEL_EXCHANGES", "STREAM_EFFICIENCY", "bytes_per_iteration",
-           "halo_messages", "halo_per_iteration",
-           "official_flops", "predict", "process_grid"]
+           "LEVELS", "LEVEL_EXCHANGES", "OPTIMIZED", "bytes_per_iteration",
+           "halo_messages", "halo_per_iteration", "intra_node_latency", "optimized_kind",
+           "official_flops", "predict", "process_grid", "vendor_bandwidth"]
 
 LEVELS = 4
 """Multigrid levels of HPCG 2.4 (``numberOfMgLevels = 4``, GenerateProblem/CG setup)."""
@@ -120,17 +139,14 @@ ZERO_ROW_BYTES = 8
 PACK_BYTES = 20
 """Per halo value packed: x read (8), its index read (4), buffer written (8)."""
 
-STREAM_EFFICIENCY = 0.78
-"""Fraction of the peak DRAM bandwidth a streaming kernel reaches. Chosen from public STREAM
-results for Sandy Bridge-EP (Xeon E5-26xx, 4 x DDR3 channels): triad about 75-80 % of the
-channel peak (J. McCalpin's STREAM results pages; Intel's published E5-2600 STREAM
-figures). Not fitted to any HPCG number."""
-
 INTRA_NODE_LATENCY = 0.3e-6
-"""Latency of one message between two processes of the same node through shared memory.
-Chosen: typical MPI intra-node (shared-memory) latency on Sandy Bridge nodes is 0.2-0.4 µs
-(OSU osu_latency intra-node results of MVAPICH2 / Open MPI of the period); not in
-seeds/003."""
+"""Latency of one message between two processes of the same node through shared memory,
+for machines that do not state ``node.shared_memory_latency``. Chosen: typical MPI
+intra-node (shared-memory) latency on Sandy Bridge nodes is 0.2-0.4 µs (OSU osu_latency
+intra-node results of MVAPICH2 / Open MPI of the period); not in seeds/003."""
+
+OPTIMIZED = ("vendor", "angara-shmem")
+"""What ``variant="optimized"`` runs, by ``software.hpcg_optimized`` (absent: vendor)."""
 
 CONTIGUOUS_FACTOR = 1.5
 """seeds/003 §2.1: contiguous allocation of the matrix arrays, 'on average one and a half
@@ -249,19 +265,57 @@ def official_flops(global_box, iterations: int) -> float:
     return flops
 
 
-def _node_types(machine):
-    """[(name, count, memory_bandwidth)] of the machine's node types, or the [node]."""
+def _node_types(machine, efficiency=None):
+    """[(name, count, η · memory_bandwidth)] of the machine's node types, or the [node]:
+    each type's streaming bandwidth at its memory efficiency (the type's
+    ``memory_efficiency``, else [node]'s; ``efficiency`` overrides both)."""
     types = []
     for name, nt in getattr(machine, "node_types", {}).items():
         bw = nt.params.get("memory_bandwidth", machine.get("node.memory_bandwidth"))
         if bw is None:
             raise InputError(f"machine {machine.name!r}: node type {name} has no "
                              "memory_bandwidth")
-        types.append((name, nt.count, float(bw)))
+        eta = efficiency if efficiency is not None else nt.params.get(
+            "memory_efficiency", machine.require("node.memory_efficiency"))
+        types.append((name, nt.count, float(eta) * float(bw)))
     if not types:
         bw = machine.require("node.memory_bandwidth")
-        types.append(("node", None, float(bw)))
+        eta = efficiency if efficiency is not None else machine.require(
+            "node.memory_efficiency")
+        types.append(("node", None, float(eta) * float(bw)))
     return types
+
+
+def vendor_bandwidth(machine, efficiency=None) -> list:
+    """[(name, count, streaming bandwidth)] for the vendor-optimized HPCG: per node type the
+    faster of the CPU memory at its efficiency and the node's accelerators' memory,
+    n_acc · η_acc · B_acc (``node.accelerators``, ``accelerator_memory_efficiency``,
+    ``accelerator_memory_bandwidth``; none when the node has no accelerators)."""
+    out = []
+    for name, count, cpu in _node_types(machine, efficiency):
+        params = dict(machine.node)
+        if name != "node":
+            params.update(machine.node_types[name].params)
+        accelerators = int(params.get("accelerators", 0))
+        gpu = 0.0
+        if accelerators:
+            for key in ("accelerator_memory_bandwidth", "accelerator_memory_efficiency"):
+                if key not in params:
+                    machine.require(f"node.{key}")
+            gpu = (accelerators * float(params["accelerator_memory_efficiency"])
+                   * float(params["accelerator_memory_bandwidth"]))
+        out.append((name, count, max(cpu, gpu)))
+    return out
+
+
+def optimized_kind(machine) -> str:
+    """``software.hpcg_optimized`` of a machine (absent: vendor)."""
+    return machine.get("software.hpcg_optimized", "vendor")
+
+
+def intra_node_latency(machine) -> float:
+    """``node.shared_memory_latency`` of a machine, else :data:`INTRA_NODE_LATENCY`."""
+    return float(machine.get("node.shared_memory_latency", INTRA_NODE_LATENCY))
 
 
 # --- communication ----------------------------------------------------------------------
@@ -275,12 +329,46 @@ def _placement(grid, ppn):
     return ranks // ppn, coords
 
 
+DIRECTIONS = tuple(d for d in itertools.product((-1, 0, 1), repeat=3) if d != (0, 0, 0))
+"""The 26 neighbour directions, in :func:`halo_messages` order."""
+
+
+@functools.lru_cache(maxsize=8)
+def _inter_node_counts(grid, ppn, nodes):
+    """Per direction of :data:`DIRECTIONS`, how many ranks of each node have an existing
+    neighbour on another node in that direction (an int array over nodes): the halo's
+    inter-node message counts, which every multigrid level shares (only the sizes change).
+    Computed once per (grid, ppn, nodes) with NumPy, one direction at a time."""
+    px, py, _ = grid
+    node_of, coords = _placement(grid, ppn)
+    low = [coords[:, a] > 0 for a in range(3)]
+    high = [coords[:, a] < grid[a] - 1 for a in range(3)]
+    rank = np.arange(len(node_of))
+    out = []
+    for d in DIRECTIONS:
+        ok = np.ones(len(rank), dtype=bool)
+        for a, da in enumerate(d):
+            if da:
+                ok &= low[a] if da < 0 else high[a]
+        other = rank + d[0] + px * (d[1] + py * d[2])
+        inter = ok & (node_of[np.where(ok, other, 0)] != node_of)
+        out.append(np.bincount(node_of[inter], minlength=nodes))
+    return tuple(out)
+
+
 def _halo_plan(grid, ppn, nodes, local_box):
-    """The busiest node (most inter-node halo bytes): (node, its ranks, per rank the
-    (inter-node, intra-node) messages as (bytes, partner rank), node of every rank)."""
+    """The busiest node (most inter-node halo bytes; the first such node): (node, its ranks,
+    per rank the (inter-node, intra-node) messages as (bytes, partner rank), node of every
+    rank). Every node's load is its per-direction inter-node message counts
+    (:func:`_inter_node_counts`) times the level's message sizes."""
     px, py, _ = grid
     node_of, coords = _placement(grid, ppn)
     msgs = halo_messages(local_box)
+    counts = _inter_node_counts(tuple(grid), ppn, nodes)
+    load = np.zeros(nodes, dtype=np.int64)
+    for (_, doubles), per_node in zip(msgs, counts):
+        load += per_node * (8 * doubles)
+    node = int(np.argmax(load))
 
     def of_rank(r):
         inter, intra = [], []
@@ -293,38 +381,43 @@ def _halo_plan(grid, ppn, nodes, local_box):
             (intra if node_of[other] == node_of[r] else inter).append((8 * doubles, other))
         return inter, intra
 
-    # the busiest node: the one whose ranks send the most inter-node bytes
-    best = None
-    for node in range(nodes):
-        ranks = np.flatnonzero(node_of == node)
-        plans = [of_rank(int(r)) for r in ranks]
-        load = sum(m for inter, _ in plans for m, _ in inter)
-        if best is None or load > best[0]:
-            best = (load, node, ranks, plans)
-    return best[1], best[2], best[3], node_of
+    ranks = np.flatnonzero(node_of == node)
+    return node, ranks, [of_rank(int(r)) for r in ranks], node_of
 
 
-def halo_time(params, per_rank, node_inter, hops, *, mem_share, intra_latency, pack_bytes):
+def halo_time(params, per_rank, node_inter, hops, *, mem_share, intra_latency, pack_bytes,
+              nics=1, shared_memory_bandwidth=None):
     """One halo exchange on the busiest node (see the module docstring):
 
-        T = T(m_max, h) + max(Σ_rank g - g_max, Σ_node T_ser - T_ser(m_max)) + T_intra + T_pack
+        T = T(m_max, h) + max(Σ_rank g - g_max, Σ_NIC T_ser - T_ser(m_max)) + T_intra + T_pack
 
     ``per_rank``: [(inter sizes, intra sizes)] of the node's ranks; ``node_inter`` every
-    inter-node message size of the node; ``mem_share`` memory bandwidth per process."""
+    inter-node message size of the node (used when ``nics`` = 1); ``mem_share`` memory
+    bandwidth per process. Rank i of the node sends through NIC i mod ``nics``, which
+    serializes the messages of its own ranks. An intra-node message costs
+    ``intra_latency`` + m / min(B_shm, mem_share / 2) (B_shm = ``shared_memory_bandwidth``,
+    unbounded when None: 2 m / mem_share)."""
     ser_keys = network.bind(network.serialization_time, params)
     lat_keys = network.bind(network.latency, params)
     gap_keys = network.bind(collectives.send_gap, params)
+    ser = lambda m: float(network.serialization_time(m, **ser_keys))
+    if nics == 1:
+        nic_ser = [sum(ser(m) for m in node_inter)]
+    else:
+        nic_ser = [0.0] * nics
+        for i, (inter, _) in enumerate(per_rank):
+            nic_ser[i % nics] += sum(ser(m) for m in inter)
+    copy = mem_share / 2 if shared_memory_bandwidth is None else min(
+        shared_memory_bandwidth, mem_share / 2)
     worst = 0.0
-    node_ser = sum(float(network.serialization_time(m, **ser_keys)) for m in node_inter)
-    for inter, intra in per_rank:
+    for i, (inter, intra) in enumerate(per_rank):
         t = 0.0
         if inter:
             m_max = max(inter)
             gaps = [float(collectives.send_gap(m, **gap_keys)) for m in inter]
-            ser_max = float(network.serialization_time(m_max, **ser_keys))
             t = (float(network.latency(m_max, hops, **lat_keys))
-                 + max(sum(gaps) - max(gaps), node_ser - ser_max))
-        t += sum(intra_latency + 2 * m / mem_share for m in intra)
+                 + max(sum(gaps) - max(gaps), nic_ser[i % nics] - ser(m_max)))
+        t += sum(intra_latency + m / copy for m in intra)
         t += pack_bytes * (sum(inter) + sum(intra)) / 8 / mem_share
         worst = max(worst, t)
     return worst
@@ -364,13 +457,17 @@ def predict(machine, layout=None, *, variant: str = "reference", local=(16, 16, 
             algorithm: str = "recursive-doubling", coloring_factor: float = 1.0,
             contiguous_factor: float = CONTIGUOUS_FACTOR,
             ellpack_factor: float = ELLPACK_FACTOR,
-            stream_efficiency: float = STREAM_EFFICIENCY) -> AppResult:
+            stream_efficiency: float | None = None) -> AppResult:
     """HPCG time on ``layout`` (a collectives.Layout of the nodes, a topology spec, a node
     count (balanced 3D torus) or None for the machine's topology).
 
     Per iteration: compute (max over node types), p2p (11 halo exchanges, + SHMEM sync),
     collective (3 all-reduces of 8 bytes). ``total_s`` = iterations x iteration_s (set-up
-    and the untimed reference/validation phases of HPCG are not charged)."""
+    and the untimed reference/validation phases of HPCG are not charged).
+    ``variant="optimized"`` runs the machine's optimized HPCG (``software.hpcg_optimized``:
+    vendor or angara-shmem, module docstring); ``sync`` and the node-level factors apply to
+    angara-shmem only. ``stream_efficiency`` replaces every node's
+    ``node.memory_efficiency`` (None: each node type's own)."""
     if variant not in VARIANTS:
         raise InputError(f"unknown HPCG variant {variant!r}; choose {', '.join(VARIANTS)}")
     if sync not in SYNCS:
@@ -386,30 +483,34 @@ def predict(machine, layout=None, *, variant: str = "reference", local=(16, 16, 
                     ("ellpack_factor", ellpack_factor)):
         if not (f > 0 and math.isfinite(f)):
             raise InputError(f"{name} must be > 0, not {f!r}")
-    if not 0 < stream_efficiency <= 1:
+    if stream_efficiency is not None and not 0 < stream_efficiency <= 1:
         raise InputError(f"stream_efficiency must be in (0, 1], not {stream_efficiency!r}")
+    kind = optimized_kind(machine) if variant == "optimized" else "reference"
+    if kind not in ("reference", *OPTIMIZED):
+        raise InputError(f"machine {machine.name!r}: unknown software.hpcg_optimized "
+                         f"{kind!r}; choose {', '.join(OPTIMIZED)}")
+    shmem = kind == "angara-shmem"
     layout = _layout(machine, layout)
     nodes = layout.endpoints
     ppn = int(processes_per_node)
     procs = nodes * ppn
     grid = process_grid(procs)
-    api = "mpi" if variant == "reference" else "shmem"
+    api = "shmem" if shmem else "mpi"
     params = network.machine_parameters(machine, api)
     notes = []
 
     # compute
-    node_factor = 1.0 if variant == "reference" else (
-        contiguous_factor * ellpack_factor * coloring_factor)
+    node_factor = (contiguous_factor * ellpack_factor * coloring_factor) if shmem else 1.0
     per_kernel = bytes_per_iteration(local)
     total_bytes = sum(per_kernel.values())
-    per_type = {}
-    for name, count, bw in _node_types(machine):
-        per_type[name] = ppn * total_bytes / (stream_efficiency * bw) / node_factor
+    streams = (vendor_bandwidth(machine, stream_efficiency) if kind == "vendor"
+               else _node_types(machine, stream_efficiency))
+    per_type = {name: ppn * total_bytes / bw / node_factor for name, _, bw in streams}
     slowest = max(per_type, key=per_type.get)
     compute = per_type[slowest]
     # halo exchanges
     p2p, halo_levels = halo_per_iteration(machine, layout, params, local, ppn,
-                                          sync=sync if variant == "optimized" else None,
+                                          sync=sync if shmem else None,
                                           stream_efficiency=stream_efficiency)
 
     # all-reduces
@@ -419,6 +520,11 @@ def predict(machine, layout=None, *, variant: str = "reference", local=(16, 16, 
     iteration = compute + p2p + collective
     global_box = (grid[0] * local[0], grid[1] * local[1], grid[2] * local[2])
     flops = official_flops(global_box, iterations)
+    memory = ("the node's fastest memory: max(memory_efficiency x memory_bandwidth, "
+              "accelerators x accelerator_memory_efficiency x accelerator_memory_bandwidth)"
+              if kind == "vendor" else "the node's memory bandwidth at its memory_efficiency"
+              if stream_efficiency is None else
+              f"the node's memory bandwidth at efficiency {stream_efficiency:g}")
     notes += [
         f"HPCG 2.4 structure: {LEVELS} MG levels, SYMGS pre/post, 11 halo exchanges and 3 "
         "8-byte all-reduces per CG iteration; set-up and validation phases not charged",
@@ -427,27 +533,27 @@ def predict(machine, layout=None, *, variant: str = "reference", local=(16, 16, 
         "ranks per node; slowest process interior (26 neighbours, 27 non-zeros per row)",
         f"compute: memory bound, {total_bytes / 1e6:.3f} MB per process per iteration "
         f"(CSR: {BYTES_PER_NONZERO} B per non-zero, SPMV {SPMV_ROW_BYTES} B / SYMGS sweep "
-        f"{SYMGS_ROW_BYTES} B per row), {ppn} processes share the node's memory bandwidth "
-        f"at STREAM efficiency {stream_efficiency:g}",
+        f"{SYMGS_ROW_BYTES} B per row), {ppn} processes share {memory}",
         "node types: " + ", ".join(f"{n} {t * 1e3:.4f} ms" for n, t in per_type.items())
         + f" per iteration; every step waits for the slowest ({slowest}; every type of "
         "the machine is taken to be in the allocation)",
         f"node-level factor {node_factor:g} (variant {variant}"
-        + ("" if variant == "reference" else
+        + (f", {kind}" if variant == "optimized" else "")
+        + ("" if not shmem else
            f": contiguous {contiguous_factor:g} x ELLPACK {ellpack_factor:g} x colouring "
            f"{coloring_factor:g}; the 4.8x 2-colour ordering is an OpenMP gain, not applied "
            "to the no-OpenMP version unless coloring_factor says so") + ")",
         "halo: " + "; ".join(f"level {box[0]}x{box[1]}x{box[2]}: {c} x {t * 1e6:.2f} us"
                              for box, c, t in halo_levels)
-        + f" ({api.upper()} overhead per message, adapter shared by the node's {ppn} "
-        "processes, intra-node through shared memory "
-        f"{INTRA_NODE_LATENCY * 1e6:g} us + copy)",
+        + f" ({api.upper()} overhead per message, the node's {ppn} processes spread over "
+        f"{network.nics_per_node(machine)} adapter(s), intra-node through shared memory "
+        f"{intra_node_latency(machine) * 1e6:g} us + copy)",
         f"all-reduce: MPI {algorithm} over {layout.text} + 2 ceil(lg {ppn}) intra-node "
         f"steps = {allreduce * 1e6:.2f} us each",
         "official FLOPs: HPCG ReportResults count for the global grid "
         f"{global_box[0]}x{global_box[1]}x{global_box[2]}",
     ]
-    if variant == "optimized":
+    if shmem:
         notes.append(f"SHMEM synchronisation: {sync}")
     return AppResult("hpcg", nodes, layout.text, algorithm, int(iterations), compute, p2p,
                      collective, iteration, iterations * iteration, flops, tuple(notes))
@@ -458,18 +564,22 @@ LEVEL_EXCHANGES = (4, 3, 3, 1)
 
 
 def halo_per_iteration(machine, layout, params, local, ppn, *, sync=None,
-                       stream_efficiency=STREAM_EFFICIENCY):
+                       stream_efficiency=None):
     """The halo exchanges of one CG iteration over the :data:`LEVELS` multigrid levels on
     ``layout`` (nodes) with ``ppn`` processes per node: (Σ_levels count x time, per level
     (box, count, time)). ``params``: network.machine_parameters with the halo's api;
     ``sync`` (None, ``pairwise``, ``barrier``) adds the SHMEM completion to every exchange;
     intra-node copies run at the process's share of the slowest node type's memory
-    bandwidth times ``stream_efficiency``. Also the ``hpcg_halo`` skeleton helper."""
+    bandwidth at its ``memory_efficiency`` (``stream_efficiency`` replaces it), bounded by
+    ``node.shared_memory_bandwidth``, after ``node.shared_memory_latency``
+    (:func:`intra_node_latency`); the node's processes spread over its
+    ``node.nics_per_node`` adapters. Also the ``hpcg_halo`` skeleton helper."""
     local = _check_local(local)
     nodes = layout.endpoints
     grid = process_grid(nodes * ppn)
-    mem_bw = min(bw for _, _, bw in _node_types(machine))
-    mem_share = stream_efficiency * mem_bw / ppn
+    mem_share = min(bw for _, _, bw in _node_types(machine, stream_efficiency)) / ppn
+    shm_bw = machine.get("node.shared_memory_bandwidth")
+    nics = network.nics_per_node(machine)
     total = 0.0
     levels = []
     for level in range(LEVELS):
@@ -480,7 +590,8 @@ def halo_per_iteration(machine, layout, params, local, ppn, *, sync=None,
         partners = sorted({int(node_of[o]) for inter, _ in plans for _, o in inter})
         hops = _node_hops(layout, [node] * len(partners), partners) if partners else 1
         t = halo_time(params, per_rank, node_inter, hops, mem_share=mem_share,
-                      intra_latency=INTRA_NODE_LATENCY, pack_bytes=PACK_BYTES)
+                      intra_latency=intra_node_latency(machine), pack_bytes=PACK_BYTES,
+                      nics=nics, shared_memory_bandwidth=shm_bw)
         if sync is not None:
             t += _sync_time(machine, params, sync, plans, hops, layout, ppn)
         count = LEVEL_EXCHANGES[level]
@@ -498,7 +609,7 @@ def _sync_time(machine, params, sync, plans, hops, layout, ppn):
         k = max(len(inter) + len(intra) for inter, intra in plans)
         return (float(network.latency(8, hops, **network.bind(network.latency, params)))
                 + (k - 1) * gap)
-    intra = math.ceil(math.log2(ppn)) * INTRA_NODE_LATENCY if ppn > 1 else 0.0
+    intra = math.ceil(math.log2(ppn)) * intra_node_latency(machine) if ppn > 1 else 0.0
     if layout.endpoints < 2:
         return intra
     alg = "hw-tree" if (layout.is_torus and machine.get("network.collective_trees")) \
@@ -508,7 +619,7 @@ def _sync_time(machine, params, sync, plans, hops, layout, ppn):
 
 
 def _allreduce_time(machine, layout, algorithm, ppn):
-    intra = 2 * math.ceil(math.log2(ppn)) * INTRA_NODE_LATENCY if ppn > 1 else 0.0
+    intra = 2 * math.ceil(math.log2(ppn)) * intra_node_latency(machine) if ppn > 1 else 0.0
     if layout.endpoints < 2:
         return intra
     t = collectives.collective_time(machine, "allreduce", algorithm, [8], layout=layout,

@@ -218,6 +218,11 @@ class _Overlay:
             return self._values[path]
         return self._machine.require(path)
 
+    def get(self, path: str, default=None):
+        if path in self._values:
+            return self._values[path]
+        return self._machine.get(path, default)
+
 
 class _Evaluator:
     """Evaluates :func:`network.p2p_table` for the observations, grouped by interface."""

@@ -51,8 +51,11 @@ write ``from icnperf.model import network`` and ``network.<name>``:
 * ``contention``: M/D/1 queueing under background load, router efficiency, saturation, and
   processes sharing a node's adapter;
 * ``loggp_view``: :class:`LogGP`, :func:`loggp`, :func:`loggp_time`, :func:`from_loggp`;
+* ``node``: a node's processes spread over its NICs (:func:`processes_per_nic`,
+  :func:`node_injection_bandwidth`, :func:`nics_per_node`) and messages inside a node
+  through shared memory (:func:`shared_memory_time`, :func:`shared_memory_parameters`);
 * ``table``: :func:`p2p_table` (every term for sizes x hops, with its assumptions),
-  :data:`COLUMNS`, :class:`P2PTable`.
+  :func:`intra_node_table` (two ranks on one node), :data:`COLUMNS`, :class:`P2PTable`.
 """
 
 from __future__ import annotations
@@ -82,6 +85,14 @@ from icnperf.model.network.loggp_view import (
     loggp,
     loggp_time,
 )
+from icnperf.model.network.node import (
+    SHARED_MEMORY_KEYS,
+    nics_per_node,
+    node_injection_bandwidth,
+    processes_per_nic,
+    shared_memory_parameters,
+    shared_memory_time,
+)
 from icnperf.model.network.parameters import (
     APIS,
     PARAMETERS,
@@ -92,6 +103,7 @@ from icnperf.model.network.parameters import (
 from icnperf.model.network.table import (
     COLUMNS,
     P2PTable,
+    intra_node_table,
     p2p_table,
 )
 from icnperf.model.network.zero_load import (
@@ -119,6 +131,7 @@ __all__ = [
     "flits",
     "from_loggp",
     "hardware_latency",
+    "intra_node_table",
     "largest_packet_flits",
     "latency",
     "loggp",
@@ -126,6 +139,8 @@ __all__ = [
     "machine_parameters",
     "md1_waiting_time",
     "message_rate",
+    "nics_per_node",
+    "node_injection_bandwidth",
     "p2p_table",
     "packet_payload",
     "packet_service_time",
@@ -133,6 +148,7 @@ __all__ = [
     "path_latency",
     "payload_flits",
     "pingpong_bandwidth",
+    "processes_per_nic",
     "queueing_delay",
     "rate_bound",
     "FIXED_PERMUTATIONS",
@@ -140,6 +156,9 @@ __all__ = [
     "router_efficiency",
     "saturation_load",
     "serialization_time",
+    "SHARED_MEMORY_KEYS",
+    "shared_memory_parameters",
+    "shared_memory_time",
     "shared_bandwidth",
     "sharing_delay",
     "store_and_forward_delay",

@@ -30,6 +30,12 @@ from icnperf.model.network.contention import (
     queueing_delay,
     sharing_delay,
 )
+from icnperf.model.network.node import (
+    nics_per_node,
+    processes_per_nic,
+    shared_memory_parameters,
+    shared_memory_time,
+)
 from icnperf.model.network.parameters import _OVERHEAD_KEYS, bind, machine_parameters
 from icnperf.model.network.zero_load import (
     flits,
@@ -83,14 +89,17 @@ def _checked(values, what: str) -> np.ndarray:
 
 def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | None = None,
               processes_per_node: int = 1, offered_load: float = 0.0,
-              pattern: str = "uniform") -> P2PTable:
+              pattern: str = "uniform", same_node: bool = False) -> P2PTable:
     """Point-to-point latency, bandwidth and message rate of ``sizes`` (bytes) at ``hops``.
 
     ``sizes`` and ``hops`` broadcast together. ``hops=None`` takes the average distance of the
     machine's topology (ranks placed uniformly at random). ``api`` is ``mpi``, ``shmem`` or
     ``none`` (hardware only). ``switching`` overrides ``network.switching``.
-    ``processes_per_node`` > 1 makes that many processes of each node send at once through
-    one adapter (seeds/004's contention). ``offered_load`` > 0 (fraction of a channel's
+    ``processes_per_node`` > 1 makes that many processes of each node send at once, spread
+    round robin over the node's ``node.nics_per_node`` adapters (absent: 1), so ceil(p / k)
+    share one adapter (seeds/004's contention, per NIC). ``same_node`` puts the two ranks on
+    one node: the message goes through shared memory (:func:`intra_node_table`).
+    ``offered_load`` > 0 (fraction of a channel's
     bandwidth injected by every endpoint, with ``pattern``'s channel load) charges M/D/1
     queueing delay; otherwise contention is ignored.
 
@@ -103,10 +112,15 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
     = offered_load · γ_max. Raises InputError for a machine lacking a key (naming the
     ``--set`` that supplies it) and for bad arguments.
     """
-    params = machine_parameters(machine, api, switching)
     if not (isinstance(processes_per_node, (int, np.integer)) and processes_per_node >= 1):
         raise InputError(f"processes_per_node must be a whole number >= 1, "
                          f"not {processes_per_node!r}")
+    if same_node:
+        if hops is not None or offered_load:
+            raise InputError("two ranks on one node use no network: give no hops and no "
+                             "load with same_node")
+        return intra_node_table(machine, sizes)
+    params = machine_parameters(machine, api, switching)
     load = float(_checked(offered_load, "offered_load"))
     m = _checked(sizes, "message sizes")
     spec = None
@@ -130,7 +144,8 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
         if math.isnan(gamma):
             raise InputError(f"traffic pattern {pattern!r} is not defined for {spec.text}")
     m, h = np.broadcast_arrays(m, h)
-    p = processes_per_node
+    nics = nics_per_node(machine)
+    p = int(processes_per_nic(processes_per_node, nics))
 
     packet = bind(flits, params)
     with ops.quiet():
@@ -169,11 +184,51 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
         }
     columns = {name: np.array(np.broadcast_to(columns[name], m.shape), dtype=float)
                for name in COLUMNS}
-    return P2PTable(columns, _assumptions(machine, params, api, hops is None, p, load,
-                                          pattern))
+    return P2PTable(columns, _assumptions(machine, params, api, hops is None,
+                                          processes_per_node, nics, load, pattern))
 
 
-def _assumptions(machine, params, api, average, processes, load, pattern) -> tuple[str, ...]:
+def intra_node_table(machine, sizes) -> P2PTable:
+    """The :data:`COLUMNS` of one message between two processes of the same node: shared
+    memory at ``node.shared_memory_latency`` + m / ``node.shared_memory_bandwidth``
+    (:func:`icnperf.model.network.node.shared_memory_time`). The published latency holds
+    the MPI software, so it fills software_overhead_s; the copy fills serialization_s and
+    hardware_latency_s; no packets, hops, sharing or queueing. Streaming: one message every
+    max(L_shm / 2, m / B_shm) (the sender's half of the latency, as MPI's overhead is split
+    for the network), and the rate bound is B_shm / m."""
+    shm = shared_memory_parameters(machine)
+    m = _checked(sizes, "message sizes")
+    zero = np.zeros_like(m)
+    with ops.quiet():
+        copy = m / shm["shared_memory_bandwidth"]
+        total = shared_memory_time(m, **shm)
+        interval = np.maximum(shm["shared_memory_latency"] / 2, copy)
+        columns = {
+            "bytes": m, "hops": zero, "packets": zero, "flits": zero, "wire_bytes": zero,
+            "software_overhead_s": shm["shared_memory_latency"] + zero,
+            "path_latency_s": zero, "serialization_s": copy, "hardware_latency_s": copy,
+            "sharing_delay_s": zero, "utilisation": zero, "queueing_delay_s": zero,
+            "latency_s": total,
+            "bandwidth_Bps": pingpong_bandwidth(m, total),
+            "streaming_bandwidth_Bps": streaming_bandwidth(m, interval),
+            "message_rate_per_s": message_rate(interval),
+            "rate_bound_per_s": rate_bound(m, shm["shared_memory_bandwidth"]),
+        }
+    columns = {name: np.array(columns[name], dtype=float) for name in COLUMNS}
+    notes = (
+        "placement: both ranks on one node; the message goes through shared memory, not the "
+        "network",
+        "latency = node.shared_memory_latency (published intra-node MPI latency, software "
+        "included) + bytes / node.shared_memory_bandwidth",
+        "streaming: one message per max(latency / 2, bytes / bandwidth); rate bound "
+        "shared_memory_bandwidth / bytes",
+        "contention ignored: the node's other processes are idle",
+    )
+    return P2PTable(columns, notes)
+
+
+def _assumptions(machine, params, api, average, processes, nics, load,
+                 pattern) -> tuple[str, ...]:
     notes = []
     if average:
         notes.append(f"placement: hops = average distance of {machine.topology} over "
@@ -181,12 +236,19 @@ def _assumptions(machine, params, api, average, processes, load, pattern) -> tup
     else:
         notes.append("placement: the two ranks are on nodes the given number of "
                      "router-to-router hops apart")
+    shared = -(-processes // nics)
     if processes == 1:
         notes.append("one communicating process per node; the adapter is not shared")
-    else:
+    elif nics == 1:
         notes.append(f"{processes} processes per node send at once through one adapter: "
                      "latency is the last one's ((p - 1) serializations wait), streaming "
                      "rate per process shares the adapter (p x serialization per message)")
+    else:
+        notes.append(f"{processes} processes per node send at once, spread round robin over "
+                     f"the node's {nics} NICs: {shared} share the busiest NIC (latency is the "
+                     f"last one's, {shared - 1} serializations wait; streaming rate per "
+                     f"process: {shared} x serialization per message); node injection and "
+                     f"message rate are {nics} x one NIC's")
     notes.append("latency = software overhead + injection + (hops + 1) x router + hops x link "
                  "+ ejection + serialization; host-router links are inside injection/ejection")
     if params["store_and_forward"]:

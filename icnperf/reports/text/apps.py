@@ -101,8 +101,8 @@ LEGACY_ALIASES = {
     "hpcg": {"local": ("nx", "ny", "nz"), "iterations": "iterations"},
 }
 """Today's per-app flags as aliases of --param for the bundled skeletons (flag -> parameter);
-hpcg's --variant optimized picks the hpcg-optimized skeleton, --ppn is any skeleton's
-processes per node."""
+hpcg's --variant optimized picks the machine's optimized HPCG (hpcg-vendor, or
+hpcg-optimized on the Angara presets), --ppn is any skeleton's processes per node."""
 
 TABLE_WIDTH = 100
 
@@ -130,9 +130,11 @@ def parse_params(items) -> dict:
     return out
 
 
-def resolve_skeleton(app: str, given: dict, params=()):
+def resolve_skeleton(app: str, given: dict, params=(), machine=None):
     """The skeleton of APP (a bundled name or a file) with the legacy flags of ``given``
-    and the ``--param`` items applied: (skeleton, processes per node or None)."""
+    and the ``--param`` items applied: (skeleton, processes per node or None). hpcg's
+    ``--variant optimized`` is the machine's own optimized HPCG (``software.hpcg_optimized``:
+    hpcg-vendor by default, hpcg-optimized for angara-shmem)."""
     from icnperf.data.skeleton import load_skeleton
 
     used = {k: v for k, v in given.items() if v is not None}
@@ -147,7 +149,12 @@ def resolve_skeleton(app: str, given: dict, params=()):
         hint = "use --param NAME=VALUE" if app not in LEGACY_ALIASES else \
             f"{app} takes {', '.join(_flag(k) for k in aliases) or 'none'}"
         raise InputError(f"{names} does not apply to {app} ({hint})")
-    name = "hpcg-optimized" if app == "hpcg" and variant == "optimized" else app
+    name = app
+    if app == "hpcg" and variant == "optimized":
+        from icnperf.model.apps.hpcg import optimized_kind
+
+        kind = "vendor" if machine is None else optimized_kind(machine)
+        name = "hpcg-optimized" if kind == "angara-shmem" else "hpcg-vendor"
     skeleton = load_skeleton(name)
     values = {}
     for flag, target in aliases.items():
@@ -321,7 +328,7 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
     if given.get("klass") is not None:
         raise InputError(f"--class does not apply to {app} (npb-is only)")
     skeleton, ppn = resolve_skeleton(app, {k: v for k, v in given.items() if k != "klass"},
-                                     params)
+                                     params, machine)
     results = skeleton_results(skeleton, machine, layouts_for(machine.topology, nodes, shape),
                                algorithm, ppn)
     phase_rows, total_rows = skeleton_rows(results, skeleton.scaling)

@@ -5,20 +5,29 @@ from __future__ import annotations
 from icnperf.reports.page import Page
 from icnperf.reports.render import Column, csv_text, json_text
 
-PRESET_COLUMNS = (Column("name", "name"), Column("description", "description", overflow="wrap"))
+PRESET_COLUMNS = (Column("name", "name"), Column("system", "system"), Column("site", "site"),
+                  Column("year", "year"),
+                  Column("description", "description", overflow="wrap"))
 MACHINE_COLUMNS = (Column("section", "section"), Column("key", "key"),
                    Column("shown", "value"), Column("source", "source", overflow="note"))
 
 
 def presets_text(fmt: str, wide: bool = False) -> str:
-    """The bundled presets, one per row (descriptions wrapped unless ``wide``)."""
-    from icnperf.data.machine import list_presets
+    """The bundled presets, one per row with the system, site and year their [system]
+    section names (descriptions wrapped unless ``wide``)."""
+    from icnperf.data.machine import list_presets, load_machine
 
-    rows = [{"name": name, "description": description} for name, description in list_presets()]
+    rows = []
+    for name, description in list_presets():
+        machine = load_machine(name)
+        year = machine.system.get("year")
+        rows.append({"name": name, "system": machine.system.get("name", ""),
+                     "site": machine.system.get("site", ""),
+                     "year": "" if year is None else str(year), "description": description})
     if fmt == "json":
         return json_text({"machines": rows})
     if fmt == "csv":
-        return csv_text(rows, ["name", "description"])
+        return csv_text(rows, ["name", "system", "site", "year", "description"])
     page = Page(wide)
     page.table(rows, PRESET_COLUMNS)
     return page.text()

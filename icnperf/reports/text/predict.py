@@ -103,8 +103,9 @@ def hops_between(topology: str, source: str, destination: str) -> int:
 def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
              hops: float | None, source: str | None, destination: str | None, api: str,
              processes_per_node: int, fmt: str, offered_load: float = 0.0,
-             pattern: str = "uniform", wide: bool = False) -> str:
-    """The rendered ``predict p2p`` table for one machine (``wide``: at full width)."""
+             pattern: str = "uniform", wide: bool = False, same_node: bool = False) -> str:
+    """The rendered ``predict p2p`` table for one machine (``wide``: at full width;
+    ``same_node``: both ranks on one node, through shared memory)."""
     from icnperf.data.machine import load_machine
     from icnperf.model.network import p2p_table
     from icnperf.units import parse_range
@@ -112,6 +113,9 @@ def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
     machine = load_machine(machine_name).with_overrides(list(overrides))
     if (source is None) != (destination is None):
         raise InputError("give both --from and --to, or neither")
+    if same_node and (source is not None or hops is not None or offered_load):
+        raise InputError("--same-node puts both ranks on one node: drop --hops, --from/--to"
+                         " and --load")
     if source is not None:
         if hops is not None:
             raise InputError("give --hops or --from/--to, not both")
@@ -125,7 +129,7 @@ def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
                              f" {machine.topology}")
     sizes = parse_range(sizes_text, "size", default_unit="B")
     table = p2p_table(machine, sizes, hops, api, processes_per_node=processes_per_node,
-                      offered_load=offered_load, pattern=pattern)
+                      offered_load=offered_load, pattern=pattern, same_node=same_node)
     names = list(table.columns)
     rows = [{name: float(table.columns[name][i]) for name in names}
             for i in range(len(table.columns["bytes"]))]
@@ -134,12 +138,14 @@ def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
                                      "set": list(overrides), "bytes": sizes_text,
                                      "hops": hops, "from": source, "to": destination,
                                      "api": api, "processes_per_node": processes_per_node,
-                                     "load": offered_load, "pattern": pattern},
+                                     "load": offered_load, "pattern": pattern,
+                                     "same_node": same_node},
                           "assumptions": list(table.assumptions), "rows": rows})
     if fmt == "csv":
         return csv_text(rows, names)
     page = Page(wide)
-    page.line(f"{machine.name} ({machine.topology}), api {api}")
+    page.line(f"{machine.name} ({machine.topology}), "
+              + ("both ranks on one node (shared memory)" if same_node else f"api {api}"))
     page.blank()
     page.table(rows, P2P_COLUMNS)
     page.blank()

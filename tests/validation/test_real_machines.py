@@ -1,0 +1,88 @@
+"""Claims on the real-machine presets (icnperf/validation/claims/real_machines.py): registered,
+evaluated, calibrations in place, and the hand-derived pieces behind them."""
+
+from __future__ import annotations
+
+import pytest
+
+from icnperf.data.machine import load_machine
+from icnperf.validation import registry
+from icnperf.validation.claims import real_machines as R
+
+P2P = [c for c in R.CLAIMS if c.runs == "closed-form"]
+HPCG = [c for c in R.CLAIMS if c.runs == "application"]
+
+
+def test_registered_with_kinds_and_sources():
+    ids = [c.id for c in registry.all_claims()]
+    for claim in R.CLAIMS:
+        assert ids.count(claim.id) == 1
+        assert claim.tolerance_reason and claim.source
+    calibrated = {c.id for c in R.CLAIMS if c.kind == "calibrated"}
+    assert calibrated == {"fugaku-imb-pingpong-8b", "fugaku-tofud-put-8b",
+                          "piz-daint-aries-put-8b", "piz-daint-aries-mpi-8b",
+                          "lumi-osu-latency-8b"}
+    # one published MPI latency per machine calibrates its MPI overhead, no more
+    mpi = [c.fitted for c in R.CLAIMS if c.fitted and "mpi_overhead" in c.fitted]
+    assert sorted(mpi) == sorted(set(mpi))
+
+
+@pytest.mark.parametrize("claim", P2P, ids=lambda c: c.id)
+def test_point_to_point_claims_pass(claim):
+    result = registry.evaluate(claim)
+    assert result.status == "pass", result
+
+
+def test_calibrations_are_the_stated_arithmetic():
+    """The presets' calibrated values follow from the published figures by the arithmetic
+    their sources state (hand derived here from the keys, not from the model's output)."""
+    f = load_machine("fugaku")
+    n = f.network
+    # 8-byte Put at 1 hop: injection + 2 routers + 1 link + ejection + 48 B at 54.3 Gbit/s
+    ser = 48 / n["link_bandwidth"]
+    put = n["injection_latency"] + 2 * n["router_latency"] + n["link_latency"] \
+        + n["ejection_latency"] + ser
+    assert put == pytest.approx(0.49e-6, rel=2e-3)
+    assert f.software["mpi_overhead"] + put == pytest.approx(1.05e-6, rel=2e-3)
+    d = load_machine("piz-daint").network
+    put = d["injection_latency"] + d["router_latency"] + d["ejection_latency"] \
+        + 32 / d["link_bandwidth"]
+    assert put == pytest.approx(0.8e-6, rel=1e-3)
+    assert load_machine("piz-daint").software["mpi_overhead"] + put == pytest.approx(
+        1.3e-6, rel=1e-3)
+    # LUMI-C: 8 bytes in one 64-byte unit + one header unit through one switch
+    lumi = load_machine("lumi")
+    n = lumi.network
+    hw = n["injection_latency"] + n["router_latency"] + n["ejection_latency"] \
+        + 128 / n["link_bandwidth"]
+    assert lumi.software["mpi_overhead"] + hw == pytest.approx(1.8e-6, rel=1e-3)
+
+
+def test_lumi_osu_bw_is_the_frame_payload_rate():
+    """osu_bw's 24.0 GB/s is held out: the model streams 4 MiB at the link's 25 GB/s less
+    one 64-byte header unit per 4 KiB frame (hand derived)."""
+    n = load_machine("lumi").network
+    expected = n["link_bandwidth"] * 64 / 65
+    got = R._p2p_column("lumi", 4194304, 0, "mpi", "streaming_bandwidth_Bps")
+    assert got == pytest.approx(expected, rel=1e-3)
+
+
+def test_injection_claim_is_six_tnis_at_their_payload_rate():
+    """38.1 GB/s is held out: 6 TNIs x the link payload rate less TofuD's assumed 40-byte
+    header and CRC per 2048-byte packet (hand derived)."""
+    n = load_machine("fugaku").network
+    expected = 6 * n["link_bandwidth"] * 2008 / 2048
+    assert R._node_injection("fugaku") == pytest.approx(expected, rel=1e-3)
+
+
+def test_hpcg_layouts_have_the_stated_node_counts():
+    assert R._hpcg_nodes("k-computer", R.K_RADICES) == 82944
+    assert R._hpcg_nodes("fugaku", R.FUGAKU_ISC20_RADICES) == 138240
+    assert R._hpcg_nodes("fugaku", None) == 158976
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("claim", HPCG, ids=lambda c: c.id)
+def test_hpcg_claims_pass(claim):
+    result = registry.evaluate(claim)
+    assert result.status == "pass", result
