@@ -88,6 +88,19 @@ class _Family:
                 self.notes.append("fat tree, d-mod-k: H from fattree.nca_hops; gamma_max n/a"
                                   " here (the model's d-mod-k loads are not wired to this"
                                   " comparison)")
+        elif name == "xgft":
+            from icnperf.model.topology import tree_routing
+
+            m, w = tuple(params["m"]), tuple(params["w"])
+            p = tuple(params.get("p", (1,) * len(m)))
+            self.hops = lambda s, d: tree_routing.hops(m, w, s, d)
+            if routing in ("random", "dmodk"):
+                self.load = lambda s, d: tree_routing.message_load(m, w, p, routing, s, d)
+                self.notes.append(
+                    f"XGFT, {routing} up ports: H from tree_routing.hops over the pattern's"
+                    " pairs; gamma_max from tree_routing.message_load (dmodk: exact counts;"
+                    " random: each pod's messages spread as evenly as possible over its up"
+                    " channels, a lower bound of the simulator's random draws)")
         elif name == "dragonfly":
             p, a, h = (int(params[x]) for x in ("p", "a", "h"))
 
@@ -133,7 +146,9 @@ class _Family:
                         " simulated latency sits above this T0 (dragonfly:p=2,a=4,h=2 at"
                         " 0.002: +0.4 % uniform, +1.9 % bit-complement; at 0.02: +3 %,"
                         " +11 %); gamma_max n/a (no UGAL load in the model)")
-        else:  # slimfly
+        elif name != "slimfly":
+            raise ValueError(f"no closed forms for the simulated family {name!r}")
+        else:
             q, p = int(params["q"]), slimfly_endpoints_per_router(params)
             n = 2 * q * q * p
             self.uniform_hops = float(slimfly.average_distance(q, p)) * (n - 1) / n

@@ -370,3 +370,14 @@ def test_bad_router_options_are_one_line_exit_2(args, message):
                                       "--warmup", "10", "--measure", "10", "--drain", "0"])
     assert result.exit_code == 2, result.output
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_xgft_runs_beside_its_closed_forms():
+    """An XGFT(2; 4,4; 1,4) tree: uniform traffic (self included) leaves a leaf with
+    probability 12/16, so each leaf's 4 endpoints put 3 flits/cycle on its 4 up channels:
+    gamma_max = 0.75 by hand, and the mean hop count 2 x 0.75 = 1.5."""
+    result = CliRunner().invoke(cli, ["simulate", "traffic", "--topology", "xgft:m=4x4,w=1x4",
+                                      "--routing", "dmodk", "--rates", "0.1", "--warmup",
+                                      "100", "--measure", "200", "--drain", "200"])
+    assert result.exit_code == 0, result.output
+    assert "mean hops 1.5, gamma_max 0.75" in result.output

@@ -166,9 +166,16 @@ def _status_text(result: dict, note: int | None) -> str:
     return name if note is None else f"{name} [{note}]"
 
 
+def _value_text(value) -> str:
+    """A measured or predicted value in at most 10 characters (4 significant digits in
+    exponent form when the whole number would be longer; --wide prints it whole)."""
+    text = number()(value)
+    return text if len(text) <= 10 else f"{value:.4g}"
+
+
 def _row(result: dict, note: int | None) -> list[str]:
     kind = result["tolerance_kind"]
-    return [result["id"], number()(result["measured"]), number()(result["predicted"]),
+    return [result["id"], _value_text(result["measured"]), _value_text(result["predicted"]),
             error_text(result["error"], kind), tolerance_text(result["tolerance"], kind),
             _status_text(result, note)]
 
