@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import os
 import textwrap
+import unicodedata
 from typing import Iterable, Sequence
 
 from icnperf.reports.render import (Cells, Column, column_cells, looks_numeric, table_lines,
@@ -42,11 +43,35 @@ def wrap(text: str, width: int | None, first: str = "", rest: str | None = None)
     """``text`` in lines of at most ``width`` characters, broken between words only (a word
     longer than the line stays whole); the first line starts with ``first``, the others
     with ``rest`` (default: ``first``). ``width`` None: one line, as given."""
-    if width is None or len(first) + len(text) <= width:
+    if width is None or display_width(first + text) <= width:
         return [first + text]
     rest = first if rest is None else rest
+    if display_width(text) != len(text):
+        return _wrap_wide(text, width, first, rest)
     return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest,
                          break_long_words=False, break_on_hyphens=False) or [first]
+
+
+def display_width(text: str) -> int:
+    """Terminal columns ``text`` takes: East Asian wide and full-width characters take two
+    (Unicode's East_Asian_Width W and F), every other character one."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _wrap_wide(text: str, width: int, first: str, rest: str) -> list[str]:
+    """:func:`wrap` for text with wide characters: words fill lines by display width, and a
+    run of wide characters (written without spaces) may break between any two of them."""
+    lines, line = [], first
+    for word in text.split():
+        pieces = [word] if display_width(word) == len(word) else list(word)
+        for i, piece in enumerate(pieces):
+            glue = " " if (i == 0 and line.strip()) else ""
+            if line.strip() and display_width(line + glue + piece) > width:
+                lines.append(line)
+                line, glue = rest, ""
+            line += glue + piece
+    lines.append(line)
+    return lines
 
 
 def _shared_prefix(texts: Sequence[str]) -> str:

@@ -99,3 +99,16 @@ def test_page_notes_numbered_on_from_the_table_or_listed_when_wide():
     wide.blank()
     wide.notes("notes", ["first", "second"])
     assert wide.text() == aligned_table(rows, columns) + "\n\nnotes:\n  - first\n  - second\n"
+
+
+def test_wide_characters_count_two_columns_when_wrapping():
+    """Japanese text (East Asian wide: two columns each, no spaces between words) wraps by
+    display width, breaking between characters; no character is lost."""
+    from icnperf.reports.page import display_width, wrap
+
+    text = "quoted 'パケットの最大サイズは2048バイトで、8バイトを1ラインとして伝送' in 2012"
+    assert display_width("パケ") == 4 and display_width("ab") == 2
+    lines = wrap(text, 20, "  ")
+    assert all(display_width(line) <= 20 for line in lines)
+    assert "".join(line.strip().replace(" ", "") for line in lines) == text.replace(" ", "")
+    assert len(lines) > 1

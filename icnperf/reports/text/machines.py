@@ -8,8 +8,9 @@ from icnperf.reports.render import Column, csv_text, json_text
 PRESET_COLUMNS = (Column("name", "name"), Column("system", "system"), Column("site", "site"),
                   Column("year", "year"),
                   Column("description", "description", overflow="wrap"))
-MACHINE_COLUMNS = (Column("section", "section"), Column("key", "key"),
-                   Column("shown", "value"), Column("source", "source", overflow="note"))
+MACHINE_COLUMNS = (Column("section", "section"), Column("key", "key", keep=True),
+                   Column("shown", "value", overflow="wrap"),
+                   Column("source", "source", overflow="note"))
 
 
 def presets_text(fmt: str, wide: bool = False) -> str:
