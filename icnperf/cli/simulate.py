@@ -120,6 +120,15 @@ def simulate_traffic(topology: str, routing: str | None, global_wiring: str | No
     from icnperf.reports.text.simulate import traffic_text
     from icnperf.sim.presets import router_settings
 
+    if global_link_delay is not None:
+        from icnperf.errors import InputError
+        from icnperf.model.topology.spec import parse_spec
+
+        family = parse_spec(topology).family.name
+        if family != "dragonfly":
+            raise InputError(f"--global-link-delay applies to dragonflies (their inter-group"
+                             f" links); {topology} is a {family}")
+
     router = router_settings(router_preset, vcs=vcs, buffer=buffer, router_delay=router_delay,
                              link_delay=link_delay, global_link_delay=global_link_delay,
                              terminal_delay=terminal_delay, packet_flits=packet_flits,

@@ -363,7 +363,7 @@ def test_booksim_router_matches_its_zero_load_and_takes_the_new_options():
     (["--topology", "torus:4x4", "--global-wiring", "absolute"], "applies to dragonflies"),
     (["--topology", "dragonfly:p=2,a=4,h=2", "--routing", "ugal", "--vcs", "2"],
      "needs at least 3 VCs"),
-    (["--topology", "torus:4x4", "--global-link-delay", "0"], "global link delay"),
+    (["--topology", "dragonfly:p=2,a=4,h=2", "--global-link-delay", "0"], "global link delay"),
 ])
 def test_bad_router_options_are_one_line_exit_2(args, message):
     result = CliRunner().invoke(cli, ["simulate", "traffic", *args, "--rates", "0.1",
@@ -381,3 +381,10 @@ def test_xgft_runs_beside_its_closed_forms():
                                       "100", "--measure", "200", "--drain", "200"])
     assert result.exit_code == 0, result.output
     assert "mean hops 1.5, gamma_max 0.75" in result.output
+
+
+def test_global_link_delay_needs_a_dragonfly():
+    result = CliRunner().invoke(cli, ["simulate", "traffic", "--topology", "torus:8x8",
+                                      "--rates", "0.1", "--global-link-delay", "5"])
+    assert result.exit_code == 2
+    assert "dragonflies" in result.output and "torus:8x8 is a torus" in result.output
