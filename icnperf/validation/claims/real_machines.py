@@ -285,7 +285,11 @@ CLAIMS = [
           "osu_latency 8 bytes between two nodes, taken as two nodes of one Aries (0 hops)",
           _row("piz-daint-osu-reframe", benchmark="osu_latency")["latency_s"], "s", 0.10,
           "relative", lambda: _latency("piz-daint", 8, ARIES_HOPS, "mpi"),
-          kind="predicted", tolerance_reason=LATENCY_REASON),
+          kind="calibrated",
+          fitted=("software.mpi_overhead (piz-daint preset), fitted to the Cray white paper's"
+                  " 1.3 us on the same path: this figure is the same number, so the check"
+                  " passes by construction"),
+          tolerance_reason=LATENCY_REASON),
     _hpcg_claim("k-computer-hpcg-sc17", K_HPCG, _row("k-computer-hpcg", list="SC17"),
                 "k-computer", K_RADICES, "SC17"),
     _hpcg_claim("fugaku-hpcg-isc20", FUGAKU_HPCG, _row("fugaku-hpcg", list="ISC20"),
