@@ -215,7 +215,7 @@ def small_study(small, families="torus,fattree,megafly,slimfly"):
 
 
 def test_html_sections_figures_and_tables(small):
-    from icnperf.reports.text.size import study_sections
+    from icnperf.reports.text.size_html import study_sections
     from icnperf.reports.document import render_document
 
     study, cost_model, workload, machine = small_study(small)
@@ -291,3 +291,23 @@ def test_html_study_refuses_a_format(small, tmp_path):
                                       "--format", "csv", "-o", str(tmp_path / "s.html")])
     assert result.exit_code == 2 and "does not apply to an HTML page" in result.output
     assert not (tmp_path / "s.html").exists()
+
+
+def test_tapered_trees_state_their_saving(small):
+    doc = run_json("--endpoints", "500", "--workload", small, "--families", "xgft",
+                   "--radix-max", "32")
+    tapers = doc["tapers"]
+    assert {(t["levels"], t["taper"]) for t in tapers} == {(2, 1), (2, 2), (2, 3), (2, 4),
+                                                           (3, 1), (3, 2), (3, 3), (3, 4)}
+    designs = {d["design"]: d for d in doc["designs"]}
+    for row in tapers:
+        full = next(t for t in tapers if t["levels"] == row["levels"] and t["taper"] == 1)
+        assert row["saving"] == pytest.approx(1 - row["cost"] / full["cost"])
+        assert designs[row["spec"]]["cost"] == row["cost"]
+        assert designs[row["spec"]]["evaluated_because"].startswith(("the cheapest xgft",
+                                                                     "no evaluated",
+                                                                     "the family"))
+    # a tapered tree has fewer spine ports than its 1:1 tree, so it is cheaper, never faster
+    three = sorted((t for t in tapers if t["levels"] == 3), key=lambda t: t["taper"])
+    assert all(a["cost"] > b["cost"] for a, b in zip(three, three[1:]))
+    assert three[0]["workload_s"] <= min(t["workload_s"] for t in three[1:])
