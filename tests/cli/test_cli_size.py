@@ -307,7 +307,10 @@ def test_tapered_trees_state_their_saving(small):
         assert designs[row["spec"]]["evaluated_because"].startswith(("the cheapest xgft",
                                                                      "no evaluated",
                                                                      "the family"))
-    # a tapered tree has fewer spine ports than its 1:1 tree, so it is cheaper, never faster
-    three = sorted((t for t in tapers if t["levels"] == 3), key=lambda t: t["taper"])
-    assert all(a["cost"] > b["cost"] for a, b in zip(three, three[1:]))
-    assert three[0]["workload_s"] <= min(t["workload_s"] for t in three[1:])
+    # the cheapest 1:1 three-level tree m=kxkxs, tapered t:1 (t | k), is in the space with
+    # fewer top switches and cables, so the cheapest t:1 tree costs less
+    full = next(t for t in tapers if t["levels"] == 3 and t["taper"] == 1)
+    k = int(re.match(r"xgft:m=(\d+)x", full["spec"]).group(1))
+    for row in tapers:
+        if row["levels"] == 3 and row["taper"] > 1 and k % row["taper"] == 0:
+            assert row["saving"] > 0
