@@ -11,8 +11,9 @@ from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, Count, emit, no_form
 @click.option("--endpoints", type=Count(), required=True,
               help="Endpoints the machine must reach (e.g. 100000 or 1e5).")
 @click.option("--families", default=None,
-              help="Comma-separated families [default: torus,fattree,clos,dragonfly,megafly,"
-                   "slimfly].")
+              help="Comma-separated families [default: torus,fattree,clos,xgft,dragonfly,"
+                   "megafly,slimfly]; xgft: one-radix trees of 2 and 3 levels, top level "
+                   "tapered 1:1, 2:1, 3:1 or 4:1.")
 @click.option("--torus-dims", default="3,6", show_default=True,
               help="Comma-separated torus dimension counts.")
 @click.option("--radix-max", type=Count(), default=128, show_default=True,
@@ -52,13 +53,14 @@ def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
     bounded from below by a proxy; the full workload model evaluates the designs that could
     be on the cost-performance Pareto front, ranks them and marks the front."""
     from icnperf.reports.text import size as sizing
+    from icnperf.reports.text import size_html
 
     args = (endpoints, families, torus_dims, radix_max, cost_path, workload_path,
             machine_name)
     where = {"scheduler": scheduler, "workers": workers, "progress": progress}
     if output is not None and output.lower().endswith((".html", ".htm")):
         no_format_for_html(fmt, output)
-        sizing.write_study_html(output, *args, slack, shortlist, force=force, **where)
+        size_html.write_study_html(output, *args, slack, shortlist, force=force, **where)
         click.echo(f"wrote {output}", err=True)
         return
     emit(sizing.study_text(*args, fmt, slack, shortlist, wide=wide, **where), output, force)

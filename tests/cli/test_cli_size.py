@@ -215,7 +215,7 @@ def small_study(small, families="torus,fattree,megafly,slimfly"):
 
 
 def test_html_sections_figures_and_tables(small):
-    from icnperf.reports.text.size import study_sections
+    from icnperf.reports.text.size_html import study_sections
     from icnperf.reports.document import render_document
 
     study, cost_model, workload, machine = small_study(small)
@@ -291,3 +291,26 @@ def test_html_study_refuses_a_format(small, tmp_path):
                                       "--format", "csv", "-o", str(tmp_path / "s.html")])
     assert result.exit_code == 2 and "does not apply to an HTML page" in result.output
     assert not (tmp_path / "s.html").exists()
+
+
+def test_tapered_trees_state_their_saving(small):
+    doc = run_json("--endpoints", "500", "--workload", small, "--families", "xgft",
+                   "--radix-max", "32")
+    tapers = doc["tapers"]
+    assert {(t["levels"], t["taper"]) for t in tapers} == {(2, 1), (2, 2), (2, 3), (2, 4),
+                                                           (3, 1), (3, 2), (3, 3), (3, 4)}
+    designs = {d["design"]: d for d in doc["designs"]}
+    for row in tapers:
+        full = next(t for t in tapers if t["levels"] == row["levels"] and t["taper"] == 1)
+        assert row["saving"] == pytest.approx(1 - row["cost"] / full["cost"])
+        assert designs[row["spec"]]["cost"] == row["cost"]
+        assert designs[row["spec"]]["evaluated_because"].startswith(("the cheapest xgft",
+                                                                     "no evaluated",
+                                                                     "the family"))
+    # the cheapest 1:1 three-level tree m=kxkxs, tapered t:1 (t | k), is in the space with
+    # fewer top switches and cables, so the cheapest t:1 tree costs less
+    full = next(t for t in tapers if t["levels"] == 3 and t["taper"] == 1)
+    k = int(re.match(r"xgft:m=(\d+)x", full["spec"]).group(1))
+    for row in tapers:
+        if row["levels"] == 3 and row["taper"] > 1 and k % row["taper"] == 0:
+            assert row["saving"] > 0

@@ -10,7 +10,7 @@ between cabinets) is a rule per family, LINK_KIND_RULES, stated with its reasoni
 
 * torus: every link electrical -- a folded torus keeps each link between neighbouring
   cabinets, including the wraparound (Dally & Towles 2004, ch. 5: the folded torus).
-* fattree / clos: links between levels 1 and 2 electrical (a leaf and its aggregation
+* fattree / clos / xgft: links between levels 1 and 2 electrical (a leaf and its aggregation
   switches share a cabinet row), links between higher levels optical (they span the
   machine room).
 * dragonfly: local (in-group) links electrical, global links optical (Kim et al. 2008 §3:
@@ -35,6 +35,7 @@ LINK_KIND_RULES = {
     "torus": "all links electrical (folded torus: neighbouring cabinets)",
     "fattree": "levels 1-2 electrical, higher levels optical",
     "clos": "levels 1-2 electrical, higher levels optical",
+    "xgft": "levels 1-2 electrical, higher levels optical",
     "dragonfly": "local links electrical, global links optical",
     "megafly": "leaf-spine links electrical, global links optical",
     "slimfly": "in-rack links electrical, between-rack links optical",

@@ -14,7 +14,7 @@ from icnperf.errors import InputError
 from icnperf.model.topology import compare, slimfly
 from icnperf.model.topology.spec import FAMILIES, checked_spec, parse_spec
 
-SIZING_FAMILIES = ("torus", "fattree", "clos", "dragonfly", "megafly", "slimfly")
+SIZING_FAMILIES = ("torus", "fattree", "clos", "xgft", "dragonfly", "megafly", "slimfly")
 """Families a sizing study knows how to size, in table order."""
 
 CLOS_RADICES = (16, 24, 32, 36, 48, 64, 96, 128)
@@ -80,6 +80,14 @@ def link_roles(family: str, params: dict) -> dict[str, int]:
         k = params["k"] if family == "fattree" else params["radix"] // 2
         n = params["n"] if family == "fattree" else params["levels"]
         return {f"level {level}-{level + 1}": 2 * k**n for level in range(1, n)}
+    if family == "xgft":
+        from icnperf.model.topology.xgft import XGFT
+
+        spec = checked_spec(FAMILIES["xgft"], params)
+        m, w = spec.params["m"], spec.params["w"]
+        per_level = XGFT(m, w, spec.params.get("p")).links_by_level()
+        return {f"level {level}-{level + 1}": int(round(float(n)))
+                for level, n in enumerate(per_level, start=1)}
     if family == "dragonfly":
         a, h = params["a"], params["h"]
         g = a * h + 1
@@ -123,8 +131,8 @@ def candidate(family: str, params: dict, rule: str = "given", canonical: bool = 
 def canonical_params(family: str, n_endpoints: int, *, dims: int = 3) -> dict | None:
     """Parameters of compare.design's design for N endpoints (the NUDT sizing rule,
     seeds/002: balanced k^dims torus, FT(k, 3), balanced dragonfly, smallest megafly k, slim
-    fly with p = ceil(k'/2)); None for clos, which has no such rule."""
-    if family == "clos":
+    fly with p = ceil(k'/2)); None for clos and xgft, which have no such rule."""
+    if family in ("clos", "xgft"):
         return None
     return parse_spec(compare.design(family, n_endpoints, dims=dims).spec).params
 
@@ -140,3 +148,19 @@ def canonical_rule(family: str, params: dict) -> str:
             "slimfly": "p = ceil(k'/2) (NUDT rule)"}[family]
 
 
+
+
+def taper(params: dict) -> int:
+    """The top-level taper t of an xgft design (t:1 = m_(h-1) : w_h, space.xgft_space)."""
+    m, w = params["m"], params["w"]
+    return m[-2] // w[-1]
+
+
+def design_rule(family: str, params: dict, canonical: bool) -> str:
+    """A row's ``rule`` text: the NUDT rule of a canonical design, an xgft tree's taper
+    ("2:1 taper"), else empty."""
+    if canonical:
+        return canonical_rule(family, params)
+    if family == "xgft":
+        return f"{taper(params)}:1 taper"
+    return ""

@@ -11,7 +11,10 @@ routers and groups (traffic.py).
 The proxy also gives each design an equivalence key: designs with equal keys run every
 term on the same job layout with the same parameters, so the full model gives them the
 same time (tori sharing their partitions; a Clos and the fat tree it is; slim flies whose
-uniform throughput is 1, whose crossbar stand-ins keep the links' full bandwidth). Once the
+uniform throughput is 1, whose crossbar stand-ins keep the links' full bandwidth; xgft
+trees equal below the top level whose jobs use the same top-level pods: a job on the first
+n endpoints of m_h pods of P_(h-1) endpoints touches only the first ceil(n / P_(h-1)) of
+them, and NCA hops, pod channel counts and dmodk ports do not depend on m_h). Once the
 full model has timed one of them, its time is the exact proxy of all (screen.py).
 """
 
@@ -28,7 +31,7 @@ from icnperf.model.sizing.partition import box_shapes, partition_index
 from icnperf.model.sizing.space import Block
 from icnperf.model.sizing.traffic import BlockTraffic, algorithm_rounds, block_traffic
 from icnperf.model.sizing.views import (Crossbar, Dragonfly, FatTree, Megafly, TorusPartitions,
-                                      farthest_rank, torus_halo)
+                                      XGFTree, farthest_rank, torus_halo)
 from icnperf.model.sizing.workload import APPS, AppTerm, Workload, _candidates
 from icnperf.model.sizing.workload import app_default as _default
 
@@ -133,6 +136,8 @@ class Proxy:
             return FatTree(p["k"], p["n"])
         if block.family == "clos":
             return FatTree(p["radix"] // 2, p["levels"])
+        if block.family == "xgft":
+            return XGFTree(p["m"], p["w"])
         return Crossbar(len(block))
 
     def block_proxy(self, block: Block) -> np.ndarray:
@@ -165,6 +170,12 @@ class Proxy:
             k = p["k"] if block.family == "fattree" else p["radix"] // 2
             n = p["n"] if block.family == "fattree" else p["levels"]
             return [("fattree", int(a), int(b)) for a, b in zip(k, n)]
+        if block.family == "xgft":
+            top = np.prod(p["m"][:, :-1], axis=1)
+            used = np.stack([np.minimum(p["m"][:, -1], -(-plan.nodes // top))
+                             for plan in self.plans], axis=1)
+            return [("xgft", tuple(int(v) for v in m[:-1]), tuple(int(v) for v in w),
+                     tuple(int(v) for v in u)) for m, w, u in zip(p["m"], p["w"], used)]
         if block.family == "slimfly":
             theta = np.asarray(block.metrics.throughput["uniform"], dtype=float)
             return [("crossbar", 1.0) if t == 1.0 else ("slimfly", int(q), int(r))

@@ -17,7 +17,9 @@ design k is dominated by the evaluated design that dropped k (dominance is trans
 
 Designs with equal equivalence keys (proxy.Proxy.keys) have equal full times; once one is
 evaluated, the others' proxy becomes that time, exact. The NUDT-rule designs are evaluated
-whatever the screen says, so the study can show them.
+whatever the screen says, so the study can show them, and so are the cheapest xgft tree of
+each level count and top-level taper (:func:`taper_representatives`), so the study can state what a taper
+saves and costs in time.
 """
 
 from __future__ import annotations
@@ -112,6 +114,25 @@ class Search:
         return len(self.proxy_s) - len(self.evaluated)
 
 
+def taper_representatives(screen: Screen) -> dict[tuple[int, int], int]:
+    """The cheapest xgft design of each level count and top-level taper (space.TAPERS; the
+    fewest endpoints breaking ties), as {(levels, taper): index into the concatenated
+    arrays}."""
+    offsets = np.cumsum([0] + [len(b) for b in screen.blocks])
+    best: dict[tuple[int, int], tuple] = {}
+    for start, block in zip(offsets, screen.blocks):
+        if block.family != "xgft":
+            continue
+        levels = block.params["m"].shape[1]
+        endpoints = np.asarray(block.metrics.endpoints, dtype=float)
+        for row, t in enumerate(block.params["taper"]):
+            i = int(start + row)
+            key = (float(screen.cost[i]), float(endpoints[row]), i)
+            if (levels, int(t)) not in best or key < best[(levels, int(t))]:
+                best[(levels, int(t))] = key
+    return {group: key[2] for group, key in sorted(best.items())}
+
+
 def parse_shortlist(value) -> str | int:
     """``safe``, ``all`` or a whole number >= 1 (InputError otherwise)."""
     text = str(value).strip().lower()
@@ -167,6 +188,8 @@ def search(screen: Screen, evaluate: Callable[[list[int]], list[float]],
         run([int(i) for i in order], "all")
         return Search(tuple(time), time, reason, proxy, "all")
     run([int(i) for i in np.flatnonzero(screen.canonical)], "NUDT rule")
+    run([i for i in dict.fromkeys(taper_representatives(screen).values()) if not known[i]],
+        "taper")
     position = 0
     while position < len(order):
         rest = order[position:]

@@ -14,6 +14,8 @@ own ``evaluate`` (model/topology) and its router-router links split by kind:
 * dragonfly DF(p, a, h): every p, a, h >= 1.
 * megafly k: every k >= 1.
 * slimfly (q, p): every valid q (slimfly.is_valid_q) and every p >= 1.
+* xgft, per level count (2 and 3; one Block each): trees of one switch radix whose top
+  level is tapered t:1 for t in TAPERS, every lower level 1:1 (xgft_space).
 
 The NUDT-rule design of each family (designs.canonical_params) is always in the space,
 flagged ``canonical``, even when it falls outside the window.
@@ -32,11 +34,17 @@ from icnperf.model.sizing.designs import (
     SIZING_FAMILIES,
     canonical_params,
 )
-from icnperf.model.topology import dragonfly, fattree, slimfly, torus
+from icnperf.model.topology import dragonfly, fattree, slimfly, torus, xgft
 from icnperf.model.topology.base import Metrics
 
 DEFAULT_SLACK = 1.5
 """Largest endpoint count screened, as a multiple of the requested N."""
+
+TAPERS = (1, 2, 3, 4)
+"""Top-level tapers t:1 (down : up ports of the switches below the top) offered for xgft."""
+
+XGFT_LEVELS = (2, 3)
+"""Level counts of the xgft trees a study offers."""
 
 MAX_TORUS_SHAPES = 2_000_000
 """Most torus shapes screened per dimension count (memory: ~0.5 kB per design in all);
@@ -70,6 +78,9 @@ class Block:
         """The i-th design's parameters as Python ints (a spec's ``params``)."""
         if self.family == "torus":
             return {"radices": tuple(int(k) for k in self.params["radices"][i])}
+        if self.family == "xgft":
+            return {"m": tuple(int(v) for v in self.params["m"][i]),
+                    "w": tuple(int(v) for v in self.params["w"][i])}
         return {name: int(values[i]) for name, values in self.params.items()}
 
 
@@ -196,6 +207,44 @@ def _slimfly_space(n_endpoints: int, limit: int, radix_max: int) -> dict:
     return {"q": pairs[:, 0], "p": pairs[:, 1]}
 
 
+def xgft_space(n_endpoints: int, limit: int, radix_max: int, levels: int) -> dict:
+    """Every XGFT of ``levels`` levels (2 or 3) built from switches of one radix r, its top
+    level tapered t:1 (t in TAPERS), in the window; arrays ``m``, ``w`` of shape
+    (count, levels) and ``taper``.
+
+    * 2 levels: m = (t·u, s), w = (1, u): a leaf switch has t·u endpoints and u up links
+      (r = (t+1)·u), s <= r leaves under the u top switches (each uses s of its r ports).
+    * 3 levels: m = (k, k, s), w = (1, k, k/t) with t | k: leaf switches 1:1 (k down, k up,
+      r = 2k), a level-2 switch has k down and k/t up links, s <= 2k pods of k² endpoints.
+
+    With t = 1 and s = r these are FT(u, 2) and FT(k, 3) (xgft.fattree_as_xgft); a smaller
+    s is the same tree with fewer pods (top switches with unused ports)."""
+    m, w, taper = [], [], []
+    for t in TAPERS:
+        if levels == 2:
+            u = np.arange(1, radix_max // (t + 1) + 1, dtype=np.int64)
+            u = u[t * u >= 2]
+            per_pod, radix = t * u, (t + 1) * u
+        else:
+            k = np.arange(2, radix_max // 2 + 1, dtype=np.int64)
+            k = k[k % t == 0]
+            u = k
+            per_pod, radix = k * k, 2 * k
+        low = np.maximum(2, -(-n_endpoints // per_pod))
+        high = np.minimum(radix, limit // per_pod)
+        rows = _expand(np.column_stack([u]), low, high)
+        u, s = rows[:, 0], rows[:, 1]
+        one = np.ones_like(u)
+        if levels == 2:
+            m.append(np.column_stack([t * u, s]))
+            w.append(np.column_stack([one, u]))
+        else:
+            m.append(np.column_stack([u, u, s]))
+            w.append(np.column_stack([one, u, u // t]))
+        taper.append(np.full(len(u), t, dtype=np.int64))
+    return {"m": np.concatenate(m), "w": np.concatenate(w), "taper": np.concatenate(taper)}
+
+
 # --- structure and links by kind ------------------------------------------------------------
 
 
@@ -210,6 +259,8 @@ def _evaluate(family: str, params: dict) -> Metrics:
         return dragonfly.evaluate_dragonfly(params["p"], params["a"], params["h"])
     if family == "megafly":
         return dragonfly.evaluate_megafly(params["k"])
+    if family == "xgft":
+        return xgft.xgft(list(params["m"].T), list(params["w"].T))
     return slimfly.evaluate(params["q"], params["p"])
 
 
@@ -224,6 +275,9 @@ def link_kinds(family: str, params: dict, metrics: Metrics) -> tuple[np.ndarray,
         n = (params["n"] if family == "fattree" else params["levels"]).astype(float)
         per_gap = 2.0 * k.astype(float) ** n
         return np.where(n >= 2, per_gap, 0.0), per_gap * np.maximum(n - 2.0, 0.0)
+    if family == "xgft":
+        per_level = xgft.XGFT(list(params["m"].T), list(params["w"].T)).links_by_level()
+        return per_level[0], sum(per_level[1:], np.zeros_like(per_level[0]))
     if family == "dragonfly":
         a, h = params["a"].astype(float), params["h"].astype(float)
         g = a * h + 1.0
@@ -313,6 +367,11 @@ def enumerate_space(n_endpoints: int, families: tuple[str, ...] = SIZING_FAMILIE
                 shapes, edge = torus_shapes(n_endpoints, dims, limit, MAX_TORUS_SHAPES)
                 canonical = canonical_params("torus", n_endpoints, dims=dims)
                 blocks.append(_block("torus", {"radices": shapes}, canonical, radix_max, edge))
+            continue
+        if family == "xgft":
+            for levels in XGFT_LEVELS:
+                blocks.append(_block("xgft", xgft_space(n_endpoints, limit, radix_max, levels),
+                                     None, radix_max, limit))
             continue
         space = {"fattree": lambda: _fattree_space(n_endpoints, limit, radix_max),
                  "clos": lambda: _clos_space(n_endpoints, radix_max),

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from icnperf.model.sizing.cost import CostModel, cost_breakdown, link_counts
-from icnperf.model.sizing.designs import Candidate, candidate, canonical_rule
+from icnperf.model.sizing.designs import Candidate, candidate, design_rule
 from icnperf.model.sizing.pareto import pareto_front
-from icnperf.model.sizing.screen import Screen, screen_space, search
+from icnperf.model.sizing.screen import Screen, screen_space, search, taper_representatives
 from icnperf.model.sizing.space import DEFAULT_SLACK, MAX_TORUS_SHAPES, enumerate_space
 from icnperf.model.sizing.workload import TermResult, Workload, predict_workload
 
@@ -32,6 +32,7 @@ REASONS = {
     "screen": "no evaluated design dominates its cost and proxy",
     "all": "--shortlist all",
     "top-up": "--shortlist N: next in proxy order",
+    "taper": "the cheapest xgft tree of its top-level taper (always evaluated)",
 }
 """Why the full model evaluated a design (screen.Search.reason), as the study says it."""
 
@@ -86,6 +87,22 @@ class Study:
     slack: float = DEFAULT_SLACK
     narrowed: tuple[str, ...] = ()
     """Notes on windows narrowed below slack x N (space.MAX_TORUS_SHAPES)."""
+    tapers: dict = field(default_factory=dict)
+    """{(levels, taper t): spec of the cheapest xgft tree of that many levels tapered t:1 at
+    the top} (screen.taper_representatives)."""
+
+    def taper_savings(self) -> list[dict]:
+        """Per level count and top-level taper, its cheapest xgft tree: spec, cost, workload
+        time (s) and the cost saving against the cheapest 1:1 tree of as many levels (a
+        fraction; None when no 1:1 tree of that many levels fits the radix)."""
+        by_spec = {r.design.spec: r for r in self.results}
+        rows = [(group, by_spec[spec]) for group, spec in self.tapers.items()
+                if spec in by_spec]
+        full = {levels: r.cost for (levels, t), r in rows if t == 1}
+        return [{"levels": levels, "taper": t, "spec": r.design.spec, "cost": r.cost,
+                 "workload_s": r.workload_s,
+                 "saving": 1.0 - r.cost / full[levels] if levels in full else None}
+                for (levels, t), r in rows]
 
     @property
     def screened_total(self) -> int:
@@ -183,9 +200,11 @@ def run_study(n_endpoints: int, families: tuple[str, ...], torus_dims: tuple[int
     per_family: dict[str, int] = {}
     for r in results:
         per_family[r.design.family] = per_family.get(r.design.family, 0) + 1
+    tapers = {g: evaluated[i][0].spec for g, i in taper_representatives(screen).items()
+              if i in evaluated}
     return Study(n_endpoints, tuple(families), radix_max, tuple(results),
                  tuple(f for f in families if f not in present), screen.counts(),
-                 per_family, found.mode, slack, narrowed)
+                 per_family, found.mode, slack, narrowed, tapers)
 
 
 def _design(screen: Screen, flat: int) -> tuple:
@@ -193,7 +212,7 @@ def _design(screen: Screen, flat: int) -> tuple:
     block = screen.blocks[block_index]
     params = block.params_of(row)
     canonical = bool(block.canonical[row])
-    rule = canonical_rule(block.family, params) if canonical else ""
+    rule = design_rule(block.family, params, canonical)
     return block.family, params, rule, canonical
 
 

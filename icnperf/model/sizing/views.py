@@ -41,6 +41,15 @@ round's messages) bound both. Derivations (ours; routing as model/topology defin
   the model charges c = max over l < n of ceil(max(out, into)(k^l) / k^l) (its pigeonhole
   load, fattree.nca_message_load) and h = 2·(highest l < n whose pods a message crosses):
   the same formulas on the block statistics, exact on the counted messages.
+* xgft XGFT(h; m; w) (one h per block; tapered trees included), pod of level l = P_l =
+  m1·..·m_l endpoints with C_l = w1·..·w_(l+1) up channels (xgft.XGFT): a message leaving
+  (entering) a level-l pod leaves (enters) on one of its C_l up (down) channels, whatever
+  the routing rule, so the busiest carries at least ceil(max(out, into)(P_l) / C_l) of the
+  counted messages -- the model's random-routing load is exactly that pigeonhole count per
+  pod, and its dmodk load counts every channel exactly, at least as large. Hops: the
+  model's NCA route is 2·l hops for a message whose level-l pods differ (tree_routing.hops):
+  h = 2·(highest l < h whose pods a counted message crosses). FT(k, n) is the case
+  P_l = C_l = k^l.
 
 Each view returns (h, c) arrays over its designs for a round.
 """
@@ -220,6 +229,36 @@ class FatTree:
             busiest = -(-np.maximum(pods.out, pods.into) // size)
             load = np.where(used, np.maximum(load, busiest), load)
             hops = np.where(used & pods.crosses, 2 * level, hops)
+        return hops, load
+
+
+class XGFTree:
+    """XGFT designs of one height (arrays ``m``, ``w`` of shape (designs, h), p = 1)."""
+
+    needs_flows = True
+
+    def __init__(self, m, w):
+        m = np.atleast_2d(np.asarray(m, dtype=np.int64))
+        w = np.atleast_2d(np.asarray(w, dtype=np.int64))
+        self.pod = np.cumprod(m, axis=1)
+        self.channels = np.cumprod(w, axis=1)
+        self.h = m.shape[1]
+
+    def block_sizes(self) -> np.ndarray:
+        if self.h < 2:
+            return np.zeros(0, dtype=np.int64)
+        return np.unique(self.pod[:, :self.h - 1])
+
+    def __call__(self, table, r):
+        count = len(self.pod)
+        hops = np.zeros(count)
+        load = np.ones(count)
+        for level in range(1, self.h):
+            size, channels = self.pod[:, level - 1], self.channels[:, level]
+            pods = table(r, size)
+            busiest = -(-np.maximum(pods.out, pods.into) // channels)
+            load = np.maximum(load, busiest)
+            hops = np.where(pods.crosses, 2 * level, hops)
         return hops, load
 
 

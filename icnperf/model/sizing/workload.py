@@ -15,7 +15,7 @@ Where a job sits on a design (Layout):
   box of n nodes fits, the job's n nodes are the first n endpoints of the whole torus
   (dimension 0 fastest, as the other families place jobs); its hardware tree is then the
   whole torus's.
-* fattree, dragonfly, megafly: the first n endpoints, one node each (linear placement);
+* fattree, xgft, dragonfly, megafly: the first n endpoints, one node each (linear placement);
   clos:radix=R,levels=L is mapped as FT(R/2, L), the same network.
 * slimfly: collectives and applications are not modelled on slim fly (collectives.Layout
   has no slim fly routes); the term is evaluated on a crossbar of n endpoints (every
@@ -289,6 +289,9 @@ def job_layout(design: Candidate, nodes: int) -> tuple[Layout, tuple[str, ...]]:
         return Layout.crossbar(nodes), (SLIMFLY_PROXY_NOTE,)
     if family == "clos":
         network = ("fattree", spec.params["radix"] // 2, spec.params["levels"])
+    elif family == "xgft":
+        m, w = spec.params["m"], spec.params["w"]
+        network = ("xgft", m, w, spec.params.get("p", (1,) * len(m)))
     else:
         network = (family, *(int(spec.params[k]) for k in spec.family.parameters))
     note = (f"{nodes} nodes on endpoints 0..{nodes - 1} (linear placement)"

@@ -44,6 +44,11 @@ designs = st.one_of(
         {"k": st.integers(1, 8), "n": st.integers(1, 4)})),
     st.tuples(st.just("clos"), st.sampled_from([{"radix": 4, "levels": 3},
                                                 {"radix": 8, "levels": 2}])),
+    st.tuples(st.just("xgft"), st.sampled_from([
+        {"m": (4, 6), "w": (1, 4)}, {"m": (6, 5), "w": (1, 2)}, {"m": (8, 8), "w": (1, 2)},
+        {"m": (3, 7), "w": (1, 1)}, {"m": (4, 4, 5), "w": (1, 4, 2)},
+        {"m": (3, 3, 6), "w": (1, 3, 1)}, {"m": (4, 4, 8), "w": (1, 4, 4)},
+        {"m": (6, 6, 3), "w": (1, 6, 2)}])),
     st.tuples(st.just("slimfly"), st.sampled_from([{"q": 5, "p": 3}, {"q": 5, "p": 7},
                                                    {"q": 7, "p": 4}, {"q": 4, "p": 2}])),
 )
@@ -126,7 +131,7 @@ def fronts(n_endpoints, families, dims, workload, machine):
             [(r.design.spec, r.cost, r.workload_s) for r in every.front])
 
 
-ALL = ("torus", "fattree", "clos", "dragonfly", "megafly", "slimfly")
+ALL = ("torus", "fattree", "clos", "xgft", "dragonfly", "megafly", "slimfly")
 
 
 @pytest.mark.parametrize("n_endpoints, families, dims, machine", [

@@ -115,7 +115,7 @@ def test_every_design_is_feasible_and_one_is_canonical():
     for b in blocks:
         assert (np.asarray(b.metrics.radix) <= RADIX).all()
         assert (np.asarray(b.metrics.endpoints) >= N).all()
-        assert b.canonical.sum() == (0 if b.family == "clos" else 1)
+        assert b.canonical.sum() == (0 if b.family in ("clos", "xgft") else 1)
 
 
 PRICES = cost_model_from_dict({"unit": "u", "router": {"base": 1000, "per_port": 10},
@@ -155,3 +155,59 @@ def test_radix_limit_and_bad_inputs():
         enumerate_space(1000, ("torus",), torus_dims=(0,))
     with pytest.raises(InputError, match="slack"):
         enumerate_space(1000, ("torus",), slack=0.5)
+
+
+def _brute_xgft(n_endpoints, limit, radix_max, levels):
+    """Every one-radix XGFT with a t:1 top taper, listed from the definition: switch radix r,
+    lower levels 1:1, top switches with at most r ports."""
+    found = set()
+    for t in (1, 2, 3, 4):
+        for r in range(2, radix_max + 1):
+            if levels == 2:
+                if r % (t + 1):
+                    continue
+                u = r // (t + 1)
+                for s in range(2, r + 1):
+                    if t * u >= 2 and n_endpoints <= t * u * s <= limit:
+                        found.add(((t * u, s), (1, u), t))
+            else:
+                if r % 2 or (r // 2) % t or r < 4:
+                    continue
+                k = r // 2
+                for s in range(2, r + 1):
+                    if n_endpoints <= k * k * s <= limit:
+                        found.add(((k, k, s), (1, k, k // t), t))
+    return found
+
+
+@pytest.mark.parametrize("n_endpoints, radix_max", [(64, 16), (100, 24), (1000, 48)])
+@pytest.mark.parametrize("levels", [2, 3])
+def test_xgft_space_is_every_tapered_tree(n_endpoints, radix_max, levels):
+    from icnperf.model.sizing.space import xgft_space
+    from icnperf.model.topology.xgft import XGFT
+
+    limit = int(1.5 * n_endpoints)
+    space = xgft_space(n_endpoints, limit, radix_max, levels)
+    listed = {(tuple(map(int, m)), tuple(map(int, w)), int(t))
+              for m, w, t in zip(space["m"], space["w"], space["taper"])}
+    assert listed == _brute_xgft(n_endpoints, limit, radix_max, levels)
+    assert len(listed) == len(space["m"])
+    tree = XGFT(list(space["m"].T), list(space["w"].T))
+    # taper of the level below the top: its down ports over its up ports
+    assert (space["m"][:, -2] == space["taper"] * space["w"][:, -1]).all()
+    assert (tree.radix() <= radix_max).all()
+
+
+def test_xgft_blocks_cost_like_their_candidates():
+    from icnperf.data.sizing_inputs import load_cost_model
+    from icnperf.model.sizing.cost import total_cost, total_cost_arrays
+    from icnperf.model.sizing.designs import candidate
+
+    model = load_cost_model()
+    for block in enumerate_space(200, ("xgft",), radix_max=24):
+        m = block.metrics
+        costs = total_cost_arrays(m.routers, m.radix, block.electrical, block.optical,
+                                  m.endpoints, model)
+        for row in range(0, len(block), 7):
+            design = candidate("xgft", block.params_of(row))
+            assert costs[row] == pytest.approx(total_cost(design, model), rel=1e-12)

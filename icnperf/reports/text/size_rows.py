@@ -1,0 +1,213 @@
+"""The rows, sentences and notes of a sizing study, shared by its text, JSON and HTML forms
+(reports/text/size.py, size_html.py): one row per evaluated design, one per (design, term),
+the screen and taper summaries, and the assumptions with the grouped sizing notes."""
+
+from __future__ import annotations
+
+WIDTH = 100
+"""Columns the default text fits in."""
+
+
+def row_flags(result) -> list[str]:
+    """Short row notes: NUDT-rule design, stand-ins, missing hardware collectives."""
+    flags = []
+    if result.design.canonical:
+        flags.append("NUDT rule")
+    notes = [n for t in result.terms for n in t.notes]
+    if any("crossbar" in n for n in notes):
+        flags.append("crossbar estimate, links derated")
+    if any(n.startswith("hw-tree not available") for n in notes):
+        flags.append("no hw-tree")
+    return flags
+
+
+def design_rows(study) -> list[dict]:
+    """One row per evaluated design (fastest workload first), raw values in SI units / the
+    cost unit."""
+    from icnperf.model.sizing.study import REASONS
+
+    rows = []
+    for r in study.results:
+        d = r.design
+        links = r.links
+        row = {
+            "rank_time": r.rank_time, "rank_cost_time": r.rank_cost_time,
+            "pareto": r.pareto, "family": d.family, "design": d.spec,
+            "endpoints": d.endpoints, "routers": d.routers, "radix": d.radix,
+            "ports": d.ports, "electrical_links": links["electrical"],
+            "optical_links": links["optical"], "endpoint_links": links["endpoint"],
+            "diameter": d.diameter, "average_distance": d.average_distance,
+            "uniform_throughput": d.uniform_throughput,
+            "cost": r.cost, "workload_s": r.workload_s,
+            "cost_x_time": r.cost * r.workload_s, "proxy_s": r.proxy_s,
+            "evaluated_because": REASONS[r.reason],
+            "rule": d.rule, "notes": "; ".join(row_flags(r)),
+        }
+        for part, value in r.cost_parts.items():
+            row[f"cost_{part.replace(' ', '_')}"] = value
+        for t in r.terms:
+            row[f"term:{t.name}"] = t.weighted_s
+        rows.append(row)
+    return rows
+
+
+def term_rows(study) -> list[dict]:
+    """One row per (design, term): seconds per run, weight, weighted seconds, algorithm."""
+    return [{"design": r.design.spec, "term": t.name, "weight": t.weight,
+             "time_s": t.time_s, "weighted_s": t.weighted_s, "algorithm": t.algorithm,
+             "layout": t.layout, "notes": list(t.notes)}
+            for r in study.results for t in r.terms]
+
+
+def _designs_text(specs: list[str], study) -> str:
+    """Designs named compactly: "every design", whole families, or the specs."""
+    if len(specs) == len(study.results):
+        return "every design"
+    by_family: dict[str, list[str]] = {}
+    for r in study.results:
+        by_family.setdefault(r.design.family, []).append(r.design.spec)
+    parts = []
+    for family, members in by_family.items():
+        chosen = [s for s in members if s in specs]
+        if len(chosen) == len(members):
+            parts.append(f"every {family}")
+        elif len(chosen) > 6:
+            parts.append(f"{len(chosen)} {family} designs")
+        else:
+            parts.extend(chosen)
+    return ", ".join(parts)
+
+
+def grouped_notes(study) -> list[str]:
+    """Each distinct sizing note once, with the terms and designs it applies to."""
+    seen: dict[str, tuple[list[str], list[str]]] = {}
+    for r in study.results:
+        for t in r.terms:
+            for note in t.notes:
+                terms, designs = seen.setdefault(note, ([], []))
+                if t.name not in terms:
+                    terms.append(t.name)
+                if r.design.spec not in designs:
+                    designs.append(r.design.spec)
+    term_count = len(study.results[0].terms) if study.results else 0
+    return [f"{note} [{'every term' if len(terms) == term_count else '; '.join(terms)};"
+            f" {_designs_text(designs, study)}]"
+            for note, (terms, designs) in seen.items()]
+
+
+def _per_family(counts: dict) -> str:
+    return ", ".join(f"{family} {count:,}" for family, count in counts.items())
+
+
+def screen_line(study) -> str:
+    """How many designs were screened and evaluated, and why the others could be dropped."""
+    line = (f"Screened {study.screened_total:,} candidate designs ({_per_family(study.screened)};"
+            f" endpoints {study.endpoints:,} to {study.slack:g}x, radix <= {study.radix_max}):"
+            f" each costed exactly and bounded from below by the proxy.")
+    dropped = study.screened_total - study.evaluated_total
+    evaluated = (f" The full workload model evaluated {study.evaluated_total:,}"
+                 f" ({_per_family(study.evaluated)})")
+    if study.mode == "all":
+        line += evaluated + ": every design (--shortlist all)."
+    else:
+        line += (evaluated + "; the other " f"{dropped:,} were dropped because an evaluated"
+                 " design costs no more and its workload time is no more than their proxy,"
+                 " a proven lower bound of their own time (model/sizing/proxy.py): none of"
+                 " them can be on the Pareto front, so the front shown is that of every"
+                 " screened design.")
+        if study.mode not in ("safe", "all"):
+            line += (f" --shortlist {study.mode} added designs in proxy order up to that"
+                     " many.")
+    return line + "".join(f" {note}." for note in study.narrowed)
+
+
+def tightness_line(study) -> str:
+    """The proxy's tightness per family over the evaluated designs."""
+    parts = [f"{family} {low:.3f}-{high:.3f} (median {mid:.3f})"
+             for family, (low, mid, high) in study.tightness().items()]
+    return ("Proxy tightness, full model / proxy over the evaluated designs (1 = exact): "
+            + "; ".join(parts))
+
+
+def taper_line(study) -> str:
+    """What tapering the top level of an xgft tree saves and costs in workload time, from
+    the cheapest tree of each level count and taper (study.Study.taper_savings); empty
+    without xgft."""
+    rows = study.taper_savings()
+    if not rows:
+        return ""
+    parts = []
+    for levels in dict.fromkeys(row["levels"] for row in rows):
+        mine = [row for row in rows if row["levels"] == levels]
+        items = []
+        for row in mine:
+            saving = ("" if row["saving"] is None or row["taper"] == 1
+                      else f", {row['saving']:.0%} less")
+            items.append(f"{row['taper']}:1 {row['spec']} {money_text(row['cost'])}"
+                         f"{saving}, {seconds_text(row['workload_s'])}")
+        if mine[0]["taper"] != 1:
+            items.insert(0, "no 1:1 tree within the radix")
+        parts.append(f"{levels} levels: " + "; ".join(items))
+    return ("Tapered trees (xgft; the cheapest tree of each top-level taper down:up, its"
+            " cost, saving against 1:1 and workload time): " + ". ".join(parts))
+
+
+def summary_lines(study) -> list[str]:
+    """The screen, the Pareto front and the NUDT scalability conclusions, as sentences."""
+    from icnperf.model.sizing.study import scalability_summary
+
+    front = ", ".join(r.design.spec for r in study.front)
+    lines = [screen_line(study), tightness_line(study),
+             f"Pareto front in (cost, workload time), cheapest first: {front}"]
+    if any("crossbar estimate, links derated" in row_flags(r) for r in study.front):
+        lines[2] += (" (slim fly times are crossbar estimates with links derated to its"
+                     " uniform throughput: see the notes)")
+    summary = scalability_summary(study)
+    for label, words in (("canonical", "designs by the NUDT sizing rules (seeds/002)"),
+                         ("all", "all evaluated designs")):
+        if label in summary:
+            s = summary[label]
+            lines.append(f"Among {words}: fewest routers {s['fewest_routers']['family']}"
+                         f" ({s['fewest_routers']['spec']}, {s['fewest_routers']['value']:,}),"
+                         f" lowest radix {s['lowest_radix']['family']}"
+                         f" ({s['lowest_radix']['spec']}, {s['lowest_radix']['value']})")
+    taper = taper_line(study)
+    if taper:
+        lines.append(taper)
+    if study.missing:
+        lines.append(f"No design within radix {study.radix_max}: {', '.join(study.missing)}")
+    return lines
+
+
+def seconds_text(value) -> str:
+    from icnperf.units import format_quantity
+
+    return format_quantity(value, "time", 3)
+
+
+def money_text(value) -> str:
+    return f"{value:,.0f}"
+
+
+def assumption_lines(study, cost_model, workload, machine) -> list[str]:
+    from icnperf.model.sizing.cost import LINK_KIND_RULES
+
+    lines = [
+        (f"machine: {machine.name} ({machine.description}); its network, node and software"
+         " parameters are used with the topology replaced by each design"),
+        f"cost model ({cost_model.unit}): {cost_model.description}",
+        ("cost = routers x (base + radix x per port) + links by kind + endpoints x (cable +"
+         " adapter); every router is built with exactly its design radix"),
+    ]
+    lines += [f"links, {family}: {LINK_KIND_RULES[family]}" for family in study.families
+              if family in LINK_KIND_RULES]
+    lines.append(f"workload: {workload.description}; time = sum of weight x time per run")
+    lines.append(f"workload rationale: {workload.rationale}")
+    lines.append(
+        "proxy: a lower bound of each design's full-model time, term by term: the trees'"
+        " closed forms exactly, point-to-point rounds at hop counts and channel loads no"
+        " larger than the model's (counted from the messages between routers, groups and"
+        " pods), compute exactly; hpcg's halos and all-reduces are not bounded and count 0"
+        " (model/sizing/bound.py, views.py)")
+    lines.append("ranks (time, cost x time) and the front marks are over the evaluated designs")
+    return lines
