@@ -1,6 +1,6 @@
 """Where the ranks sit: :class:`Layout` (a torus, a full crossbar or a fat tree / Clos /
-dragonfly / megafly), its rank placement (processes per node, linear or random; PLACEMENTS,
-MAX_RANKS) and the mapping of a set of simultaneous messages onto the network (hops,
+dragonfly / megafly / generalized dragonfly), its rank placement (processes per node,
+linear or random; PLACEMENTS, MAX_RANKS) and the mapping of a set of simultaneous messages onto the network (hops,
 channel load, adapter sharing; :meth:`Layout.traffic`, :meth:`Layout.rank_traffic`)."""
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ PLACEMENTS = ("linear", "random", "spread")
 """Rank placements: ``linear`` puts node i on endpoint i; ``random`` on endpoint
 perm[i] for a permutation of the machine's endpoints seeded by ``seed`` (NumPy's
 default_rng); ``spread`` deals the nodes round-robin over the leaf switches of a fat tree
-or the groups of a dragonfly / megafly (node i on unit i mod U, the (i // U)-th endpoint of
-it)."""
+or the groups of a dragonfly / megafly / gdragonfly (node i on unit i mod U, the
+(i // U)-th endpoint of it)."""
 
-_NETWORK_FAMILIES = ("fattree", "clos", "xgft", "dragonfly", "megafly")
+_NETWORK_FAMILIES = ("fattree", "clos", "xgft", "dragonfly", "megafly", "gdragonfly")
 _TREE_FAMILIES = ("fattree", "clos", "xgft")
 """Non-torus families whose minimal routes the textbook algorithms are mapped onto."""
 
@@ -107,7 +107,8 @@ class Layout:
     def from_topology(cls, text: str) -> Layout:
         """The layout of a topology spec (``torus:16x16x32``, ``hypercube:3``,
         ``fattree:k=4,n=2``, ``clos:radix=8,levels=2``, ``dragonfly:p=2,a=4,h=2``,
-        ``megafly:k=4``); other families raise InputError (their collective mapping is not
+        ``megafly:k=4``, ``gdragonfly:p=4,a=16,b=6,lb=3,g=14,m=73``: every parameter kept,
+        defaults filled); other families raise InputError (their collective mapping is not
         modelled)."""
         from icnperf.model.topology.spec import parse_spec
 
@@ -125,12 +126,18 @@ class Layout:
             p = spec.params.get("p", (1,) * len(m))
             p = (p,) if isinstance(p, int) else p
             return cls(int(spec.family.endpoints(spec.params)), None, (name, m, w, p))
+        if name == "gdragonfly":
+            from icnperf.model.topology.dragonfly.general import DEFAULTS
+
+            params = {**DEFAULTS, **spec.params}
+            values = tuple(int(params[key]) for key in spec.family.parameters)
+            return cls(int(spec.family.endpoints(spec.params)), None, (name, *values))
         if name in _NETWORK_FAMILIES:
             values = tuple(int(spec.params[key]) for key in spec.family.parameters)
             return cls(int(spec.family.endpoints(spec.params)), None, (name, *values))
         raise InputError(f"collectives are modelled on tori (torus, hypercube), fat trees "
-                         f"(fattree, clos) and dragonflies (dragonfly, megafly) only, not "
-                         f"{spec.text}")
+                         f"(fattree, clos) and dragonflies (dragonfly, megafly, gdragonfly) "
+                         f"only, not {spec.text}")
 
     def placed(self, processes_per_node: int = 1, placement: str = "linear",
                seed: int = 0) -> Layout:
@@ -192,7 +199,7 @@ class Layout:
     @property
     def family(self) -> str:
         """``torus``, ``crossbar`` or the network family (fattree, clos, xgft, dragonfly,
-        megafly)."""
+        megafly, gdragonfly)."""
         if self.radices is not None:
             return "torus"
         return "crossbar" if self.network is None else self.network[0]
@@ -219,6 +226,11 @@ class Layout:
             text = ",".join(f"{key}=" + "x".join(map(str, v)) for key, v in zip("mwp", values)
                             if not (key == "p" and set(v) == {1}))
             return f"xgft:{text}"
+        if name == "gdragonfly":
+            from icnperf.model.topology.dragonfly.general import DEFAULTS, PARAMETERS
+
+            return f"{name}:" + ",".join(f"{key}={v}" for key, v in zip(PARAMETERS, values)
+                                         if DEFAULTS.get(key) != v)
         keys = {"fattree": ("k", "n"), "clos": ("radix", "levels"),
                 "dragonfly": ("p", "a", "h"), "megafly": ("k",)}[name]
         return f"{name}:" + ",".join(f"{key}={v}" for key, v in zip(keys, values))
@@ -252,15 +264,22 @@ class Layout:
             return 2 * sum(1 for level in range(1, len(m)) if math.prod(m[:level]) < size)
         if family == "megafly":
             return 3
+        if family == "gdragonfly":
+            _, _, a, b, _, _, g, _ = self.network
+            group = int(a >= 2) + int(b >= 2)
+            return 1 + 2 * group if g >= 2 else group
         return 3 if self.network[2] >= 2 else 1
 
     def _unit_size(self) -> int:
-        """Endpoints per leaf switch (trees) or per group (dragonfly, megafly)."""
+        """Endpoints per leaf switch (trees) or per group (dragonfly, megafly, gdragonfly:
+        p·a·b)."""
         name, *values = self.network
         if name in _TREE_FAMILIES:
             return self.tree[0][0]
         if name == "dragonfly":
             return values[0] * values[1]
+        if name == "gdragonfly":
+            return values[0] * values[1] * values[2]
         return values[0] * values[0]
 
     def node_endpoints(self) -> np.ndarray:
@@ -292,7 +311,9 @@ class Layout:
         under ``tree_routing`` (tree_routing.hops, message_load: exact counts for dmodk,
         the pigeonhole bound ceil(c / C_l) for random); on a dragonfly / megafly the MIN-route hops
         and exact channel load (dragonfly.dragonfly_route_hops / _load, megafly_route_hops /
-        _load). (0, 0) with no messages."""
+        _load); on a gdragonfly the hops of each message's longest share and the busiest
+        channel with every message split over its group pair's m global links, rounded up
+        (dragonfly.gdragonfly_route_hops / _load). (0, 0) with no messages."""
         if self.radices is not None:
             return torus.dor_traffic(self.radices, sources, destinations,
                                      self.ring_ties or "plus")
@@ -313,6 +334,9 @@ class Layout:
         elif name == "dragonfly":
             hops = dragonfly.dragonfly_route_hops(*values, sources, destinations)
             load = dragonfly.dragonfly_route_load(*values, sources, destinations)
+        elif name == "gdragonfly":
+            hops = dragonfly.gdragonfly_route_hops(*values, sources, destinations)
+            load = dragonfly.gdragonfly_route_load(*values, sources, destinations)
         else:
             hops = dragonfly.megafly_route_hops(*values, sources, destinations)
             load = dragonfly.megafly_route_load(*values, sources, destinations)

@@ -35,7 +35,9 @@ def _placement_note(layout: Layout, algorithm: str) -> str:
                  "clos": "endpoints numbered leaf by leaf, radix/2 per leaf",
                  "xgft": "endpoints numbered leaf by leaf, m1 per leaf",
                  "dragonfly": "endpoints numbered router by router, groups in order",
-                 "megafly": "endpoints numbered leaf by leaf, groups in order"}[layout.family]
+                 "megafly": "endpoints numbered leaf by leaf, groups in order",
+                 "gdragonfly": "endpoints numbered router by router (r = i + a*j within a "
+                               "group), groups in order"}[layout.family]
     where = {"linear": "node i on endpoint i (linear)",
              "random": f"node i on endpoint perm[i], perm = numpy.random.default_rng("
                        f"{layout.seed}).permutation({layout.network_endpoints}) (random, "
@@ -132,6 +134,14 @@ def _topology_note(layout: Layout) -> str:
                 "on one channel, counted exactly over the unique MIN routes (a global "
                 "channel carries every message between its two groups; "
                 "dragonfly.dragonfly_route_load)")
+    if family == "gdragonfly":
+        return (f"topology: {layout.text}, minimal routing: rank-1 then rank-2 hop inside a "
+                "group; a message between groups split evenly over the group pair's m global "
+                "links (local route to the link's owner, the link, local route from its "
+                "landing router), charged the hops of its longest share "
+                "(dragonfly.gdragonfly_route_hops); channel load of a step: the most messages "
+                "on one channel, counted exactly over these shares and the parallel local "
+                "links, rounded up (dragonfly.gdragonfly_route_load)")
     return (f"topology: {layout.text}, minimal routing: 0 hops on one leaf, 2 within a "
             "group (leaf, spine, leaf), 3 across groups (dragonfly.megafly_route_hops); "
             "channel load of a step: the most messages on one channel, a global channel "

@@ -11,7 +11,7 @@ from icnperf.reports.render import Column, csv_text, json_text, number
 GRID_FAMILIES = ("torus", "mesh", "hypercube")
 """Families whose endpoints ``--from``/``--to`` can name by coordinates or an index."""
 
-ROUTED_FAMILIES = ("fattree", "clos", "xgft", "dragonfly", "megafly")
+ROUTED_FAMILIES = ("fattree", "clos", "xgft", "dragonfly", "megafly", "gdragonfly")
 """Families whose endpoints ``--from``/``--to`` name by index (hops of their routing)."""
 
 
@@ -68,7 +68,7 @@ def _index(text: str, size: int, what: str) -> int:
 
 def _routed_hops(spec, source: str, destination: str) -> int:
     """Router hops between two endpoints (by index) of a fat tree (NCA) or dragonfly /
-    megafly (minimal routing), through the collectives' layout."""
+    megafly / gdragonfly (minimal routing), through the collectives' layout."""
     from icnperf.model.collectives import Layout
 
     layout = Layout.from_topology(spec.text)
@@ -82,8 +82,8 @@ def _routed_hops(spec, source: str, destination: str) -> int:
 
 def hops_between(topology: str, source: str, destination: str) -> int:
     """Router hops between two endpoints: dimension-order routing on a torus, mesh or
-    hypercube; nearest common ancestor on a fat tree; minimal routing on a dragonfly or
-    megafly."""
+    hypercube; nearest common ancestor on a fat tree; minimal routing on a dragonfly,
+    megafly or gdragonfly (its longest share)."""
     from icnperf.model.topology.spec import parse_spec
     from icnperf.model.topology.torus import hop_distance
 

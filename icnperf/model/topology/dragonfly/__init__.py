@@ -55,6 +55,8 @@ The package is split by concept; everything public is re-exported here, so calle
   all-to-all links, parallel local links, m global links per group pair: Cray Aries, HPE
   Slingshot), its structure in closed form and its loads counted per group
   (:func:`evaluate_gdragonfly`, :func:`gdragonfly_structure`, :func:`gdragonfly_loads_one`);
+* ``general_routes``: explicit messages on the generalized dragonfly under its MIN routing
+  (:func:`gdragonfly_route_hops`, :func:`gdragonfly_route_load`);
 * ``family``: the Metrics records (:func:`evaluate_dragonfly`, :func:`evaluate_megafly`),
   the notes, spec checks, exact endpoint counts, sizing rules
   (:func:`design_for_endpoints`) and :data:`FAMILIES`.
@@ -82,6 +84,10 @@ from icnperf.model.topology.dragonfly.general import (
     gdragonfly_endpoint_count,
     gdragonfly_loads_one,
     gdragonfly_structure,
+)
+from icnperf.model.topology.dragonfly.general_routes import (
+    gdragonfly_route_hops,
+    gdragonfly_route_load,
 )
 from icnperf.model.topology.dragonfly.loads import (
     dragonfly_channel_load,
@@ -156,6 +162,8 @@ __all__ = [
     "evaluate_megafly",
     "gdragonfly_endpoint_count",
     "gdragonfly_loads_one",
+    "gdragonfly_route_hops",
+    "gdragonfly_route_load",
     "gdragonfly_structure",
     "megafly_average_distance",
     "megafly_bisection_links",
