@@ -125,7 +125,9 @@ def test_background_load_charges_queueing_until_saturation():
 
     assert queueing(0) == 0
     assert 0 < queueing(0.2) < queueing(0.4)
-    assert queueing(0.45) is None           # infinite: JSON null past saturation
+    saturated = run("predict", "p2p", "--machine", "angara-4d", "--load", "0.45")
+    assert saturated.exit_code == 2         # infinite past saturation: refused, not printed
+    assert "saturation" in saturated.output and "0.4444" in saturated.output
 
 
 def test_same_node_prices_shared_memory():

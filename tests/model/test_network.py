@@ -281,14 +281,22 @@ def test_table_charges_contention_on_the_topology():
     angara = load_machine("angara-36")  # torus:3x3x4, uniform gamma_max = 0.75
     idle = N.p2p_table(angara, 16, 2, api="shmem").columns
     busy = N.p2p_table(angara, 16, 2, api="shmem", offered_load=0.5).columns
-    s = 32 / (75e9 / 8)  # one 2-flit packet on a 75 Gbit/s link
+    # the background is full packets: 16 flits x 16 B on a 75 Gbit/s link, whatever the
+    # message (a 16-byte message is one 2-flit packet, but it waits behind the background)
+    s = 16 * 16 / (75e9 / 8)
     rho = 0.5 * 0.75
     expected = 2 * rho * s / (2 * (1 - rho)) + 2 * 0.5 * s / (2 * 0.5)
     assert busy["utilisation"][()] == pytest.approx(rho)
     assert busy["queueing_delay_s"][()] == pytest.approx(expected)
     assert busy["latency_s"] - idle["latency_s"] == pytest.approx(expected)
-    saturated = N.p2p_table(angara, 16, 2, offered_load=1.0).columns
-    assert np.isinf(saturated["latency_s"][()])
+    # a longer message meets the same queues: the wait does not depend on its size
+    sizes = np.array([16.0, 240, 241, 4096, 1e6])
+    waits = N.p2p_table(angara, sizes, 2, offered_load=0.5).columns["queueing_delay_s"]
+    assert waits == pytest.approx(np.full(5, expected))
+    with pytest.raises(InputError, match="saturation"):
+        N.p2p_table(angara, 16, 2, offered_load=1.0)  # the endpoint channel saturates
+    with pytest.raises(InputError, match="saturation"):
+        N.p2p_table(angara, 16, 2, offered_load=1 / 0.75)
     with pytest.raises(InputError, match="transpose"):
         N.p2p_table(angara, 16, 2, offered_load=0.1, pattern="transpose")
     with pytest.raises(InputError, match="pattern"):

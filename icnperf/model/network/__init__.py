@@ -70,6 +70,7 @@ from icnperf.model.network.bandwidth import (
 from icnperf.model.network.contention import (
     FIXED_PERMUTATIONS,
     ROUTER_EFFICIENCY,
+    background_service_time,
     channel_utilisation,
     md1_waiting_time,
     packet_service_time,
@@ -126,6 +127,7 @@ __all__ = [
     "PARAMETERS",
     "LogGP",
     "P2PTable",
+    "background_service_time",
     "bind",
     "channel_utilisation",
     "flits",

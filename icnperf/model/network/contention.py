@@ -85,10 +85,27 @@ def md1_waiting_time(rho, service_time):
 
 def packet_service_time(m, *, flit_size, packet_max_flits, packet_header_flits,
                         link_bandwidth):
-    """Mean time a packet of the message holds a link: s = (W(m) / n(m)) / B_link."""
+    """Mean time a packet of an m-byte message holds a link: s = (W(m) / n(m)) / B_link."""
     packet = {"flit_size": flit_size, "packet_max_flits": packet_max_flits,
               "packet_header_flits": packet_header_flits}
     return wire_bytes(m, **packet) / packets(m, **packet) / link_bandwidth
+
+
+def background_service_time(*, flit_size, packet_max_flits, link_bandwidth):
+    """Time one packet of the background load holds a link: s_bg = P · f / B_link.
+
+    The background load is carried in full packets (P = packet_max_flits flits of f =
+    flit_size bytes, header included): bulk traffic, the kind that loads channels to a
+    fraction of their bandwidth. It does not depend on the message whose latency is
+    predicted: the wait a packet meets in a queue is the work already queued ahead of it
+    (Pollaczek-Khinchine: the residual service of the packet in service plus the packets
+    waiting), which belongs to the background, not to the arriving message. So at a fixed
+    path and load the queueing delay is the same for every message size, and the latency
+    (zero-load latency, non-decreasing in m, plus it) never falls as the message grows.
+    With a fixed utilisation, full packets give the longest wait of any packet size (W
+    grows with s), so this is an upper estimate for background traffic of smaller packets.
+    """
+    return packet_max_flits * flit_size / link_bandwidth
 
 
 def queueing_delay(offered_load, channel_load, hops, service_time, endpoint_channels=2,

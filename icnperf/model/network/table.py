@@ -25,9 +25,10 @@ from icnperf.model.network.bandwidth import (
     streaming_interval,
 )
 from icnperf.model.network.contention import (
+    background_service_time,
     channel_utilisation,
-    packet_service_time,
     queueing_delay,
+    saturation_load,
     sharing_delay,
 )
 from icnperf.model.network.node import (
@@ -101,7 +102,10 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
     one node: the message goes through shared memory (:func:`intra_node_table`).
     ``offered_load`` > 0 (fraction of a channel's
     bandwidth injected by every endpoint, with ``pattern``'s channel load) charges M/D/1
-    queueing delay; otherwise contention is ignored.
+    queueing delay (InputError at or past the saturation load, where it is infinite), the
+    background carried in full packets (contention.background_service_time:
+    the same delay for every size, so latency never falls as the message grows); otherwise
+    contention is ignored.
 
     Columns (:data:`COLUMNS`; seconds, bytes, bytes/s): packetization (packets, flits,
     wire_bytes), the latency terms (software_overhead_s, path_latency_s, serialization_s,
@@ -143,6 +147,12 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
         gamma = float(metrics.channel_load[pattern])
         if math.isnan(gamma):
             raise InputError(f"traffic pattern {pattern!r} is not defined for {spec.text}")
+        saturation = float(saturation_load(gamma))
+        if load >= saturation:
+            raise InputError(f"offered load {load:g} is at or past saturation for {pattern}"
+                             f" traffic on {spec.text} ({saturation:.4g}"
+                             " flits/endpoint/cycle), where the queueing delay has no finite"
+                             f" value; give a load below {saturation:.4g}")
     m, h = np.broadcast_arrays(m, h)
     nics = nics_per_node(machine)
     p = int(processes_per_nic(processes_per_node, nics))
@@ -157,7 +167,7 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
         hw = hardware_latency(m, h, **bind(hardware_latency, params))
         share = sharing_delay(ser, p)
         rho = channel_utilisation(load, gamma) * np.ones_like(m)
-        service = packet_service_time(m, **bind(packet_service_time, params))
+        service = background_service_time(**bind(background_service_time, params))
         queue = queueing_delay(load, gamma, h, service) * np.ones_like(m)
         overhead = params["software_overhead"] * np.ones_like(m)
         total = overhead + hw + share + queue
@@ -267,8 +277,9 @@ def _assumptions(machine, params, api, average, processes, nics, load,
     notes.append("protocol: eager at every size (no rendezvous handshake)")
     if load > 0:
         notes.append(f"contention charged: {pattern} background load; each channel an "
-                     "independent M/D/1 queue (Poisson arrivals, fixed packet time, infinite "
-                     "buffers), router channels at the busiest channel's utilisation; "
+                     "independent M/D/1 queue (Poisson arrivals of full packets, infinite "
+                     "buffers), router channels at the busiest channel's utilisation; the "
+                     "wait is the background's queued work, the same for every message size; "
                      "streaming and message rate ignore the background load")
     else:
         notes.append("contention ignored: empty network (zero load)")
