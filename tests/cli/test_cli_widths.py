@@ -27,7 +27,7 @@ COMMANDS = {
     "machine": ["machine", "angara-4d", "--set", "network.link_latency=60ns"],
     "topology": ["topology", "dragonfly:p=4,a=8,h=4"],
     "compare-topologies": ["compare-topologies", "--radix", "16,32,64"],
-    "predict p2p": ["predict", "p2p", "--machine", "angara-3d", "--load", "0.3", "--pattern",
+    "predict p2p": ["predict", "p2p", "--machine", "angara-3d", "--load", "0.05", "--pattern",
                     "tornado", "--ppn", "4"],
     "predict collective": ["predict", "collective", "allreduce", "--machine", "angara-4d",
                            "--nodes", "64..4096:x4", "--bytes", "8,256,64KiB"],
