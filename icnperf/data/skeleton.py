@@ -11,7 +11,6 @@ the machine schema (``data/machine``).
 from __future__ import annotations
 
 import math
-import tomllib
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -122,9 +121,11 @@ def _closest(key: str, allowed) -> str:
 def parse_skeleton(text: str, origin: str = "<skeleton>") -> Skeleton:
     """A skeleton from TOML text; InputError naming ``origin``, the phase and the key."""
     r = _Reader(origin)
+    from icnperf.data.files import TOMLProblem, load_toml
+
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        doc = load_toml(text)
+    except TOMLProblem as error:
         raise InputError(f"{origin}: not valid TOML ({error})") from None
     r.keys(doc, _TOP)
     if "format" not in doc:

@@ -4,6 +4,7 @@
 import csv
 import io
 import json
+from importlib import resources
 
 import pytest
 from click.testing import CliRunner
@@ -285,3 +286,30 @@ def test_calibrate_app_bad_runs_are_one_line(tmp_path):
     runs.write_text("nodes,n,total_s\n16,128,1.0\n")
     assert "more runs than coefficients" in _bad("calibrate", "--machine", "angara-4d",
                                                  "--app", str(app), "--data", str(runs))
+
+
+JACOBI_FILE = resources.files("icnperf").joinpath("data", "apps", "jacobi3d.toml")
+
+
+@pytest.mark.parametrize("change, extra, message", [
+    (None, ["--param", "n=1e200"], "number too large"),
+    (('flops = "8 * n**3 / P"', 'flops = "log2(0)"'), [], "not a finite real number"),
+    (('flops = "8 * n**3 / P"', 'flops = "1e308 * 1e308"'), [], "number too large"),
+    ("deep", [], "nested deeper than"),
+])
+def test_hostile_skeletons_get_one_line_and_exit_2(tmp_path, change, extra, message):
+    """Values beyond a float, a logarithm of zero and deeply nested TOML: one line, exit 2
+    (they raised OverflowError, TypeError and RecursionError before)."""
+    text = JACOBI_FILE.read_text(encoding="utf-8")
+    if change == "deep":
+        text += "x = " + "[" * 5000 + "]" * 5000 + "\n"
+    elif change is not None:
+        assert change[0] in text
+        text = text.replace(*change)
+    path = tmp_path / "app.toml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["predict", "app", str(path), "--machine", "angara-4d",
+                                      "--nodes", "16", *extra])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1

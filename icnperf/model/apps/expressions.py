@@ -28,6 +28,7 @@ import ast
 import builtins
 import math
 import re
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -362,12 +363,22 @@ def value(expression: Expression, env: dict, at: str = ""):
                          "root of a negative number)") from None
     except InputError as error:
         raise InputError(f"{expression.where}: {error}{suffix}") from None
+    except TypeError:
+        raise InputError(f"{expression.where}: not a finite real number{suffix} (e.g. the "
+                         "logarithm of zero)") from None
+    if isinstance(result, Fraction) and abs(result) > _LARGEST_FLOAT:
+        raise InputError(f"{expression.where}: number too large{suffix} (beyond "
+                         f"{sys.float_info.max:.3g})")
     if isinstance(result, complex):
         raise InputError(f"{expression.where}: the value is complex{suffix} (a root of a "
                          "negative number)")
     if isinstance(result, float) and not math.isfinite(result):
         raise InputError(f"{expression.where}: the value is not finite{suffix}")
     return result
+
+
+_LARGEST_FLOAT = Fraction(sys.float_info.max)
+"""The largest value a skeleton expression may take (a float's range)."""
 
 
 class _Unbound(Exception):
