@@ -313,3 +313,15 @@ def test_hostile_skeletons_get_one_line_and_exit_2(tmp_path, change, extra, mess
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("args", [
+    ["predict", "app", "hpcg", "--variant", "optimized", "--machine", "angara-36"],
+    ["predict", "app", "jacobi3d", "--machine", "angara-4d", "--nodes", "16..4096:x4"],
+    ["explain", "app", "hpcg-optimized", "--machine", "angara-36", "--nodes", "36"],
+    ["explain", "app", "jacobi3d", "--machine", "angara-4d", "--nodes", "4096"],
+])
+def test_app_tables_fit_100_columns(args):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.output.splitlines()) <= 100

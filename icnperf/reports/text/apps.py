@@ -348,8 +348,11 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
         return csv_text(rows, ["nodes", "layout", "phase", "time_s", "share", "gflops",
                                "efficiency"])
     names = [p.name for p in results[0].phases]
-    title = (f"{skeleton.name} on {machine.name}, {results[0].ppn} process(es) per node; "
-             "time per run of each phase and its share of the total")
+    from icnperf.reports.page import wrap
+
+    title = "\n".join(wrap(f"{skeleton.name} on {machine.name}, {results[0].ppn} process(es)"
+                           " per node; time per run of each phase and its share of the total",
+                           TABLE_WIDTH))
     return (f"{title}\n\n{phase_table(phase_rows, total_rows, names)}\n\nnotes:\n"
             f"{numbered_notes(notes)}\n")
 

@@ -13,7 +13,7 @@ def _wrapped(label: str, text: str, width: int = TABLE_WIDTH) -> list[str]:
 
     head = f"  {label:<14}" if len(label) < 14 else f"  {label} "
     return textwrap.wrap(text, width, initial_indent=head, subsequent_indent=" " * 16,
-                         break_on_hyphens=False, break_long_words=False) or [head]
+                         break_on_hyphens=False, break_long_words=True) or [head]
 
 
 def _shown(term) -> str:
