@@ -67,14 +67,21 @@ from functools import cache
 
 from icnperf.validation.claim import Claim
 
-FUGAKU_IMB = ("RIKEN R-CCS, Fugaku user guide 'Perf-MPI', IMB PingPong between two nodes "
-              "(as transcribed in giordano/julia-on-fugaku; table fugaku-imb-pingpong)")
-TOFUD = ("Ajima et al., 'The Tofu Interconnect D', IEEE CLUSTER 2018, abstract "
-         "(table tofud-cluster2018)")
-ARIES = ("Cray XC Series Network white paper WP-Aries01-1112, 2012, as quoted "
-         "(table aries-xc-whitepaper)")
-K_HPCG = "RIKEN news release, 16 Nov 2017: HPCG on all 82,944 compute nodes (table k-computer-hpcg)"
-FUGAKU_HPCG = "RIKEN/Fujitsu releases on Fugaku's HPCG results (table fugaku-hpcg)"
+FUGAKU = "Fugaku (RIKEN, preset fugaku): "
+K_COMPUTER = "K computer (RIKEN, preset k-computer): "
+PIZ_DAINT = "Piz Daint (CSCS, preset piz-daint): "
+LUMI = "LUMI-C (CSC, preset lumi): "
+"""Every source starts with its machine, so the claims group by machine wherever they are
+grouped by source (the validation page's sections run up to the source's first ')')."""
+FUGAKU_IMB = (FUGAKU + "RIKEN R-CCS, Fugaku user guide 'Perf-MPI', IMB PingPong between two "
+              "nodes, as transcribed in giordano/julia-on-fugaku; table fugaku-imb-pingpong")
+TOFUD = (FUGAKU + "Ajima et al., 'The Tofu Interconnect D', IEEE CLUSTER 2018, abstract; "
+         "table tofud-cluster2018")
+ARIES = (PIZ_DAINT + "Cray XC Series Network white paper WP-Aries01-1112, 2012, as quoted; "
+         "table aries-xc-whitepaper")
+K_HPCG = (K_COMPUTER + "RIKEN news release, 16 Nov 2017: HPCG on all 82,944 compute nodes; "
+          "table k-computer-hpcg")
+FUGAKU_HPCG = FUGAKU + "RIKEN/Fujitsu releases on Fugaku's HPCG results; table fugaku-hpcg"
 
 CALIBRATION_REASON = ("the calibrated parameter is rounded (to 10 ns or 1 ns) against a "
                       "figure printed with 2-3 digits: ±1 % holds the calibration, a "
@@ -192,10 +199,10 @@ def _hpcg_claim(cid, source, row, machine_name, radices, list_name):
                  runs="application", kind="predicted", tolerance_reason=HPCG_REASON)
 
 
-PIZ_DAINT_OSU = ("CSCS ReFrame regression checks for Piz Daint, osu_tests.py reference values "
-                 "(table piz-daint-osu-reframe)")
-PIZ_DAINT_NODE = ("CSCS ReFrame regression checks for Piz Daint, hpcg_benchmark.py reference "
-                  "values (table piz-daint-node-reframe)")
+PIZ_DAINT_OSU = (PIZ_DAINT + "CSCS ReFrame regression checks, osu_tests.py reference values; "
+                 "table piz-daint-osu-reframe")
+PIZ_DAINT_NODE = (PIZ_DAINT + "CSCS ReFrame regression checks, hpcg_benchmark.py reference "
+                  "values; table piz-daint-node-reframe")
 PIZ_DAINT_LOCAL = (104, 104, 104)
 LATENCY_REASON = ("±10 %: the reference is printed with 3 digits and the two nodes' distance "
                   "is not stated: one router hop more than the 0 taken adds 100 ns (7.7 %)")
@@ -226,8 +233,8 @@ def _node_claim(cid, benchmark, variant, overrides, what):
                  runs="application", kind="predicted", tolerance_reason=HPCG_REASON)
 
 
-LUMI_OSU = ("LUMI ReFrame regression checks, osu_check.py reference values, lumi:cpu "
-            "(tables lumi-osu-reframe, lumi-osu-bw-reframe)")
+LUMI_OSU = (LUMI + "LUMI ReFrame regression checks, osu_check.py reference values, lumi:cpu; "
+            "tables lumi-osu-reframe, lumi-osu-bw-reframe")
 LUMI_HOPS = 0
 LUMI_LATENCY_REASON = (
     "±10 %: the reference is printed with 2-3 digits and the check's own band is ±0.2 us "
@@ -324,3 +331,10 @@ CLAIMS = [
                               "streaming_bandwidth_Bps") / 1e9,
           kind="predicted", tolerance_reason=LUMI_BANDWIDTH_REASON),
 ]
+
+MACHINE_ORDER = ("fugaku-", "k-computer-", "piz-daint-", "lumi-")
+"""Claims are listed machine by machine (ids start with the preset's name), so `icnperf
+validate` prints each machine's claims together within each kind's table and `--only
+'piz-daint-*'` selects one machine."""
+CLAIMS.sort(key=lambda c: next(i for i, prefix in enumerate(MACHINE_ORDER)
+                               if c.id.startswith(prefix)))
