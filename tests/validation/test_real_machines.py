@@ -91,3 +91,21 @@ def test_hpcg_layouts_have_the_stated_node_counts():
 def test_hpcg_claims_pass(claim):
     result = registry.evaluate(claim)
     assert result.status == "pass", result
+
+
+def test_piz_daint_allreduce_is_four_point_to_point_steps():
+    """The 16-node all-reduce claim's prediction, hand derived from the preset's keys:
+    recursive doubling on nodes 0..15 in order, four nodes per Aries router, is four
+    synchronous 8-byte exchanges; steps 1-2 stay on a router (one router), steps 3-4 cross
+    to the next router of the chassis (two routers) where the 4 nodes of a router share the
+    one rank-1 link, so each message serializes its 2 flits at a quarter of the link rate."""
+    machine = load_machine("piz-daint")
+    n, sw = machine.network, machine.software
+    wire = 32 / n["link_bandwidth"]    # one 16-byte header flit + the 8 bytes in one flit
+    base = sw["mpi_overhead"] + n["injection_latency"] + n["ejection_latency"]
+    near = base + n["router_latency"] + wire
+    far = base + 2 * n["router_latency"] + 4 * wire
+    claim = next(c for c in R.CLAIMS if c.id == "piz-daint-osu-allreduce-8b-16n")
+    assert claim.predict() == pytest.approx(2 * near + 2 * far, rel=1e-3)
+    alltoall = next(c for c in R.CLAIMS if c.id == "piz-daint-osu-alltoall-8b-16n")
+    assert "128 B per rank" in alltoall.quantity      # 16 blocks of 8 bytes
