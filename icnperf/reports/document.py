@@ -22,7 +22,7 @@ SVG_TRACE_TYPES = frozenset({"scatter", "bar"})
 FIGURE_CONFIG = {"displaylogo": False, "showSendToCloud": False,
                  "responsive": True}
 FIGURE_HEIGHT = "460px"
-STATUS_WORDS = frozenset({"pass", "known-discrepancy", "fail"})
+STATUS_WORDS = frozenset({"pass", "known-discrepancy", "open", "fail"})
 
 
 @dataclass

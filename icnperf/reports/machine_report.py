@@ -330,8 +330,8 @@ def validation_section() -> Section:
              f" {len(claims) - len(chosen)} registered claims (application-level checks and"
              " simulator cross-checks), each paper's redrawn figures and the full error"
              " tables are on the validation page (icnperf validate -o validation.html).")
-    notes = [f"{r['id']}: known discrepancy: {r['reason']}" for r in results
-             if r["status"] == "known-discrepancy"]
+    notes = [f"{r['id']}: {r['status'].replace('-', ' ')}: {r['reason']}" for r in results
+             if r["status"] in ("known-discrepancy", "open")]
     return Section("Validation against published measurements", intro=intro,
                    figures=[fig] if fig else [], tables=[results_table(results)],
                    notes=notes)

@@ -18,10 +18,11 @@ import plotly.graph_objects as go
 
 from icnperf.reports.document import Section, Table, render_document
 from icnperf.reports.figures import figure, label, spans_decades
-from icnperf.validation.registry import (CLAIM_KINDS, RUNS, kind_counts, status_counts,
-                                         summary_line)
+from icnperf.validation.registry import (CLAIM_KINDS, RUNS, STATUSES, kind_counts,
+                                         status_counts, summary_line)
 
-STATUS_COLOURS = {"pass": "#2ca02c", "known-discrepancy": "#ff7f0e", "fail": "#d62728"}
+STATUS_COLOURS = {"pass": "#2ca02c", "known-discrepancy": "#ff7f0e", "open": "#9467bd",
+                  "fail": "#d62728"}
 TABLE_COLUMNS = ["id", "kind", "quantity", "measured", "predicted", "unit", "error",
                  "tolerance", "tolerance kind", "status"]
 KIND_MEANING = {
@@ -204,11 +205,11 @@ def summary_section(results: list[dict]) -> Section:
                " model's own value. A known discrepancy is a claim that misses its published"
                " tolerance for a written reason (the paper's statement does not follow from"
                " its own formulas or data, or the witness's noise) while agreeing with the"
-               " value that reason derives."),
-        tables=[Table(["kind", "meaning", "claims", "pass", "known-discrepancy", "fail"],
-                      kind_rows),
-                Table(["paper", "claims", *CLAIM_KINDS, "pass", "known-discrepancy",
-                       "fail"], paper_rows)])
+               " value that reason derives. An open claim misses its tolerance for a reason"
+               " not yet understood: it is shown with what was ruled out and what is"
+               " suspected, and it is not a pass."),
+        tables=[Table(["kind", "meaning", "claims", *STATUSES], kind_rows),
+                Table(["paper", "claims", *CLAIM_KINDS, *STATUSES], paper_rows)])
 
 
 def validation_page(results: list[dict] | None = None,

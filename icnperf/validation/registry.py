@@ -59,6 +59,8 @@ def problems(claims: list[Claim]) -> list[str]:
         if (c.kind == "calibrated") != bool(c.fitted):
             out.append(f"{c.id}: a calibrated claim names what was fitted to it (fitted),"
                        " and only a calibrated one")
+        if c.open_reason and (c.kind != "predicted" or c.discrepancy):
+            out.append(f"{c.id}: only a predicted claim without a discrepancy may be open")
         if c.expected_tolerance is not None and not (
                 c.discrepancy and c.expected_tolerance_reason
                 and c.expected_tolerance_reason.strip()):

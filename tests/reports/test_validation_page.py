@@ -32,13 +32,14 @@ def test_summary_counts_predicted_calibrated_and_regression_apart():
                _result("d", 1.0, 1.0, claim_kind="regression",
                        source="Paper B (seeds/010), Fig. 1")]
     section = summary_section(results)
-    assert ("2 predicted: 1 pass, 0 known discrepancy, 1 fail; 1 calibrated; 1 regression"
-            in section.intro)
+    assert ("2 predicted: 1 pass, 0 known discrepancy, 0 open, 1 fail; 1 calibrated;"
+            " 1 regression" in section.intro)
     by_kind, by_paper = section.tables
     assert [row[0] for row in by_kind.rows] == ["predicted", "calibrated", "regression"]
-    assert [row[2:] for row in by_kind.rows] == [[2, 1, 0, 1], [1, 1, 0, 0], [1, 1, 0, 0]]
-    assert by_paper.rows == [["Paper A (seeds/009)", 3, 2, 1, 0, 2, 0, 1],
-                             ["Paper B (seeds/010)", 1, 0, 0, 1, 1, 0, 0]]
+    assert [row[2:] for row in by_kind.rows] == [[2, 1, 0, 0, 1], [1, 1, 0, 0, 0],
+                                                 [1, 1, 0, 0, 0]]
+    assert by_paper.rows == [["Paper A (seeds/009)", 3, 2, 1, 0, 2, 0, 0, 1],
+                             ["Paper B (seeds/010)", 1, 0, 0, 1, 1, 0, 0, 0]]
     page, failed = validation_page(results, simulation_run=False)
     assert failed and "They were not run" in page
 
@@ -112,7 +113,7 @@ def test_status_cells_coloured_and_reasons_listed():
     assert '<td class="text status-known-discrepancy">known-discrepancy</td>' in page
     assert '<td class="text status-pass">pass</td>' in page
     assert "b: known discrepancy: the paper&#39;s &lt;b&gt;own&lt;/b&gt; numbers" in page
-    assert "1 pass, 1 known discrepancy, 0 fail" in sections[0].intro
+    assert "1 pass, 1 known discrepancy, 0 open, 0 fail" in sections[0].intro
     assert results_table(results).rows[1][-1] == "known-discrepancy"
 
 

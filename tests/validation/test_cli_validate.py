@@ -118,7 +118,7 @@ def test_html_page_of_a_selection(tmp_path):
     result = run("--only", "nudt-sf-*", "-o", str(target))
     assert result.exit_code == 0, result.output
     page = target.read_text(encoding="utf-8")
-    assert "3 predicted: 3 pass, 0 known discrepancy, 0 fail" in page
+    assert "3 predicted: 3 pass, 0 known discrepancy, 0 open, 0 fail" in page
     assert "They were not run" in page
 
 

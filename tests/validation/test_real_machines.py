@@ -9,7 +9,8 @@ from icnperf.data.machine import load_machine
 from icnperf.validation import registry
 from icnperf.validation.claims import real_machines as R
 
-P2P = [c for c in R.CLAIMS if c.runs == "closed-form"]
+P2P = [c for c in R.CLAIMS if c.runs == "closed-form" and not c.open_reason]
+OPEN = [c for c in R.CLAIMS if c.open_reason]
 HPCG = [c for c in R.CLAIMS if c.runs == "application"]
 
 
@@ -36,6 +37,14 @@ def test_registered_with_kinds_and_sources():
 def test_point_to_point_claims_pass(claim):
     result = registry.evaluate(claim)
     assert result.status == "pass", result
+
+
+@pytest.mark.parametrize("claim", OPEN, ids=lambda c: c.id)
+def test_open_claims_still_miss_below_the_measurement(claim):
+    """The open Piz Daint collective claims: the model stays below the measured time by more
+    than the ±25 % band (if a change brings one in, it passes and belongs in P2P)."""
+    result = registry.evaluate(claim)
+    assert result.status == "open" and result.predicted < 0.75 * result.measured, result
 
 
 def test_calibrations_are_the_stated_arithmetic():

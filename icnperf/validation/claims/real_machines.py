@@ -32,7 +32,8 @@ Point-to-point (``closed-form``):
   rank count (recursive doubling for an all-reduce vector <= 2048 B; Bruck for all-to-all
   blocks <= 256 B on >= 8 ranks), to be switched to ``--algorithm auto`` when it lands. They
   miss by 1.75x to 3.6x (docs/real-machines.md: each measured step costs 2.3-3.4 us where
-  the model charges one 1.3 us message). The osu_bw row
+  the model charges one 1.3 us message) and are registered as open: shown and counted apart,
+  not failing validate, until an analysis explains the per-step cost. The osu_bw row
   (``piz-daint-osu-bw-reframe``) is not registered: the model charges one message one
   path at one link's rate, Aries spreads it over many (the table's notes).
 
@@ -267,6 +268,14 @@ PIZ_DAINT_COLLECTIVE_REASON = (
 """The band of the Piz Daint collective claims. Disclosed: the 16-node all-reduce and
 all-to-all model values were printed once (while checking the command line, before this
 band was written); the band follows the reasons above, not those values."""
+PIZ_DAINT_COLLECTIVE_OPEN = (
+    "the measured references imply 2.3 us (6 nodes) and 3.4 us (16 nodes) per synchronous "
+    "step where the model charges one calibrated 1.3 us message plus its routers; ruled "
+    "out: placement (spread over groups gives 7.2 us at 16 nodes, still 1.9x low); "
+    "suspected, not modelled: the software path of a blocking collective step, per-step "
+    "skew growing with P, and Cray MPICH rules other than MPICH's (docs/real-machines.md)")
+"""Why the Piz Daint collective claims are open: what the misses look like, what was ruled
+out and what is suspected. Written after the results were seen (the band was not)."""
 MPICH_ALLREDUCE_RULE = ("MPICH's documented default (Thakur et al. 2005; "
                         "MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE, default 2048, src/mpi/coll/"
                         "cvars.txt): recursive doubling for a vector <= 2048 B")
@@ -307,7 +316,8 @@ def _piz_daint_collective_claim(benchmark: str, nodes: int, operation: str,
         f"{rule}",
         row["latency_s"], "s", 0.25, "relative",
         lambda: job_collective_time("piz-daint", operation, algorithm, size, nodes),
-        kind="predicted", tolerance_reason=PIZ_DAINT_COLLECTIVE_REASON)
+        kind="predicted", tolerance_reason=PIZ_DAINT_COLLECTIVE_REASON,
+        open_reason=PIZ_DAINT_COLLECTIVE_OPEN)
 
 
 CLAIMS = [
