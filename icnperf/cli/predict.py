@@ -114,7 +114,9 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
               help="Set a skeleton parameter, e.g. n=2048 (repeatable; bare SI numbers).")
 @click.option("--algorithm", default=None, metavar="ALG",
               help="Algorithm of every collective phase (auto, hw-tree, recursive-doubling,"
-                   " p2p-tree, ...) [default: each phase's own].")
+                   " p2p-tree, ...), or all: the hardware tree beside each phase's"
+                   " point-to-point algorithm, with p2p / hw-tree [default: each phase's"
+                   " own].")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
               help="Processes per node [default: the skeleton's, else the machine's].")
 @click.option("--rows", type=Count(), default=None, help="spmv: matrix rows (param rows).")
@@ -133,9 +135,10 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
+@WIDE_OPTION
 def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | None,
         shape: str | None, params: tuple[str, ...], algorithm: str | None, fmt: str,
-        output: str | None, force: bool, **problem) -> None:
+        output: str | None, force: bool, wide: bool, **problem) -> None:
     """Time per phase and its share of the total per node count for an application
     skeleton: a TOML file (docs/skeleton-format.md) or a bundled NAME (spmv, heat, hpcg,
     hpcg-optimized, hpcg-vendor, jacobi3d); npb-is ranks placements with its Python
@@ -143,4 +146,4 @@ def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | No
     from icnperf.reports.text.apps import app_text
 
     emit(app_text(app, machine_name, overrides, nodes, shape, algorithm, problem, fmt,
-                  params), output, force)
+                  params, wide), output, force)

@@ -43,9 +43,9 @@ Variants:
   32-bit indices) move the same 12 B per non-zero and save the row pointers, seeds/003's
   +5 % (§2.3).
 * ``optimized`` with ``angara-shmem``: seeds/003's version "with single-node optimizations
-  (excluding OpenMP) and SHMEM": halo by ``shmem_double_put`` (``software.shmem_overhead``, from the 0.7 µs
-  latency) followed by a synchronisation, ``sync="pairwise"`` (a flag put to every
-  exchange partner; a process starts once its neighbours' flags arrived) or
+  (excluding OpenMP) and SHMEM": halo by ``shmem_double_put`` (``software.shmem_overhead``,
+  from the 0.7 µs latency) followed by a synchronisation, ``sync="pairwise"`` (a flag put
+  to every exchange partner; a process starts once its neighbours' flags arrived) or
   ``sync="barrier"`` (``shmem_barrier_all`` after the puts, charged as a barrier over the
   node layout plus an intra-node stage); seeds/003 §2.4 describes both and does not say
   which one the 39 % is for. Compute is divided by the node-level factors of seeds/003,
