@@ -12,6 +12,7 @@ in :mod:`icnperf.model.apps.timing`; these records only hold what was read.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import sys
@@ -204,8 +205,16 @@ class Skeleton:
         """The symbol table the skeleton's expressions were read with."""
         return SymbolTable(dict(self.symbols), machine_keys)
 
+    @functools.cached_property
+    def _machine_keys(self) -> frozenset:
+        return self._read_machine_keys()
+
     def machine_keys(self) -> frozenset:
-        """Every machine value an expression of the skeleton reads."""
+        """Every machine value an expression of the skeleton reads (found once per
+        skeleton: ``icnperf size`` evaluates one at thousands of designs)."""
+        return self._machine_keys
+
+    def _read_machine_keys(self) -> frozenset:
         keys = set()
         for _, e in self.defines:
             keys |= e.machine_keys

@@ -37,7 +37,8 @@ from icnperf.model.apps.expressions import value
 from icnperf.model.apps.helpers import HELPERS, HelperContext
 from icnperf.model.apps.skeleton import Skeleton
 
-__all__ = ["PhaseResult", "SkeletonResult", "environment", "processes_per_node", "run"]
+__all__ = ["PhaseResult", "SkeletonResult", "compute_time", "environment", "processes_per_node",
+           "run"]
 
 _SECTIONS = ("network", "node", "software")
 
@@ -238,6 +239,37 @@ def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_ap
     return tuple(terms)
 
 
+def _phase_compute(skeleton, machine, phase, env, typed, at, ppn, where):
+    """(compute per repeat, flops, memory bytes, bound, slowest node type) of one phase."""
+    if typed:
+        by_type = [(name, _compute(phase, type_env, at, ppn, machine, where))
+                   for name, type_env in typed]
+        slowest, (compute, flops, memory, bound) = max(by_type, key=lambda r: r[1][0])
+        return compute, flops, memory, bound, slowest
+    return (*_compute(phase, env, at, ppn, machine, where), None)
+
+
+def compute_time(skeleton: Skeleton, machine, nodes: int, *, ppn: int | None = None) -> float:
+    """Σ_phases repeat x compute per repeat (s) at ``nodes`` nodes: the part of
+    :func:`run`'s total that no layout changes, and a lower bound of that total on every
+    layout (a phase's repeat takes compute + communication, or the larger of the two when
+    it overlaps them). The compute reads the machine's node, network and software values,
+    never its topology."""
+    ppn = processes_per_node(skeleton, machine, ppn)
+    at = _at(nodes, ppn)
+    env = environment(skeleton, machine, nodes, ppn)
+    typed = [(name, environment(skeleton, machine, nodes, ppn, params))
+             for name, params in _node_types(machine)]
+    origin = f"{skeleton.origin}: " if skeleton.origin else ""
+    total = 0.0
+    for phase in skeleton.phases:
+        where = f"{origin}phase {phase.name!r}"
+        repeat = _nonnegative(phase.repeat, env, at)
+        compute = _phase_compute(skeleton, machine, phase, env, typed, at, ppn, where)[0]
+        total += _finite(float(repeat) * compute, f"{where}: the compute time per run", at)
+    return _finite(total, f"{origin}the compute time", at)
+
+
 def run(skeleton: Skeleton, machine, layout=None, *, ppn: int | None = None,
         algorithm: str | None = None, point_to_point: bool = False) -> SkeletonResult:
     """The skeleton on ``layout`` (a collectives.Layout of the nodes; default the machine's
@@ -270,13 +302,8 @@ def run(skeleton: Skeleton, machine, layout=None, *, ppn: int | None = None,
     for phase in skeleton.phases:
         where = f"{origin}phase {phase.name!r}"
         repeat = _nonnegative(phase.repeat, env, at)
-        if typed:
-            by_type = [(name, _compute(phase, type_env, at, ppn, machine, where))
-                       for name, type_env in typed]
-            slowest, (compute, flops, memory, bound) = max(by_type, key=lambda r: r[1][0])
-        else:
-            slowest = None
-            compute, flops, memory, bound = _compute(phase, env, at, ppn, machine, where)
+        compute, flops, memory, bound, slowest = _phase_compute(skeleton, machine, phase, env,
+                                                                typed, at, ppn, where)
         terms = (_communication(phase, machine, layout, env, at, ppn, algorithm,
                                 params_by_api, point_to_point)
                  if phase.has_communication else ())

@@ -6,7 +6,8 @@ term's bound as bound.py derives it, with the per-round hop and load bounds of v
 Where the job layout does not depend on the design (a torus partition, slim fly's
 crossbar apart from its link derating) the bound is the model's own value or close to it;
 on dragonfly, megafly and fat trees it comes from counting the round's messages between
-routers and groups (traffic.py).
+routers and groups (traffic.py). A skeleton term is bounded by its compute alone
+(skeleton_terms.py).
 
 The proxy also gives each design an equivalence key: designs with equal keys run every
 term on the same job layout with the same parameters, so the full model gives them the
@@ -28,6 +29,7 @@ from icnperf.model.collectives.layout import Layout
 from icnperf.model.collectives.parameters import collective_parameters
 from icnperf.model.sizing import bound
 from icnperf.model.sizing.partition import box_shapes, partition_index
+from icnperf.model.sizing.skeleton_terms import SkeletonTerm, compute_bound, reads_network
 from icnperf.model.sizing.space import Block
 from icnperf.model.sizing.traffic import BlockTraffic, algorithm_rounds, block_traffic
 from icnperf.model.sizing.views import (Crossbar, Dragonfly, FatTree, Megafly, TorusPartitions,
@@ -57,6 +59,8 @@ class TermPlan:
 def term_plan(term, machine, n_endpoints: int) -> TermPlan:
     """The plan of one workload term (node count cut to N as workload.predict_term)."""
     nodes = n_endpoints if term.nodes is None else min(term.nodes, n_endpoints)
+    if isinstance(term, SkeletonTerm):
+        return TermPlan(term, nodes, "skeleton", "", 0.0, 1, (), ())
     if isinstance(term, AppTerm):
         operation = APPS[term.app][0]
         problem = term.problem
@@ -197,6 +201,10 @@ class Proxy:
         return best
 
     def _network_term(self, plan: TermPlan, view, bandwidth):
+        if plan.kind == "skeleton":
+            if bandwidth is not None and reads_network(plan.term):
+                return 0.0      # slim fly derates network.link_bandwidth (skeleton_terms)
+            return self._skeleton(plan)
         if plan.kind == "hpcg":
             return plan.repeat * self._hpcg(plan)
         collective = self._collective(plan, plan.operation, plan.m, plan.network_algorithms,
@@ -231,6 +239,12 @@ class Proxy:
                                                  tuple(float(np.ravel(s)[0]) for s in sizes))
         return self._fixed[key]
 
+    def _skeleton(self, plan: TermPlan) -> float:
+        key = (id(plan), "skeleton")
+        if key not in self._fixed:
+            self._fixed[key] = compute_bound(plan.term, self.machine, plan.nodes)
+        return self._fixed[key]
+
     def _hpcg(self, plan: TermPlan) -> float:
         key = (id(plan), "hpcg")
         if key not in self._fixed:
@@ -245,6 +259,8 @@ class Proxy:
         partition fits, on the torus's first n endpoints (exact trees,
         bound.universal_rounds_time)."""
         radices = block.params["radices"]
+        if plan.kind == "skeleton":
+            return self._skeleton(plan) + np.zeros(len(block))
         if plan.kind == "hpcg":
             return plan.repeat * self._hpcg(plan) + np.zeros(len(block))
         index = self._partition(block, plan.nodes)
