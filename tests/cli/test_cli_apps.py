@@ -544,3 +544,68 @@ def test_the_docs_error_messages_are_the_real_ones(tmp_path, monkeypatch, old, n
                   if line.startswith("icnperf: error: ")]
     assert any(re.fullmatch(".*".join(map(re.escape, line.split("..."))), message)
                for line in documented), message
+
+
+# --- --placement: nodes on the endpoints of a tree or dragonfly ------------------------------
+
+FAT_TREE = ["--machine", "simgrid-fattree-64", "--set", "node.peak_flops=1TFLOP/s", "--set",
+            "node.memory_bandwidth=100GB/s", "--nodes", "16", "--param", "n=256"]
+
+
+def test_spread_placement_slows_a_halo_on_a_fat_tree():
+    """16 nodes of XGFT(2; 8,8; 1,8): linear fills two leaves, so the 2x2x4 grid's x and y
+    neighbours share a leaf and only z crosses the spine; spread puts two nodes on each of
+    the 8 leaves, so every halo message crosses the spine and the leaves' up links carry
+    more: the halo takes longer, the compute does not change; random scatters the nodes
+    over all 64 endpoints, also slower than linear."""
+    def phases(placement):
+        doc = run_json("predict", "app", "jacobi3d", *FAT_TREE, "--placement", placement)
+        assert doc["inputs"]["placement"] == placement
+        return {r["phase"]: r["time_s"] for r in doc["rows"]}
+
+    linear, spread, scattered = phases("linear"), phases("spread"), phases("random")
+    assert spread["sweep"] == linear["sweep"] == scattered["sweep"]
+    assert spread["halo"] > 1.2 * linear["halo"]
+    assert scattered["halo"] > linear["halo"]
+    text = run("predict", "app", "jacobi3d", *FAT_TREE, "--placement", "spread")
+    assert text.startswith("jacobi3d on simgrid-fattree-64, spread placement,")
+
+
+def test_placement_reaches_the_halo_mapping():
+    """By hand, jacobi3d's 16 ranks on the 2x2x4 grid (rank r at x = r % 2, y = r // 2 % 2,
+    z = r // 4), XGFT(2; 8,8; 1,8) under d-mod-k (up port = destination endpoint mod 8):
+    linear puts node i on endpoint i, so only z messages cross leaves (4..7 -> 8..11 and
+    back), to four different destinations mod 8: spine hops 2, busiest channel 1. Spread
+    puts node i on leaf i % 8 at position i // 8, so every message crosses the spine
+    (hops 2) and goes up port 0 (destinations 0..7) or 1 (8..15): leaf 4 sends node 4's
+    messages to 5, 6, 0 (port 0) and 8 (port 1) and node 12's to 13, 14, 8 (port 1):
+    4 on port 1, the busiest channel."""
+    from icnperf.data.machine import load_machine
+    from icnperf.data.skeleton import load_skeleton
+    from icnperf.model.apps import timing
+    from icnperf.reports.text.predict import layouts_for
+
+    machine = load_machine("simgrid-fattree-64").with_overrides(
+        ["node.peak_flops=1TFLOP/s", "node.memory_bandwidth=100GB/s"])
+    skeleton = load_skeleton("jacobi3d").with_parameters({"n": 256})
+    [layout] = layouts_for(machine.topology, "16", None)
+    seen = {}
+    for placement in ("linear", "spread"):
+        result = timing.run(skeleton, machine, layout.placed(1, placement))
+        [halo] = next(p for p in result.phases if p.name == "halo").terms
+        seen[placement] = (halo.hops, halo.load)
+    assert seen == {"linear": (2, 1), "spread": (2, 4)}
+
+
+def test_spread_placement_on_a_torus_is_refused_as_in_predict_collective():
+    out = _bad("predict", "app", "heat", "--machine", "angara-4d", "--nodes", "64",
+               "--placement", "spread")
+    assert "spread placement deals nodes over the leaf switches" in out
+    collective = _bad("predict", "collective", "allreduce", "--machine", "angara-4d",
+                      "--nodes", "64", "--placement", "spread")
+    assert out == collective
+    assert "--placement does not apply to npb-is" in _bad(
+        "predict", "app", "npb-is", "--machine", "angara-36", "--placement", "random")
+    assert "hpcg_halo puts ranks on consecutive nodes" in _bad(
+        "predict", "app", "hpcg", "--machine", "piz-daint", "--nodes", "64", "--placement",
+        "spread")

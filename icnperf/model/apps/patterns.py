@@ -195,7 +195,8 @@ def message_term(kind: str, mapping: Mapping, m: float, params: dict,
 def collective_term(machine, layout, op: str, algorithm: str, per_rank_bytes, scope: str,
                     ppn: int, api: str, hardware: bool = True) -> CommunicationTerm:
     """A collective call's time: over every rank (``scope`` ranks, ppn per node) or one
-    rank per node (``nodes``); 0 with fewer than two participants. ``auto`` takes the
+    rank per node (``nodes``), the nodes where the layout's placement puts them; 0 with
+    fewer than two participants. ``auto`` takes the
     fastest algorithm that applies, the hardware tree left out unless ``hardware``."""
     procs = 1 if scope == "nodes" else ppn
     participants = layout.endpoints * procs
@@ -215,7 +216,8 @@ def collective_term(machine, layout, op: str, algorithm: str, per_rank_bytes, sc
     sizes = None if m is None else [m]
     if algorithm == "auto":
         results = collectives.compare(machine, op, sizes, layout=layout, api=api,
-                                      processes_per_node=procs)
+                                      processes_per_node=procs, placement=layout.placement,
+                                      seed=layout.seed)
         if not hardware:
             results.pop(HARDWARE_ALGORITHM, None)
         if not results:
@@ -225,7 +227,8 @@ def collective_term(machine, layout, op: str, algorithm: str, per_rank_bytes, sc
         chosen = f"{algorithm} (auto: fastest {kind}of {', '.join(results)})"
     else:
         result = collectives.collective_time(machine, op, algorithm, sizes, layout=layout,
-                                             api=api, processes_per_node=procs)
+                                             api=api, processes_per_node=procs,
+                                             placement=layout.placement, seed=layout.seed)
         chosen = algorithm
     size = "" if m is None else f" of m = {byte_count(m)} B"
     return CommunicationTerm("collective", float(result.time[0]), m or 0.0, 0, None, None,

@@ -193,7 +193,7 @@ def _node_types(machine):
 def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_api,
                    point_to_point=False):
     terms = []
-    placed = layout.placed(ppn)
+    placed = layout.placed(ppn, layout.placement, layout.seed)
     params = params_by_api(phase.api)
     ranks = layout.endpoints * ppn
     if phase.halo is not None:
@@ -227,6 +227,10 @@ def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_ap
             f" over {ranks} ranks"
         terms.append(patterns.message_term("p2p", mapping, m, params, detail))
     if phase.helper is not None:
+        if layout.placement != "linear":
+            raise InputError(f"phase {phase.name!r}, key 'helper': {phase.helper.name} puts "
+                             f"ranks on consecutive nodes; {layout.placement} placement "
+                             "applies to halo, p2p and collective phases only")
         helper = HELPERS[phase.helper.name]
         args = {k: value(e, env, at) for k, e in phase.helper.args}
         context = HelperContext(machine, layout, ppn, phase.api, params)
@@ -273,7 +277,8 @@ def compute_time(skeleton: Skeleton, machine, nodes: int, *, ppn: int | None = N
 def run(skeleton: Skeleton, machine, layout=None, *, ppn: int | None = None,
         algorithm: str | None = None, point_to_point: bool = False) -> SkeletonResult:
     """The skeleton on ``layout`` (a collectives.Layout of the nodes; default the machine's
-    topology). ``algorithm`` overrides every collective phase's algorithm;
+    topology; its ``placement`` puts the nodes on the endpoints, linear unless
+    ``Layout.placed`` set it). ``algorithm`` overrides every collective phase's algorithm;
     ``point_to_point`` runs every collective phase on its point-to-point algorithm instead
     (``Collective.point_to_point``: the comparison with the hardware tree); ``ppn`` the
     processes per node (:func:`processes_per_node`)."""

@@ -333,11 +333,13 @@ def _run_notes(results) -> list[str]:
 
 def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | None,
              shape: str | None, algorithm: str | None, given: dict, fmt: str,
-             params: tuple[str, ...] = (), wide: bool = False) -> str:
+             params: tuple[str, ...] = (), wide: bool = False,
+             placement: str = "linear") -> str:
     """The rendered ``predict app`` output: a skeleton (bundled name or file) per node
     count, or NPB IS's placements (its Python model); ``algorithm`` ``all`` sets the
     hardware tree and the point-to-point algorithms side by side; ``wide`` the full
-    layout."""
+    layout; ``placement`` puts the nodes on the endpoints (collectives.Layout.placed:
+    linear, spread over leaf switches or groups, random)."""
     from icnperf.data.machine import load_machine
     from icnperf.reports.text.predict import layouts_for
 
@@ -345,9 +347,10 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
     if app == "npb-is":
         used = {k: v for k, v in given.items() if v is not None}
         stray = sorted(set(used) - NPB_IS_OPTIONS)
-        if stray or params or algorithm is not None:
+        if stray or params or algorithm is not None or placement != "linear":
             names = ", ".join([_flag(s) for s in stray] + (["--param"] if params else [])
-                              + (["--algorithm"] if algorithm is not None else []))
+                              + (["--algorithm"] if algorithm is not None else [])
+                              + (["--placement"] if placement != "linear" else []))
             raise InputError(f"{names} does not apply to npb-is (its Python model takes "
                              "--class and --ppn)")
         return placement_text(machine, used.get("klass", "C"), None, fmt, nodes=nodes,
@@ -356,7 +359,8 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
         raise InputError(f"--class does not apply to {printable(app)} (npb-is only)")
     skeleton, ppn = resolve_skeleton(app, {k: v for k, v in given.items() if k != "klass"},
                                      params, machine)
-    layouts = layouts_for(machine.topology, nodes, shape)
+    layouts = [layout.placed(layout.processes_per_node, placement)
+               for layout in layouts_for(machine.topology, nodes, shape)]
     if algorithm == ALL:
         runs = compared_results(skeleton, machine, layouts, ppn)
     else:
@@ -378,7 +382,7 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
     if fmt == "json":
         return json_text({"inputs": {"app": app, "skeleton": skeleton.name,
                                      "machine": machine.name, "nodes": nodes, "shape": shape,
-                                     "algorithm": algorithm,
+                                     "algorithm": algorithm, "placement": placement,
                                      "processes_per_node": first.ppn,
                                      "parameters": first.parameters},
                           "notes": notes, "rows": phase_rows, "totals": total_rows})
@@ -391,8 +395,9 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
                              "share": 1.0})
         return csv_text(rows, ["nodes", "layout", "algorithm", "phase", "time_s", "share",
                                "gflops", "efficiency", "hw_gain"])
-    return _app_page(skeleton, machine.name, first.ppn, runs, tables, comparison, notes,
-                     wide)
+    placed = "" if placement == "linear" else f", {placement} placement"
+    return _app_page(skeleton, f"{machine.name}{placed}", first.ppn, runs, tables, comparison,
+                     notes, wide)
 
 
 def _app_page(skeleton, machine_name, ppn, runs, tables, comparison, notes, wide) -> str:
