@@ -334,7 +334,8 @@ steps = 100
 def test_a_workload_naming_the_heat_skeleton_sizes_as_the_heat_model(tmp_path):
     """The bundled heat skeleton (by path, relative to the workload's folder) and the
     built-in heat model give the same front and the same workload time on every design both
-    evaluate; the skeleton's screen evaluates more designs (its bound is its compute)."""
+    evaluate; the skeleton's screen, bounding it phase by phase, evaluates about as many
+    (61 and 62 of 856 when this was written)."""
     import shutil
     from importlib import resources
 
@@ -353,7 +354,7 @@ def test_a_workload_naming_the_heat_skeleton_sizes_as_the_heat_model(tmp_path):
     assert len(shared) == len(model["designs"]) > 10
     for d in shared:
         assert times[d["design"]] == pytest.approx(d["workload_s"], rel=1e-9)
-    assert skeleton["screened"]["evaluated"] >= model["screened"]["evaluated"]
+    assert skeleton["screened"]["evaluated"] <= 2 * model["screened"]["evaluated"]
 
 
 @pytest.mark.parametrize("app, problem, message", [

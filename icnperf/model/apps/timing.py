@@ -37,8 +37,8 @@ from icnperf.model.apps.expressions import value
 from icnperf.model.apps.helpers import HELPERS, HelperContext
 from icnperf.model.apps.skeleton import Skeleton
 
-__all__ = ["PhaseResult", "SkeletonResult", "compute_time", "environment", "processes_per_node",
-           "run"]
+__all__ = ["PhaseResult", "SkeletonResult", "environment", "phase_computes",
+           "processes_per_node", "run"]
 
 _SECTIONS = ("network", "node", "software")
 
@@ -253,25 +253,26 @@ def _phase_compute(skeleton, machine, phase, env, typed, at, ppn, where):
     return (*_compute(phase, env, at, ppn, machine, where), None)
 
 
-def compute_time(skeleton: Skeleton, machine, nodes: int, *, ppn: int | None = None) -> float:
-    """Σ_phases repeat x compute per repeat (s) at ``nodes`` nodes: the part of
-    :func:`run`'s total that no layout changes, and a lower bound of that total on every
-    layout (a phase's repeat takes compute + communication, or the larger of the two when
-    it overlaps them). The compute reads the machine's node, network and software values,
-    never its topology."""
+def phase_computes(skeleton: Skeleton, machine, nodes: int, *,
+                   ppn: int | None = None) -> tuple[list[tuple[float, float]], dict, int]:
+    """Per phase (repeat, compute per repeat in s) at ``nodes`` nodes, the expressions'
+    environment and the processes per node: the part of :func:`run` that no layout
+    changes. The compute reads the machine's node, network and software values, never its
+    topology."""
     ppn = processes_per_node(skeleton, machine, ppn)
     at = _at(nodes, ppn)
     env = environment(skeleton, machine, nodes, ppn)
     typed = [(name, environment(skeleton, machine, nodes, ppn, params))
              for name, params in _node_types(machine)]
     origin = f"{skeleton.origin}: " if skeleton.origin else ""
-    total = 0.0
+    out = []
     for phase in skeleton.phases:
         where = f"{origin}phase {phase.name!r}"
-        repeat = _nonnegative(phase.repeat, env, at)
+        repeat = float(_nonnegative(phase.repeat, env, at))
         compute = _phase_compute(skeleton, machine, phase, env, typed, at, ppn, where)[0]
-        total += _finite(float(repeat) * compute, f"{where}: the compute time per run", at)
-    return _finite(total, f"{origin}the compute time", at)
+        _finite(repeat * compute, f"{where}: the compute time per run", at)
+        out.append((repeat, compute))
+    return out, env, ppn
 
 
 def run(skeleton: Skeleton, machine, layout=None, *, ppn: int | None = None,

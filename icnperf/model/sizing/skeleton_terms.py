@@ -8,14 +8,21 @@ on the job's layout, exactly as ``icnperf predict app`` does on that layout. Its
 algorithms to try, each set on every collective phase (``predict app --algorithm``), the
 fastest total kept.
 
-Bound: the skeleton's compute, Σ_phases repeat x compute per repeat
-(:func:`icnperf.model.apps.timing.compute_time`), which every phase's time is at least (its
-communication adds to it, or overlaps it) on any design. The compute reads the machine's
-values, never its topology, so it is one number per term for the whole space, except on a
-slim fly, whose stand-in derates ``network.link_bandwidth``: a skeleton whose expressions
-read a ``network.`` value is bounded by 0 there. The communication is not bounded, so the
-screen sends to the full model every design whose other terms and this compute leave it a
-chance on the front.
+Bound (:func:`bound_phases`, combined per design by proxy.py): per phase, repeat x
+(compute + communication bound), or repeat x max(compute, communication bound) when the
+phase overlaps them; the compute exact (:func:`icnperf.model.apps.timing.phase_computes`,
+which reads the machine's values, never its topology). With one process per node and the
+MPI software overhead (the proxy's parameters), a halo or point-to-point phase is the
+model's own step T(m, h, c) + (k - 1) g(m) (patterns.message_term: one process per node
+on consecutive endpoints shares no adapter) at the hop count and channel load the proxy's
+views bound from below for that very set of messages (a traffic.Round), exactly as heat's
+halo; a collective phase is bounded as a collective term of the same operation and m, by
+the algorithms the full model may pick: the workload's, or the phase's own when the
+workload names none, except ``auto`` and the library algorithms, which the screen's bound
+does not cover (those phases, several processes per node, another API, an all-to-all
+pattern too large to map and helpers count 0). The compute reads ``network.`` values too
+when an expression names one: on a slim fly, whose stand-in derates
+``network.link_bandwidth``, such a skeleton is bounded by 0.
 """
 
 from __future__ import annotations
@@ -23,11 +30,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from icnperf.errors import InputError
-from icnperf.model.apps import timing
+from icnperf.model.apps import patterns, timing
+from icnperf.model.apps.expressions import value
 from icnperf.model.apps.skeleton import Skeleton
+from icnperf.model.sizing.traffic import Round, make_round
 
-__all__ = ["SkeletonTerm", "collective_operations", "compute_bound", "reads_network",
-           "skeleton_term", "skeleton_term_time"]
+__all__ = ["PhaseBound", "SkeletonTerm", "bound_phases", "collective_operations",
+           "reads_network", "skeleton_term", "skeleton_term_time"]
+
+LIBRARY_ALGORITHMS = ("auto", "linear", "pairwise", "reduce-bcast")
+"""A phase's own algorithms the screen's collective bound does not cover (workload.py's
+UNSCREENED_ALGORITHMS, and auto, which may pick them)."""
 
 
 @dataclass(frozen=True)
@@ -98,14 +111,59 @@ def skeleton_term(term: SkeletonTerm, machine, layout, candidates):
     return seconds, used, note, model_notes
 
 
-def compute_bound(term: SkeletonTerm, machine, nodes: int) -> float:
-    """The term's lower bound on any design (module docstring): its compute time (s)."""
+def reads_network(term: SkeletonTerm) -> bool:
+    """True when an expression of the skeleton reads a ``network.`` machine value."""
+    return any(key.startswith("network.") for key in term.skeleton.machine_keys())
+
+
+@dataclass(frozen=True)
+class PhaseBound:
+    """What the proxy needs of one phase at the term's node count: ``repeat``, ``compute``
+    per repeat (s, exact), ``overlap``; ``rounds``: (Round, m, k) messages sent at once,
+    bounded as T(m, h, c) + (k - 1) g(m); ``collectives``: (operation, m, algorithm as a
+    workload term's: "best", a name or a tuple)."""
+
+    repeat: float
+    compute: float
+    overlap: bool
+    rounds: tuple[tuple[Round, float, int], ...] = ()
+    collectives: tuple[tuple[str, float, object], ...] = ()
+
+
+def bound_phases(term: SkeletonTerm, machine, nodes: int) -> tuple[PhaseBound, ...]:
+    """The term's phases at ``nodes`` nodes, as the proxy bounds them (module docstring)."""
     try:
-        return timing.compute_time(term.skeleton, machine, nodes, ppn=term.ppn)
+        phases, env, ppn = timing.phase_computes(term.skeleton, machine, nodes, ppn=term.ppn)
+        return tuple(_phase_bound(term, phase, repeat, compute, env, ppn, nodes)
+                     for phase, (repeat, compute) in zip(term.skeleton.phases, phases))
     except InputError as error:
         raise InputError(f"term {term.name!r}: {error}") from None
 
 
-def reads_network(term: SkeletonTerm) -> bool:
-    """True when an expression of the skeleton reads a ``network.`` machine value."""
-    return any(key.startswith("network.") for key in term.skeleton.machine_keys())
+def _phase_bound(term, phase, repeat, compute, env, ppn, nodes) -> PhaseBound:
+    if ppn != 1 or phase.api != "mpi" or not phase.has_communication:
+        return PhaseBound(repeat, compute, phase.overlap)
+    at = f"at N = {nodes} (P = {nodes})"
+    rounds, collectives = [], []
+    if phase.halo is not None:
+        h = phase.halo
+        src, dst, k = patterns.halo_pairs(patterns.halo_grid(nodes, h.dims), h.periodic,
+                                          h.axes)
+        rounds.append((src, dst, k, float(value(h.bytes, env, at))))
+    if phase.p2p is not None:
+        p = phase.p2p
+        distance = 1 if p.distance is None else int(value(p.distance, env, at))
+        if p.pattern != "alltoall" or nodes * (nodes - 1) <= patterns.MAX_ALLTOALL_MESSAGES:
+            src, dst, k = patterns.p2p_pairs(p.pattern, nodes, distance)
+            rounds.append((src, dst, k, float(value(p.bytes, env, at))))
+    if phase.collective is not None and nodes >= 2:
+        c = phase.collective
+        algorithm = term.algorithm if term.algorithm is not None else c.algorithm
+        per_rank = None if c.bytes is None else float(value(c.bytes, env, at))
+        m = 0.0 if c.op == "barrier" else (
+            per_rank * nodes if c.op in ("allgather", "alltoall") else per_rank)
+        if algorithm not in LIBRARY_ALGORITHMS and (c.op == "barrier" or m > 0):
+            collectives.append((c.op, m, algorithm))
+    messages = tuple((make_round(1, m, False, src, dst), m, k)
+                     for src, dst, k, m in rounds if k and len(src))
+    return PhaseBound(repeat, compute, phase.overlap, messages, tuple(collectives))
