@@ -1,6 +1,9 @@
 """Skeleton files (icnperf/data/skeleton.py): the format of docs/skeleton-format.md, its
 one-line errors naming the phase and the key, and the round trip through the writer."""
 
+from fractions import Fraction
+from importlib import resources
+
 import pytest
 
 from icnperf.data.machine import load_machine
@@ -10,27 +13,8 @@ from icnperf.errors import InputError
 from icnperf.model.apps import timing
 from icnperf.model.collectives import Layout
 
-JACOBI = '''
-format = 1
-name = "jacobi3d"
-description = "3D 7-point Jacobi with a residual all-reduce"
-[parameters]                 # defaults; --param n=2048 overrides
-n = 1024                     # global grid side
-iterations = 100
-[[phase]]
-name = "sweep"
-repeat = "iterations"        # an expression; default 1
-flops = "8 * n**3 / P"       # per rank, FLOP
-memory_bytes = "64 * n**3 / P"   # per rank, bytes moved to and from memory
-[[phase]]
-name = "halo"
-repeat = "iterations"
-halo = { dims = 3, bytes = "8 * (n / P**(1/3))**2" }
-[[phase]]
-name = "residual"
-repeat = "iterations"
-collective = { op = "allreduce", bytes = "8", algorithm = "recursive-doubling" }
-'''
+JACOBI = resources.files("icnperf").joinpath("data", "apps", "jacobi3d.toml").read_text()
+"""The bundled jacobi3d skeleton: the issue's example as written, with its comments."""
 
 
 def test_the_issues_jacobi_example_reads_as_written():
@@ -171,3 +155,49 @@ def test_helpers_come_from_the_registry_only():
     text = _with('halo = { dims = 3, bytes = "8 * (n / P**(1/3))**2" }',
                  'helper = { name = "hpcg_halo", nx = 16 }')
     assert "key 'helper.ny'" in _error(text)
+
+
+def test_p2p_algorithm_names_the_point_to_point_side_of_algorithm_all():
+    spmv, heat = load_skeleton("spmv"), load_skeleton("heat")
+    assert spmv.phases[1].collective.point_to_point == "recursive-doubling"
+    assert heat.phases[3].collective.point_to_point == "p2p-tree"
+    jacobi = load_skeleton("jacobi3d").phases[2].collective      # its own algorithm
+    assert jacobi.p2p_algorithm is None and jacobi.point_to_point == "recursive-doubling"
+    auto = parse_skeleton(_with('algorithm = "recursive-doubling"', 'algorithm = "auto"'))
+    assert auto.phases[2].collective.point_to_point == "auto"   # fastest, tree left out
+    again = parse_skeleton(skeleton_to_toml(heat), "heat.toml")
+    assert again.phases[3].collective == heat.phases[3].collective
+    for bad in ("hw-tree", "fastest"):
+        message = _error(_with('algorithm = "recursive-doubling"',
+                               f'algorithm = "auto", p2p_algorithm = "{bad}"'))
+        assert "phase 'residual', key 'collective.p2p_algorithm'" in message
+        assert "point-to-point algorithm" in message
+
+
+@pytest.mark.parametrize("value, problem", [
+    ("1/3", "must be a number (2048, 0.5, 1e6)"), ("inf", "must be a number"),
+    ("1e400", "beyond the largest number"),
+    pytest.param(10 ** 400, "beyond the largest number", id="10**400"),
+    (float("nan"), "finite"), (True, "must be a number"),
+])
+def test_parameter_values_are_bare_numbers_within_float_range(value, problem):
+    with pytest.raises(InputError, match=problem.replace("(", r"\(").replace(")", r"\)")):
+        load_skeleton("jacobi3d").with_parameters({"n": value})
+
+
+def test_parameter_values_in_range_are_kept_exact():
+    s = load_skeleton("jacobi3d").with_parameters({"n": "1e300", "iterations": "2.5"})
+    assert s.parameters["n"] == 10 ** 300 and s.parameters["iterations"] == Fraction(5, 2)
+
+
+def test_deeply_nested_toml_is_a_one_line_error_not_a_recursion_error():
+    message = _error('format = 1\nname = "x"\nnotes = ' + "[" * 5000 + "]" * 5000 + "\n")
+    assert "not valid TOML (nested deeper than 32 levels" in message
+
+
+def test_a_file_name_with_undecodable_bytes_is_shown_escaped():
+    import os
+
+    with pytest.raises(InputError) as error:
+        parse_skeleton(_with('"8 * n**3 / P"', '"8 * q"'), os.fsdecode(b"ja\xffcobi.toml"))
+    assert str(error.value).startswith("ja\\xffcobi.toml: phase 'sweep', key 'flops'")

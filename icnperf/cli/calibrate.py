@@ -29,7 +29,9 @@ from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, WIDE_OPTION, emit
               help="Router hops of points that do not say [default: 1, neighbours].")
 @FORMAT_OPTION
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the calibrated machine as TOML (usable with --machine).")
+              help="Write the calibrated machine as TOML (usable with --machine); with --app,"
+                   " the fitted skeleton ('-': standard output, the report then goes to"
+                   " standard error).")
 @FORCE_OPTION
 @WIDE_OPTION
 @click.pass_context
@@ -42,11 +44,23 @@ def calibrate(ctx: click.Context, machine_name: str, overrides: tuple[str, ...],
     if app is not None:
         from click.core import ParameterSource
 
+        from icnperf.data.files import is_standard_output, printable
         from icnperf.reports.text.calibrate_app import calibrate_app_text
 
-        given = ctx.get_parameter_source("fit") == ParameterSource.COMMANDLINE
-        emit(calibrate_app_text(machine_name, overrides, app, data, fit if given else None,
-                                fmt, output, force), None, False)
+        def given(name: str) -> bool:
+            return ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE
+
+        stray = [flag for name, flag in (("data_format", "--data-format"), ("api", "--api"),
+                                         ("hops", "--hops")) if given(name)]
+        if stray:
+            raise click.UsageError(f"{', '.join(stray)} does not apply with --app (--data is "
+                                   "then a measurement CSV of runs)")
+        report = calibrate_app_text(machine_name, overrides, app, data,
+                                    fit if given("fit") else None, fmt, output, force, wide)
+        if is_standard_output(output):  # standard output carries the fitted skeleton alone
+            click.echo(printable(report, newlines=True), err=True, nl=False)
+        else:
+            emit(report, None, False)
         return
     from icnperf.reports.text.calibrate import calibrate_text
 

@@ -73,17 +73,18 @@ def explain_collective(operation: str, algorithm: str, machine_name: str,
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
+@WIDE_OPTION
 def explain_app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: int | None,
                 shape: str | None, params: tuple[str, ...], algorithm: str | None,
                 processes_per_node: int | None, fmt: str, output: str | None,
-                force: bool) -> None:
+                force: bool, wide: bool) -> None:
     """Each phase of an application skeleton in closed form at one node count: the count and
     compute terms as formulas of P and the parameters, the communication with the hops and
     channel loads it takes there."""
     from icnperf.reports.text.explain_app import explain_app_text
 
     emit(explain_app_text(app, machine_name, overrides, nodes, shape, algorithm, params,
-                          processes_per_node, fmt), output, force)
+                          processes_per_node, fmt, wide), output, force)
 
 
 @click.group("crossover")

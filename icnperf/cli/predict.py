@@ -114,7 +114,9 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
               help="Set a skeleton parameter, e.g. n=2048 (repeatable; bare SI numbers).")
 @click.option("--algorithm", default=None, metavar="ALG",
               help="Algorithm of every collective phase (auto, hw-tree, recursive-doubling,"
-                   " p2p-tree, ...) [default: each phase's own].")
+                   " p2p-tree, ...), or all: the hardware tree beside each phase's"
+                   " point-to-point algorithm, with p2p / hw-tree [default: each phase's"
+                   " own].")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
               help="Processes per node [default: the skeleton's, else the machine's].")
 @click.option("--rows", type=Count(), default=None, help="spmv: matrix rows (param rows).")
@@ -130,12 +132,18 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
               help="hpcg: reference 2.4 (MPI) or the machine's optimized HPCG"
                    " (hpcg-vendor; hpcg-optimized on the Angara presets).")
 @click.option("--class", "klass", default=None, help="npb-is: problem class (S..D).")
+@click.option("--placement", type=click.Choice(["linear", "spread", "random"]),
+              default="linear", show_default=True,
+              help="Nodes on endpoints, as in predict collective: in order, round-robin over"
+                   " leaf switches (trees) or groups (dragonflies), or a random permutation"
+                   " (seed 0).")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
+@WIDE_OPTION
 def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | None,
-        shape: str | None, params: tuple[str, ...], algorithm: str | None, fmt: str,
-        output: str | None, force: bool, **problem) -> None:
+        shape: str | None, params: tuple[str, ...], algorithm: str | None, placement: str,
+        fmt: str, output: str | None, force: bool, wide: bool, **problem) -> None:
     """Time per phase and its share of the total per node count for an application
     skeleton: a TOML file (docs/skeleton-format.md) or a bundled NAME (spmv, heat, hpcg,
     hpcg-optimized, hpcg-vendor, jacobi3d); npb-is ranks placements with its Python
@@ -143,4 +151,4 @@ def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | No
     from icnperf.reports.text.apps import app_text
 
     emit(app_text(app, machine_name, overrides, nodes, shape, algorithm, problem, fmt,
-                  params), output, force)
+                  params, wide, placement), output, force)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from icnperf.data.files import TOMLProblem, load_toml, printable, read_text_file
+from icnperf.data.files import (TOMLProblem, load_toml, looks_like_path, printable,
+                                read_text_file)
 from icnperf.errors import InputError
 
 DATA = Path(str(resources.files("icnperf").joinpath("data")))
@@ -33,8 +34,22 @@ def load_cost_model(path: str | Path | None = None):
 
 
 def load_workload(path: str | Path | None = None):
-    """The workload of ``path`` (the bundled default when None)."""
+    """The workload of ``path`` (the bundled default when None). An [[app]] whose ``app`` is
+    not a built-in model names a skeleton: a bundled one by name, or a file (a path ending
+    in .toml or with a folder in it), a relative path taken from the workload file's
+    folder."""
     from icnperf.model.sizing.workload import workload_from_dict
 
     workload_file = Path(path) if path else DEFAULT_WORKLOAD
-    return workload_from_dict(read_toml(workload_file, "workload"), str(workload_file))
+    return workload_from_dict(read_toml(workload_file, "workload"), str(workload_file),
+                              load_skeleton=lambda app: skeleton_of(app, workload_file.parent))
+
+
+def skeleton_of(app: str, folder: Path):
+    """The skeleton a workload's ``app`` names (``folder``: where relative paths start)."""
+    from icnperf.data.skeleton import load_skeleton
+
+    text = app.strip()
+    if looks_like_path(text, ".toml") and not Path(text).is_absolute():
+        text = str(folder / text)
+    return load_skeleton(text)

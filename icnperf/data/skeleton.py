@@ -17,12 +17,14 @@ from pathlib import Path
 
 import sympy as sp
 
-from icnperf.data.files import looks_like_path, read_text_file
+from icnperf.data.files import (TOMLProblem, load_toml, looks_like_path, printable,
+                                read_text_file)
 from icnperf.errors import IcnperfError, InputError
 from icnperf.model.apps import expressions as ex
-from icnperf.model.apps.skeleton import (API_CHOICES, COLLECTIVE_SCOPES, P2P_PATTERNS,
-                                         SCALINGS, Collective, Halo, HelperCall, Phase,
-                                         PointToPoint, Skeleton, reserved_symbols)
+from icnperf.model.apps.skeleton import (API_CHOICES, COLLECTIVE_SCOPES, HARDWARE_ALGORITHM,
+                                         P2P_PATTERNS, SCALINGS, Collective, Halo,
+                                         HelperCall, Phase, PointToPoint, Skeleton,
+                                         reserved_symbols)
 
 __all__ = ["FORMAT_VERSION", "MACHINE_KEYS", "list_skeletons", "load_skeleton",
            "parse_skeleton", "skeleton_to_toml"]
@@ -34,7 +36,7 @@ _TOP = ("format", "name", "description", "notes", "parameters", "coefficients", 
 _PHASE = ("name", "repeat", "flops", "memory_bytes", "rate", "bandwidth", "fixed", "overlap",
           "api", "halo", "collective", "p2p", "helper")
 _HALO = ("dims", "bytes", "periodic", "axes")
-_COLLECTIVE = ("op", "bytes", "algorithm", "scope")
+_COLLECTIVE = ("op", "bytes", "algorithm", "scope", "p2p_algorithm")
 _P2P = ("pattern", "bytes", "distance")
 
 
@@ -78,8 +80,9 @@ def load_skeleton(name_or_path: str) -> Skeleton:
     entry = _apps_dir().joinpath(f"{text}.toml")
     if not entry.is_file():
         names = sorted(e.name[:-5] for e in _apps_dir().iterdir() if e.name.endswith(".toml"))
-        raise InputError(f"unknown application {text!r} (bundled: {', '.join(names)}, "
-                         "npb-is; or give a path to a skeleton .toml file)")
+        raise InputError(f"unknown application '{printable(text)}' (bundled: "
+                         f"{', '.join(names)}, npb-is; or give a path to a skeleton .toml "
+                         "file)")
     return parse_skeleton(entry.read_text(encoding="utf-8"), origin=f"{text}.toml")
 
 
@@ -119,10 +122,11 @@ def _closest(key: str, allowed) -> str:
 
 
 def parse_skeleton(text: str, origin: str = "<skeleton>") -> Skeleton:
-    """A skeleton from TOML text; InputError naming ``origin``, the phase and the key."""
+    """A skeleton from TOML text (read by :func:`icnperf.data.files.load_toml`: a byte-order
+    mark allowed, nesting capped); InputError naming ``origin`` (printable: a file name's
+    control characters and undecodable bytes escaped), the phase and the key."""
+    origin = printable(origin)
     r = _Reader(origin)
-    from icnperf.data.files import TOMLProblem, load_toml
-
     try:
         doc = load_toml(text)
     except TOMLProblem as error:
@@ -312,6 +316,12 @@ def _collective(r: _Reader, raw, label: str, table) -> Collective:
     if algorithm != "auto" and algorithm not in ALGORITHMS:
         raise r.fail(f"{where}.algorithm'", f"unknown algorithm {algorithm!r} (auto or "
                      f"{', '.join(ALGORITHMS)})")
+    p2p_algorithm = raw.get("p2p_algorithm")
+    if p2p_algorithm is not None and (p2p_algorithm == HARDWARE_ALGORITHM
+                                      or p2p_algorithm not in ALGORITHMS):
+        choices = ", ".join(a for a in ALGORITHMS if a != HARDWARE_ALGORITHM)
+        raise r.fail(f"{where}.p2p_algorithm'", f"must be a point-to-point algorithm "
+                     f"({choices}), not {p2p_algorithm!r}")
     scope = raw.get("scope", "ranks")
     if scope not in COLLECTIVE_SCOPES:
         raise r.fail(f"{where}.scope'", f"must be one of {', '.join(COLLECTIVE_SCOPES)}")
@@ -321,7 +331,7 @@ def _collective(r: _Reader, raw, label: str, table) -> Collective:
         size = None
     else:
         size = r.expression(_required(r, raw, "bytes", where), f"{where}.bytes'", table)
-    return Collective(op, size, algorithm, scope)
+    return Collective(op, size, algorithm, scope, p2p_algorithm)
 
 
 def _p2p(r: _Reader, raw, label: str, table) -> PointToPoint:
@@ -432,6 +442,8 @@ def skeleton_to_toml(skeleton: Skeleton, header: tuple[str, ...] = ()) -> str:
             parts.append(f"algorithm = {_toml_text(c.algorithm)}")
             if c.scope != "ranks":
                 parts.append(f"scope = {_toml_text(c.scope)}")
+            if c.p2p_algorithm is not None:
+                parts.append(f"p2p_algorithm = {_toml_text(c.p2p_algorithm)}")
             lines.append("collective = { " + ", ".join(parts) + " }")
         if phase.p2p:
             p = phase.p2p

@@ -242,3 +242,46 @@ def test_reading_and_evaluating_skeletons_never_calls_eval(monkeypatch):
         timing.run(skeleton, machine, Layout.torus((2, 2, 2)))
     for tree_text in ("ceiling(n / P) + dims(P, 3, 1) * log2(ppn)", "min(n, k) ** 2 // 3"):
         ex.value(parse(tree_text), ENV)
+
+
+# --- results a float cannot hold, logarithms of zero, bad dims indices ----------------------
+
+
+@pytest.mark.parametrize("text", ["1e308 * 1e308", "ceiling(1e300) * ceiling(1e300)",
+                                  "n ** 103", "max(1e300 * 1e300, 1)", "-(10 ** 309)"])
+def test_a_result_beyond_the_largest_float_is_refused_where_and_when(text):
+    """Whole numbers and decimals are exact Fractions of any size, but every value ends as
+    a float of seconds, bytes or FLOP: 1e616 (or 1024**103 = 2**1030) cannot be one."""
+    with pytest.raises(InputError, match=r"^phase 'p', key 'k': number too large at N = 6 "):
+        ex.value(parse(text), ENV, "at N = 6")
+
+
+def test_the_largest_floats_still_evaluate():
+    assert value("n ** 102") == 2 ** 1020               # 2**1020 < 1.8e308 = max float
+    assert float(value("1e308 * 1.5")) == 1.5e308
+
+
+@pytest.mark.parametrize("text, env", [
+    ("log2(0)", ENV), ("log(0)", ENV), ("log2(n - n)", ENV),
+    ("log2(n)", {**ENV, "n": Fraction(0)}), ("log(n, 2)", {**ENV, "n": Fraction(0)}),
+    ("log(n)", {**ENV, "n": Fraction(0)}),
+])
+def test_a_logarithm_of_zero_is_an_infinite_value(text, env):
+    with pytest.raises(InputError, match="division by zero or an infinite value"):
+        ex.value(parse(text), env, "at N = 6")
+
+
+def test_a_dims_index_out_of_range_says_so():
+    with pytest.raises(InputError) as error:
+        value("dims(n, 3, 5)")
+    message = str(error.value)
+    assert "dims: the index must be 0..2, not 5" in message
+    assert "logarithm" not in message and "negative" not in message
+
+
+def test_dims_of_a_count_beyond_1e18_is_refused_and_large_ones_are_quick():
+    with pytest.raises(InputError, match="at most 1e18"):
+        ex.most_square(10 ** 30, 2)
+    # 2^58 x 3 and a prime near 1e18: trial division to the square root would take minutes
+    assert ex.most_square(2 ** 58 * 3, 6) == (768, 1024, 1024, 1024, 1024, 1024)
+    assert ex.most_square(10 ** 18 - 11, 3) == (1, 1, 10 ** 18 - 11)

@@ -1,6 +1,8 @@
 """Fitting skeleton coefficients (model/apps/fit.py): known coefficients are recovered from
 synthetic runs, within their 95 % intervals."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -13,28 +15,9 @@ from icnperf.model.collectives import Layout
 from icnperf.model.topology.torus import balanced_torus_shape
 
 MACHINE = load_machine("angara-4d")
-SKELETON = parse_skeleton('''
-format = 1
-name = "fitme"
-[parameters]
-n = 256
-[coefficients]
-c_flops = 1                  # FLOP per cell per sweep
-c_halo = 1                   # bytes per face cell
-[[phase]]
-name = "compute"
-repeat = 10
-flops = "c_flops * n**3 / P"
-rate = "node.peak_flops / 4"
-[[phase]]
-name = "halo"
-repeat = 10
-halo = { dims = 3, bytes = "c_halo * (n / P**(1/3))**2" }
-[[phase]]
-name = "dot"
-repeat = 10
-collective = { op = "allreduce", bytes = 8, algorithm = "recursive-doubling" }
-''', "fitme.toml")
+FITME = Path(__file__).resolve().parents[1] / "data" / "apps" / "fitme.toml"
+"""The skeleton fitted here and in tests/cli/test_cli_apps.py."""
+SKELETON = parse_skeleton(FITME.read_text(), "fitme.toml")
 TRUE = {"c_flops": 12.0, "c_halo": 8.0}
 
 

@@ -214,3 +214,17 @@ def test_defines_and_machine_defaults():
     assert p.compute_s == pytest.approx(3e-6 * 2, rel=1e-12)
     (q,) = timing.run(s, machine, None).phases
     assert q.compute_s == pytest.approx((14.4e-6 + 1e-6) * 2, rel=1e-12)
+
+
+# --- times a float cannot hold --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("body, what", [
+    ('flops = "1e300"\nrate = "1e-10"', "the compute time"),
+    ('fixed = "1e300"\nrepeat = "1e300"', "the time per run"),
+])
+def test_a_time_beyond_the_largest_float_is_one_line_naming_the_phase(body, what):
+    """Every expression is below 1.8e308, yet 1e300 FLOP at 1e-10 FLOP/s is 1e310 s and
+    1e300 repeats of 1e300 s are 1e600 s."""
+    with pytest.raises(InputError, match=rf"^t.toml: phase 'p': {what} is too large at N = 16"):
+        one_phase(body, layout=Layout.torus((2, 2, 2, 2)))

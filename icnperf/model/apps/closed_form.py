@@ -16,7 +16,10 @@ For each phase (:func:`explain_skeleton`):
   A helper gives its value and its own account, not a formula.
 
 The numbers are the ones :func:`icnperf.model.apps.timing.run` computes; each formula
-evaluated at the machine's values gives the same time (tests check it).
+evaluated at the machine's values gives the same time (tests check it). Formulas are printed
+by :func:`formula_text`: numbers that came from floats (a message of 192,351.17 bytes, a
+machine value) as decimals of at most 10 significant digits, not as the exact binary
+fractions SymPy would show.
 """
 
 from __future__ import annotations
@@ -97,6 +100,29 @@ class SkeletonForm:
     phases: tuple[PhaseForm, ...]
 
 
+DIGITS = 10
+"""Significant digits of a decimal in a printed formula (10: the formula still evaluates to
+its time within 1e-9)."""
+
+
+def formula_text(expr) -> str:
+    """``expr`` as text (SymPy's ``sstr``), with every non-whole number whose denominator
+    is over a million (a float's binary fraction, a decimal such as 1.5e-7) and every whole
+    number over 10^15 written as a decimal of at most :data:`DIGITS` significant digits;
+    small fractions such as 1/3 or 39/50 stay exact."""
+    swaps = {}
+    for atom in expr.atoms(sp.Rational):
+        if (not atom.is_Integer and atom.q > 10**6) or abs(atom.p) > 10**15:
+            swaps[atom] = _decimal(atom)
+    return sp.sstr(expr.xreplace(swaps) if swaps else expr)
+
+
+def _decimal(number):
+    text = f"{float(number):.{DIGITS}g}"
+    mantissa = text.split("e")[0].replace("-", "").replace(".", "").lstrip("0")
+    return sp.Float(text, max(len(mantissa), 1))
+
+
 def _number(v) -> float | int:
     if isinstance(v, Fraction) and v.denominator == 1:
         return int(v)
@@ -114,9 +140,9 @@ def _expand(expr, defines):
 
 def _term(key, expression, defines, env, at) -> Term:
     expanded = _expand(expression.expr, defines)
-    shown = sp.sstr(expanded)
-    return Term(key, sp.sstr(expression.expr),
-                shown if shown != sp.sstr(expression.expr) else "",
+    shown = formula_text(expanded)
+    written = formula_text(expression.expr)
+    return Term(key, written, shown if shown != written else "",
                 _number(value(expression, env, at)))
 
 
@@ -154,7 +180,7 @@ def _message_formula(term, params: dict, api: str):
         expr += (term.messages - 1) * sp.sympify(collectives.send_gap(
             m, **network.bind(collectives.send_gap, symbolic)))
     used = {s.name for s in expr.free_symbols}
-    return sp.sstr(expr), {k: v for k, v in keys.items() if k in used}
+    return formula_text(expr), {k: v for k, v in keys.items() if k in used}
 
 
 def _collective_form(term, phase, machine, layout, ppn, env, at, defines):
@@ -166,6 +192,13 @@ def _collective_form(term, phase, machine, layout, ppn, env, at, defines):
     if term.algorithm is None or term.time_s == 0:
         return CommunicationForm("collective", term.time_s, term.detail, size, None, None,
                                  None, None, None, term.algorithm, {}, None, {})
+    if term.algorithm not in collectives.ALGORITHMS:
+        # an MPI library's algorithm (linear, pairwise, reduce-bcast): flows sharing links
+        # max-min fairly, timed numerically, with no closed form to show
+        return CommunicationForm("collective", term.time_s,
+                                 f"{term.detail} (timed as flows sharing links; no closed "
+                                 "form)", size, None, None, None, None, None, term.algorithm,
+                                 {}, None, {})
     e = explain(machine, c.op, term.algorithm, term.bytes or 1.0, layout=placed,
                 api=phase.api)
     # the skeleton's collectives combine at no cost (collective_parameters' default γ = 0)
@@ -176,7 +209,7 @@ def _collective_form(term, phase, machine, layout, ppn, env, at, defines):
     structure = dict(e.structure)
     return CommunicationForm("collective", term.time_s, term.detail, size, None,
                              structure.get("max_step_hops"), structure.get("max_step_load"),
-                             None, None, term.algorithm, structure, sp.sstr(expr), keys)
+                             None, None, term.algorithm, structure, formula_text(expr), keys)
 
 
 def explain_skeleton(skeleton, machine, layout=None, *, ppn: int | None = None,
@@ -242,4 +275,4 @@ def _compute_formula(phase) -> str:
     expr = sp.Max(*parts) if len(parts) > 1 else (parts[0] if parts else sp.Integer(0))
     if phase.fixed is not None:
         expr = phase.fixed.expr + expr
-    return sp.sstr(expr)
+    return formula_text(expr)

@@ -19,7 +19,9 @@ Evaluation (:func:`value`) walks the SymPy tree with Python's exact :class:`frac
 for whole numbers and decimals and floats once a machine value or an irrational power enters,
 so ``ceiling(rows / P)`` is exact for any sizes; integer roots are exact too (``64**(1/3)``
 is 4). A complex or non-finite result, a division by zero or a number too large raises
-InputError.
+InputError. So does a result beyond the largest float (about 1.8e308): every value ends up as
+a float of seconds, bytes or FLOP, and an exact whole number may grow past what a float holds
+(``1e308 * 1e308``).
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ MAX_LENGTH = 2000
 """Longest expression text accepted (characters)."""
 
 _MAX_DEPTH = 60
+_LARGEST = Fraction(sys.float_info.max)
+"""The largest value a skeleton expression may take (a float's range)."""
 _MAX_EXPONENT_BITS = 4096
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -82,6 +86,8 @@ class log2(sp.Function):
     def eval(cls, x):
         if isinstance(x, sp.Integer) and x > 0 and int(x) & (int(x) - 1) == 0:
             return sp.Integer(int(x).bit_length() - 1)
+        if x.is_zero:
+            return sp.zoo  # as sp.log(0): refused as an infinite value
         return None
 
 
@@ -348,41 +354,44 @@ def value(expression: Expression, env: dict, at: str = ""):
     """The number ``expression`` takes with the names bound by ``env`` (name -> int,
     Fraction or float; machine values under their ``node.KEY`` names). Exact (a Fraction)
     while only whole numbers and decimals take part. InputError naming where and ``at``
-    (e.g. ``"at P = 48"``) for a complex, infinite or undefined result or an unbound name."""
+    (e.g. ``"at P = 48"``) for a complex, infinite or undefined result, one larger than the
+    largest float (``sys.float_info.max``), or an unbound name."""
     suffix = f" {at}" if at else ""
+    where = expression.where
     try:
         result = _eval(expression.expr, env)
     except ZeroDivisionError:
-        raise InputError(f"{expression.where}: division by zero{suffix}") from None
+        raise InputError(f"{where}: division by zero{suffix}") from None
     except OverflowError:
-        raise InputError(f"{expression.where}: number too large{suffix}") from None
+        raise InputError(f"{where}: number too large{suffix}") from None
     except _Unbound as error:
-        raise InputError(f"{expression.where}: {error}{suffix}") from None
+        raise InputError(f"{where}: {error}{suffix}") from None
+    except _Infinite:
+        raise InputError(f"{where}: division by zero or an infinite value{suffix}") from None
+    except InputError as error:  # before ValueError, which InputError also is
+        raise InputError(f"{where}: {error}{suffix}") from None
     except (ValueError, ArithmeticError):
-        raise InputError(f"{expression.where}: not a real number{suffix} (a logarithm or "
-                         "root of a negative number)") from None
-    except InputError as error:
-        raise InputError(f"{expression.where}: {error}{suffix}") from None
-    except TypeError:
-        raise InputError(f"{expression.where}: not a finite real number{suffix} (e.g. the "
-                         "logarithm of zero)") from None
-    if isinstance(result, Fraction) and abs(result) > _LARGEST_FLOAT:
-        raise InputError(f"{expression.where}: number too large{suffix} (beyond "
-                         f"{sys.float_info.max:.3g})")
+        raise InputError(f"{where}: not a real number{suffix} (a logarithm or root of a "
+                         "negative number)") from None
+    except TypeError:  # SymPy left an infinite value that no branch above caught
+        raise InputError(f"{where}: division by zero or an infinite value{suffix}") from None
     if isinstance(result, complex):
-        raise InputError(f"{expression.where}: the value is complex{suffix} (a root of a "
-                         "negative number)")
-    if isinstance(result, float) and not math.isfinite(result):
-        raise InputError(f"{expression.where}: the value is not finite{suffix}")
+        raise InputError(f"{where}: the value is complex{suffix} (a root of a negative "
+                         "number)")
+    if isinstance(result, float) and math.isnan(result):
+        raise InputError(f"{where}: the value is not a number{suffix}")
+    if abs(result) > _LARGEST:
+        raise InputError(f"{where}: number too large{suffix} (over "
+                         f"{sys.float_info.max:.3g})")
     return result
-
-
-_LARGEST_FLOAT = Fraction(sys.float_info.max)
-"""The largest value a skeleton expression may take (a float's range)."""
 
 
 class _Unbound(Exception):
     pass
+
+
+class _Infinite(Exception):
+    """SymPy's complex infinity, infinity or undefined (zoo, oo, nan) met in evaluation."""
 
 
 def _eval(e, env):
@@ -410,7 +419,12 @@ def _eval(e, env):
     if e.is_Pow:
         return _power(_eval(e.base, env), _eval(e.exp, env))
     if e.is_number:
-        number = complex(e)
+        if e.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+            raise _Infinite()
+        try:
+            number = complex(e)
+        except TypeError:  # SymPy could not reduce it to a number: an infinite value
+            raise _Infinite() from None
         if number.imag:
             raise ValueError("complex")
         return number.real
@@ -433,6 +447,8 @@ def _eval(e, env):
         return args[0] % args[1]
     if func is sp.exp:
         return math.exp(args[0])
+    if func in (sp.log, log2) and args[0] == 0:
+        raise _Infinite()
     if func is sp.log:
         return math.log(args[0])
     if func is log2:

@@ -3,12 +3,15 @@ dimensions (the ``dims`` function of expressions and the halo's grid)."""
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 from icnperf.errors import InputError
 
-__all__ = ["most_square"]
+__all__ = ["MAX_COUNT", "most_square"]
+
+MAX_COUNT = 10**18
+"""Largest count :func:`most_square` factors (its divisors come from SymPy's ``factorint``,
+quick up to here; a rank or cell count beyond it is no real run)."""
 
 
 @lru_cache(maxsize=4096)
@@ -21,6 +24,8 @@ def most_square(n: int, d: int) -> tuple[int, ...]:
         raise InputError(f"dims: the count must be a whole number >= 1, not {n!r}")
     if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 16:
         raise InputError(f"dims: the dimension count must be a whole number 1..16, not {d!r}")
+    if n > MAX_COUNT:
+        raise InputError(f"dims: the count must be at most 1e18, not {n:.3g}")
     if d == 1:
         return (n,)
     divisors = _divisors(n)
@@ -34,10 +39,8 @@ def most_square(n: int, d: int) -> tuple[int, ...]:
 
 
 def _divisors(n: int) -> list[int]:
-    small, large = [], []
-    for a in range(1, math.isqrt(n) + 1):
-        if n % a == 0:
-            small.append(a)
-            if a != n // a:
-                large.append(n // a)
-    return small + large[::-1]
+    """Every divisor of ``n``, ascending (from SymPy's factorization: trial division up to
+    the square root would take minutes at 1e16)."""
+    from sympy import divisors
+
+    return [int(a) for a in divisors(n)]

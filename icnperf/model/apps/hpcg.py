@@ -1,27 +1,14 @@
-"""HPCG (High Performance Conjugate Gradients, reference 2.4) as a closed-form model.
+"""HPCG (High Performance Conjugate Gradients, reference 2.4) as a closed-form model: the
+time of the counts of :mod:`icnperf.model.apps.hpcg_counts` (process grid, halo messages,
+bytes per CG iteration, official FLOPs) on a machine.
 
 Source: Agarkov, Semenov, Simonov, "Optimized implementation of HPCG benchmark on
 supercomputer with Angara interconnect", 2015 (seeds/003, cited below as seeds/003), and the
-HPCG 2.4 reference code (Dongarra, Heroux, Luszczek; ``src/CG.cpp``, ``ComputeMG_ref.cpp``,
-``ComputeSYMGS_ref.cpp``, ``ComputeSPMV_ref.cpp``, ``ExchangeHalo.cpp``,
-``ReportResults.cpp``), whose structure is restated here.
+HPCG 2.4 reference code (its structure: hpcg_counts).
 
-One CG iteration of the slowest process (all are bulk-synchronous):
-
-* MG preconditioner over ``LEVELS`` = 4 grids (each coarsening 2x per dimension: local
-  n, n/2, n/4, n/8). On levels 0..2: SYMGS pre-smoothing, SPMV residual, restriction,
-  recursion, prolongation, SYMGS post-smoothing; on the coarsest level one SYMGS. Each
-  SYMGS and SPMV starts with a halo exchange on its level: 3 exchanges on levels 0..2 and 1
-  on level 3.
-* CG: 1 SPMV (fine level, with its halo exchange), 3 dot products (each an all-reduce of
-  one 8-byte double), 3 WAXPBYs.
-
-So 11 halo exchanges and 3 all-reduces per iteration.
-
-Halo exchange (26 neighbours): the local box n_x x n_y x n_z sends 6 faces (n_y n_z,
-n_x n_z, n_x n_y doubles), 12 edges (n_x, n_y or n_z doubles) and 8 corners (1 double) to
-the neighbour processes that exist (non-periodic global grid). Time of one exchange on a
-node (derived here, see :func:`halo_time`):
+Per CG iteration: 11 halo exchanges over the 4 multigrid levels and 3 all-reduces of one
+8-byte double, plus the compute. Time of one exchange on a node (derived here, see
+:func:`halo_time`):
 
     T_halo = T(m_max, h) + max(Σ_proc g_i - g_max,  Σ_node T_ser(m_j) - T_ser(m_max))
              + Σ_proc-intra (t_shm + 2 m / (η B_mem / p)) + T_pack + T_sync
@@ -31,32 +18,15 @@ serialization); g = max(O/2, T_ser(m)) the sender's busy time per message
 (collectives.send_gap); the node's adapter serializes every inter-node message of all p
 processes of the node one after another (network.sharing_delay generalised to unequal
 messages); intra-node messages are copies through shared memory at the process's share of
-the memory bandwidth; T_pack packs the send buffers (20 bytes per halo value: read x and
-its index, write the buffer); T_sync is the SHMEM completion protocol (see below).
+the memory bandwidth; T_pack packs the send buffers (hpcg_counts.PACK_BYTES per halo
+value); T_sync is the SHMEM completion protocol (see below).
 
-Compute: memory-bandwidth bound. Every process of a node streams its bytes at the same
-time through the node's memory: t = p · bytes / (η · B_mem), B_mem = node (type) memory
-bandwidth, η = the node's own ``node.memory_efficiency`` (STREAM triad / peak, with its
-source in the machine file; the Angara and SKIF presets keep the 0.78 Sandy Bridge-EP
-figure HPCG used for every node before). Bytes per kernel from the reference CSR layout
-(HPCG 2.4 ``SparseMatrix``: ``double** matrixValues``, ``local_int_t** mtxIndL`` (32-bit),
-``char* nonzerosInRow``, ``double** matrixDiagonal``), with vector entries reused from
-cache within a row (each read once):
-
-* per non-zero: 8 B value + 4 B column index = :data:`BYTES_PER_NONZERO` = 12 B;
-* SPMV per row: 2 row pointers (16) + count (1) + x (8) + y written (8) = 33 B;
-* SYMGS per row and sweep: 2 row pointers (16) + count (1) + diagonal pointer (8) + r (8)
-  + x read and written (16) = 49 B; forward and backward sweep = 2 sweeps;
-* restriction / prolongation per coarse row: 8 + 8 + 4 + 8 = 28 B each;
-* dot r·z and p·Ap 16 B per row, r·r 8 B; WAXPBY 24 B per row (3 per iteration);
-* ZeroVector of the correction at each MG level: 8 B per row.
-
-The slowest process is an interior one (26 neighbours, 27 non-zeros on every row).
-
-FLOPs: HPCG's official count (``ReportResults.cpp``) for the global grid, 50 iterations
-and one CG set: ddot and waxpby (3·iters + 1)·2·rows each, SpMV (iters + 1)·2·nnz, MG per
-level l < 3: iters·(4 + 2 + 4)·nnz_l, coarsest iters·4·nnz_3. Global nnz of a 27-point
-stencil on an N_x x N_y x N_z grid = (3N_x - 2)(3N_y - 2)(3N_z - 2).
+Compute: memory-bandwidth bound. Every process of a node streams its bytes
+(hpcg_counts.bytes_per_iteration) at the same time through the node's memory:
+t = p · bytes / (η · B_mem), B_mem = node (type) memory bandwidth, η = the node's own
+``node.memory_efficiency`` (STREAM triad / peak, with its source in the machine file; the
+Angara and SKIF presets keep the 0.78 Sandy Bridge-EP figure HPCG used for every node
+before).
 
 Variants:
 
@@ -66,16 +36,16 @@ Variants:
 * ``optimized`` means the machine's own optimized HPCG, named by
   ``software.hpcg_optimized``: ``angara-shmem`` (the Angara presets) for the SHMEM port
   below, ``vendor`` (the default) for the vendor-optimized HPCG as submitted to the HPCG
-  list (:func:`vendor_compute`): the same kernels' bytes streamed at the node's fastest
+  list (:func:`vendor_bandwidth`): the same kernels' bytes streamed at the node's fastest
   memory, max(η · B_mem, n_acc · η_acc · B_acc) (accelerators when the node has them:
   vendor codes run HPCG on the GPUs), no node-level factors, MPI halo and dot products.
   The bytes are those of the reference CSR layout; vendor formats (ELLPACK variants with
   32-bit indices) move the same 12 B per non-zero and save the row pointers, seeds/003's
   +5 % (§2.3).
-* ``optimized`` with ``angara-shmem``: seeds/003's version "with single-node optimizations (excluding OpenMP)
-  and SHMEM": halo by ``shmem_double_put`` (``software.shmem_overhead``, from the 0.7 µs
-  latency) followed by a synchronisation, ``sync="pairwise"`` (a flag put to every
-  exchange partner; a process starts once its neighbours' flags arrived) or
+* ``optimized`` with ``angara-shmem``: seeds/003's version "with single-node optimizations
+  (excluding OpenMP) and SHMEM": halo by ``shmem_double_put`` (``software.shmem_overhead``,
+  from the 0.7 µs latency) followed by a synchronisation, ``sync="pairwise"`` (a flag put
+  to every exchange partner; a process starts once its neighbours' flags arrived) or
   ``sync="barrier"`` (``shmem_barrier_all`` after the puts, charged as a barrier over the
   node layout plus an intra-node stage); seeds/003 §2.4 describes both and does not say
   which one the 39 % is for. Compute is divided by the node-level factors of seeds/003,
@@ -116,6 +86,10 @@ import numpy as np
 from icnperf.errors import InputError
 from icnperf.model import collectives, network
 from icnperf.model.apps.base import AppResult
+from icnperf.model.apps.hpcg_counts import (BYTES_PER_NONZERO, LEVEL_EXCHANGES, LEVELS,
+                                            PACK_BYTES, SPMV_ROW_BYTES, SYMGS_ROW_BYTES,
+                                            bytes_per_iteration, check_local, halo_messages,
+                                            level_box, official_flops, process_grid)
 from icnperf.model.collectives import Layout
 from icnperf.model.topology import torus
 
@@ -123,21 +97,6 @@ __all__ = ["BYTES_PER_NONZERO", "CONTIGUOUS_FACTOR", "ELLPACK_FACTOR", "INTRA_NO
            "LEVELS", "LEVEL_EXCHANGES", "OPTIMIZED", "bytes_per_iteration",
            "halo_messages", "halo_per_iteration", "intra_node_latency", "optimized_kind",
            "official_flops", "predict", "process_grid", "vendor_bandwidth"]
-
-LEVELS = 4
-"""Multigrid levels of HPCG 2.4 (``numberOfMgLevels = 4``, GenerateProblem/CG setup)."""
-
-NEIGHBOURS = 26
-
-BYTES_PER_NONZERO = 12
-"""8-byte value + 4-byte (32-bit ``local_int_t``) column index per stored non-zero."""
-
-SPMV_ROW_BYTES = 33
-SYMGS_ROW_BYTES = 49
-TRANSFER_ROW_BYTES = 28
-ZERO_ROW_BYTES = 8
-PACK_BYTES = 20
-"""Per halo value packed: x read (8), its index read (4), buffer written (8)."""
 
 INTRA_NODE_LATENCY = 0.3e-6
 """Latency of one message between two processes of the same node through shared memory,
@@ -161,108 +120,6 @@ threads**; not applied to the no-OpenMP optimized variant (module docstring)."""
 
 VARIANTS = ("reference", "optimized")
 SYNCS = ("pairwise", "barrier")
-
-
-# --- geometry ---------------------------------------------------------------------------
-
-
-def process_grid(processes: int) -> tuple[int, int, int]:
-    """3D process grid P_x <= P_y <= P_z with P_x P_y P_z = processes, the most cubic one
-    (smallest P_z, then the smallest sum): 288 -> (6, 6, 8). HPCG 2.4's
-    ``ComputeOptimalShapeXYZ`` also picks a near-cubic factorisation."""
-    if not (isinstance(processes, (int, np.integer)) and processes >= 1):
-        raise InputError(f"processes must be a whole number >= 1, not {processes!r}")
-    best = None
-    for px in range(1, int(round(processes ** (1 / 3))) + 2):
-        if processes % px:
-            continue
-        rest = processes // px
-        for py in range(px, math.isqrt(rest) + 1):
-            if rest % py:
-                continue
-            pz = rest // py
-            key = (pz, px + py + pz)
-            if best is None or key < best[0]:
-                best = (key, (px, py, pz))
-    if best is None:
-        return (1, 1, processes)
-    return best[1]
-
-
-def halo_messages(local) -> list[tuple[tuple[int, int, int], int]]:
-    """The 26 (direction, doubles) pairs of an interior process with a local box
-    (n_x, n_y, n_z): faces n_y n_z / n_x n_z / n_x n_y, edges n_x / n_y / n_z, corners 1."""
-    nx, ny, nz = local
-    out = []
-    for d in itertools.product((-1, 0, 1), repeat=3):
-        if d == (0, 0, 0):
-            continue
-        size = 1
-        for n, di in zip((nx, ny, nz), d):
-            if di == 0:
-                size *= n
-        out.append((d, size))
-    return out
-
-
-def _level_box(local, level):
-    box = tuple(n >> level for n in local)
-    if min(box) < 1:
-        raise InputError(f"local domain {local} cannot be coarsened {LEVELS - 1} times "
-                         f"(each dimension must be divisible by {2 ** (LEVELS - 1)})")
-    return box
-
-
-def _check_local(local):
-    local = tuple(local)
-    if len(local) != 3 or not all(isinstance(n, (int, np.integer)) and n >= 1 for n in local):
-        raise InputError(f"local domain must be three whole numbers >= 1, not {local!r}")
-    step = 2 ** (LEVELS - 1)
-    if any(n % step for n in local):
-        raise InputError(f"local domain {local}: each dimension must be divisible by {step} "
-                         f"for {LEVELS} multigrid levels (HPCG 2.4 requires it)")
-    return tuple(int(n) for n in local)
-
-
-# --- compute ----------------------------------------------------------------------------
-
-
-def bytes_per_iteration(local) -> dict[str, float]:
-    """Bytes the slowest (interior) process moves through memory per CG iteration, by
-    kernel (see the module docstring for the per-row and per-non-zero counts)."""
-    local = _check_local(local)
-    rows = [math.prod(_level_box(local, l)) for l in range(LEVELS)]
-    nnz = [27 * r for r in rows]
-    spmv = lambda l: BYTES_PER_NONZERO * nnz[l] + SPMV_ROW_BYTES * rows[l]
-    sweep = lambda l: BYTES_PER_NONZERO * nnz[l] + SYMGS_ROW_BYTES * rows[l]
-    out = {"symgs": 0.0, "spmv": float(spmv(0)), "restrict_prolong": 0.0, "vector": 0.0}
-    for l in range(LEVELS - 1):
-        out["symgs"] += 2 * 2 * sweep(l)            # pre + post, forward + backward
-        out["spmv"] += spmv(l)                       # residual
-        out["restrict_prolong"] += 2 * TRANSFER_ROW_BYTES * rows[l + 1]
-        out["vector"] += ZERO_ROW_BYTES * rows[l]
-    out["symgs"] += 2 * sweep(LEVELS - 1)
-    out["vector"] += ZERO_ROW_BYTES * rows[LEVELS - 1]
-    out["vector"] += (16 + 16 + 8) * rows[0] + 3 * 24 * rows[0]
-    return out
-
-
-def official_flops(global_box, iterations: int) -> float:
-    """HPCG's official FLOP count (ReportResults.cpp, one CG set) of ``iterations``
-    iterations on a global grid (N_x, N_y, N_z)."""
-    rows, nnz = [], []
-    box = tuple(global_box)
-    for _ in range(LEVELS):
-        rows.append(math.prod(box))
-        nnz.append(math.prod(3 * n - 2 for n in box))
-        box = tuple(max(n // 2, 1) for n in box)
-    it = float(iterations)
-    flops = 2 * (3 * it + 1) * 2 * rows[0]           # ddot + waxpby
-    flops += (it + 1) * 2 * nnz[0]                    # CG SpMV
-    for l in range(LEVELS - 1):
-        flops += it * (4 + 2 + 4) * nnz[l]            # pre, residual, post
-    flops += it * 4 * nnz[LEVELS - 1]                 # coarsest SYMGS
-    return flops
 
 
 def _node_types(machine, efficiency=None):
@@ -473,7 +330,7 @@ def predict(machine, layout=None, *, variant: str = "reference", local=(16, 16, 
     if sync not in SYNCS:
         raise InputError(f"unknown SHMEM synchronisation {sync!r}; choose "
                          f"{', '.join(SYNCS)}")
-    local = _check_local(local)
+    local = check_local(local)
     if not (isinstance(processes_per_node, (int, np.integer)) and processes_per_node >= 1):
         raise InputError(f"processes per node must be >= 1, not {processes_per_node!r}")
     if not (isinstance(iterations, (int, np.integer)) and iterations >= 1):
@@ -559,9 +416,6 @@ def predict(machine, layout=None, *, variant: str = "reference", local=(16, 16, 
                      collective, iteration, iterations * iteration, flops, tuple(notes))
 
 
-LEVEL_EXCHANGES = (4, 3, 3, 1)
-"""Halo exchanges per CG iteration on each multigrid level (module docstring)."""
-
 
 def halo_per_iteration(machine, layout, params, local, ppn, *, sync=None,
                        stream_efficiency=None):
@@ -574,7 +428,7 @@ def halo_per_iteration(machine, layout, params, local, ppn, *, sync=None,
     ``node.shared_memory_bandwidth``, after ``node.shared_memory_latency``
     (:func:`intra_node_latency`); the node's processes spread over its
     ``node.nics_per_node`` adapters. Also the ``hpcg_halo`` skeleton helper."""
-    local = _check_local(local)
+    local = check_local(local)
     nodes = layout.endpoints
     grid = process_grid(nodes * ppn)
     mem_share = min(bw for _, _, bw in _node_types(machine, stream_efficiency)) / ppn
@@ -583,7 +437,7 @@ def halo_per_iteration(machine, layout, params, local, ppn, *, sync=None,
     total = 0.0
     levels = []
     for level in range(LEVELS):
-        box = _level_box(local, level)
+        box = level_box(local, level)
         node, _, plans, node_of = _halo_plan(grid, ppn, nodes, box)
         per_rank = [([m for m, _ in inter], [m for m, _ in intra]) for inter, intra in plans]
         node_inter = [m for inter, _ in per_rank for m in inter]

@@ -16,8 +16,8 @@ T_step = ``collectives.schedule_time`` of one synchronous step (network.latency 
 with B_link / c and B_host / ceil(a / k), or the intra-node copy when that is longer); k =
 the most messages one rank sends; g = ``collectives.send_gap``, the sender's busy time per
 message (its messages leave one after another, so of the a messages through one adapter
-about a / k, one per rank on the node, are in flight at once). The two maxima may come from different messages,
-so T is an upper bound in the sense of collectives.schedule.
+about a / k, one per rank on the node, are in flight at once). The two maxima may come from
+different messages, so T is an upper bound in the sense of collectives.schedule.
 
 **Halo**: the process grid is :func:`expressions.most_square` (P, dims) (ascending, like
 MPI_Dims_create), rank r at coordinates (r mod g_0, (r / g_0) mod g_1, ...) (dimension 0
@@ -44,11 +44,12 @@ import numpy as np
 from icnperf.errors import InputError
 from icnperf.model import collectives, network
 from icnperf.model.apps.grid import most_square
+from icnperf.model.apps.skeleton import HARDWARE_ALGORITHM
 from icnperf.model.collectives import Step
 
-__all__ = ["MAX_ALLTOALL_MESSAGES", "CommunicationTerm", "Mapping", "collective_term",
-           "halo_grid", "halo_mapping", "halo_pairs", "message_term", "p2p_mapping",
-           "p2p_pairs"]
+__all__ = ["MAX_ALLTOALL_MESSAGES", "CommunicationTerm", "Mapping", "byte_count",
+           "collective_term", "halo_grid", "halo_mapping", "halo_pairs", "message_term",
+           "p2p_mapping", "p2p_pairs"]
 
 MAX_ALLTOALL_MESSAGES = 2**22
 """Most messages a point-to-point all-to-all is mapped with (every pair is routed): about
@@ -72,6 +73,16 @@ class CommunicationTerm(NamedTuple):
     intra: bool | None
     detail: str
     algorithm: str | None = None
+
+
+def byte_count(m: float) -> str:
+    """A byte count for text: whole bytes with thousands separators (163,840,000), a
+    fraction to one decimal (635,130.2), beyond 1e15 in powers of ten."""
+    if abs(m) >= 1e15:
+        return f"{m:.6g}"
+    if m == int(m):
+        return f"{int(m):,}"
+    return f"{m:,.1f}"
 
 
 def halo_grid(ranks: int, dims: int) -> tuple[int, ...]:
@@ -182,9 +193,11 @@ def message_term(kind: str, mapping: Mapping, m: float, params: dict,
 
 
 def collective_term(machine, layout, op: str, algorithm: str, per_rank_bytes, scope: str,
-                    ppn: int, api: str) -> CommunicationTerm:
+                    ppn: int, api: str, hardware: bool = True) -> CommunicationTerm:
     """A collective call's time: over every rank (``scope`` ranks, ppn per node) or one
-    rank per node (``nodes``); 0 with fewer than two participants."""
+    rank per node (``nodes``), the nodes where the layout's placement puts them; 0 with
+    fewer than two participants. ``auto`` takes the
+    fastest algorithm that applies, the hardware tree left out unless ``hardware``."""
     procs = 1 if scope == "nodes" else ppn
     participants = layout.endpoints * procs
     if op in ("allgather", "alltoall"):
@@ -203,15 +216,20 @@ def collective_term(machine, layout, op: str, algorithm: str, per_rank_bytes, sc
     sizes = None if m is None else [m]
     if algorithm == "auto":
         results = collectives.compare(machine, op, sizes, layout=layout, api=api,
-                                      processes_per_node=procs)
+                                      processes_per_node=procs, placement=layout.placement,
+                                      seed=layout.seed)
+        if not hardware:
+            results.pop(HARDWARE_ALGORITHM, None)
         if not results:
             raise InputError(f"no collective algorithm applies to {op} on {layout.text}")
         algorithm, result = min(results.items(), key=lambda kv: float(kv[1].time[0]))
-        chosen = f"{algorithm} (auto: fastest of {', '.join(results)})"
+        kind = "" if hardware else "point-to-point "
+        chosen = f"{algorithm} (auto: fastest {kind}of {', '.join(results)})"
     else:
         result = collectives.collective_time(machine, op, algorithm, sizes, layout=layout,
-                                             api=api, processes_per_node=procs)
+                                             api=api, processes_per_node=procs,
+                                             placement=layout.placement, seed=layout.seed)
         chosen = algorithm
-    size = "" if m is None else f" of m = {m:g} B"
+    size = "" if m is None else f" of m = {byte_count(m)} B"
     return CommunicationTerm("collective", float(result.time[0]), m or 0.0, 0, None, None,
                              None, None, f"{op}{size} by {chosen} over {where}", algorithm)

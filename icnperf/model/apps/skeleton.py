@@ -12,6 +12,10 @@ in :mod:`icnperf.model.apps.timing`; these records only hold what was read.
 
 from __future__ import annotations
 
+import functools
+import math
+import re
+import sys
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -20,8 +24,10 @@ import sympy as sp
 from icnperf.errors import InputError
 from icnperf.model.apps.expressions import RESERVED, Expression, SymbolTable
 
-__all__ = ["API_CHOICES", "COLLECTIVE_SCOPES", "P2P_PATTERNS", "SCALINGS", "Collective",
-           "Halo", "HelperCall", "Phase", "PointToPoint", "Skeleton", "reserved_symbols"]
+__all__ = ["API_CHOICES", "COLLECTIVE_SCOPES", "HARDWARE_ALGORITHM", "P2P_PATTERNS",
+           "SCALINGS", "Collective",
+           "Halo", "HelperCall", "Phase", "PointToPoint", "Skeleton", "read_number",
+           "reserved_symbols"]
 
 P2P_PATTERNS = ("shift", "alltoall", "random")
 """Point-to-point patterns: shift to r + distance (periodic), every other rank, a random
@@ -51,16 +57,36 @@ class Halo:
     axes: tuple[int, ...] | None = None
 
 
+HARDWARE_ALGORITHM = "hw-tree"
+"""The hardware collective tree: what ``--algorithm all`` sets point-to-point algorithms
+beside."""
+
+
 @dataclass(frozen=True)
 class Collective:
     """One collective call: ``op`` (model/collectives' names), ``bytes`` the MPI call's
     per-rank buffer (None for a barrier), ``algorithm`` a collectives algorithm or
-    ``auto``, ``scope`` every rank or one rank per node."""
+    ``auto``, ``scope`` every rank or one rank per node, ``p2p_algorithm`` the
+    point-to-point algorithm compared with the hardware tree (None: see
+    :attr:`point_to_point`)."""
 
     op: str
     bytes: Expression | None
     algorithm: str = "auto"
     scope: str = "ranks"
+    p2p_algorithm: str | None = None
+
+    @property
+    def point_to_point(self) -> str:
+        """The point-to-point algorithm of this call (``predict app --algorithm all`` sets
+        it beside the hardware tree): ``p2p_algorithm`` when given, else ``algorithm`` when
+        it is neither ``auto`` nor the hardware tree, else ``auto``, which then means the
+        fastest algorithm other than the hardware tree."""
+        if self.p2p_algorithm is not None:
+            return self.p2p_algorithm
+        if self.algorithm not in ("auto", HARDWARE_ALGORITHM):
+            return self.algorithm
+        return "auto"
 
 
 @dataclass(frozen=True)
@@ -163,7 +189,7 @@ class Skeleton:
                 known = ", ".join(self.parameters) or "none"
                 raise InputError(f"{self.name}: unknown parameter {name!r} (the skeleton "
                                  f"declares: {known})")
-            params[name] = _number(v, f"{self.name}: parameter {name}")
+            params[name] = read_number(v, f"{self.name}: parameter {name}")
         return replace(self, parameters=params)
 
     def with_coefficients(self, values: dict) -> Skeleton:
@@ -172,15 +198,23 @@ class Skeleton:
         for name, v in values.items():
             if name not in coefficients:
                 raise InputError(f"{self.name}: unknown coefficient {name!r}")
-            coefficients[name] = _number(v, f"{self.name}: coefficient {name}")
+            coefficients[name] = read_number(v, f"{self.name}: coefficient {name}")
         return replace(self, coefficients=coefficients)
 
     def table(self, machine_keys=None) -> SymbolTable:
         """The symbol table the skeleton's expressions were read with."""
         return SymbolTable(dict(self.symbols), machine_keys)
 
+    @functools.cached_property
+    def _machine_keys(self) -> frozenset:
+        return self._read_machine_keys()
+
     def machine_keys(self) -> frozenset:
-        """Every machine value an expression of the skeleton reads."""
+        """Every machine value an expression of the skeleton reads (found once per
+        skeleton: ``icnperf size`` evaluates one at thousands of designs)."""
+        return self._machine_keys
+
+    def _read_machine_keys(self) -> frozenset:
         keys = set()
         for _, e in self.defines:
             keys |= e.machine_keys
@@ -192,20 +226,30 @@ class Skeleton:
         return frozenset(keys)
 
 
-def _number(v, what: str) -> Number:
+_NUMBER_RE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+"""A number as text: whole, decimal or scientific (2048, 0.5, 1e6); no fractions (1/3)."""
+
+
+def read_number(v, what: str) -> Number:
+    """``v`` (an int, a float, a Fraction or text such as ``"2048"``, ``"1e6"``) as an exact
+    Fraction; InputError naming ``what`` for anything else (``"1/3"``, ``"inf"``, ``True``)
+    or a number beyond the largest float (about 1.8e308)."""
     if isinstance(v, bool):
         raise InputError(f"{what} must be a number, not {v!r}")
-    if isinstance(v, (int, Fraction)):
-        return Fraction(v)
     if isinstance(v, float):
-        import math
-
         if not math.isfinite(v):
             raise InputError(f"{what} must be a finite number, not {v!r}")
-        return Fraction(repr(float(v)))
-    if isinstance(v, str):
-        try:
-            return Fraction(v.strip())
-        except (ValueError, ZeroDivisionError):
-            raise InputError(f"{what} must be a number, not {v!r}") from None
-    raise InputError(f"{what} must be a number, not {v!r}")
+        out = Fraction(repr(v))
+    elif isinstance(v, (int, Fraction)):
+        out = Fraction(v)
+    elif isinstance(v, str) and _NUMBER_RE.fullmatch(v.strip()):
+        out = Fraction(v.strip())
+    else:
+        raise InputError(f"{what} must be a number (2048, 0.5, 1e6), not {v!r}")
+    if abs(out) > _LARGEST:
+        raise InputError(f"{what} is beyond the largest number icnperf computes with, "
+                         f"{sys.float_info.max:.3g}")
+    return out
+
+
+_LARGEST = Fraction(sys.float_info.max)

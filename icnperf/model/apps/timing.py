@@ -19,11 +19,14 @@ load, :mod:`icnperf.model.apps.patterns`):
 The environment of the expressions: the parameters, coefficients, P = N x ppn, N, ppn, every
 numeric machine value (``node.KEY``; absent keys take the skeleton's machine_defaults) and
 the definitions, evaluated in order. A value that is negative, complex or not finite is an
-InputError naming the phase, the key and the node count.
+InputError naming the phase, the key and the node count; so is a time or FLOP count beyond
+the largest float (about 1.8e308), which finite inputs can reach (1e300 FLOP at 1e-10 FLOP/s).
 """
 
 from __future__ import annotations
 
+import math
+import sys
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -34,7 +37,8 @@ from icnperf.model.apps.expressions import value
 from icnperf.model.apps.helpers import HELPERS, HelperContext
 from icnperf.model.apps.skeleton import Skeleton
 
-__all__ = ["PhaseResult", "SkeletonResult", "environment", "processes_per_node", "run"]
+__all__ = ["PhaseResult", "SkeletonResult", "environment", "phase_computes",
+           "processes_per_node", "run"]
 
 _SECTIONS = ("network", "node", "software")
 
@@ -127,6 +131,18 @@ def _at(nodes: int, ppn: int) -> str:
     return f"at N = {nodes} (P = {nodes * ppn})"
 
 
+def _finite(v, what: str, at: str) -> float:
+    """``v`` (a Fraction or a float) as a float; InputError naming ``what`` when it is
+    beyond the largest float or not a number."""
+    try:
+        out = float(v)
+    except OverflowError:
+        out = math.inf
+    if not math.isfinite(out):
+        raise InputError(f"{what} is too large {at} (over {sys.float_info.max:.3g})")
+    return out
+
+
 def _nonnegative(expression, env, at, strict=False) -> float | Fraction:
     v = value(expression, env, at)
     if v < 0 or (strict and v == 0):
@@ -136,7 +152,7 @@ def _nonnegative(expression, env, at, strict=False) -> float | Fraction:
     return v
 
 
-def _compute(phase, env, at, ppn: int, machine):
+def _compute(phase, env, at, ppn: int, machine, where: str):
     """(compute per repeat, flops, memory bytes, bound) in one environment."""
     if not phase.has_compute:
         return 0.0, None, None, "none"
@@ -158,7 +174,8 @@ def _compute(phase, env, at, ppn: int, machine):
     if times:
         bound = max(times, key=lambda k: times[k])
         roof = times[bound]
-    return float(fixed + roof), (None if flops is None else float(flops)), \
+    return _finite(fixed + roof, f"{where}: the compute time", at), \
+        (None if flops is None else float(flops)), \
         (None if memory is None else float(memory)), bound
 
 
@@ -173,9 +190,10 @@ def _node_types(machine):
     return [(name, dict(t.params)) for name, t in types.items()]
 
 
-def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_api):
+def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_api,
+                   point_to_point=False):
     terms = []
-    placed = layout.placed(ppn)
+    placed = layout.placed(ppn, layout.placement, layout.seed)
     params = params_by_api(phase.api)
     ranks = layout.endpoints * ppn
     if phase.halo is not None:
@@ -190,8 +208,10 @@ def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_ap
     if phase.collective is not None:
         c = phase.collective
         per_rank = (None if c.bytes is None else _nonnegative(c.bytes, env, at))
-        terms.append(patterns.collective_term(machine, layout, c.op, algorithm or c.algorithm,
-                                              per_rank, c.scope, ppn, phase.api))
+        chosen = c.point_to_point if point_to_point else (algorithm or c.algorithm)
+        terms.append(patterns.collective_term(machine, layout, c.op, chosen, per_rank,
+                                              c.scope, ppn, phase.api,
+                                              hardware=not point_to_point))
     if phase.p2p is not None:
         p = phase.p2p
         m = float(_nonnegative(p.bytes, env, at))
@@ -207,6 +227,10 @@ def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_ap
             f" over {ranks} ranks"
         terms.append(patterns.message_term("p2p", mapping, m, params, detail))
     if phase.helper is not None:
+        if layout.placement != "linear":
+            raise InputError(f"phase {phase.name!r}, key 'helper': {phase.helper.name} puts "
+                             f"ranks on consecutive nodes; {layout.placement} placement "
+                             "applies to halo, p2p and collective phases only")
         helper = HELPERS[phase.helper.name]
         args = {k: value(e, env, at) for k, e in phase.helper.args}
         context = HelperContext(machine, layout, ppn, phase.api, params)
@@ -219,11 +243,48 @@ def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_ap
     return tuple(terms)
 
 
+def _phase_compute(skeleton, machine, phase, env, typed, at, ppn, where):
+    """(compute per repeat, flops, memory bytes, bound, slowest node type) of one phase."""
+    if typed:
+        by_type = [(name, _compute(phase, type_env, at, ppn, machine, where))
+                   for name, type_env in typed]
+        slowest, (compute, flops, memory, bound) = max(by_type, key=lambda r: r[1][0])
+        return compute, flops, memory, bound, slowest
+    return (*_compute(phase, env, at, ppn, machine, where), None)
+
+
+def phase_computes(skeleton: Skeleton, machine, nodes: int, *,
+                   ppn: int | None = None) -> tuple[list[tuple[float, float]], dict, int]:
+    """Per phase (repeat, compute per repeat in s) at ``nodes`` nodes, the expressions'
+    environment and the processes per node: the part of :func:`run` that no layout
+    changes. The compute reads the machine's node, network and software values, never its
+    topology."""
+    ppn = processes_per_node(skeleton, machine, ppn)
+    at = _at(nodes, ppn)
+    env = environment(skeleton, machine, nodes, ppn)
+    typed = [(name, environment(skeleton, machine, nodes, ppn, params))
+             for name, params in _node_types(machine)]
+    origin = f"{skeleton.origin}: " if skeleton.origin else ""
+    out = []
+    for phase in skeleton.phases:
+        where = f"{origin}phase {phase.name!r}"
+        repeat = float(_nonnegative(phase.repeat, env, at))
+        compute = _phase_compute(skeleton, machine, phase, env, typed, at, ppn, where)[0]
+        _finite(repeat * compute, f"{where}: the compute time per run", at)
+        out.append((repeat, compute))
+    return out, env, ppn
+
+
 def run(skeleton: Skeleton, machine, layout=None, *, ppn: int | None = None,
-        algorithm: str | None = None) -> SkeletonResult:
+        algorithm: str | None = None, point_to_point: bool = False) -> SkeletonResult:
     """The skeleton on ``layout`` (a collectives.Layout of the nodes; default the machine's
-    topology). ``algorithm`` overrides every collective phase's algorithm; ``ppn`` the
+    topology; its ``placement`` puts the nodes on the endpoints, linear unless
+    ``Layout.placed`` set it). ``algorithm`` overrides every collective phase's algorithm;
+    ``point_to_point`` runs every collective phase on its point-to-point algorithm instead
+    (``Collective.point_to_point``: the comparison with the hardware tree); ``ppn`` the
     processes per node (:func:`processes_per_node`)."""
+    if algorithm is not None and point_to_point:
+        raise InputError("give an algorithm or point_to_point, not both")
     if algorithm is not None and algorithm != "auto" \
             and algorithm not in collectives.ALGORITHMS:
         raise InputError(f"unknown algorithm {algorithm!r}; choose auto or one of "
@@ -243,28 +304,26 @@ def run(skeleton: Skeleton, machine, layout=None, *, ppn: int | None = None,
         return cache[api]
 
     phases = []
+    origin = f"{skeleton.origin}: " if skeleton.origin else ""
     for phase in skeleton.phases:
+        where = f"{origin}phase {phase.name!r}"
         repeat = _nonnegative(phase.repeat, env, at)
-        if typed:
-            by_type = [(name, _compute(phase, type_env, at, ppn, machine))
-                       for name, type_env in typed]
-            slowest, (compute, flops, memory, bound) = max(by_type, key=lambda r: r[1][0])
-        else:
-            slowest = None
-            compute, flops, memory, bound = _compute(phase, env, at, ppn, machine)
+        compute, flops, memory, bound, slowest = _phase_compute(skeleton, machine, phase, env,
+                                                                typed, at, ppn, where)
         terms = (_communication(phase, machine, layout, env, at, ppn, algorithm,
-                                params_by_api) if phase.has_communication else ())
-        comm = sum(t.time_s for t in terms)
+                                params_by_api, point_to_point)
+                 if phase.has_communication else ())
+        comm = _finite(sum(t.time_s for t in terms), f"{where}: the communication time", at)
         per_repeat = max(compute, comm) if phase.overlap else compute + comm
+        time = _finite(float(repeat) * per_repeat, f"{where}: the time per run", at)
         phases.append(PhaseResult(phase.name, float(repeat), compute, comm, per_repeat,
-                                  float(repeat) * per_repeat, flops, memory, bound, slowest,
-                                  terms))
-    total = sum(p.time_s for p in phases)
+                                  time, flops, memory, bound, slowest, terms))
+    total = _finite(sum(p.time_s for p in phases), f"{origin}the total time", at)
     if skeleton.total_flops is not None:
         flops_total = float(_nonnegative(skeleton.total_flops, env, at))
     elif any(p.flops is not None for p in phases):
-        flops_total = sum(p.repeat * p.flops * nodes * ppn for p in phases
-                          if p.flops is not None)
+        flops_total = _finite(sum(p.repeat * p.flops * nodes * ppn for p in phases
+                                  if p.flops is not None), f"{origin}the FLOP count", at)
     else:
         flops_total = None
     shown = {k: (int(v) if isinstance(v, Fraction) and v.denominator == 1 else float(v))

@@ -20,6 +20,9 @@ lower bound is said where it is computed:
 * heat and spmv: compute depends only on the node count and the machine (exact); heat's
   halo phases are rounds like any other (plus the model's send gap, exact); their
   collectives as above.
+* skeleton terms (skeleton_terms.py): compute exact, halos and patterns as rounds like
+  heat's halo (the model's T(m, h, c) + (k - 1) g(m)), collectives as above; what has no
+  bound there counts 0.
 * hpcg: only its compute (memory-bound, independent of the network) is counted; its halo
   exchanges (8 processes per node sharing adapters) and all-reduces have no bound here, so
   the screen does not use them (they count 0).

@@ -6,7 +6,9 @@ term's bound as bound.py derives it, with the per-round hop and load bounds of v
 Where the job layout does not depend on the design (a torus partition, slim fly's
 crossbar apart from its link derating) the bound is the model's own value or close to it;
 on dragonfly, megafly and fat trees it comes from counting the round's messages between
-routers and groups (traffic.py).
+routers and groups (traffic.py). A skeleton term is bounded phase by phase
+(skeleton_terms.py): compute exactly, its halos and patterns as rounds, its collectives as
+collective terms.
 
 The proxy also gives each design an equivalence key: designs with equal keys run every
 term on the same job layout with the same parameters, so the full model gives them the
@@ -28,6 +30,7 @@ from icnperf.model.collectives.layout import Layout
 from icnperf.model.collectives.parameters import collective_parameters
 from icnperf.model.sizing import bound
 from icnperf.model.sizing.partition import box_shapes, partition_index
+from icnperf.model.sizing.skeleton_terms import SkeletonTerm, bound_phases, reads_network
 from icnperf.model.sizing.space import Block
 from icnperf.model.sizing.traffic import BlockTraffic, algorithm_rounds, block_traffic
 from icnperf.model.sizing.views import (Crossbar, Dragonfly, FatTree, Megafly, TorusPartitions,
@@ -57,6 +60,8 @@ class TermPlan:
 def term_plan(term, machine, n_endpoints: int) -> TermPlan:
     """The plan of one workload term (node count cut to N as workload.predict_term)."""
     nodes = n_endpoints if term.nodes is None else min(term.nodes, n_endpoints)
+    if isinstance(term, SkeletonTerm):
+        return TermPlan(term, nodes, "skeleton", "", 0.0, 1, (), ())
     if isinstance(term, AppTerm):
         operation = APPS[term.app][0]
         problem = term.problem
@@ -197,6 +202,10 @@ class Proxy:
         return best
 
     def _network_term(self, plan: TermPlan, view, bandwidth):
+        if plan.kind == "skeleton":
+            if bandwidth is not None and reads_network(plan.term):
+                return 0.0      # slim fly derates network.link_bandwidth (skeleton_terms)
+            return self._skeleton_network(plan, view, bandwidth)
         if plan.kind == "hpcg":
             return plan.repeat * self._hpcg(plan)
         collective = self._collective(plan, plan.operation, plan.m, plan.network_algorithms,
@@ -230,6 +239,79 @@ class Proxy:
             self._fixed[key] = bound.halo_rounds(int(np.ravel(px)[0]), int(np.ravel(py)[0]),
                                                  tuple(float(np.ravel(s)[0]) for s in sizes))
         return self._fixed[key]
+
+    # --- skeleton terms: phase by phase (skeleton_terms.py) -------------------------------
+
+    def _skeleton_phases(self, plan: TermPlan):
+        """(PhaseBound, [(operation, m, algorithms off tori, on tori)]) per phase."""
+        key = (id(plan), "skeleton")
+        if key not in self._fixed:
+            out = []
+            for phase in bound_phases(plan.term, self.machine, plan.nodes):
+                collectives = []
+                for operation, m, algorithm in phase.collectives:
+                    off, _ = _candidates(algorithm, operation, Layout.crossbar(2),
+                                         self.machine)
+                    on, _ = _candidates(algorithm, operation, Layout.torus((2, 2)),
+                                        self.machine)
+                    collectives.append((operation, m, off, on))
+                out.append((phase, collectives))
+            self._fixed[key] = out
+        return self._fixed[key]
+
+    @staticmethod
+    def _phase_total(phase, comm):
+        if phase.overlap:
+            return phase.repeat * np.maximum(phase.compute, comm)
+        return phase.repeat * (phase.compute + comm)
+
+    def _skeleton_network(self, plan: TermPlan, view, bandwidth):
+        hops_load = (lambda r: view(self.table, r))
+        total = 0.0
+        for phase, collectives in self._skeleton_phases(plan):
+            comm = self._message_rounds(phase, hops_load, bandwidth)
+            for operation, m, off, _ in collectives:
+                comm = comm + self._collective(plan, operation, m, off, view, bandwidth)
+            total = total + self._phase_total(phase, comm)
+        return total
+
+    def _message_rounds(self, phase, hops_load, bandwidth=None):
+        """Σ over the phase's messages sent at once: T(m, h', c') + (k - 1) g(m)."""
+        comm = 0.0
+        for r, m, k in phase.rounds:
+            hops, load = hops_load(r)
+            comm = comm + bound.round_time(m, hops, load, False, self.params, bandwidth)
+            comm = comm + (k - 1) * bound.send_gap(m, self.params, bandwidth)
+        return comm
+
+    def _skeleton_torus(self, plan: TermPlan, job, view, whole: bool):
+        """The skeleton term on torus jobs (rows of ``job``: partition shapes, or whole
+        tori when ``whole``: the job on their first n endpoints, messages at least 1 hop)."""
+        nodes = np.full(len(job), plan.nodes)
+        depth = (job // 2).sum(axis=1)
+        ties = ((job % 2 == 1) & (job >= 3)).sum(axis=1)
+        farthest = farthest_rank(job, plan.nodes) if whole else None
+        hops_load = ((lambda r: (1, 1)) if whole else (lambda r: view(None, r)))
+        total = 0.0
+        for phase, collectives in self._skeleton_phases(plan):
+            comm = self._message_rounds(phase, hops_load)
+            for operation, m, _, on in collectives:
+                best = None
+                for algorithm in on:
+                    if algorithm in _TREES:
+                        t = bound.tree_time(operation, algorithm, m, depth, ties, depth,
+                                            nodes, self.params)
+                    elif whole:
+                        t = bound.universal_rounds_time(operation, m, nodes, farthest,
+                                                        self.params)
+                    else:
+                        t = bound.rounds_time(algorithm_rounds(algorithm, operation,
+                                                               plan.nodes),
+                                              m, hops_load, self.params)
+                    best = t if best is None else np.minimum(best, t)
+                comm = comm + best
+            total = total + self._phase_total(phase, comm)
+        return np.broadcast_to(np.asarray(total, dtype=float), (len(job),))
 
     def _hpcg(self, plan: TermPlan) -> float:
         key = (id(plan), "hpcg")
@@ -269,6 +351,9 @@ class Proxy:
             return self._fixed[key]
         job = np.array(box_shapes(plan.nodes, dims), dtype=np.int64).reshape(-1, dims)
         view = self._fixed.setdefault(("partitions", plan.nodes, dims), TorusPartitions(job))
+        if plan.kind == "skeleton":
+            self._fixed[key] = self._skeleton_torus(plan, job, view, whole=False)
+            return self._fixed[key]
         depth = (job // 2).sum(axis=1)
         ties = ((job % 2 == 1) & (job >= 3)).sum(axis=1)
         best = None
@@ -291,6 +376,8 @@ class Proxy:
 
     def _whole_torus_term(self, plan: TermPlan, radices: np.ndarray) -> np.ndarray:
         """The term's n nodes on the first n endpoints of each torus (no partition fits)."""
+        if plan.kind == "skeleton":
+            return self._skeleton_torus(plan, radices, None, whole=True)
         nodes = np.full(len(radices), plan.nodes)
         depth = (radices // 2).sum(axis=1)
         ties = ((radices % 2 == 1) & (radices >= 3)).sum(axis=1)

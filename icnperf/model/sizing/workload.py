@@ -50,6 +50,8 @@ from icnperf.model.collectives.layout import Layout
 from icnperf.model.collectives.registry import ALGORITHMS, TABLE, operation_name
 from icnperf.model.sizing.designs import Candidate
 from icnperf.model.sizing.partition import partition
+from icnperf.model.sizing.skeleton_terms import (SkeletonTerm, collective_operations,
+                                                 skeleton_term)
 from icnperf.model.topology.spec import parse_spec
 from icnperf.units import parse_quantity
 
@@ -206,14 +208,16 @@ def _collective(item, where: str) -> CollectiveTerm:
                           _nodes(item.get("nodes"), where))
 
 
-def _app(item, where: str) -> AppTerm:
+def _app(item, where: str, load_skeleton=None) -> AppTerm | SkeletonTerm:
     _check_keys(item, _APP_KEYS, where)
     for key in ("weight", "app"):
         if key not in item:
             raise InputError(f"{where}: missing {key}")
     app = item["app"]
     if app not in APPS:
-        raise InputError(f"{where}: unknown app {app!r} (known: {', '.join(APPS)})")
+        if load_skeleton is None or not isinstance(app, str):
+            raise InputError(f"{where}: unknown app {app!r} (known: {', '.join(APPS)})")
+        return _skeleton_app(item, where, load_skeleton)
     operation, keys = APPS[app]
     problem = item.get("problem", {})
     if not isinstance(problem, dict):
@@ -235,18 +239,57 @@ def _app(item, where: str) -> AppTerm:
                    algorithm, _nodes(item.get("nodes"), where), problem)
 
 
-def workload_from_dict(data: dict, origin: str) -> Workload:
+def _skeleton_app(item, where: str, load_skeleton) -> SkeletonTerm:
+    """An [[app]] naming a skeleton (a bundled name or a file): ``[app.problem]`` sets its
+    parameters (and ``processes_per_node``); ``algorithm`` absent keeps each collective
+    phase's own, else it is set on every collective phase (the fastest of a list)."""
+    app = item["app"]
+    name = str(item.get("name", app))
+    where = f"{where} ({name!r})"
+    try:
+        skeleton = load_skeleton(app)
+    except InputError as error:
+        raise InputError(f"{where}: {error}") from None
+    problem = item.get("problem", {})
+    if not isinstance(problem, dict):
+        raise InputError(f"{where}: problem must be a table of the skeleton's parameters"
+                         f" ({', '.join(skeleton.parameters) or 'none'})")
+    problem = dict(problem)
+    ppn = problem.pop("processes_per_node", None)
+    if ppn is not None and (isinstance(ppn, bool) or not isinstance(ppn, int) or ppn < 1):
+        raise InputError(f"{where}: problem.processes_per_node must be a whole number >= 1,"
+                         f" not {ppn!r}")
+    try:
+        skeleton = skeleton.with_parameters(problem)
+    except InputError as error:
+        raise InputError(f"{where}: {error}") from None
+    algorithm = None
+    if item.get("algorithm") is not None:
+        operations = collective_operations(skeleton)
+        if not operations:
+            raise InputError(f"{where}: algorithm does not apply: {skeleton.name} has no"
+                             " collective phase")
+        for operation in operations:
+            algorithm = _algorithm(item["algorithm"], operation, where)
+    return SkeletonTerm(name, _weight(item["weight"], where), app, skeleton, algorithm,
+                        _nodes(item.get("nodes"), where), ppn)
+
+
+def workload_from_dict(data: dict, origin: str, load_skeleton=None) -> Workload:
     """A Workload from a parsed workload TOML: ``description``, ``rationale`` and arrays of
     tables ``[[collective]]`` (name, weight, operation, bytes, algorithm, nodes) and
     ``[[app]]`` (name, weight, app, algorithm, nodes, [app.problem]). InputError names the
-    first unknown, missing or bad key."""
+    first unknown, missing or bad key. ``load_skeleton(text)`` (the data room's reader,
+    relative paths taken from the workload file's folder) gives the skeleton an [[app]]
+    names when ``app`` is not one of :data:`APPS`; without it such an app is unknown."""
     allowed = {"description", "rationale", "collective", "app"}
     _check_keys(data, allowed, origin)
     for key in ("description", "rationale"):
         if not isinstance(data.get(key, ""), str):
             raise InputError(f"{origin}: {key} must be text")
     terms = []
-    for kind, parse in (("collective", _collective), ("app", _app)):
+    parse_app = (lambda item, where: _app(item, where, load_skeleton))
+    for kind, parse in (("collective", _collective), ("app", parse_app)):
         items = data.get(kind, [])
         if not isinstance(items, list):
             raise InputError(f"{origin}: {kind} must be an array of tables [[{kind}]]")
@@ -417,6 +460,9 @@ def predict_term(term, machine, design: Candidate, n_endpoints: int,
         try:
             if isinstance(term, CollectiveTerm):
                 seconds, used, notes, model_notes = _collective_term(term, machine, layout)
+            elif isinstance(term, SkeletonTerm):
+                seconds, used, notes, model_notes = skeleton_term(term, machine, layout,
+                                                                  _candidates)
             else:
                 seconds, used, notes, model_notes = _app_term(term, machine, layout)
         except InputError as error:

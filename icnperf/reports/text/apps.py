@@ -1,56 +1,35 @@
-"""``icnperf predict app`` and ``icnperf place``: application models per node count."""
+"""``icnperf predict app`` and ``icnperf place``: application models per node count.
+
+``predict app`` runs a skeleton (a bundled name or a file) on every node count and prints
+each phase's time per run and its share of the total, fitted to 100 columns by
+:class:`icnperf.reports.page.Page` (``--wide``: the full layout). ``--algorithm all`` runs
+it twice, every collective phase on the hardware tree and then on its point-to-point
+algorithm, and sets the totals side by side with their ratio p2p / hw-tree (the quantity of
+the Angara papers' Figs. 9 and 10). NPB IS ranks placements with its Python model
+(:func:`placement_text`). :func:`app_rows` gives the machine report the Python models'
+rows with both algorithms.
+"""
 
 from __future__ import annotations
 
+from icnperf.data.files import printable
 from icnperf.errors import InputError
-from icnperf.reports.render import Column, aligned_table, csv_text, json_text, number
+from icnperf.reports.page import Page
+from icnperf.reports.render import Column, column_cells, csv_text, json_text, number, \
+    table_width
 
-APPS = ("spmv", "heat", "hpcg", "npb-is")
 P2P_ALGORITHM = {"spmv": "recursive-doubling", "heat": "p2p-tree", "hpcg": "recursive-doubling"}
 """The point-to-point collective each paper compares the hardware tree with (seeds/000 §3.2:
 recursive doubling for SpMV's all-gather; §3.1, §3.3: the tree walked point to point for the
 heat all-reduce; seeds/003: MPI all-reduce, taken as recursive doubling, for HPCG)."""
-PROBLEM_OPTIONS = {
-    "spmv": {"rows", "nonzeros_per_row", "iterations"},
-    "heat": {"cells", "steps"},
-    "hpcg": {"local", "processes_per_node", "variant", "iterations"},
-    "npb-is": {"klass", "processes_per_node"},
-}
+NPB_IS_OPTIONS = {"klass", "processes_per_node"}
+"""The flags NPB IS's Python model takes (--class, --ppn)."""
 
 
 def _time(value: float) -> str:
     from icnperf.units import format_quantity
 
     return format_quantity(value, "time", 3)
-
-
-APP_COLUMNS = (
-    Column("nodes", "nodes", number()),
-    Column("layout", "layout"),
-    Column("algorithm", "collectives"),
-    Column("compute_s", "compute/iter", _time),
-    Column("p2p_s", "p2p/iter", _time),
-    Column("collective_s", "collective/iter", _time),
-    Column("total_s", "total", _time),
-    Column("gflops", "GFLOP/s", number(4)),
-    Column("efficiency", "efficiency", number(3)),
-    Column("hw_gain", "p2p / hw-tree", number(3)),
-)
-
-
-def _problem(app: str, given: dict) -> dict:
-    used = {k: v for k, v in given.items() if v is not None}
-    stray = sorted(set(used) - PROBLEM_OPTIONS[app])
-    if stray:
-        names = ", ".join("--" + s.replace("_", "-").replace("klass", "class") for s in stray)
-        raise InputError(f"{names} does not apply to {app}")
-    if "local" in used:
-        from icnperf.model.topology.spec import parse_spec
-
-        used["local"] = parse_spec(f"mesh:{used['local']}").params["radices"]
-        if len(used["local"]) != 3:
-            raise InputError("--local takes three sizes, e.g. 16x16x16")
-    return used
 
 
 def _run(app: str, machine, layout, algorithm: str, problem: dict):
@@ -104,7 +83,8 @@ LEGACY_ALIASES = {
 hpcg's --variant optimized picks the machine's optimized HPCG (hpcg-vendor, or
 hpcg-optimized on the Angara presets), --ppn is any skeleton's processes per node."""
 
-TABLE_WIDTH = 100
+ALL = "all"
+"""``--algorithm all``: the hardware tree and each phase's point-to-point algorithm."""
 
 
 def _flag(key: str) -> str:
@@ -113,8 +93,9 @@ def _flag(key: str) -> str:
 
 
 def parse_params(items) -> dict:
-    """``--param k=v`` items as {name: number}; InputError for a malformed item."""
-    from fractions import Fraction
+    """``--param k=v`` items as {name: number}: v a bare SI number (2048, 0.5, 1e6; no
+    fractions such as 1/3), at most the largest float; InputError for anything else."""
+    from icnperf.model.apps.skeleton import read_number
 
     out = {}
     for item in items:
@@ -122,11 +103,7 @@ def parse_params(items) -> dict:
         name = name.strip()
         if not sep or not name:
             raise InputError(f"--param {item!r}: expected NAME=VALUE (e.g. n=2048)")
-        try:
-            out[name] = Fraction(text.strip())
-        except (ValueError, ZeroDivisionError):
-            raise InputError(f"--param {item!r}: {text.strip()!r} is not a number "
-                             "(bare SI numbers: 2048, 1e6, 0.5)") from None
+        out[name] = read_number(text.strip(), f"--param {item!r}: the value")
     return out
 
 
@@ -148,7 +125,7 @@ def resolve_skeleton(app: str, given: dict, params=(), machine=None):
         names = ", ".join(_flag(k) for k in stray)
         hint = "use --param NAME=VALUE" if app not in LEGACY_ALIASES else \
             f"{app} takes {', '.join(_flag(k) for k in aliases) or 'none'}"
-        raise InputError(f"{names} does not apply to {app} ({hint})")
+        raise InputError(f"{names} does not apply to {printable(app)} ({hint})")
     name = app
     if app == "hpcg" and variant == "optimized":
         from icnperf.model.apps.hpcg import optimized_kind
@@ -173,29 +150,58 @@ def resolve_skeleton(app: str, given: dict, params=(), machine=None):
     return skeleton.with_parameters(values), ppn
 
 
-def skeleton_results(skeleton, machine, layouts, algorithm: str | None, ppn: int | None):
+def skeleton_results(skeleton, machine, layouts, algorithm: str | None, ppn: int | None,
+                     point_to_point: bool = False):
     """:func:`icnperf.model.apps.timing.run` on every layout."""
     from icnperf.model.apps import timing
 
-    return [timing.run(skeleton, machine, layout, ppn=ppn, algorithm=algorithm)
-            for layout in layouts]
+    return [timing.run(skeleton, machine, layout, ppn=ppn, algorithm=algorithm,
+                       point_to_point=point_to_point) for layout in layouts]
 
 
-def skeleton_rows(results, scaling: str) -> tuple[list[dict], list[dict]]:
+def point_to_point_label(skeleton) -> str:
+    """The name of the point-to-point side of ``--algorithm all``: the algorithm every
+    collective phase runs there when they agree on one, else ``point-to-point``."""
+    named = {p.collective.point_to_point for p in skeleton.phases if p.collective}
+    return named.pop() if len(named) == 1 and "auto" not in named else "point-to-point"
+
+
+def compared_results(skeleton, machine, layouts, ppn: int | None):
+    """``--algorithm all``: [(label, results)] with every collective phase on the hardware
+    tree, then on its point-to-point algorithm. InputError when the skeleton has no
+    collective phase or the hardware tree does not apply (naming --algorithm all)."""
+    from icnperf.model.apps.skeleton import HARDWARE_ALGORITHM
+
+    if not any(p.collective is not None for p in skeleton.phases):
+        raise InputError(f"--algorithm all compares collective algorithms; {skeleton.name} "
+                         "has no collective phase")
+    try:
+        hardware = skeleton_results(skeleton, machine, layouts, HARDWARE_ALGORITHM, ppn)
+    except InputError as error:
+        raise InputError(f"--algorithm all runs every collective phase on "
+                         f"{HARDWARE_ALGORITHM}: {error}") from None
+    p2p = skeleton_results(skeleton, machine, layouts, None, ppn, point_to_point=True)
+    return [(HARDWARE_ALGORITHM, hardware), (point_to_point_label(skeleton), p2p)]
+
+
+def skeleton_rows(results, scaling: str, algorithm: str | None = None
+                  ) -> tuple[list[dict], list[dict]]:
     """(phase rows, total rows): one row per (node count, phase) with its time and share of
     the total (0 to 1), one per node count with the total, GFLOP/s and parallel efficiency
-    relative to the first node count (strong: T1 n1 / (T n); weak: T1 / T)."""
+    relative to the first node count (strong: T1 n1 / (T n); weak: T1 / T); each row names
+    the collective ``algorithm`` the run was given (None: each phase's own)."""
     phases, totals = [], []
     first = results[0]
     for r in results:
         for p in r.phases:
-            phases.append({"nodes": r.nodes, "layout": r.layout, "phase": p.name,
-                           "time_s": p.time_s,
+            phases.append({"nodes": r.nodes, "layout": r.layout, "algorithm": algorithm,
+                           "phase": p.name, "time_s": p.time_s,
                            "share": p.time_s / r.total_s if r.total_s > 0 else 0.0})
         scale = 1 if scaling == "weak" else first.nodes / r.nodes
         efficiency = first.total_s / r.total_s * scale if r.total_s > 0 else None
-        totals.append({"nodes": r.nodes, "layout": r.layout, "ranks": r.ranks,
-                       "total_s": r.total_s, "gflops": r.gflops, "efficiency": efficiency})
+        totals.append({"nodes": r.nodes, "layout": r.layout, "algorithm": algorithm,
+                       "ranks": r.ranks, "total_s": r.total_s, "gflops": r.gflops,
+                       "efficiency": efficiency, "hw_gain": None})
     return phases, totals
 
 
@@ -203,7 +209,8 @@ def _share(value) -> str:
     return "-" if value is None else f"{100 * value:.0f}%"
 
 
-def _wide_table(phase_rows, total_rows, names, with_layout: bool) -> str:
+def _phase_columns(phase_rows, total_rows, names, with_layout: bool):
+    """A column per phase (its time and share): (rows, columns)."""
     by_nodes = {}
     for row in phase_rows:
         by_nodes.setdefault(row["nodes"], {})[row["phase"]] = row
@@ -216,16 +223,17 @@ def _wide_table(phase_rows, total_rows, names, with_layout: bool) -> str:
             cell = by_nodes[total["nodes"]][name]
             row[f"p{i}"] = f"{_time(cell['time_s'])} {_share(cell['share'])}"
         rows.append(row)
-    columns = [Column("nodes", "nodes", number())]
+    columns = [Column("nodes", "nodes", number(), keep=True)]
     if with_layout:
-        columns.append(Column("layout", "layout"))
+        columns.append(Column("layout", "layout", keep=True))
     columns += [Column(f"p{i}", name) for i, name in enumerate(names)]
     columns += [Column("total_s", "total", _time), Column("gflops", "GFLOP/s", number(4)),
                 Column("efficiency", "efficiency", number(3))]
-    return aligned_table(rows, columns)
+    return rows, columns
 
 
-def _long_table(phase_rows, total_rows) -> str:
+def _phase_rows(phase_rows, total_rows):
+    """A row per phase and one total row per node count: (rows, columns)."""
     rows = []
     for total in total_rows:
         first = True
@@ -240,33 +248,39 @@ def _long_table(phase_rows, total_rows) -> str:
                      "gflops": total["gflops"], "efficiency": total["efficiency"],
                      "layout": ""})
     columns = (Column("nodes", "nodes", lambda v: "" if v is None else f"{v:,}"),
-               Column("layout", "layout"), Column("phase", "phase"),
+               Column("layout", "layout"), Column("phase", "phase", overflow="wrap"),
                Column("time_s", "time", _time), Column("shown", "share"),
                Column("gflops", "GFLOP/s", lambda v: "" if v is None else number(4)(v)),
                Column("efficiency", "efficiency",
                       lambda v: "" if v is None else number(3)(v)))
-    return aligned_table(rows, columns)
+    return rows, columns
 
 
-def phase_table(phase_rows, total_rows, names) -> str:
-    """The table: a column per phase (its time and share) when that fits in
-    :data:`TABLE_WIDTH` columns (with the layout if it fits too), else one row per phase."""
-    for with_layout in (True, False):
-        text = _wide_table(phase_rows, total_rows, names, with_layout)
-        if max(len(line) for line in text.splitlines()) <= TABLE_WIDTH:
-            return text
-    return _long_table(phase_rows, total_rows)
+def phase_table(page, phase_rows, total_rows, names) -> None:
+    """The table on ``page``: a column per phase (its time and share) when that fits the
+    page (with the layout if it fits too; always at full width), else one row per phase."""
+    if page.width is not None:
+        for with_layout in (True, False):
+            rows, columns = _phase_columns(phase_rows, total_rows, names, with_layout)
+            if table_width(column_cells(rows, columns)) <= page.width:
+                page.table(rows, columns)
+                return
+        page.table(*_phase_rows(phase_rows, total_rows))
+        return
+    page.table(*_phase_columns(phase_rows, total_rows, names, True))
 
 
-def numbered_notes(notes, width: int = TABLE_WIDTH) -> str:
-    """Notes as a numbered list wrapped to ``width`` columns."""
-    import textwrap
-
-    lines = []
-    for i, note in enumerate(notes, 1):
-        lines.append(textwrap.fill(note, width, initial_indent=f"  {i}. ",
-                                   subsequent_indent=" " * (len(str(i)) + 4)))
-    return "\n".join(lines)
+def _comparison_rows(runs) -> list[dict]:
+    """Per node count the total with each algorithm and p2p / hw-tree; sets ``hw_gain`` on
+    the total rows of both runs."""
+    (_, hw_totals), (_, p2p_totals) = runs
+    rows = []
+    for hw, p2p in zip(hw_totals, p2p_totals):
+        gain = p2p["total_s"] / hw["total_s"] if hw["total_s"] > 0 else None
+        hw["hw_gain"] = p2p["hw_gain"] = gain
+        rows.append({"nodes": hw["nodes"], "layout": hw["layout"], "hw": hw["total_s"],
+                     "p2p": p2p["total_s"], "hw_gain": gain})
+    return rows
 
 
 def _term_note(term) -> str:
@@ -289,8 +303,23 @@ def _term_note(term) -> str:
 def skeleton_notes(skeleton, results) -> list[str]:
     """The skeleton's own notes, then each phase's communication at the first and last node
     count, and the efficiency rule."""
-    notes = [f"{skeleton.name}: {skeleton.description}" if skeleton.description
-             else skeleton.name, *skeleton.notes]
+    return [*_skeleton_text(skeleton), *_run_notes(results), _efficiency_rule(skeleton)]
+
+
+def _skeleton_text(skeleton) -> list[str]:
+    return [f"{skeleton.name}: {skeleton.description}" if skeleton.description
+            else skeleton.name, *skeleton.notes]
+
+
+def _efficiency_rule(skeleton) -> str:
+    rule = ("weak scaling: T1 / T" if skeleton.scaling == "weak"
+            else "strong scaling: T1 n1 / (T n)")
+    return (f"efficiency relative to the first node count ({rule}); share = phase time / "
+            "total; each phase waits for its slowest rank")
+
+
+def _run_notes(results) -> list[str]:
+    notes = []
     shown = [results[0]] if len(results) == 1 else [results[0], results[-1]]
     for r in shown:
         for p in r.phases:
@@ -299,62 +328,105 @@ def skeleton_notes(skeleton, results) -> list[str]:
             if p.node_type is not None and p.compute_s > 0:
                 notes.append(f"{p.name} at {r.nodes:,} nodes: compute paced by node type "
                              f"{p.node_type}, the slowest")
-    rule = ("weak scaling: T1 / T" if skeleton.scaling == "weak"
-            else "strong scaling: T1 n1 / (T n)")
-    notes.append(f"efficiency relative to the first node count ({rule}); share = phase time "
-                 "/ total; each phase waits for its slowest rank")
     return notes
 
 
 def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | None,
              shape: str | None, algorithm: str | None, given: dict, fmt: str,
-             params: tuple[str, ...] = ()) -> str:
+             params: tuple[str, ...] = (), wide: bool = False,
+             placement: str = "linear") -> str:
     """The rendered ``predict app`` output: a skeleton (bundled name or file) per node
-    count, or NPB IS's placements (its Python model)."""
+    count, or NPB IS's placements (its Python model); ``algorithm`` ``all`` sets the
+    hardware tree and the point-to-point algorithms side by side; ``wide`` the full
+    layout; ``placement`` puts the nodes on the endpoints (collectives.Layout.placed:
+    linear, spread over leaf switches or groups, random)."""
     from icnperf.data.machine import load_machine
     from icnperf.reports.text.predict import layouts_for
 
     machine = load_machine(machine_name).with_overrides(list(overrides))
     if app == "npb-is":
         used = {k: v for k, v in given.items() if v is not None}
-        stray = sorted(set(used) - PROBLEM_OPTIONS["npb-is"])
-        if stray or params or algorithm is not None:
+        stray = sorted(set(used) - NPB_IS_OPTIONS)
+        if stray or params or algorithm is not None or placement != "linear":
             names = ", ".join([_flag(s) for s in stray] + (["--param"] if params else [])
-                              + (["--algorithm"] if algorithm is not None else []))
+                              + (["--algorithm"] if algorithm is not None else [])
+                              + (["--placement"] if placement != "linear" else []))
             raise InputError(f"{names} does not apply to npb-is (its Python model takes "
                              "--class and --ppn)")
         return placement_text(machine, used.get("klass", "C"), None, fmt, nodes=nodes,
-                              ppn=used.get("processes_per_node"))
+                              ppn=used.get("processes_per_node"), wide=wide)
     if given.get("klass") is not None:
-        raise InputError(f"--class does not apply to {app} (npb-is only)")
+        raise InputError(f"--class does not apply to {printable(app)} (npb-is only)")
     skeleton, ppn = resolve_skeleton(app, {k: v for k, v in given.items() if k != "klass"},
                                      params, machine)
-    results = skeleton_results(skeleton, machine, layouts_for(machine.topology, nodes, shape),
-                               algorithm, ppn)
-    phase_rows, total_rows = skeleton_rows(results, skeleton.scaling)
-    notes = skeleton_notes(skeleton, results)
+    layouts = [layout.placed(layout.processes_per_node, placement)
+               for layout in layouts_for(machine.topology, nodes, shape)]
+    if algorithm == ALL:
+        runs = compared_results(skeleton, machine, layouts, ppn)
+    else:
+        runs = [(algorithm, skeleton_results(skeleton, machine, layouts, algorithm, ppn))]
+    tables = [(label, *skeleton_rows(results, skeleton.scaling, label))
+              for label, results in runs]
+    comparison = _comparison_rows([(label, totals) for label, _, totals in tables]) \
+        if algorithm == ALL else []
+    notes = list(dict.fromkeys([*_skeleton_text(skeleton),
+                                *(n for _, results in runs for n in _run_notes(results)),
+                                _efficiency_rule(skeleton)]))
+    if algorithm == ALL:
+        notes.append(f"p2p / hw-tree: the total with every collective phase on its "
+                     f"point-to-point algorithm ({runs[1][0]}) over the total on the "
+                     "hardware tree, as in the Angara papers' Figs. 9 and 10")
+    phase_rows = [row for _, rows, _ in tables for row in rows]
+    total_rows = [row for _, _, totals in tables for row in totals]
+    first = runs[0][1][0]
     if fmt == "json":
         return json_text({"inputs": {"app": app, "skeleton": skeleton.name,
                                      "machine": machine.name, "nodes": nodes, "shape": shape,
-                                     "algorithm": algorithm,
-                                     "processes_per_node": results[0].ppn,
-                                     "parameters": results[0].parameters},
+                                     "algorithm": algorithm, "placement": placement,
+                                     "processes_per_node": first.ppn,
+                                     "parameters": first.parameters},
                           "notes": notes, "rows": phase_rows, "totals": total_rows})
     if fmt == "csv":
-        rows = list(phase_rows)
-        for total in total_rows:
-            rows.append({**total, "phase": "total", "time_s": total["total_s"], "share": 1.0})
-        rows.sort(key=lambda row: row["nodes"])
-        return csv_text(rows, ["nodes", "layout", "phase", "time_s", "share", "gflops",
-                               "efficiency"])
-    names = [p.name for p in results[0].phases]
-    from icnperf.reports.page import wrap
+        rows = []
+        for _, own, totals in tables:
+            for total in totals:
+                rows += [row for row in own if row["nodes"] == total["nodes"]]
+                rows.append({**total, "phase": "total", "time_s": total["total_s"],
+                             "share": 1.0})
+        return csv_text(rows, ["nodes", "layout", "algorithm", "phase", "time_s", "share",
+                               "gflops", "efficiency", "hw_gain"])
+    placed = "" if placement == "linear" else f", {placement} placement"
+    return _app_page(skeleton, f"{machine.name}{placed}", first.ppn, runs, tables, comparison,
+                     notes, wide)
 
-    title = "\n".join(wrap(f"{skeleton.name} on {machine.name}, {results[0].ppn} process(es)"
-                           " per node; time per run of each phase and its share of the total",
-                           TABLE_WIDTH))
-    return (f"{title}\n\n{phase_table(phase_rows, total_rows, names)}\n\nnotes:\n"
-            f"{numbered_notes(notes)}\n")
+
+def _app_page(skeleton, machine_name, ppn, runs, tables, comparison, notes, wide) -> str:
+    page = Page(wide)
+    what = "time per run of each phase and its share of the total"
+    if comparison:
+        what += (", with every collective phase on the hardware tree, then on its "
+                 "point-to-point algorithm")
+    page.line(f"{skeleton.name} on {machine_name}, {ppn} process(es) per node; {what}",
+              hang="  ")
+    names = [p.name for p in runs[0][1][0].phases]
+    for label, phase_rows, total_rows in tables:
+        page.blank()
+        if comparison:
+            side = ("every collective phase on the hardware tree (hw-tree)"
+                    if label == runs[0][0] else
+                    f"every collective phase on its point-to-point algorithm ({label})")
+            page.line(f"{side}:")
+        phase_table(page, phase_rows, total_rows, names)
+    if comparison:
+        page.blank()
+        page.line("total time per run:")
+        page.table(comparison, (
+            Column("nodes", "nodes", number(), keep=True), Column("layout", "layout"),
+            Column("hw", runs[0][0], _time), Column("p2p", runs[1][0], _time),
+            Column("hw_gain", "p2p / hw-tree", number(3))))
+    page.blank()
+    page.notes("notes", notes)
+    return page.text()
 
 
 def placement_text(machine, klass: str, procs: int | None, fmt: str, *,
@@ -395,8 +467,6 @@ def placement_text(machine, klass: str, procs: int | None, fmt: str, *,
     columns = (Column("rank", "rank"), Column("nodes", "nodes"),
                Column("processes_per_node", "per node"), Column("processes", "processes"),
                Column("total_s", "predicted total", _time))
-    from icnperf.reports.page import Page
-
     page = Page(wide)
     page.line(f"NPB IS class {klass} on {machine.name}, fastest first")
     page.blank()

@@ -1,98 +1,186 @@
 """``icnperf explain app``: each phase of an application skeleton in closed form at one node
-count (model/apps/closed_form.py), as wrapped text, JSON or CSV."""
+count (model/apps/closed_form.py), as text, JSON or CSV.
+
+The text is a :class:`icnperf.reports.page.Page`: every line fits 100 columns, formulas
+broken between their terms (after ``+``, ``-`` and ``,``) and, where one term is longer than
+a line, after a ``*`` or ``/``; ``--wide`` gives each formula one line. The skeleton's own
+description and notes close the page as numbered notes.
+"""
 
 from __future__ import annotations
 
+import re
+
 from icnperf.errors import InputError
 from icnperf.reports.render import csv_text, json_text
-from icnperf.reports.text.apps import TABLE_WIDTH, resolve_skeleton
+from icnperf.reports.text.apps import resolve_skeleton
+
+LABEL = 14
+"""Characters of the label column (``memory_bytes``); the text starts at column LABEL + 2."""
+
+_OPERATOR_BREAK = re.compile(r"(?<=[^*]\*)(?!\*)|(?<=[/,])")
+"""Where a term too long for a line may break: after a product's ``*`` (never inside a
+power's ``**``), a ``/`` or a ``,``."""
 
 
-def _wrapped(label: str, text: str, width: int = TABLE_WIDTH) -> list[str]:
-    import textwrap
+def _spaced(text: str, outermost: bool) -> list[str]:
+    """``text`` split at its spaces (only those outside parentheses when ``outermost``), a
+    lone ``=`` kept with the word after it and a lone ``+`` or ``-`` with the word before,
+    so a line breaks after a sum's operator and before an equals sign."""
+    words, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += (char == "(") - (char == ")")
+        if char == " " and (depth == 0 or not outermost):
+            words.append(text[start:i])
+            start = i + 1
+    words.append(text[start:])
+    merged: list[str] = []
+    for word in words:
+        if merged and (merged[-1] == "=" or word in ("+", "-")):
+            merged[-1] += " " + word
+        else:
+            merged.append(word)
+    return [w for w in merged if w]
 
-    head = f"  {label:<14}" if len(label) < 14 else f"  {label} "
-    return textwrap.wrap(text, width, initial_indent=head, subsequent_indent=" " * 16,
-                         break_on_hyphens=False, break_long_words=True) or [head]
+
+def _pieces(text: str, room: int) -> list[tuple[str, str]]:
+    """(piece, what joins it to the piece before) with every piece at most ``room`` long
+    where it can be: broken at outer spaces, then at inner ones, then after operators."""
+    out: list[tuple[str, str]] = []
+    for unit in _spaced(text, outermost=True):
+        if len(unit) <= room:
+            out.append((unit, " "))
+            continue
+        for word in _spaced(unit, outermost=False):
+            if len(word) <= room:
+                out.append((word, " "))
+                continue
+            parts = [p for p in _OPERATOR_BREAK.split(word) if p]
+            out += [(part, " " if i == 0 else "") for i, part in enumerate(parts)]
+    return out
 
 
-def _shown(term) -> str:
-    value = term.value
-    number_text = f"{value:,}" if isinstance(value, int) else f"{value:.6g}"
+def fitted_lines(text: str, width: int | None, first: str, rest: str) -> list[str]:
+    """``text`` in lines of at most ``width`` characters (None: one line), the first
+    starting with ``first``, the others with ``rest``: broken between the terms of a formula
+    (after ``+`` and ``-``, before ``=``, outside parentheses first) or between words, and
+    for a term longer than a whole line after its operators (:data:`_OPERATOR_BREAK`). A
+    name longer than a line stays whole."""
+    if width is None or len(first) + len(text) <= width:
+        return [first + text]
+    lines, line, fresh = [], first, True
+    for piece, joint in _pieces(text, width - len(rest)):
+        candidate = line + ("" if fresh else joint) + piece
+        if fresh or len(candidate) <= width:
+            line, fresh = candidate, False
+            continue
+        lines.append(line.rstrip())
+        line = rest + piece
+    lines.append(line.rstrip())
+    return lines
+
+
+def _labelled(page, label: str, text: str, formula: bool = False) -> None:
+    """``text`` after ``label``, continued under the text: a ``formula`` broken between
+    its terms (:func:`fitted_lines`), words wrapped between words."""
+    from icnperf.reports.page import wrap
+
+    head = f"  {label:<{LABEL}}" if len(label) < LABEL else f"  {label} "
+    rest = " " * (LABEL + 2)
+    page.lines += (fitted_lines if formula else wrap)(text, page.width, head, rest)
+
+
+def _number(value) -> str:
+    if isinstance(value, int):
+        return f"{value:,}"
+    if value == int(value) and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:.6g}"
+
+
+def _shown(term, unit: str = "") -> str:
+    """A term as written, with the definitions substituted, and its value (bytes with
+    thousands separators)."""
+    from icnperf.model.apps.patterns import byte_count
+
+    number = (byte_count(term.value) if unit == "B" else _number(term.value)) + \
+        (f" {unit}" if unit else "")
     if term.written.replace(".", "", 1).isdigit():
-        return number_text
+        return number
     formula = term.written + (f" = {term.expanded}" if term.expanded else "")
-    return f"{formula} = {number_text}"
+    return f"{formula} = {number}"
 
 
-def _communication_lines(form) -> list[str]:
+def _communication(page, form) -> None:
     from icnperf.units import format_quantity
 
-    lines = []
     if form.bytes is not None:
-        lines += _wrapped("bytes", _shown(form.bytes) + " B per rank" +
-                          (" (call buffer)" if form.kind == "collective" else ""))
-    lines += _wrapped(form.kind, form.detail)
+        _labelled(page, "bytes", _shown(form.bytes, "B") + " per rank" +
+                  (" (call buffer)" if form.kind == "collective" else ""), formula=True)
+    _labelled(page, form.kind, form.detail)
     if form.kind == "collective" and form.structure:
         s = form.structure
         parts = [f"{k} {s[k]}" for k in ("radices", "depth", "ties", "steps",
                                            "max_step_hops", "max_step_load") if k in s]
-        lines += _wrapped("", "takes: " + ", ".join(parts).replace("max_step_", "largest "))
+        _labelled(page, "", "takes: " + ", ".join(parts).replace("max_step_", "largest "))
     elif form.messages:
-        lines += _wrapped("", f"takes: {form.messages} message(s) per rank at once, largest "
-                          f"{form.hops} hop(s), channel load {form.load}"
-                          + (f", {form.host} messages through one adapter"
-                             if form.host and form.host > 1 else "")
-                          + (", some within a node" if form.intra else ""))
+        _labelled(page, "", f"takes: {form.messages} message(s) per rank at once, largest "
+                  f"{form.hops} hop(s), channel load {form.load}"
+                  + (f", {form.host} messages through one adapter"
+                     if form.host and form.host > 1 else "")
+                  + (", some within a node" if form.intra else ""))
     if form.formula:
-        lines += _wrapped("T =", form.formula)
-    lines += _wrapped("", f"= {format_quantity(form.time_s, 'time', 4)} per repeat")
-    return lines
+        _labelled(page, "T =", form.formula, formula=True)
+    _labelled(page, "", f"= {format_quantity(form.time_s, 'time', 4)} per repeat")
 
 
-def explanation_lines(form, machine_name: str) -> list[str]:
-    """The text of ``explain app``: per phase its terms, compute and communication."""
+def explanation_page(form, machine_name: str, notes, wide: bool = False) -> str:
+    """The text of ``explain app``: per phase its terms, compute and communication, the
+    symbols, then ``notes`` (the skeleton's description and notes)."""
+    from icnperf.reports.page import Page
     from icnperf.units import format_quantity
 
-    import textwrap
-
-    lines = textwrap.wrap(f"{form.app} on {machine_name} at {form.nodes:,} nodes "
-                          f"({form.layout}), {form.ppn} process(es) per node, P = "
-                          f"{form.ranks:,} ranks; total "
-                          f"{format_quantity(form.total_s, 'time', 4)} per run",
-                          TABLE_WIDTH) + [""]
-    params = ", ".join(f"{k} = {v:,}" if isinstance(v, int) else f"{k} = {v:g}"
-                       for k, v in form.parameters.items())
-    lines += _wrapped("parameters", params or "none")
+    page = Page(wide)
+    page.line(f"{form.app} on {machine_name} at {form.nodes:,} nodes ({form.layout}), "
+              f"{form.ppn} process(es) per node, P = {form.ranks:,} ranks; total "
+              f"{format_quantity(form.total_s, 'time', 4)} per run", hang="  ")
+    page.blank()
+    params = ", ".join(f"{k} = {_number(v)}" for k, v in form.parameters.items())
+    _labelled(page, "parameters", params or "none")
     for term in form.definitions:
-        lines += _wrapped(term.key, _shown(term))
+        _labelled(page, term.key, _shown(term), formula=True)
     symbols = {}
     for i, phase in enumerate(form.phases, 1):
-        lines += ["", f"phase {i}: {phase.name}: {format_quantity(phase.time_s, 'time', 4)} "
-                      f"per run, {100 * phase.share:.1f} % of the total"
-                      + (" (compute and communication overlap: the larger counts)"
-                         if phase.overlap else "")]
-        lines += _wrapped("repeat", _shown(phase.repeat))
+        page.blank()
+        page.line(f"phase {i}: {phase.name}: {format_quantity(phase.time_s, 'time', 4)} "
+                  f"per run, {100 * phase.share:.1f} % of the total"
+                  + (" (compute and communication overlap: the larger counts)"
+                     if phase.overlap else ""), hang="  ")
+        _labelled(page, "repeat", _shown(phase.repeat), formula=True)
         for term in phase.compute:
-            lines += _wrapped(term.key, _shown(term))
+            _labelled(page, term.key, _shown(term), formula=True)
         if phase.compute_formula:
-            lines += _wrapped("compute", phase.compute_formula)
-            lines += _wrapped("", f"= {format_quantity(phase.compute_s, 'time', 4)} per "
-                              f"repeat ({phase.bound} bound)" if phase.bound != "fixed" else
-                              f"= {format_quantity(phase.compute_s, 'time', 4)} per repeat")
+            _labelled(page, "compute", phase.compute_formula, formula=True)
+            bound = f" ({phase.bound} bound)" if phase.bound != "fixed" else ""
+            _labelled(page, "", f"= {format_quantity(phase.compute_s, 'time', 4)} per "
+                      f"repeat{bound}")
         for comm in phase.communication:
-            lines += _communication_lines(comm)
+            _communication(page, comm)
             symbols.update(comm.symbols)
     if symbols:
-        lines += ["", "symbols:"]
-        lines += textwrap.wrap("; ".join(f"{k}={v}" for k, v in sorted(symbols.items())),
-                               TABLE_WIDTH, initial_indent="  ", subsequent_indent="  ")
-    return lines
+        page.blank()
+        page.line("symbols:")
+        page.line("; ".join(f"{k}={v}" for k, v in sorted(symbols.items())), indent="  ")
+    if notes:
+        page.blank()
+        page.notes("notes", notes)
+    return page.text()
 
 
 def explain_app_text(app: str, machine_name: str, overrides: tuple[str, ...],
                      nodes: int | None, shape: str | None, algorithm: str | None,
-                     params: tuple[str, ...], ppn: int | None, fmt: str) -> str:
+                     params: tuple[str, ...], ppn: int | None, fmt: str,
+                     wide: bool = False) -> str:
     """The rendered ``explain app``: each phase's closed form at one node count."""
     from dataclasses import asdict
 
@@ -107,14 +195,16 @@ def explain_app_text(app: str, machine_name: str, overrides: tuple[str, ...],
     skeleton, _ = resolve_skeleton(app, {}, params)
     layouts = layouts_for(machine.topology, None if nodes is None else str(nodes), shape)
     form = explain_skeleton(skeleton, machine, layouts[0], ppn=ppn, algorithm=algorithm)
+    notes = [f"{skeleton.name}: {skeleton.description}" if skeleton.description
+             else skeleton.name, *skeleton.notes]
     if fmt == "json":
         return json_text({"inputs": {"app": app, "machine": machine.name, "nodes": nodes,
                                      "shape": shape, "algorithm": algorithm},
-                          **asdict(form)})
+                          "notes": notes, **asdict(form)})
     if fmt == "csv":
         rows = [{"phase": p.name, "time_s": p.time_s, "share": p.share,
                  "compute_s": p.compute_s, "communication_s": p.communication_s,
                  "repeat": p.repeat.value} for p in form.phases]
         return csv_text(rows, ["phase", "time_s", "share", "repeat", "compute_s",
                                "communication_s"])
-    return "\n".join(explanation_lines(form, machine.name)) + "\n"
+    return explanation_page(form, machine.name, notes, wide)

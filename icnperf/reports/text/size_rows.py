@@ -207,7 +207,8 @@ def assumption_lines(study, cost_model, workload, machine) -> list[str]:
         "proxy: a lower bound of each design's full-model time, term by term: the trees'"
         " closed forms exactly, point-to-point rounds at hop counts and channel loads no"
         " larger than the model's (counted from the messages between routers, groups and"
-        " pods), compute exactly; hpcg's halos and all-reduces are not bounded and count 0"
-        " (model/sizing/bound.py, views.py)")
+        " pods), compute exactly; hpcg's halos and all-reduces, and a skeleton's phases on"
+        " auto or library algorithms, several processes per node, SHMEM or helpers, are not"
+        " bounded and count 0 (model/sizing/bound.py, views.py, skeleton_terms.py)")
     lines.append("ranks (time, cost x time) and the front marks are over the evaluated designs")
     return lines
