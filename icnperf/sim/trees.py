@@ -36,7 +36,7 @@ import math
 import numpy as np
 
 from icnperf.errors import InputError
-from icnperf.sim.network import NetworkTables
+from icnperf.sim.network import NetworkTables, graph_tables
 from icnperf.sim.routing import (
     CLASS_ALL,
     ROUTE_TREE,
@@ -143,20 +143,10 @@ class TreeNetwork:
         return np.zeros(self.ports, dtype=bool)
 
     def tables(self) -> NetworkTables:
-        R, P = self.routers, self.ports
-        port_endpoint = np.full((R, P), -1, dtype=np.int64)
-        port_endpoint[self.endpoint_router, self.endpoint_port] = np.arange(self.endpoints)
-        return NetworkTables(
-            name=self.name, neighbour=self.neighbour, neighbour_port=self.neighbour_port,
-            port_endpoint=port_endpoint, endpoint_router=self.endpoint_router,
-            endpoint_port=self.endpoint_port, route_kind=ROUTE_TREE,
-            route_table=np.zeros((0, 0), dtype=np.int16),
-            hop_table=np.zeros((0, 0), dtype=np.int16), nonminimal=0,
-            radices=np.zeros(0, dtype=np.int64), strides=np.zeros(0, dtype=np.int64),
-            coords=np.zeros((0, 0), dtype=np.int64), wrap=False, class_kind=CLASS_ALL,
-            classes=1, port_dim=np.full(P, -1, dtype=np.int64),
-            dateline=np.zeros(P, dtype=np.int8), wraps=np.zeros((R, P), dtype=np.int8),
-            rparams=self.rparams, tree_random=self.routing == "random")
+        return graph_tables(
+            self, route_kind=ROUTE_TREE, route_table=np.zeros((0, 0), dtype=np.int16),
+            hop_table=np.zeros((0, 0), dtype=np.int16), nonminimal=0, class_kind=CLASS_ALL,
+            classes=1, rparams=self.rparams, tree_random=self.routing == "random")
 
 
 def xgft(m, w, p=None, routing: str = "random", name: str | None = None) -> TreeNetwork:
