@@ -37,19 +37,7 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.sim.network import NetworkTables, graph_tables
-from icnperf.sim.routing import (
-    CLASS_ALL,
-    ROUTE_TREE,
-    T_CABLES,
-    T_CHILD,
-    T_FIRST,
-    T_M,
-    T_SPAN,
-    T_UP0,
-    T_UPS,
-    T_WDIV,
-    TREE_COLUMNS,
-)
+from icnperf.sim.routing import CLASS_ALL, ROUTE_TREE, TREE_COLUMNS, tree_parameters
 
 TREE_ROUTINGS = ("random", "dmodk")
 """Up-port rules of a tree (module docstring); the first is the default."""
@@ -102,14 +90,9 @@ class TreeNetwork:
             rep, sub = idx % W_l, idx // W_l
             rows = self.offset[li] + idx
             level_of[rows] = li + 1
-            rparams[rows, T_FIRST] = sub * self.pod[li + 1]
-            rparams[rows, T_SPAN] = self.pod[li + 1]
-            rparams[rows, T_CHILD] = self.pod[li]
-            rparams[rows, T_M] = m[li]
-            rparams[rows, T_CABLES] = p[li]
-            rparams[rows, T_UP0] = down[li]
-            rparams[rows, T_UPS] = up[li]
-            rparams[rows, T_WDIV] = W_l
+            rparams[rows] = tree_parameters(
+                first=sub * self.pod[li + 1], span=self.pod[li + 1], child=self.pod[li],
+                m=m[li], cables=p[li], up0=down[li], ups=up[li], wdiv=W_l)
             if li + 1 == h:
                 continue
             m_up, w_up, p_up = m[li + 1], w[li + 1], p[li + 1]
