@@ -194,6 +194,14 @@ def _check_format(format: str | None) -> str | None:
     return format
 
 
+def _format_of(text: str, origin: str, format: str | None) -> str:
+    """``format`` when given, else the detected one; DataError for a text with nothing but
+    blank lines."""
+    if not any(line.strip() for line in text_lines(text)):
+        raise error(origin, "empty file: no benchmark output")
+    return format or detect_format(text, origin)
+
+
 def parse_text(text: str, origin: str = "<text>", format: str | None = None) -> BenchData:
     """Benchmark output text -> :class:`BenchData`. ``format`` (``osu``, ``imb``, ``csv``)
     overrides detection. DataError (one line, naming ``origin`` and the line) for any
@@ -201,9 +209,7 @@ def parse_text(text: str, origin: str = "<text>", format: str | None = None) -> 
     format = _check_format(format)
     if not isinstance(text, str):
         raise error(origin, f"expected text, got {type(text).__name__}")
-    if not any(line.strip() for line in text_lines(text)):
-        raise error(origin, "empty file: no benchmark output")
-    fmt = format or detect_format(text, origin)
+    fmt = _format_of(text, origin, format)
     if fmt == "osu":
         return parse_osu(text, origin)
     if fmt == "imb":
@@ -230,9 +236,7 @@ def load_bench(name_or_path: str | os.PathLike, format: str | None = None) -> Be
             return from_table(load_table(text_name))
     text = read_text_file(path, "benchmark file")
     origin = printable(path)
-    if not any(line.strip() for line in text_lines(text)):
-        raise error(origin, "empty file: no benchmark output")
-    fmt = format or detect_format(text, origin)
+    fmt = _format_of(text, origin, format)
     if fmt == "csv":
         sidecar_path = path.with_suffix(".toml")
         sidecar = (read_text_file(sidecar_path, "sidecar")
