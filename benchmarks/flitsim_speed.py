@@ -1,7 +1,7 @@
 """Speed of the flit simulator: router-cycles per second and flit-hops per second.
 
 Run: python benchmarks/flitsim_speed.py [--cycles 2000] [--warmup 500] [--repeats 5]
-                                        [--baseline GIT-REVISION]
+                                        [--baseline GIT-REVISION ...] [--speedup]
 Default router: the 8x8x8 and 8x8 tori under uniform traffic at 0.2 and 0.4
 flits/endpoint/cycle (1-flit packets, 2 VCs x 8 flits, router/link/terminal delay 1
 cycle). booksim router (``--router booksim``: BookSim2's iq router, iSLIP): the 8x8 torus
@@ -9,18 +9,21 @@ as BookSim2's reference runs set it (4 VCs x 8 flits, 2-cycle links) at 0.2 and 
 the 8x8x8 torus at 0.2, printed beside BookSim2's own router_cycles_per_cpu_second for the
 same 8x8 runs (../shared/reference/booksim/a_torus_k8n2_uniform.csv; BookSim2 commit
 28f4329, g++ -O3; its figure is the whole run's simulated cycles per CPU second, warm-up
-and measurement, on the machine that made the reference files).
+and measurement, on the machine that made the reference files). ``--speedup`` adds the
+booksim router with internal speedup 2 (its output and credit queues, kernel step 3d) on the
+8x8 torus at 0.2 and 0.4.
 
 Each run warms up, then times --cycles cycles; prints the median of --repeats runs, per
 second of this process's CPU time (one core; robust on a shared machine) and per
 wall-clock second. The first line reports the kernel's first-call time (loading or
 compiling the Numba kernel).
 
-``--baseline REV`` also runs the default router as committed at git revision REV (its
-``icnperf/sim`` package, or ``icnperf/validation/flitsim`` before it moved, extracted into
-a temporary directory and imported under another name), alternating the two engines run by
-run with the same seeds, so a before/after comparison shares the machine's load. Not a
-test: the figures are for the README and docs/architecture.md.
+``--baseline REV`` (repeatable) also runs the simulator as committed at git revision REV
+(its ``icnperf/sim`` package, or ``icnperf/validation/flitsim`` before it moved, extracted
+into a temporary directory and imported under another name), alternating the engines run by
+run with the same seeds, so a before/after comparison shares the machine's load; the
+booksim tables include the revisions that have that router. Not a test: the figures are for
+the README and docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ PACKAGES = ("icnperf/sim", "icnperf/validation/flitsim")
 restructuring)."""
 CASES = (((8, 8, 8), 0.2), ((8, 8, 8), 0.4), ((8, 8), 0.2), ((8, 8), 0.4))
 BOOKSIM_CASES = (((8, 8), 0.2), ((8, 8), 0.4), ((8, 8, 8), 0.2))
+SPEEDUP_CASES = (((8, 8), 0.2), ((8, 8), 0.4))
 BOOKSIM_PUBLISHED = {((8, 8), 0.2): 617_195, ((8, 8), 0.4): 333_119}
 """BookSim2's router_cycles_per_cpu_second, 8x8 torus, 4 VCs x 8 flits, uniform, at these
 offered loads (a_torus_k8n2_uniform.csv)."""
@@ -50,10 +54,23 @@ def default_router(sim_module):
     return sim_module.RouterConfig(vcs=2, buffer=8)
 
 
-def booksim_router(sim_module):
+def booksim_router(sim_module, **changes):
     from icnperf.sim.presets import router_settings
 
-    return sim_module.RouterConfig(**router_settings("booksim", link_delay=2))
+    return sim_module.RouterConfig(**router_settings("booksim", link_delay=2, **changes))
+
+
+def booksim_speedup_router(sim_module):
+    return booksim_router(sim_module, internal_speedup=2.0)
+
+
+def has_booksim(sim_module) -> bool:
+    """Whether a revision's simulator has the booksim (iSLIP) router."""
+    try:
+        booksim_speedup_router(sim_module)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def one_run(sim_module, router, radices, rate: float, cycles: int, warmup: int,
@@ -127,20 +144,30 @@ def main() -> None:
     parser.add_argument("--cycles", type=int, default=2000)
     parser.add_argument("--warmup", type=int, default=500)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--baseline", metavar="REV", help="git revision to compare against")
+    parser.add_argument("--baseline", metavar="REV", action="append", default=[],
+                        help="git revision to compare against (repeatable)")
+    parser.add_argument("--speedup", action="store_true",
+                        help="add the booksim router with internal speedup 2")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         engines = {"current": current}
-        if args.baseline:
-            engines[args.baseline] = load_revision(args.baseline, Path(scratch))
+        for revision in args.baseline:
+            engines[revision] = load_revision(revision, Path(scratch))
+        islip_engines = {label: module for label, module in engines.items()
+                         if has_booksim(module)}
         for label, module in engines.items():
             print(f"first call (kernel load or compile), {label}:"
                   f" {first_call(module, default_router(module)):.2f} s")
-        print(f"first call, booksim router: {first_call(current, booksim_router(current)):.2f} s")
+        for label, module in islip_engines.items():
+            print(f"first call, booksim router, {label}:"
+                  f" {first_call(module, booksim_router(module)):.2f} s")
         _table("default router (2 VCs x 8 flits, 1-cycle stages and links)", CASES, engines,
                default_router, args)
         _table("booksim router (4 VCs x 8 flits, iSLIP, 2-cycle links)", BOOKSIM_CASES,
-               {"current": current}, booksim_router, args, BOOKSIM_PUBLISHED)
+               islip_engines, booksim_router, args, BOOKSIM_PUBLISHED)
+        if args.speedup:
+            _table("booksim router, internal speedup 2", SPEEDUP_CASES, islip_engines,
+                   booksim_speedup_router, args)
 
 
 if __name__ == "__main__":

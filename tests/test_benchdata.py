@@ -10,6 +10,7 @@ overhead and 6 GB/s links at 1 hop, with 0.5 % noise, and printed the way each t
 from __future__ import annotations
 
 import math
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -225,6 +226,18 @@ def test_bundled_table_by_name_reads_its_interfaces():
     assert [(p.api, p.bytes, p.value) for p in data] == [("shmem", 16, 0.7e-6),
                                                           ("mpi", 16, 1e-6)]
     assert data.origin.endswith("angara-latency-16b.csv")
+
+
+def test_a_path_is_never_taken_for_a_bundled_table(tmp_path, monkeypatch):
+    """A PathLike names a file, even when no file is there and its text is a bundled
+    table's name; a file named like a bundled table is read as the file."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(DataError, match="not found"):
+        load_bench(Path("angara-latency-16b"))
+    shutil.copy(BENCH / "pingpong.csv", tmp_path / "angara-latency-16b")
+    for given in (Path("./angara-latency-16b"), "angara-latency-16b"):
+        data = load_bench(given)
+        assert data.format == "csv" and len(data) == 21, given
 
 
 def test_csv_excluded_rows_and_other_value_columns():

@@ -354,6 +354,22 @@ def test_user_table_without_sidecar_infers_units():
     assert table.provenance == {} and table.title == "good-nosidecar"
 
 
+def test_a_path_named_like_a_bundled_table_is_read_as_the_file(tmp_path, monkeypatch):
+    """A file in the working directory named like a bundled table is that file when given
+    as a path (``Path`` drops the ``./`` of ``./angara-latency-16b``); the bare name
+    stays the bundled table."""
+    shutil.copy(DATA / "good-nosidecar.csv", tmp_path / "angara-latency-16b")
+    monkeypatch.chdir(tmp_path)
+    for given in (Path("./angara-latency-16b"), Path("angara-latency-16b"),
+                  "./angara-latency-16b"):
+        table = load_table(given)
+        assert table["total_s"].tolist() == [1.5, 0.3, 0.25], given
+        assert table.provenance == {}
+    assert load_table("angara-latency-16b").provenance["title"].startswith("Angara")
+    with pytest.raises(DataError, match="not found"):
+        load_table(Path("npb-is-gige-class-c"))
+
+
 def test_read_csv_text_accepts_a_parsed_sidecar():
     bundled = load_table("angara-latency-16b")
     text = (BUNDLED_DIR / "angara-latency-16b.csv").read_text(encoding="utf-8")

@@ -102,6 +102,31 @@ class NetworkTables:
         return len(self.endpoint_router)
 
 
+def port_endpoints(routers: int, ports: int, endpoint_router, endpoint_port) -> np.ndarray:
+    """``port_endpoint[r, p]``: the endpoint on router r's terminal port p, -1 on every other
+    port (``NetworkTables``), from each endpoint's router and port."""
+    port_endpoint = np.full((routers, ports), -1, dtype=np.int64)
+    port_endpoint[endpoint_router, endpoint_port] = np.arange(len(endpoint_router))
+    return port_endpoint
+
+
+def graph_tables(net, **routing) -> NetworkTables:
+    """The ``NetworkTables`` of a network that is not a grid (``TableNetwork``,
+    ``trees.TreeNetwork``): its wiring and endpoints as ``net`` holds them (``name``,
+    ``routers``, ``ports``, ``neighbour``, ``neighbour_port``, ``endpoint_router``,
+    ``endpoint_port``), no coordinates and no dateline classes; ``routing`` gives the
+    remaining fields (route kind and tables, VC class rule)."""
+    R, P = net.routers, net.ports
+    return NetworkTables(
+        name=net.name, neighbour=net.neighbour, neighbour_port=net.neighbour_port,
+        port_endpoint=port_endpoints(R, P, net.endpoint_router, net.endpoint_port),
+        endpoint_router=net.endpoint_router, endpoint_port=net.endpoint_port,
+        radices=np.zeros(0, dtype=np.int64), strides=np.zeros(0, dtype=np.int64),
+        coords=np.zeros((0, 0), dtype=np.int64), wrap=False,
+        port_dim=np.full(P, -1, dtype=np.int64), dateline=np.zeros(P, dtype=np.int8),
+        wraps=np.zeros((R, P), dtype=np.int8), **routing)
+
+
 class GridNetwork:
     """A torus (``wrap=True``) or mesh of the given radices, one endpoint per router."""
 
@@ -138,17 +163,16 @@ class GridNetwork:
         """The engine's view: DOR computed in the engine, dateline classes on tori."""
         neighbour, wraps = self.links()
         R, P = self.routers, self.ports
-        port_endpoint = np.full((R, P), -1, dtype=np.int64)
-        port_endpoint[:, self.terminal] = np.arange(R)
+        endpoint_port = np.full(R, self.terminal, dtype=np.int64)
         port_dim = np.arange(P, dtype=np.int64) // 2
         port_dim[self.terminal] = -1
         dateline = self.dateline_ports()
         return NetworkTables(
             name=self.name, neighbour=neighbour,
             neighbour_port=np.where(neighbour >= 0, np.arange(P)[None, :], -1),
-            port_endpoint=port_endpoint, endpoint_router=np.arange(R, dtype=np.int64),
-            endpoint_port=np.full(R, self.terminal, dtype=np.int64), route_kind=ROUTE_DOR,
-            route_table=np.zeros((0, 0), dtype=np.int16),
+            port_endpoint=port_endpoints(R, P, np.arange(R), endpoint_port),
+            endpoint_router=np.arange(R, dtype=np.int64), endpoint_port=endpoint_port,
+            route_kind=ROUTE_DOR, route_table=np.zeros((0, 0), dtype=np.int16),
             hop_table=np.zeros((0, 0), dtype=np.int16), nonminimal=0, radices=self.k.copy(),
             strides=self.strides.copy(), coords=self.coords, wrap=self.wrap,
             class_kind=CLASS_DATELINE if dateline.any() else CLASS_ALL, classes=2,
@@ -387,19 +411,10 @@ class TableNetwork:
         return np.zeros(self.ports, dtype=bool)
 
     def tables(self) -> NetworkTables:
-        R, P = self.routers, self.ports
-        port_endpoint = np.full((R, P), -1, dtype=np.int64)
-        port_endpoint[self.endpoint_router, self.endpoint_port] = np.arange(self.endpoints)
-        return NetworkTables(
-            name=self.name, neighbour=self.neighbour, neighbour_port=self.neighbour_port,
-            port_endpoint=port_endpoint, endpoint_router=self.endpoint_router,
-            endpoint_port=self.endpoint_port, route_kind=ROUTE_TABLE,
-            route_table=self.route_table.astype(np.int16),
+        return graph_tables(
+            self, route_kind=ROUTE_TABLE, route_table=self.route_table.astype(np.int16),
             hop_table=self.route_hops.astype(np.int16), nonminimal=self.nonminimal,
-            radices=np.zeros(0, dtype=np.int64), strides=np.zeros(0, dtype=np.int64),
-            coords=np.zeros((0, 0), dtype=np.int64), wrap=False,
             class_kind=(self.class_kind if self.class_kind is not None
                         else CLASS_HOPS if self.vc_classes > 1 else CLASS_ALL),
-            classes=self.vc_classes, port_dim=np.full(P, -1, dtype=np.int64),
-            dateline=np.zeros(P, dtype=np.int8), wraps=np.zeros((R, P), dtype=np.int8),
-            link_class=self.link_class, group=self.group, inject_random=self.inject_random)
+            classes=self.vc_classes, link_class=self.link_class, group=self.group,
+            inject_random=self.inject_random)

@@ -64,6 +64,20 @@ T_FIRST, T_SPAN, T_CHILD, T_M, T_CABLES, T_UP0, T_UPS, T_WDIV = range(8)
 TREE_COLUMNS = 8
 
 
+def tree_parameters(first, span, child, m, cables, up0, ups, wdiv) -> np.ndarray:
+    """Rows of ``rparams`` (int64, one per router; the arguments broadcast together): the
+    first endpoint of the router's subtree and how many it holds, endpoints per child
+    subtree, children ``m``, parallel ``cables`` per child, the first up port, the number of
+    up ports and the d-mod-k divisor (``trees``' docstring)."""
+    columns = np.broadcast_arrays(*(np.asarray(x, dtype=np.int64) for x in (
+        first, span, child, m, cables, up0, ups, wdiv)))
+    rows = np.empty(columns[0].shape + (TREE_COLUMNS,), dtype=np.int64)
+    for column, values in zip((T_FIRST, T_SPAN, T_CHILD, T_M, T_CABLES, T_UP0, T_UPS,
+                               T_WDIV), columns):
+        rows[..., column] = values
+    return rows
+
+
 
 @njit(cache=True, error_model="numpy")
 def random_unit(state):

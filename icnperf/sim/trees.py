@@ -36,20 +36,8 @@ import math
 import numpy as np
 
 from icnperf.errors import InputError
-from icnperf.sim.network import NetworkTables
-from icnperf.sim.routing import (
-    CLASS_ALL,
-    ROUTE_TREE,
-    T_CABLES,
-    T_CHILD,
-    T_FIRST,
-    T_M,
-    T_SPAN,
-    T_UP0,
-    T_UPS,
-    T_WDIV,
-    TREE_COLUMNS,
-)
+from icnperf.sim.network import NetworkTables, graph_tables
+from icnperf.sim.routing import CLASS_ALL, ROUTE_TREE, TREE_COLUMNS, tree_parameters
 
 TREE_ROUTINGS = ("random", "dmodk")
 """Up-port rules of a tree (module docstring); the first is the default."""
@@ -102,14 +90,9 @@ class TreeNetwork:
             rep, sub = idx % W_l, idx // W_l
             rows = self.offset[li] + idx
             level_of[rows] = li + 1
-            rparams[rows, T_FIRST] = sub * self.pod[li + 1]
-            rparams[rows, T_SPAN] = self.pod[li + 1]
-            rparams[rows, T_CHILD] = self.pod[li]
-            rparams[rows, T_M] = m[li]
-            rparams[rows, T_CABLES] = p[li]
-            rparams[rows, T_UP0] = down[li]
-            rparams[rows, T_UPS] = up[li]
-            rparams[rows, T_WDIV] = W_l
+            rparams[rows] = tree_parameters(
+                first=sub * self.pod[li + 1], span=self.pod[li + 1], child=self.pod[li],
+                m=m[li], cables=p[li], up0=down[li], ups=up[li], wdiv=W_l)
             if li + 1 == h:
                 continue
             m_up, w_up, p_up = m[li + 1], w[li + 1], p[li + 1]
@@ -143,20 +126,10 @@ class TreeNetwork:
         return np.zeros(self.ports, dtype=bool)
 
     def tables(self) -> NetworkTables:
-        R, P = self.routers, self.ports
-        port_endpoint = np.full((R, P), -1, dtype=np.int64)
-        port_endpoint[self.endpoint_router, self.endpoint_port] = np.arange(self.endpoints)
-        return NetworkTables(
-            name=self.name, neighbour=self.neighbour, neighbour_port=self.neighbour_port,
-            port_endpoint=port_endpoint, endpoint_router=self.endpoint_router,
-            endpoint_port=self.endpoint_port, route_kind=ROUTE_TREE,
-            route_table=np.zeros((0, 0), dtype=np.int16),
-            hop_table=np.zeros((0, 0), dtype=np.int16), nonminimal=0,
-            radices=np.zeros(0, dtype=np.int64), strides=np.zeros(0, dtype=np.int64),
-            coords=np.zeros((0, 0), dtype=np.int64), wrap=False, class_kind=CLASS_ALL,
-            classes=1, port_dim=np.full(P, -1, dtype=np.int64),
-            dateline=np.zeros(P, dtype=np.int8), wraps=np.zeros((R, P), dtype=np.int8),
-            rparams=self.rparams, tree_random=self.routing == "random")
+        return graph_tables(
+            self, route_kind=ROUTE_TREE, route_table=np.zeros((0, 0), dtype=np.int16),
+            hop_table=np.zeros((0, 0), dtype=np.int16), nonminimal=0, class_kind=CLASS_ALL,
+            classes=1, rparams=self.rparams, tree_random=self.routing == "random")
 
 
 def xgft(m, w, p=None, routing: str = "random", name: str | None = None) -> TreeNetwork:

@@ -1,6 +1,7 @@
 """``icnperf calibrate`` end to end: fit, report, calibrated TOML usable with --machine."""
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,19 @@ def test_osu_latency_fit_recovers_the_generating_parameters(tmp_path):
     calibrated = load_machine(str(out))
     assert calibrated.require("software.mpi_overhead") == pytest.approx(overhead["value"])
     assert "calibrated" in calibrated.source("software.mpi_overhead")
+
+
+def test_output_to_standard_output_prints_the_machine_and_no_written_to_line(tmp_path):
+    result = invoke("--data", str(BENCH / "osu_latency.txt"), "-o", "-")
+    assert result.exit_code == 0, result.output
+    toml_text, report = result.output.split("angara-36 calibrated from", 1)
+    machine = tomllib.loads(toml_text)
+    assert "calibrated" in machine["software"]["mpi_overhead"]["source"]
+    assert "written to" not in report
+    out = tmp_path / "calibrated.toml"
+    result = invoke("--data", str(BENCH / "osu_latency.txt"), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert "calibrated machine written to" in result.output and out.exists()
 
 
 def test_imb_pingpong_with_loggp_aliases():

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from icnperf import runner
 from icnperf.cli import cli
+from icnperf.model.network import ROUTER_EFFICIENCY
 
 BASE = ["simulate", "traffic", "--topology", "torus:4x4", "--rates", "0.2,0.6",
         "--warmup", "100", "--measure", "200", "--drain", "200"]
@@ -326,6 +327,26 @@ def test_router_presets_set_the_timing_and_options_override_them():
     assert faster["model"]["zero_load_latency"] == pytest.approx(42)
     bad = CliRunner().invoke(cli, [*base, "--router", "cray"])
     assert bad.exit_code == 2 and "unknown router preset 'cray'" in bad.output
+
+
+def test_header_says_when_eta_was_calibrated_on_another_router():
+    """eta (model.network.ROUTER_EFFICIENCY) was fitted on the default router: the header
+    says so when another router runs, not for the default router itself nor for a fixed
+    permutation (eta = 1, not fitted)."""
+    base = ["simulate", "traffic", "--topology", "torus:4x4", "--rates", "0.1", "--warmup",
+            "100", "--measure", "100", "--drain", "100"]
+
+    def header(*args: str) -> str:
+        result = CliRunner().invoke(cli, [*base, *args])
+        assert result.exit_code == 0, result.output
+        return " ".join(result.stdout.split("\n\n")[0].split())
+
+    eta = f"(eta {ROUTER_EFFICIENCY:g}"
+    for router in ("booksim", "nudt"):
+        assert f"{eta}, calibrated on the default router)" in header("--router", router)
+    assert f"{eta}) flits/endpoint/cycle" in header()
+    assert "(eta 1) flits/endpoint/cycle" in header("--router", "booksim", "--traffic",
+                                                   "tornado")
 
 
 def test_booksim_router_matches_its_zero_load_and_takes_the_new_options():

@@ -22,6 +22,12 @@ def bfs_hops(adjacency) -> np.ndarray:
     return dist
 
 
+def neighbour_hops(net) -> np.ndarray:
+    """Router-to-router hop counts by breadth-first search over a network's neighbour
+    table (its links as wired, not its routes)."""
+    return bfs_hops([[int(v) for v in row if v >= 0] for row in net.neighbour])
+
+
 def zero_load(hops, router) -> np.ndarray:
     """2*terminal + (H+1)*router + H*link + (L-1): head pipeline plus tail serialization."""
     return (2 * router.terminal_delay + (hops + 1) * router.router_delay

@@ -16,17 +16,7 @@ from icnperf.sim import (
     estimate_memory,
     simulate,
 )
-
-
-def _trace(sim: Simulation):
-    pid, src, dst, birth = (np.concatenate(x) for x in zip(*sim.injected_log))
-    epid, when, _ = (np.concatenate(x) for x in zip(*sim.ejected_log))
-    return pid, src, dst, birth, epid, when
-
-
-def _zero_load(hops, router: RouterConfig):
-    return (2 * router.terminal_delay + (hops + 1) * router.router_delay
-            + hops * router.link_delay)
+from flitsim_helpers import zero_load
 
 
 @pytest.mark.parametrize("radices,wrap,traffic,rate,arbiter", [
@@ -37,16 +27,15 @@ def _zero_load(hops, router: RouterConfig):
     ((5, 4), True, "uniform", 0.8, "age"),
 ])
 def test_conservation_every_injected_flit_ejected_exactly_once(radices, wrap, traffic, rate,
-                                                               arbiter):
+                                                               arbiter, drain_and_trace):
     sim = Simulation(GridNetwork(radices, wrap), RouterConfig(vcs=2, buffer=4, arbiter=arbiter),
                      traffic, rate, seed=5, trace=True)
     for _ in range(400):
         sim.step()
-    sim.run_until_empty()
-    pid, _, _, _, epid, _ = _trace(sim)
-    assert sim.injected == len(pid) > 0
-    assert np.array_equal(np.sort(pid), np.arange(sim.injected))
-    assert np.array_equal(np.sort(epid), np.arange(sim.injected))  # once each, none lost
+    trace = drain_and_trace(sim)
+    assert sim.injected == len(trace.packet) > 0
+    assert np.array_equal(np.sort(trace.packet), np.arange(sim.injected))
+    assert np.array_equal(np.sort(trace.delivered), np.arange(sim.injected))  # once each
     assert sim.in_network() == 0
     assert int(sim.count.sum()) == 0
     # every credit came home
@@ -81,18 +70,15 @@ def test_no_deadlock_past_saturation_on_torus_with_dateline_vcs():
         sim.run_until_empty()
 
 
-def test_latency_never_below_zero_load_bound():
+def test_latency_never_below_zero_load_bound(drain_and_trace):
     router = RouterConfig(vcs=2, buffer=3, router_delay=2, link_delay=3, terminal_delay=2)
     net = GridNetwork((5, 4))
     sim = Simulation(net, router, "uniform", 0.5, seed=2, trace=True)
     for _ in range(400):
         sim.step()
-    sim.run_until_empty()
-    pid, src, dst, birth, epid, when = _trace(sim)
-    latency = np.empty(len(pid), dtype=np.int64)
-    latency[epid] = when
-    latency = latency[pid] - birth
-    bound = _zero_load(net.hops(src, dst), router)
+    trace = drain_and_trace(sim)
+    latency = trace.latency
+    bound = zero_load(net.hops(trace.source, trace.destination), router)
     assert latency.min() >= 0
     assert np.all(latency >= bound)
     assert np.any(latency == bound)
@@ -104,7 +90,7 @@ def test_zero_load_latency_matches_closed_form(radices):
     n = int(np.prod(radices))
     m = torus_metrics(radices)
     hops = float(m.average_distance) * (n - 1) / n  # uniform includes self
-    predicted = _zero_load(hops, router)
+    predicted = zero_load(hops, router)
     measure = 6400 if n == 16 else 1600
     result = simulate(GridNetwork(radices), "uniform", 0.04, router, warmup=200,
                       measure=measure, drain=500, seed=11)

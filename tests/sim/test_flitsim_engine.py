@@ -21,14 +21,6 @@ PETERSEN = [(i, (i + 1) % 5) for i in range(5)] + [(i, i + 5) for i in range(5)]
 from flitsim_helpers import bfs_hops, zero_load
 
 
-def _trace(sim: Simulation):
-    pid, src, dst, birth = (np.concatenate(x) for x in zip(*sim.injected_log))
-    epid, when, _ = (np.concatenate(x) for x in zip(*sim.ejected_log))
-    latency = np.empty(len(pid), dtype=np.int64)
-    latency[epid] = when
-    return pid, src, dst, birth, epid, latency[pid] - birth
-
-
 def _bfs_hops(routers: int, links) -> np.ndarray:
     """All-pairs hop counts of a link list (independent of TableNetwork)."""
     adjacency = [[] for _ in range(routers)]
@@ -36,11 +28,6 @@ def _bfs_hops(routers: int, links) -> np.ndarray:
         adjacency[a].append(b)
         adjacency[b].append(a)
     return bfs_hops(adjacency)
-
-
-def _run_and_drain(sim: Simulation, cycles: int) -> None:
-    sim.run(cycles)
-    sim.run_until_empty()
 
 
 @pytest.mark.parametrize("router", [
@@ -51,16 +38,16 @@ def _run_and_drain(sim: Simulation, cycles: int) -> None:
     RouterConfig(packet_flits=5, routing_delay=0, vc_alloc_delay=1, switch_alloc_delay=0,
                  switch_traversal_delay=2),
 ])
-def test_multi_flit_latency_bound_is_met_and_reached(router):
+def test_multi_flit_latency_bound_is_met_and_reached(router, drain_and_trace):
     """Each packet's latency >= the closed form for its own DOR hop count, with equality
     for some (an uncontended packet); every packet delivered once; and every flit of a
     packet crosses the same H channels, so flit-hops = L * sum(H) exactly."""
     net = GridNetwork((4, 3))
     sim = Simulation(net, router, "uniform", 0.15, seed=3, trace=True)
-    _run_and_drain(sim, 600)
-    _, src, dst, _, epid, latency = _trace(sim)
-    assert np.array_equal(np.sort(epid), np.arange(sim.injected))
-    hops = net.hops(src, dst)
+    trace = drain_and_trace(sim, 600)
+    assert np.array_equal(np.sort(trace.delivered), np.arange(sim.injected))
+    latency = trace.latency
+    hops = net.hops(trace.source, trace.destination)
     bound = zero_load(hops, router)
     assert np.all(latency >= bound)
     assert np.any(latency == bound)
@@ -81,35 +68,31 @@ def test_stage_delays_add_up_to_router_delay():
         RouterConfig(switch_traversal_delay=2).check(GridNetwork((4, 4)))
 
 
-def test_multi_flit_zero_load_average_matches_closed_form():
+def test_multi_flit_zero_load_average_matches_closed_form(drain_and_trace):
     """8x8 torus, uniform, 4-flit packets at 0.02 flits/endpoint/cycle: the average latency
     is the closed form at the average DOR hop count of the delivered packets, within 2 %."""
     router = RouterConfig(packet_flits=4)
     net = GridNetwork((8, 8))
     sim = Simulation(net, router, "uniform", 0.02, seed=5, trace=True)
-    _run_and_drain(sim, 3000)
-    _, src, dst, _, _, latency = _trace(sim)
+    trace = drain_and_trace(sim, 3000)
+    latency = trace.latency
     assert len(latency) > 800
-    predicted = zero_load(net.hops(src, dst).mean(), router)
+    predicted = zero_load(net.hops(trace.source, trace.destination).mean(), router)
     assert latency.mean() == pytest.approx(predicted, rel=0.02)
 
 
-def test_no_deadlock_with_wormhole_packets_past_saturation():
+def test_no_deadlock_with_wormhole_packets_past_saturation(deliveries):
     """Long packets fill several routers' buffers at once; dateline VCs must still drain."""
     net = GridNetwork((5, 4))
     sim = Simulation(net, RouterConfig(packet_flits=6, vcs=2, buffer=3), "tornado", 1.0,
                      seed=2)
-    delivered = []
-    for _ in range(4):
-        before = sim.ejected
-        sim.run(200)
-        delivered.append(sim.ejected - before)
+    delivered = deliveries(sim, 4, 200)
     assert min(delivered) > 0, delivered
     sim.run_until_empty()
     assert sim.in_network() == 0
 
 
-def test_table_network_zero_load_uses_bfs_hops():
+def test_table_network_zero_load_uses_bfs_hops(drain_and_trace):
     """Petersen graph (diameter 2), 2 endpoints per router, shortest-path table routing:
     every packet's latency >= the closed form at the BFS distance, equal for some."""
     net = TableNetwork("petersen", 10, PETERSEN, endpoints_per_router=2, vc_classes=3)
@@ -118,25 +101,22 @@ def test_table_network_zero_load_uses_bfs_hops():
     assert np.array_equal(net.route_hops, dist)
     router = RouterConfig(vcs=3, packet_flits=2)
     sim = Simulation(net, router, "uniform", 0.1, seed=4, trace=True)
-    _run_and_drain(sim, 800)
-    _, src, dst, _, epid, latency = _trace(sim)
-    assert np.array_equal(np.sort(epid), np.arange(sim.injected))
+    trace = drain_and_trace(sim, 800)
+    assert np.array_equal(np.sort(trace.delivered), np.arange(sim.injected))
+    src, dst, latency = trace.source, trace.destination, trace.latency
     bound = zero_load(dist[src // 2, dst // 2], router)
     assert np.all(latency >= bound) and np.any(latency == bound)
     assert np.any(dist[src // 2, dst // 2] == 2)
 
 
-def test_table_ring_with_hop_classes_drains_past_saturation():
+def test_table_ring_with_hop_classes_drains_past_saturation(deliveries):
     """A 6-router ring routed minimally has cyclic channel dependencies; hop-index VC
     classes (class = hops taken, diameter 3 -> 4 classes) break them."""
     links = [(i, (i + 1) % 6) for i in range(6)]
     net = TableNetwork("ring6", 6, links, endpoints_per_router=1, vc_classes=4)
     sim = Simulation(net, RouterConfig(vcs=4, buffer=2, packet_flits=2), "uniform", 1.0,
                      seed=9)
-    for _ in range(3):
-        before = sim.ejected
-        sim.run(300)
-        assert sim.ejected > before
+    assert min(deliveries(sim, 3, 300)) > 0
     sim.run_until_empty()
 
 
@@ -153,27 +133,24 @@ def test_table_network_bad_input():
         simulate(net, "uniform", 0.1, RouterConfig(vcs=2), warmup=1, measure=1, drain=0)
 
 
-def test_transpose_asymmetric_and_hotspot_destinations():
+def test_transpose_asymmetric_and_hotspot_destinations(drain_and_trace):
     """transpose on 4x4 swaps (x, y); asymmetric always crosses halves; the hotspot mix sends
     f + (1 - f) * h / N of its packets to the h hot endpoints (f = 0.3, h = 2 of 64)."""
     grid = GridNetwork((4, 4))
     sim = Simulation(grid, RouterConfig(), "transpose", 0.3, seed=1, trace=True)
-    _run_and_drain(sim, 100)
-    _, src, dst, *_ = _trace(sim)
+    _, src, dst, *_ = drain_and_trace(sim, 100)
     assert np.array_equal(dst, (src % 4) * 4 + src // 4)
 
     sim = Simulation(GridNetwork((4, 4)), RouterConfig(), "asymmetric", 0.3, seed=1,
                      trace=True)
-    _run_and_drain(sim, 300)
-    _, src, dst, *_ = _trace(sim)
+    _, src, dst, *_ = drain_and_trace(sim, 300)
     assert np.all((src < 8) != (dst < 8))
     assert len(np.unique(dst)) == 16
 
     sim = Simulation(GridNetwork((8, 8)), RouterConfig(), "hotspot", 0.05, seed=1,
                      trace=True, traffic_options={"hotspot_traffic": 0.3,
                                                   "hotspot_nodes": 2 / 64})
-    _run_and_drain(sim, 2000)
-    _, src, dst, *_ = _trace(sim)
+    _, src, dst, *_ = drain_and_trace(sim, 2000)
     hot = np.array([0, 1])                # the hot region: the first h endpoints
     assert np.array_equal(sim.traffic.hot, hot)
     share = np.isin(dst, hot).mean()

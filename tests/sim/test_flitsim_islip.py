@@ -28,19 +28,8 @@ def islip(**kwargs) -> RouterConfig:
     return RouterConfig(**{**STAGES, "allocator": "islip", **kwargs})
 
 
-def _latencies(sim: Simulation, cycles: int):
-    sim.run(cycles)
-    sim.run_until_empty()
-    pid, src, dst, birth = (np.concatenate(x) for x in zip(*sim.injected_log))
-    epid, when, _ = (np.concatenate(x) for x in zip(*sim.ejected_log))
-    assert np.array_equal(np.sort(epid), np.arange(sim.injected))
-    latency = np.empty(len(pid), dtype=np.int64)
-    latency[epid] = when
-    return src, dst, latency[pid] - birth
-
-
 @pytest.mark.parametrize("flits,link", [(1, 2), (4, 1), (3, 5)])
-def test_zero_load_latency_is_booksims_pipeline(flits, link):
+def test_zero_load_latency_is_booksims_pipeline(flits, link, drain_and_trace):
     """A flit sent in cycle c over a channel of latency L arrives at c + L + 1; a head
     arriving at a is routed at a, VC-allocated at a+1, switch-allocated (leaves the buffer)
     at a+2 and sent at a+3. So a packet created at t0 (and injected at once) reaches its
@@ -50,8 +39,8 @@ def test_zero_load_latency_is_booksims_pipeline(flits, link):
     meet it."""
     net = GridNetwork((4, 4))
     router = islip(vcs=4, link_delay=link, packet_flits=flits)
-    src, dst, latency = _latencies(Simulation(net, router, "uniform", 0.05, seed=2,
-                                              trace=True), 1500)
+    _, src, dst, _, _, latency = drain_and_trace(
+        Simulation(net, router, "uniform", 0.05, seed=2, trace=True), 1500)
     hops = net.hops(src, dst)
     bound = 3 + 4 * (hops + 1) + hops * link + flits - 1
     assert np.all(latency >= bound)
@@ -59,15 +48,15 @@ def test_zero_load_latency_is_booksims_pipeline(flits, link):
     assert router.injection_delay == 2 and RouterConfig().injection_delay == 1
 
 
-def test_internal_speedup_two_halves_the_router_stages():
+def test_internal_speedup_two_halves_the_router_stages(drain_and_trace):
     """Speedup 2: two internal steps per cycle, each stage one step. A head arriving at a
     (steps 2a, 2a+1) is routed at step 2a, VC-allocated at 2a+1, leaves the buffer at step
     2a+2 (cycle a+1), crosses the switch at step 2a+3 (cycle a+1) and is sent then: the next
     router sees it at a + 1 + L + 1. T0 = 2 + (R-1)(2 + L) + 3 = 3 + 2R + (R-1)L."""
     net = GridNetwork((4, 4))
     router = islip(vcs=4, link_delay=2, internal_speedup=2.0)
-    src, dst, latency = _latencies(Simulation(net, router, "uniform", 0.05, seed=3,
-                                              trace=True), 1500)
+    _, src, dst, _, _, latency = drain_and_trace(
+        Simulation(net, router, "uniform", 0.05, seed=3, trace=True), 1500)
     hops = net.hops(src, dst)
     bound = 3 + 2 * (hops + 1) + 2 * hops
     assert np.all(latency >= bound) and np.any(latency == bound)
@@ -103,21 +92,16 @@ def test_credits_cross_the_link_with_its_delay(allocator, expected):
     (xgft((4, 4, 4), (1, 4, 4), routing="random"), islip(vcs=2, buffer=4, packet_flits=2),
      "uniform"),
 ])
-def test_every_flit_delivered_once_and_every_credit_returns(network, router, traffic):
+def test_every_flit_delivered_once_and_every_credit_returns(network, router, traffic,
+                                                            deliveries, drain_and_trace):
     """Past saturation the network fills, keeps delivering, and drains; afterwards every
     buffer is empty and every credit (injection, router and ejection VCs) is home."""
     sim = Simulation(network, router, traffic, 1.0, seed=6, trace=True)
-    delivered = []
-    for _ in range(3):
-        before = sim.ejected
-        sim.run(300)
-        delivered.append(sim.ejected - before)
+    delivered = deliveries(sim, 3, 300)
     assert min(delivered) > 0, delivered
-    sim.run_until_empty()
-    pid = np.concatenate([x[0] for x in sim.injected_log])
-    epid = np.concatenate([x[0] for x in sim.ejected_log])
-    assert np.array_equal(np.sort(pid), np.arange(sim.injected))
-    assert np.array_equal(np.sort(epid), np.arange(sim.injected))
+    trace = drain_and_trace(sim)
+    assert np.array_equal(np.sort(trace.packet), np.arange(sim.injected))
+    assert np.array_equal(np.sort(trace.delivered), np.arange(sim.injected))
     assert int(sim.count.sum()) == 0
     assert np.all(sim.inj_credits == router.buffer)
     assert np.all(sim.credits == router.buffer)

@@ -10,45 +10,28 @@ import pytest
 from icnperf.errors import InputError
 from icnperf.sim import RouterConfig, Simulation, simulate
 from icnperf.sim.topologies import dragonfly, network_from_spec, slim_fly
-from flitsim_helpers import bfs_hops, zero_load
+from flitsim_helpers import neighbour_hops, zero_load
 
 
-def _bfs(net) -> np.ndarray:
-    """Router-to-router hop counts from the network's neighbour table."""
-    return bfs_hops([[int(v) for v in row if v >= 0] for row in net.neighbour])
-
-
-def _latencies(sim: Simulation, cycles: int):
-    sim.run(cycles)
-    sim.run_until_empty()
-    pid, src, dst, birth = (np.concatenate(x) for x in zip(*sim.injected_log))
-    epid, when, _ = (np.concatenate(x) for x in zip(*sim.ejected_log))
-    assert np.array_equal(np.sort(epid), np.arange(sim.injected))
-    latency = np.empty(len(pid), dtype=np.int64)
-    latency[epid] = when
-    return src, dst, latency[pid] - birth
-
-
-
-def test_slim_fly_q5_is_hoffman_singleton_and_zero_load_matches_bfs():
+def test_slim_fly_q5_is_hoffman_singleton_and_zero_load_matches_bfs(drain_and_trace):
     """MMS graph for q = 5: 50 routers of degree 7, diameter 2 (the Hoffman-Singleton graph)."""
     net = slim_fly(5)
-    dist = _bfs(net)
+    dist = neighbour_hops(net)
     degree = (net.neighbour[:, :net.network_ports] >= 0).sum(axis=1)
     assert net.routers == 50 and np.all(degree == 7) and dist.max() == 2
     assert np.array_equal(net.route_hops, dist)
     router = RouterConfig(vcs=2)
     sim = Simulation(net, router, "uniform", 0.1, seed=2, trace=True)
-    src, dst, latency = _latencies(sim, 300)
+    _, src, dst, _, _, latency = drain_and_trace(sim, 300)
     bound = zero_load(dist[net.endpoint_router[src], net.endpoint_router[dst]], router)
     assert np.all(latency >= bound) and np.any(latency == bound)
 
 
-def test_dragonfly_min_routes_local_global_local():
+def test_dragonfly_min_routes_local_global_local(drain_and_trace):
     """DF(2,4,2): 9 groups of 4 routers; MIN crosses at most 3 channels (never fewer than
     the BFS distance) and takes the direct global link between two groups."""
     net = dragonfly(2, 4, 2)
-    dist = _bfs(net)
+    dist = neighbour_hops(net)
     assert net.routers == 36 and dist.max() == 3
     assert np.all(net.route_hops >= dist) and net.route_hops.max() == 3
     group = np.arange(36) // 4
@@ -56,7 +39,7 @@ def test_dragonfly_min_routes_local_global_local():
     assert np.all(net.route_hops[same & (dist == 1)] == 1)
     router = RouterConfig(vcs=3)
     sim = Simulation(net, router, "uniform", 0.1, seed=3, trace=True)
-    src, dst, latency = _latencies(sim, 400)
+    _, src, dst, _, _, latency = drain_and_trace(sim, 400)
     bound = zero_load(net.hops(src, dst), router)
     assert np.all(latency >= bound) and np.any(latency == bound)
 
@@ -115,7 +98,7 @@ def test_dragonfly_global_wiring_one_link_per_group_pair(wiring):
     assert int(net.link_class.sum()) == g * (g - 1)
 
 
-def test_dragonfly_phase_classes_drain_with_one_vc_per_class():
+def test_dragonfly_phase_classes_drain_with_one_vc_per_class(deliveries):
     """MIN with BookSim's phases needs 2 VCs (VC 0 before the global hop, VC 1 after);
     UGAL 3. With one VC per class, wormhole packets past saturation still drain, and fewer
     VCs than classes are refused."""
@@ -123,15 +106,13 @@ def test_dragonfly_phase_classes_drain_with_one_vc_per_class():
         sim = Simulation(dragonfly(2, 4, 2, routing), RouterConfig(vcs=vcs, buffer=2,
                                                                    packet_flits=3),
                          "uniform", 1.0, seed=5)
-        before = sim.ejected
-        sim.run(600)
-        assert sim.ejected > before
+        assert min(deliveries(sim, 1, 600)) > 0
         sim.run_until_empty()
         with pytest.raises(InputError, match=f"needs at least {vcs} VCs"):
             Simulation(dragonfly(2, 4, 2, routing), RouterConfig(vcs=vcs - 1), "uniform", 0.1)
 
 
-def test_global_link_delay_sets_each_packets_zero_load_latency():
+def test_global_link_delay_sets_each_packets_zero_load_latency(drain_and_trace):
     """Local links 3 cycles, global links 20: a packet between groups crosses exactly one
     global link under MIN, so its zero-load latency is 2 + (H+1) + 3 (H-1) + 20 (separable
     router, 1-cycle stages); within a group 2 + (H+1) + 3H. Every packet is at or above
@@ -139,7 +120,7 @@ def test_global_link_delay_sets_each_packets_zero_load_latency():
     net = dragonfly(2, 4, 2, "min")
     router = RouterConfig(vcs=2, link_delay=3, global_link_delay=20)
     sim = Simulation(net, router, "uniform", 0.05, seed=3, trace=True)
-    src, dst, latency = _latencies(sim, 1500)
+    _, src, dst, _, _, latency = drain_and_trace(sim, 1500)
     hops = net.hops(src, dst)
     between = (src // 8) != (dst // 8)
     bound = 2 + (hops + 1) + 3 * hops + np.where(between, 20 - 3, 0)
@@ -147,14 +128,12 @@ def test_global_link_delay_sets_each_packets_zero_load_latency():
     assert np.any((latency == bound) & between) and np.any((latency == bound) & ~between)
 
 
-def test_nonminimal_dragonfly_drains_past_saturation():
+def test_nonminimal_dragonfly_drains_past_saturation(deliveries):
     for routing in ("valiant", "ugal-hops"):
         sim = Simulation(dragonfly(1, 4, 2, routing), RouterConfig(vcs=6, buffer=2,
                                                                    packet_flits=2),
                          "uniform", 1.0, seed=4)
-        before = sim.ejected
-        sim.run(500)
-        assert sim.ejected > before
+        assert min(deliveries(sim, 1, 500)) > 0
         sim.run_until_empty()
 
 

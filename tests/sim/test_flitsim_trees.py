@@ -15,7 +15,7 @@ import pytest
 
 from icnperf.errors import InputError
 from icnperf.sim import RouterConfig, Simulation, fat_tree, network_from_spec, simulate, xgft
-from flitsim_helpers import bfs_hops, zero_load
+from flitsim_helpers import neighbour_hops, zero_load
 
 
 def _mixed(digits, radices) -> int:
@@ -80,26 +80,19 @@ def test_fattree_and_clos_are_xgfts():
 
 
 @pytest.mark.parametrize("routing", ["random", "dmodk"])
-def test_routes_are_shortest_and_zero_load_matches(routing):
+def test_routes_are_shortest_and_zero_load_matches(routing, drain_and_trace):
     """Up to the nearest common ancestor and down: between leaves, 2 x (levels whose pods
     differ) channels, which is the BFS distance; every packet's latency is at least the
     closed form at that distance, and some packets meet it."""
     net = xgft((4, 4, 4), (1, 4, 4), routing=routing)
-    dist = bfs_hops([[int(v) for v in row if v >= 0] for row in net.neighbour])
+    dist = neighbour_hops(net)
     leaves = net.endpoint_router[np.arange(0, 64, 4)]
     s, d = np.meshgrid(np.arange(64), np.arange(64), indexing="ij")
     assert np.array_equal(net.hops(s, d), dist[net.endpoint_router[s], net.endpoint_router[d]])
     assert dist[leaves[0], leaves[1]] == 2 and dist[leaves[0], leaves[4]] == 4
     router = RouterConfig(packet_flits=2)
     sim = Simulation(net, router, "uniform", 0.1, seed=1, trace=True)
-    sim.run(800)
-    sim.run_until_empty()
-    pid, src, dst, birth = (np.concatenate(x) for x in zip(*sim.injected_log))
-    epid, when, _ = (np.concatenate(x) for x in zip(*sim.ejected_log))
-    assert np.array_equal(np.sort(epid), np.arange(sim.injected))
-    latency = np.empty(len(pid), dtype=np.int64)
-    latency[epid] = when
-    latency = latency[pid] - birth
+    _, src, dst, _, _, latency = drain_and_trace(sim, 800)
     bound = zero_load(net.hops(src, dst), router)
     assert np.all(latency >= bound) and np.any(latency == bound)
 
@@ -137,7 +130,7 @@ def test_tapered_tree_saturates_at_its_spine_links():
     assert full.accepted > 2 * tapered.accepted
 
 
-def test_parallel_cables_carry_traffic_and_drain():
+def test_parallel_cables_carry_traffic_and_drain(drain_and_trace):
     """XGFT(2; 4,4; 1,2; 1,2): two cables from each leaf to each of its two spines; every
     flit delivered once past saturation, both routings."""
     for routing in ("random", "dmodk"):
@@ -145,10 +138,8 @@ def test_parallel_cables_carry_traffic_and_drain():
         assert net.ports == 8
         sim = Simulation(net, RouterConfig(vcs=2, buffer=2, packet_flits=3), "uniform", 1.0,
                          seed=4, trace=True)
-        sim.run(500)
-        sim.run_until_empty()
-        epid = np.concatenate([x[0] for x in sim.ejected_log])
-        assert np.array_equal(np.sort(epid), np.arange(sim.injected))
+        trace = drain_and_trace(sim, 500)
+        assert np.array_equal(np.sort(trace.delivered), np.arange(sim.injected))
 
 
 @pytest.mark.parametrize("m,w,p,message", [

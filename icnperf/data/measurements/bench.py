@@ -41,7 +41,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from icnperf.data.files import path_exists, printable, read_text_file
+from icnperf.data.files import looks_like_path, path_exists, printable, read_text_file
 from icnperf.data.measurements.imb import IMB_BANNER_RE, IMB_SECTION_RE, parse_imb
 from icnperf.data.measurements.osu import OSU_ANY_RE, parse_osu
 from icnperf.data.measurements.points import (
@@ -194,6 +194,14 @@ def _check_format(format: str | None) -> str | None:
     return format
 
 
+def _format_of(text: str, origin: str, format: str | None) -> str:
+    """``format`` when given, else the detected one; DataError for a text with nothing but
+    blank lines."""
+    if not any(line.strip() for line in text_lines(text)):
+        raise error(origin, "empty file: no benchmark output")
+    return format or detect_format(text, origin)
+
+
 def parse_text(text: str, origin: str = "<text>", format: str | None = None) -> BenchData:
     """Benchmark output text -> :class:`BenchData`. ``format`` (``osu``, ``imb``, ``csv``)
     overrides detection. DataError (one line, naming ``origin`` and the line) for any
@@ -201,9 +209,7 @@ def parse_text(text: str, origin: str = "<text>", format: str | None = None) -> 
     format = _check_format(format)
     if not isinstance(text, str):
         raise error(origin, f"expected text, got {type(text).__name__}")
-    if not any(line.strip() for line in text_lines(text)):
-        raise error(origin, "empty file: no benchmark output")
-    fmt = format or detect_format(text, origin)
+    fmt = _format_of(text, origin, format)
     if fmt == "osu":
         return parse_osu(text, origin)
     if fmt == "imb":
@@ -213,26 +219,25 @@ def parse_text(text: str, origin: str = "<text>", format: str | None = None) -> 
 
 def load_bench(name_or_path: str | os.PathLike, format: str | None = None) -> BenchData:
     """Read a benchmark file (OSU, IMB or measurement CSV, detected or named by ``format``),
-    or a bundled measurement table by name (``angara-latency-16b``). A CSV file's sidecar
-    (same stem, ``.toml``) is used when present. Files are read within the input limits of
-    :mod:`icnperf.data.files`. DataError for unreadable or malformed files."""
+    or a bundled measurement table by name (``angara-latency-16b``: a string with no path
+    separator, not ending in ``.csv``, naming no file; a ``PathLike`` is always a file). A
+    CSV file's sidecar (same stem, ``.toml``) is used when present. Files are read within
+    the input limits of :mod:`icnperf.data.files`. DataError for unreadable or malformed
+    files."""
     format = _check_format(format)
     text_name = os.fspath(name_or_path) if isinstance(name_or_path, os.PathLike) else name_or_path
     if not isinstance(text_name, str) or not text_name.strip():
         raise DataError("benchmark data: give a file path or a bundled measurement table name")
     path = Path(text_name)
-    if not path_exists(path) and format in (None, "csv") and not any(
-            sep in text_name for sep in ("/", os.sep, os.altsep or "/")) \
-            and not text_name.endswith(".csv"):
+    if (isinstance(name_or_path, str) and not path_exists(path) and format in (None, "csv")
+            and not looks_like_path(text_name)):
         from icnperf.data.measurements.tables import list_tables, load_table
 
         if text_name in dict(list_tables()):
             return from_table(load_table(text_name))
     text = read_text_file(path, "benchmark file")
     origin = printable(path)
-    if not any(line.strip() for line in text_lines(text)):
-        raise error(origin, "empty file: no benchmark output")
-    fmt = format or detect_format(text, origin)
+    fmt = _format_of(text, origin, format)
     if fmt == "csv":
         sidecar_path = path.with_suffix(".toml")
         sidecar = (read_text_file(sidecar_path, "sidecar")

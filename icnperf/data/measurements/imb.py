@@ -34,8 +34,9 @@ from icnperf.data.measurements.points import (
     read_number,
     read_size,
     require_positive,
+    content_lines,
     show,
-    text_lines,
+    skipped_note,
 )
 
 IMB_BANNER_RE = re.compile(
@@ -104,10 +105,7 @@ def parse_imb(text: str, origin: str) -> BenchData:
     version: str | None = None
     section: _ImbSection | None = None
     skipped = failures = 0
-    for number, raw in enumerate(text_lines(text), 1):
-        stripped = raw.strip()
-        if not stripped:
-            continue
+    for number, stripped in content_lines(text):
         banner = IMB_BANNER_RE.search(stripped)
         if banner and stripped.startswith("#"):
             if banner.group("version"):
@@ -210,7 +208,5 @@ def parse_imb(text: str, origin: str) -> BenchData:
     if failures:
         notes.append(f"{failures} row{'s' if failures != 1 else ''} IMB marked as failed "
                      "(out-of-mem, time-out, int-overflow) skipped")
-    if skipped:
-        notes.append(f"{skipped} line{'s' if skipped != 1 else ''} that "
-                     f"{'are' if skipped != 1 else 'is'} neither comment nor data skipped")
+    notes.extend(skipped_note(skipped))
     return BenchData(origin, "imb", tuple(points), tuple(notes))

@@ -32,8 +32,9 @@ from icnperf.data.measurements.points import (
     read_number,
     read_size,
     require_positive,
+    content_lines,
     show,
-    text_lines,
+    skipped_note,
 )
 
 OSU_TITLE_RE = re.compile(
@@ -121,10 +122,7 @@ def parse_osu(text: str, origin: str) -> BenchData:
     section: _OsuSection | None = None
     skipped = 0
     titles: list[str] = []
-    for number, raw in enumerate(text_lines(text), 1):
-        stripped = raw.strip()
-        if not stripped:
-            continue
+    for number, stripped in content_lines(text):
         if stripped.startswith("#"):
             title = OSU_TITLE_RE.match(stripped)
             if title:
@@ -184,7 +182,5 @@ def parse_osu(text: str, origin: str) -> BenchData:
     if kinds - set(KINDS):
         notes.append("OSU collectives: the first value column, the average latency over the "
                      "processes, in µs; the process count is not in the output")
-    if skipped:
-        notes.append(f"{skipped} line{'s' if skipped != 1 else ''} that "
-                     f"{'are' if skipped != 1 else 'is'} neither comment nor data skipped")
+    notes.extend(skipped_note(skipped))
     return BenchData(origin, "osu", tuple(points), tuple(notes))

@@ -163,3 +163,20 @@ def require_positive(value: float, token: str, origin: str, line: int, what: str
 def text_lines(text: str) -> list[str]:
     """The lines of a benchmark text, a leading byte-order mark dropped."""
     return text.removeprefix("\ufeff").splitlines()
+
+
+def content_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number from 1, the line stripped) of every non-blank line of a benchmark text:
+    what the OSU and IMB readers walk through."""
+    for number, raw in enumerate(text_lines(text), 1):
+        stripped = raw.strip()
+        if stripped:
+            yield number, stripped
+
+
+def skipped_note(skipped: int) -> list[str]:
+    """The note counting lines a reader skipped (neither comment nor data); none for 0."""
+    if not skipped:
+        return []
+    return [f"{skipped} line{'s' if skipped != 1 else ''} that "
+            f"{'are' if skipped != 1 else 'is'} neither comment nor data skipped"]

@@ -81,27 +81,32 @@ def list_tables() -> list[tuple[str, str]]:
     return out
 
 
+def _load_file(path: Path) -> MeasurementTable:
+    """A measurement CSV file and, when present, its sidecar (same stem, ``.toml``)."""
+    text = read_text_file(path, "measurement file")
+    sidecar_path = path.with_suffix(".toml")
+    sidecar = read_text_file(sidecar_path, "sidecar") if path_exists(sidecar_path) else None
+    return read_csv_text(text, origin=printable(path), sidecar=sidecar,
+                         sidecar_origin=printable(sidecar_path), name=printable(path.stem))
+
+
 def load_table(name_or_path: str | os.PathLike) -> MeasurementTable:
     """A bundled table by name (``npb-is-gige-class-c``) or a CSV file by path.
 
-    Anything with a path separator or ending in ``.csv`` (or a ``PathLike``) is a path; its
-    sidecar, if any, is the ``.toml`` file of the same stem beside it. Files are read
-    within the input limits of :mod:`icnperf.data.files`. A bundled table must have its
-    sidecar. Raises :class:`DataError` for unknown names and invalid files.
+    A ``PathLike`` is always a path (``Path("./npb-is-gige-class-c")`` is the file of that
+    name, not the bundled table: ``Path`` drops the ``./``), and so is a string with a path
+    separator or ending in ``.csv``; its sidecar, if any, is the ``.toml`` file of the same
+    stem beside it. Files are read within the input limits of :mod:`icnperf.data.files`. A
+    bundled table must have its sidecar. Raises :class:`DataError` for unknown names and
+    invalid files.
     """
     if isinstance(name_or_path, os.PathLike):
-        name_or_path = os.fspath(name_or_path)
+        return _load_file(Path(name_or_path))
     if not isinstance(name_or_path, str) or not name_or_path.strip():
         raise DataError("measurements: give a bundled table name or a path to a .csv file")
     name_or_path = name_or_path.strip()
     if looks_like_path(name_or_path):
-        path = Path(name_or_path)
-        text = read_text_file(path, "measurement file")
-        sidecar_path = path.with_suffix(".toml")
-        sidecar = (read_text_file(sidecar_path, "sidecar") if path_exists(sidecar_path)
-                   else None)
-        return read_csv_text(text, origin=printable(path), sidecar=sidecar,
-                             sidecar_origin=printable(sidecar_path), name=printable(path.stem))
+        return _load_file(Path(name_or_path))
     names = _bundled_names()
     if not _TABLE_NAME_RE.fullmatch(name_or_path) or name_or_path not in names:
         raise DataError(f"unknown measurement table {name_or_path!r} (bundled: "

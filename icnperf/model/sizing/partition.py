@@ -6,7 +6,8 @@ both, s_i <= K_i for every i (an axis-aligned box fits in another, dimensions re
 exactly when its sorted sides are no larger). Among the boxes that fit, the partition is the
 most balanced: the smallest largest radix, then the smallest sum of radices (the smallest
 diameter among those), then the lexicographically smallest: the order of
-torus.balanced_torus_shape, which gives the same shape whenever the balanced shape fits.
+torus.balanced_torus_shape, which gives the same shape whenever the balanced shape fits
+(both take the shapes from torus.torus_shapes, here ``box_shapes``).
 When no box fits (n has no factorization within the design's sides, e.g. 10,000 nodes on a
 7x7x205 torus) the job uses the whole torus.
 
@@ -16,31 +17,9 @@ time by workload.job_layout, so both see the same partition.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
-
-@lru_cache(maxsize=64)
-def box_shapes(nodes: int, dims: int) -> tuple[tuple[int, ...], ...]:
-    """Every non-decreasing shape of ``dims`` radices >= 2 with product ``nodes``, most
-    balanced first (module docstring's order); empty when there is none."""
-    shapes: list[tuple[int, ...]] = []
-
-    def search(rest: int, slots: int, smallest: int, prefix: tuple[int, ...]) -> None:
-        if slots == 1:
-            if rest >= smallest:
-                shapes.append(prefix + (rest,))
-            return
-        k = smallest
-        while k ** slots <= rest:
-            if rest % k == 0:
-                search(rest // k, slots - 1, k, prefix + (k,))
-            k += 1
-
-    if nodes >= 2 ** dims:
-        search(int(nodes), int(dims), 2, ())
-    return tuple(sorted(shapes, key=lambda s: (s[-1], sum(s), s)))
+from icnperf.model.topology.torus import torus_shapes as box_shapes
 
 
 def partition_index(radices, nodes: int) -> np.ndarray:

@@ -94,6 +94,26 @@ class Metrics:
         return np.asarray(self.routers) * np.asarray(self.radix)
 
 
+def structure_metrics(family: str, structure, channel_load: Mapping[str, np.ndarray],
+                      notes: tuple[str, ...]) -> Metrics:
+    """Metrics of a family whose structure object answers each structural count by a method
+    of the field's name (``routers()``, ``endpoints()``, ``radix()``, ``links()``,
+    ``diameter()``, ``average_distance()``, ``bisection_links()``: fattree.FatTree,
+    xgft.XGFT), with its channel loads and notes."""
+    return Metrics(
+        family=family,
+        routers=structure.routers(),
+        endpoints=structure.endpoints(),
+        radix=structure.radix(),
+        links=structure.links(),
+        diameter=structure.diameter(),
+        average_distance=structure.average_distance(),
+        bisection_links=structure.bisection_links(),
+        channel_load=channel_load,
+        notes=notes,
+    )
+
+
 @dataclass(frozen=True)
 class Family:
     """A topology family as the spec parser and the CLI see it.

@@ -47,7 +47,8 @@ import math
 import numpy as np
 
 from icnperf.model.topology.base import (
-    COMMON_NOTES, PATTERNS, Family, Metrics, is_integer, require, require_within_limit)
+    COMMON_NOTES, PATTERNS, Family, Metrics, is_integer, require, require_within_limit,
+    structure_metrics)
 
 MAX_LEVELS = 64
 """Most tree levels accepted (a k=1 tree stays small at any depth; deeper is not a design)."""
@@ -333,20 +334,11 @@ def nca_message_load(k: int, n: int, sources, destinations) -> int:
 
 def _metrics(family: str, tree: FatTree, up_port: str, extra_notes: tuple[str, ...]) -> Metrics:
     loads = tree.channel_loads(up_port)
-    return Metrics(
-        family=family,
-        routers=tree.routers(),
-        endpoints=tree.endpoints(),
-        radix=tree.radix(),
-        links=tree.links(),
-        diameter=tree.diameter(),
-        average_distance=tree.average_distance(),
-        bisection_links=tree.bisection_links(),
-        channel_load={pattern: loads[pattern] for pattern in PATTERNS},
-        notes=COMMON_NOTES + (CONSTRUCTION_NOTE, WIRING_NOTE)
+    return structure_metrics(
+        family, tree, {pattern: loads[pattern] for pattern in PATTERNS},
+        COMMON_NOTES + (CONSTRUCTION_NOTE, WIRING_NOTE)
         + ROUTING_NOTES["d-mod-k" if up_port == "dmodk" else up_port]
-        + PATTERN_NOTES + (BISECTION_NOTE,) + extra_notes,
-    )
+        + PATTERN_NOTES + (BISECTION_NOTE,) + extra_notes)
 
 
 def fattree(k, n, *, up_port: str = "random") -> Metrics:

@@ -48,7 +48,8 @@ import math
 import numpy as np
 
 from icnperf.model.topology.base import (
-    COMMON_NOTES, MAX_ENDPOINTS, PATTERNS, Family, Metrics, is_integer, require)
+    COMMON_NOTES, MAX_ENDPOINTS, PATTERNS, Family, Metrics, is_integer, require,
+    structure_metrics)
 
 MAX_LEVELS = 16
 """Most levels accepted (a taller tree is not a design; 2^16 endpoints even at m = 2)."""
@@ -341,18 +342,7 @@ def xgft(m, w, p=None, *, routing: str = "random") -> Metrics:
     """Metrics of XGFT(h; m; w) with p cables; m, w, p are sequences of h values (each may
     be a NumPy array, all broadcast together). ``routing``: TREE_ROUTINGS."""
     tree = XGFT(m, w, p)
-    return Metrics(
-        family="xgft",
-        routers=tree.routers(),
-        endpoints=tree.endpoints(),
-        radix=tree.radix(),
-        links=tree.links(),
-        diameter=tree.diameter(),
-        average_distance=tree.average_distance(),
-        bisection_links=tree.bisection_links(),
-        channel_load=tree.channel_loads(routing),
-        notes=_notes(tree, routing),
-    )
+    return structure_metrics("xgft", tree, tree.channel_loads(routing), _notes(tree, routing))
 
 
 def fattree_as_xgft(k: int, n: int) -> dict:

@@ -47,6 +47,7 @@ def calibrate_text(machine_name: str, overrides: tuple[str, ...], data: str,
     (``wide``: tables and notes at full width)."""
     from icnperf.data.measurements.bench import load_bench
     from icnperf.data.calibrated import calibrate_machine, parameter_rows, point_rows
+    from icnperf.data.files import is_standard_output
     from icnperf.data.machine import load_machine, write_machine
 
     machine = load_machine(machine_name).with_overrides(list(overrides))
@@ -73,7 +74,7 @@ def calibrate_text(machine_name: str, overrides: tuple[str, ...], data: str,
     page.table(fitted_points, POINT_COLUMNS)
     page.blank()
     page.notes("assumptions", result.assumptions)
-    if output:
+    if output and not is_standard_output(output):
         page.blank()
         page.line(f"calibrated machine written to {output}")
     return page.text()

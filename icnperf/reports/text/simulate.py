@@ -411,11 +411,14 @@ def traffic_text(topology: str, traffic: str, rates_text: str, router: dict, war
         return csv_text(rows, keys)
     fmt4 = number(4)
     inputs = shared["inputs"]
+    from icnperf.sim.presets import ROUTER_PRESETS
+    elsewhere = (", calibrated on the default router" if router != ROUTER_PRESETS["default"]
+                 and model["router_efficiency"] != 1 else "")
     head = (f"{inputs['topology']} ({inputs['routing']} routing), {traffic} traffic:"
             f" mean hops {fmt4(model['mean_hops'])}, gamma_max {fmt4(model['gamma_max'])},"
             f" saturation bound {fmt4(model['saturation_bound'])}, eta*bound"
-            f" {fmt4(model['efficiency_bound'])} (eta {model['router_efficiency']:g})"
-            " flits/endpoint/cycle")
+            f" {fmt4(model['efficiency_bound'])} (eta {model['router_efficiency']:g}"
+            f"{elsewhere}) flits/endpoint/cycle")
     columns = TRAFFIC_COLUMNS
     if seeds > 1:
         head += f"; {seeds} seeds per rate"

@@ -39,7 +39,8 @@ The family is split by concept; everything public is re-exported here, so caller
   :func:`worst_case_load`);
 * ``family``: the Metrics records (:func:`torus_metrics`, :func:`mesh_metrics`,
   :func:`hypercube_metrics`), the spec checks and endpoint counts, the sizing rules
-  (:func:`design_for_endpoints`, :func:`balanced_torus_shape`) and :data:`FAMILIES`;
+  (:func:`design_for_endpoints`, :func:`balanced_torus_shape`, every shape of a node
+  count :func:`torus_shapes`) and :data:`FAMILIES`;
 * ``routes``: explicit messages under DOR (:func:`endpoint_coordinates`,
   :func:`hop_distance`, the dimension-order spanning tree :func:`spanning_tree_depth`,
   :func:`spanning_tree_ties`, :func:`spanning_tree_fanout`, and the hops and channel load
@@ -60,6 +61,7 @@ from icnperf.model.topology.torus.family import (
     hypercube_metrics,
     mesh_metrics,
     torus_metrics,
+    torus_shapes,
 )
 from icnperf.model.topology.torus.loads import (
     bit_complement_load,
@@ -115,6 +117,7 @@ __all__ = [
     "spanning_tree_ties",
     "tornado_load",
     "torus_metrics",
+    "torus_shapes",
     "transpose_load",
     "uniform_load",
     "worst_case_load",

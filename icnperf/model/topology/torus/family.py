@@ -15,6 +15,7 @@ conventions of :mod:`icnperf.model.topology.torus`.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -281,6 +282,30 @@ def design_for_endpoints(n_endpoints: int, dims: int = 3) -> dict:
     return {"radices": (k,) * dims}
 
 
+@lru_cache(maxsize=64)
+def torus_shapes(nodes: int, dims: int) -> tuple[tuple[int, ...], ...]:
+    """Every non-decreasing shape of ``dims`` radices >= 2 whose product is ``nodes``, most
+    balanced first (the smallest largest radix, then the smallest sum of radices, then the
+    lexicographically smallest); empty when there is none."""
+    shapes: list[tuple[int, ...]] = []
+
+    def search(rest: int, slots: int, smallest: int, prefix: tuple[int, ...]) -> None:
+        if slots == 1:
+            if rest >= smallest:
+                shapes.append(prefix + (rest,))
+            return
+        # the next radix k is at most the (slots)-th root of rest (radices non-decreasing)
+        k = smallest
+        while k ** slots <= rest:
+            if rest % k == 0:
+                search(rest // k, slots - 1, k, prefix + (k,))
+            k += 1
+
+    if nodes >= 2 ** dims:
+        search(int(nodes), int(dims), 2, ())
+    return tuple(sorted(shapes, key=lambda s: (s[-1], sum(s), s)))
+
+
 def balanced_torus_shape(nodes: int, dims: int) -> tuple[int, ...]:
     """The most balanced radices (each >= 2, non-decreasing) whose product is ``nodes``.
 
@@ -296,30 +321,10 @@ def balanced_torus_shape(nodes: int, dims: int) -> tuple[int, ...]:
                                               f"not {nodes!r}")
     require(nodes <= MAX_ENDPOINTS, f"torus: {nodes} nodes exceed the largest network "
                                     f"icnperf accepts ({MAX_ENDPOINTS:.0e})")
-    best: tuple[int, ...] | None = None
-
-    def key(shape):
-        return (shape[-1], sum(shape))
-
-    def search(rest: int, slots: int, smallest: int, prefix: tuple[int, ...]) -> None:
-        nonlocal best
-        if slots == 1:
-            if rest >= smallest:
-                shape = prefix + (rest,)
-                if best is None or key(shape) < key(best):
-                    best = shape
-            return
-        # the next radix k is at most the (slots)-th root of rest (radices non-decreasing)
-        k = smallest
-        while k ** slots <= rest:
-            if rest % k == 0:
-                search(rest // k, slots - 1, k, prefix + (k,))
-            k += 1
-
-    search(nodes, dims, 2, ())
-    require(best is not None,
+    shapes = torus_shapes(int(nodes), int(dims))
+    require(len(shapes) > 0,
             f"torus: {nodes} nodes cannot be shaped into {dims} dimensions of radix >= 2")
-    return best
+    return shapes[0]
 
 
 FAMILIES: tuple[Family, ...] = (
