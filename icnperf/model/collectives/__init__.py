@@ -38,8 +38,10 @@ Conventions (each repeated in the result's ``assumptions``):
   endpoints numbered with dimension 0 fastest on a torus (linear placement;
   ``torus.endpoint_coordinates``). ``processes_per_node`` puts ranks r..r+ppn-1 on one node
   (their messages are intra-node copies, :func:`intra_node_time`, and a node's inter-node
-  messages share its adapter); ``placement="random"`` puts the nodes on a seeded random
-  permutation of the endpoints (:meth:`Layout.rank_endpoints`).
+  messages share its adapter), or with ``hierarchy="node"`` runs node-local phases through
+  shared memory around the algorithm among one leader per node (``hierarchy``);
+  ``placement="random"`` puts the nodes on a seeded random permutation of the endpoints
+  (:meth:`Layout.rank_endpoints`).
 * **Software overhead** O (``software.<api>_overhead``, send + receive) is paid once per
   message on the critical path; the hardware tree is one call, so it pays O once.
 
@@ -53,6 +55,7 @@ The package is split by job; everything is re-exported here, so callers import f
 * ``hardware``: the hardware-tree formulas and :func:`credit_delay`;
 * ``p2p_tree``: the point-to-point tree formulas and :func:`send_gap`;
 * ``layout``: :class:`Layout`, rank placement and the mapping of messages onto the network;
+* ``hierarchy``: the node-local phases of hierarchical collectives (HIERARCHIES);
 * ``schedules``: the textbook algorithms' rounds, :class:`Step`, :func:`schedule`,
   :func:`schedule_time`, :func:`intra_node_time`;
 * ``notes``: the assumption strings (:func:`assumptions`);

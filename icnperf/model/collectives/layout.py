@@ -82,6 +82,11 @@ class Layout:
                              f"not {endpoints!r}")
         return cls(int(endpoints), None)
 
+    @classmethod
+    def one_node(cls) -> Layout:
+        """A job on one node: no network message (its ranks meet through shared memory)."""
+        return cls(1, None)
+
     @property
     def network_endpoints(self) -> int:
         """Endpoints of the whole network (the job's nodes unless :meth:`on_part`)."""
@@ -153,7 +158,7 @@ class Layout:
         if not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
                 and seed >= 0):
             raise InputError(f"seed must be a whole number >= 0, not {seed!r}")
-        if placement == "spread" and self.network is None:
+        if placement == "spread" and self.network is None and self.endpoints > 1:
             raise InputError(f"spread placement deals nodes over the leaf switches of a fat "
                              f"tree or the groups of a dragonfly, not over {self.text}")
         return replace(self, processes_per_node=int(processes_per_node),
@@ -198,10 +203,12 @@ class Layout:
 
     @property
     def family(self) -> str:
-        """``torus``, ``crossbar`` or the network family (fattree, clos, xgft, dragonfly,
-        megafly, gdragonfly)."""
+        """``torus``, ``crossbar``, ``node`` (:meth:`one_node`) or the network family
+        (fattree, clos, xgft, dragonfly, megafly, gdragonfly)."""
         if self.radices is not None:
             return "torus"
+        if self.network is None and self.endpoints == 1:
+            return "node"
         return "crossbar" if self.network is None else self.network[0]
 
     @property
@@ -216,9 +223,12 @@ class Layout:
 
     @property
     def text(self) -> str:
-        """``torus:16x16x32``, ``crossbar:P`` or the network's spec (``fattree:k=4,n=2``)."""
+        """``torus:16x16x32``, ``crossbar:P``, ``node:1`` (one node) or the network's spec
+        (``fattree:k=4,n=2``)."""
         if self.radices is not None:
             return "torus:" + "x".join(str(k) for k in self.radices)
+        if self.family == "node":
+            return "node:1"
         if self.network is None:
             return f"crossbar:{self.endpoints}"
         name, *values = self.network
