@@ -13,21 +13,28 @@ from icnperf.model import ops
 from icnperf.model.collectives import fluid
 from icnperf.model.collectives import hierarchy as node_hierarchy
 from icnperf.model.collectives.hardware import (
+    HARDWARE_NOTES,
+    SWITCH_OPERATIONS,
     hw_allgather,
     hw_allreduce,
     hw_barrier,
     hw_broadcast,
     hw_reduce,
+    switch_aggregation,
 )
 from icnperf.model.collectives.layout import Layout
-from icnperf.model.collectives.notes import _placement_note, assumptions
+from icnperf.model.collectives.notes import _HW_NOTES, _placement_note, assumptions
 from icnperf.model.collectives.p2p_tree import (
     p2p_tree_allreduce,
     p2p_tree_barrier,
     p2p_tree_broadcast,
     p2p_tree_reduce,
 )
-from icnperf.model.collectives.parameters import _bind, collective_parameters
+from icnperf.model.collectives.parameters import (
+    _bind,
+    collective_hardware,
+    collective_parameters,
+)
 from icnperf.model.collectives.registry import ALL_ALGORITHMS, TABLE, _check, operation_name
 from icnperf.model.collectives.schedules import schedule, schedule_time
 
@@ -53,6 +60,12 @@ def evaluate(operation: str, algorithm: str, m, layout: Layout, params: dict, *,
     may be numbers, NumPy arrays or SymPy symbols. Raises InputError for an undefined pair,
     a tree algorithm off a torus, or hardware collectives the machine lacks."""
     algorithm, operation = _check(algorithm, operation)
+    if algorithm == "hw-tree" and params.get("collective_hardware") == "switch-aggregation":
+        if operation not in SWITCH_OPERATIONS:
+            raise InputError(f"switch aggregation (network.collective_hardware) combines "
+                             f"{', '.join(SWITCH_OPERATIONS)}, not {operation}")
+        size = 0 * m if operation == "barrier" else m
+        return switch_aggregation(size, layout.span_hops, **_bind(switch_aggregation, params))
     if algorithm in ("hw-tree", "p2p-tree"):
         depth = layout.depth
         if algorithm == "hw-tree":
@@ -209,8 +222,25 @@ def collective_time(machine, operation: str, algorithm: str, sizes=None, *,
         time = evaluate(operation, algorithm, m, layout, params, source_hops=source_hops)
     time = np.array(np.broadcast_to(time, m.shape), dtype=float)
     return CollectiveResult(operation, algorithm, layout.text, layout.endpoints, m, time,
-                            assumptions(operation, algorithm, layout, params, api,
-                                        source_hops))
+                            _notes(operation, algorithm, layout, params, api, source_hops))
+
+
+def _notes(operation, algorithm, layout, params, api, source_hops) -> tuple[str, ...]:
+    """notes.assumptions, with the hardware tree's Angara lines replaced by those of the
+    machine's own collective hardware (hardware.HARDWARE_NOTES)."""
+    notes = assumptions(operation, algorithm, layout, params, api, source_hops)
+    hardware = params.get("collective_hardware")
+    if algorithm != "hw-tree" or hardware in (None, "angara-tree"):
+        return notes
+    own = [n for n in notes if n not in _HW_NOTES]
+    if hardware == "switch-aggregation":
+        summary = f"{algorithm} {operation}: "
+        own = [summary + "aggregation in the switches: O + ceil(n/W) T_hw(b, H) + "
+               "(n - ceil(n/W)) T_ser(b), n = max(1, ceil(m / P_agg)) fragments, b = "
+               "min(m, P_agg)" if n.startswith(summary) else n for n in own]
+        own = [n.replace("; the trees span every router, so placement does not change "
+                         "their time", "") for n in own]
+    return tuple(own) + HARDWARE_NOTES[hardware]
 
 
 def _hierarchical(machine, operation, algorithm, m, layout, params, api, source_hops):
@@ -235,8 +265,8 @@ def _hierarchical(machine, operation, algorithm, m, layout, params, api, source_
     if nodes > 1:
         placement = _placement_note(layout, algorithm)
         notes += tuple(placement if note.startswith("placement:") else note
-                       for note in assumptions(operation, algorithm, leaders, params, api,
-                                               source_hops))
+                       for note in _notes(operation, algorithm, leaders, params, api,
+                                          source_hops))
     return CollectiveResult(operation, algorithm, layout.text, nodes, m, local + network,
                             notes, "node", local, network)
 
@@ -259,9 +289,15 @@ def compare(machine, operation: str, sizes=None, *, layout: Layout | None = None
     ranks = layout.endpoints if mode == "node" else layout.ranks
     if algorithms is None:
         trees_fit = layout.is_torus and not shared
+        hardware = collective_hardware(machine)
+        if hardware == "switch-aggregation":
+            hardware_fits = (layout.tree is not None and not shared
+                             and operation in SWITCH_OPERATIONS)
+        else:
+            hardware_fits = hardware is not None and trees_fit
         algorithms = [a for a in ALL_ALGORITHMS if (a, operation) in TABLE
-                      and not (a == "hw-tree" and not machine.get("network.collective_trees"))
-                      and not (a in ("hw-tree", "p2p-tree") and not trees_fit)
+                      and not (a == "hw-tree" and not hardware_fits)
+                      and not (a == "p2p-tree" and not trees_fit)
                       and fluid.offered(a, max(ranks, 2), operation)
                       and not (a in ("linear", "reduce-bcast")
                                and (shared or machine.get("network.switching")

@@ -280,6 +280,21 @@ class Layout:
             return 1 + 2 * group if g >= 2 else group
         return 3 if self.network[2] >= 2 else 1
 
+    @property
+    def span_hops(self) -> int:
+        """Router-router hops of a fat tree (fattree, clos, xgft) between the job's farthest
+        nodes: 2 (l - 1) for the lowest level l whose pod holds every node (pods are
+        nested, so the largest hop count from the first node to another is that of every
+        pair; tree_routing.hops); 0 on one leaf switch. InputError off a fat tree."""
+        if self.tree is None:
+            raise InputError(f"switch aggregation runs on a fat tree (fattree, clos, xgft), "
+                             f"not on {self.text}")
+        from icnperf.model.topology import tree_routing
+
+        ends = self.node_endpoints()
+        m, w, _ = self.tree
+        return int(tree_routing.hops(m, w, np.full(ends.size, ends[0]), ends).max())
+
     def _unit_size(self) -> int:
         """Endpoints per leaf switch (trees) or per group (dragonfly, megafly, gdragonfly:
         p·a·b)."""
