@@ -243,7 +243,8 @@ def explain(machine, operation: str, algorithm: str, m: float = 256.0, *,
     m = _size(m, operation)
     params = collectives.collective_parameters(machine, api, combine_time=combine_time)
     symbolic = collectives.symbolic_collective_parameters()
-    if algorithm == "hw-tree" and "collective_hardware" not in params:
+    if algorithm == "hw-tree" and not ("collective_trees" in params
+                                       or "collective_hardware" in params):
         raise InputError("the machine has no hardware collectives "
                          "(network.collective_trees is not set)")
     symbolic = {name: symbol for name, symbol in symbolic.items() if name in params}

@@ -138,3 +138,11 @@ def test_explain_agrees_with_predict_for_both_new_kinds():
         e = explain(machine, "allreduce", "hw-tree", m)
         r = C.collective_time(machine, "allreduce", "hw-tree", [m])
         assert e.time == pytest.approx(r.time[0], rel=1e-12), name
+
+
+def test_angara_parameters_are_those_it_always_had():
+    params = C.collective_parameters(load_machine("angara-4d"))
+    assert params["collective_trees"] == 16
+    assert not {"collective_hardware", "collective_credits", "aggregation_payload"} & set(params)
+    seq = C.collective_parameters(load_machine("sequoia"))
+    assert (seq["collective_hardware"], seq["collective_credits"]) == ("torus-router", 0)

@@ -30,9 +30,10 @@ def collective_parameters(machine, api: str = "mpi", *, combine_time: float = 0.
     byte reduced at a host; not in the machine files, default 0), and when the machine has
     hardware collectives (``network.collective_trees``) ``collective_trees`` and
     ``collective_store_and_forward`` (1 unless ``network.collective_switching`` says
-    cut-through), ``collective_hardware`` (:func:`collective_hardware`),
-    ``collective_credits`` (1 for Angara's reduce credits, else 0) and, for switch
-    aggregation, ``aggregation_payload`` and ``aggregation_window`` (absent: 1);
+    cut-through); for hardware other than Angara's tree ``collective_hardware``
+    (:func:`collective_hardware`) and ``collective_credits`` = 0 (no Angara reduce credits)
+    and, for switch aggregation, ``aggregation_payload`` and ``aggregation_window`` (absent:
+    1);
     ``eager_limit`` (bytes) when the machine sets software.eager_limit."""
     params = network.machine_parameters(machine, api)
     if not (math.isfinite(combine_time) and combine_time >= 0):
@@ -46,8 +47,10 @@ def collective_parameters(machine, api: str = "mpi", *, combine_time: float = 0.
     if hardware is not None:
         if trees:
             params["collective_trees"] = trees
-        params["collective_hardware"] = hardware
-        params["collective_credits"] = 1 if hardware == "angara-tree" else 0
+        if hardware != "angara-tree":
+            # Angara's tree (the formulas' defaults) keeps the parameters it always had
+            params["collective_hardware"] = hardware
+            params["collective_credits"] = 0
         mode = machine.get("network.collective_switching", "store-and-forward")
         params["collective_store_and_forward"] = 1 if mode == "store-and-forward" else 0
         if hardware == "switch-aggregation":
