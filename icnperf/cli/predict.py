@@ -77,8 +77,12 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
               show_default=True, help="Software overhead per message and per hardware call.")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
               show_default=True,
-              help="Processes per node: ranks r..r+ppn-1 share a node (point-to-point"
-                   " algorithms; the trees need 1).")
+              help="Processes per node: ranks r..r+ppn-1 share a node.")
+@click.option("--hierarchy", type=click.Choice(["node", "flat"]), default=None,
+              help="With --ppn > 1: node = node-local binomial phases through shared memory"
+                   " and the algorithm among one leader per node (MPICH's SMP-aware"
+                   " collectives); flat = the algorithm over every rank"
+                   " [default: node when --ppn > 1].")
 @click.option("--placement", type=click.Choice(["linear", "spread", "random"]),
               default="linear", show_default=True,
               help="Nodes on endpoints: in order, round-robin over leaf switches (trees) or"
@@ -89,15 +93,16 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 @WIDE_OPTION
 def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                nodes: str | None, shape: str | None, sizes: str, algorithm: str, api: str,
-               processes_per_node: int, placement: str, fmt: str, output: str | None,
-               force: bool, wide: bool) -> None:
+               processes_per_node: int, hierarchy: str | None, placement: str, fmt: str,
+               output: str | None, force: bool, wide: bool) -> None:
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
     dragonfly."""
     from icnperf.reports.text.predict import collective_text
 
     emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
-                         api, fmt, processes_per_node, placement, wide), output, force)
+                         api, fmt, processes_per_node, placement, wide, hierarchy),
+         output, force)
 
 
 @predict.command()

@@ -153,7 +153,9 @@ def _structure(operation: str, algorithm: str, layout: collectives.Layout, m: fl
     if layout.is_torus:
         structure["radices"] = "x".join(map(str, layout.radices))
         structure["diameter"] = layout.diameter
-    if algorithm in ("hw-tree", "p2p-tree"):
+    if algorithm == "hw-tree" and params.get("collective_hardware") == "switch-aggregation":
+        structure["span_hops"] = layout.span_hops
+    elif algorithm in ("hw-tree", "p2p-tree"):
         structure["depth"] = layout.depth
         if algorithm == "p2p-tree":
             structure["ties"] = layout.tree_ties
@@ -241,7 +243,8 @@ def explain(machine, operation: str, algorithm: str, m: float = 256.0, *,
     m = _size(m, operation)
     params = collectives.collective_parameters(machine, api, combine_time=combine_time)
     symbolic = collectives.symbolic_collective_parameters()
-    if algorithm == "hw-tree" and "collective_trees" not in params:
+    if algorithm == "hw-tree" and not ("collective_trees" in params
+                                       or "collective_hardware" in params):
         raise InputError("the machine has no hardware collectives "
                          "(network.collective_trees is not set)")
     symbolic = {name: symbol for name, symbol in symbolic.items() if name in params}
@@ -250,6 +253,12 @@ def explain(machine, operation: str, algorithm: str, m: float = 256.0, *,
         for name in DISCRETE:
             if name in params:
                 formula_params[name] = _exact(params[name])
+    for name in ("collective_hardware", "collective_credits", "aggregation_payload",
+                 "aggregation_window"):
+        # the kind of collective hardware and its fixed numbers pick the formula
+        if name in params and name not in formula_params:
+            value = params[name]
+            formula_params[name] = value if isinstance(value, str) else _exact(value)
     size = sp.Integer(0) if operation == "barrier" else _exact(m)
     expression = sp.sympify(collectives.evaluate(operation, algorithm, size, layout,
                                                  formula_params))

@@ -252,7 +252,7 @@ def test_cli_collective_on_the_fat_tree_machine():
 def test_cli_collective_ppn_and_placement_reach_the_model():
     result = _run("predict", "collective", "allreduce", "--machine", "ib-qdr-cluster",
                   "--algorithm", "recursive-doubling", "--ppn", "4", "--placement", "random",
-                  "--bytes", "1KiB", "--format", "json", *_sets())
+                  "--hierarchy", "flat", "--bytes", "1KiB", "--format", "json", *_sets())
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     assert doc["inputs"]["processes_per_node"] == 4
@@ -274,5 +274,7 @@ def test_cli_collective_missing_keys_name_the_set_to_pass():
 
 def test_cli_tree_algorithm_with_ppn_says_why():
     result = CliRunner().invoke(cli, ["predict", "collective", "broadcast", "--machine",
-                                      "angara-3d", "--algorithm", "hw-tree", "--ppn", "2"])
+                                      "angara-3d", "--algorithm", "hw-tree", "--ppn", "2",
+                                      "--hierarchy", "flat"])
     assert result.exit_code != 0 and "one process per node" in result.output
+    assert "--hierarchy node" in result.output

@@ -115,7 +115,22 @@ SCHEMA: dict[str, dict[str, Key]] = {
          "SimGrid's FatTreeZone (absent: random)",
          {"choices": ("random", "dmodk")}),
         ("collective_trees", "count",
-         "hardware collective trees the routers support (absent: no hardware collectives)"),
+         "hardware collective trees the routers support (absent: no hardware collectives "
+         "unless collective_hardware is switch-aggregation)"),
+        ("collective_hardware", "choice",
+         "what combines a collective in the network: angara-tree (the Angara router's "
+         "collective tree with its reduce credits), torus-router (collective logic in the "
+         "torus routers, Blue Gene/Q's class routes), switch-aggregation (reduction in "
+         "fat-tree switches, InfiniBand SHARP) (absent: angara-tree when collective_trees is "
+         "set, else none)",
+         {"choices": ("angara-tree", "torus-router", "switch-aggregation")}),
+        ("aggregation_payload", "size",
+         "largest payload one switch aggregation operation carries (SHARP: per outstanding "
+         "transaction); larger reductions are pipelined in fragments of this size",
+         {"positive": True}),
+        ("aggregation_window", "count",
+         "switch aggregation operations (fragments) one job keeps in flight (SHARP: "
+         "outstanding transactions per group)", {"positive": True}),
     ),
     "node": _keys(
         "node",

@@ -3,10 +3,13 @@
 Closed-form times of broadcast, reduce, all-reduce, all-gather, all-to-all and barrier on P
 endpoints, for
 
-* ``hw-tree``: the Angara router's collective subnetwork (seeds/000 §1-2): a spanning tree
-  laid on the torus from a root in dimension order X, Y, Z, W, over two extra virtual
-  channels (VCUp to the root, VCDown to the leaves); routers replicate broadcast packets and
-  combine reduce packets, so injection and ejection are paid once;
+* ``hw-tree``: collectives combined in the network (``network.collective_hardware``): the
+  Angara router's collective subnetwork (seeds/000 §1-2): a spanning tree laid on the torus
+  from a root in dimension order X, Y, Z, W, over two extra virtual channels (VCUp to the
+  root, VCDown to the leaves); routers replicate broadcast packets and combine reduce
+  packets, so injection and ejection are paid once; the same tree in Blue Gene/Q's torus
+  routers without Angara's credit rules; or SHARP aggregation in a fat tree's switches
+  (:func:`switch_aggregation`);
 * ``p2p-tree``: point-to-point messages over the same tree (every level receives the whole
   message, then re-sends it to each child in turn);
 * ``binomial``, ``recursive-doubling``, ``ring``, ``rabenseifner``, ``bruck``: the MPICH
@@ -38,8 +41,10 @@ Conventions (each repeated in the result's ``assumptions``):
   endpoints numbered with dimension 0 fastest on a torus (linear placement;
   ``torus.endpoint_coordinates``). ``processes_per_node`` puts ranks r..r+ppn-1 on one node
   (their messages are intra-node copies, :func:`intra_node_time`, and a node's inter-node
-  messages share its adapter); ``placement="random"`` puts the nodes on a seeded random
-  permutation of the endpoints (:meth:`Layout.rank_endpoints`).
+  messages share its adapter), or with ``hierarchy="node"`` runs node-local phases through
+  shared memory around the algorithm among one leader per node (``hierarchy``);
+  ``placement="random"`` puts the nodes on a seeded random permutation of the endpoints
+  (:meth:`Layout.rank_endpoints`).
 * **Software overhead** O (``software.<api>_overhead``, send + receive) is paid once per
   message on the critical path; the hardware tree is one call, so it pays O once.
 
@@ -50,9 +55,11 @@ The package is split by job; everything is re-exported here, so callers import f
   :func:`defined`, :func:`operation_name`;
 * ``parameters``: :func:`collective_parameters`, :func:`symbolic_collective_parameters`
   and the keyword helpers;
-* ``hardware``: the hardware-tree formulas and :func:`credit_delay`;
+* ``hardware``: the hardware collectives' formulas (:data:`HARDWARE`), :func:`credit_delay`
+  and :func:`switch_aggregation`;
 * ``p2p_tree``: the point-to-point tree formulas and :func:`send_gap`;
 * ``layout``: :class:`Layout`, rank placement and the mapping of messages onto the network;
+* ``hierarchy``: the node-local phases of hierarchical collectives (HIERARCHIES);
 * ``schedules``: the textbook algorithms' rounds, :class:`Step`, :func:`schedule`,
   :func:`schedule_time`, :func:`intra_node_time`;
 * ``notes``: the assumption strings (:func:`assumptions`);
@@ -74,14 +81,18 @@ from icnperf.model.collectives.api import (
 )
 from icnperf.model.collectives.hardware import (
     CREDIT_PACKETS,
+    HARDWARE,
     REDUCE_WINDOW,
+    SWITCH_OPERATIONS,
     credit_delay,
     hw_allgather,
     hw_allreduce,
     hw_barrier,
     hw_broadcast,
     hw_reduce,
+    switch_aggregation,
 )
+from icnperf.model.collectives.hierarchy import HIERARCHIES
 from icnperf.model.collectives.layout import (
     _NETWORK_FAMILIES as _NETWORK_FAMILIES,
 )
@@ -142,6 +153,7 @@ from icnperf.model.collectives.parameters import (
     _pick as _pick,
 )
 from icnperf.model.collectives.parameters import (
+    collective_hardware,
     collective_parameters,
     symbolic_collective_parameters,
 )
@@ -224,6 +236,9 @@ __all__ = [
     "ALL_ALGORITHMS",
     "LIBRARY_ALGORITHMS",
     "CREDIT_PACKETS",
+    "HARDWARE",
+    "HIERARCHIES",
+    "SWITCH_OPERATIONS",
     "OPERATIONS",
     "PLACEMENTS",
     "REDUCE_WINDOW",
@@ -232,6 +247,7 @@ __all__ = [
     "Entry",
     "Layout",
     "Step",
+    "collective_hardware",
     "collective_parameters",
     "collective_time",
     "compare",
@@ -253,5 +269,6 @@ __all__ = [
     "schedule",
     "schedule_time",
     "send_gap",
+    "switch_aggregation",
     "symbolic_collective_parameters",
 ]

@@ -11,22 +11,30 @@ import numpy as np
 from icnperf.errors import InputError
 from icnperf.model import ops
 from icnperf.model.collectives import fluid
+from icnperf.model.collectives import hierarchy as node_hierarchy
 from icnperf.model.collectives.hardware import (
+    HARDWARE_NOTES,
+    SWITCH_OPERATIONS,
     hw_allgather,
     hw_allreduce,
     hw_barrier,
     hw_broadcast,
     hw_reduce,
+    switch_aggregation,
 )
 from icnperf.model.collectives.layout import Layout
-from icnperf.model.collectives.notes import assumptions
+from icnperf.model.collectives.notes import _HW_NOTES, _placement_note, assumptions
 from icnperf.model.collectives.p2p_tree import (
     p2p_tree_allreduce,
     p2p_tree_barrier,
     p2p_tree_broadcast,
     p2p_tree_reduce,
 )
-from icnperf.model.collectives.parameters import _bind, collective_parameters
+from icnperf.model.collectives.parameters import (
+    _bind,
+    collective_hardware,
+    collective_parameters,
+)
 from icnperf.model.collectives.registry import ALL_ALGORITHMS, TABLE, _check, operation_name
 from icnperf.model.collectives.schedules import schedule, schedule_time
 
@@ -52,6 +60,12 @@ def evaluate(operation: str, algorithm: str, m, layout: Layout, params: dict, *,
     may be numbers, NumPy arrays or SymPy symbols. Raises InputError for an undefined pair,
     a tree algorithm off a torus, or hardware collectives the machine lacks."""
     algorithm, operation = _check(algorithm, operation)
+    if algorithm == "hw-tree" and params.get("collective_hardware") == "switch-aggregation":
+        if operation not in SWITCH_OPERATIONS:
+            raise InputError(f"switch aggregation (network.collective_hardware) combines "
+                             f"{', '.join(SWITCH_OPERATIONS)}, not {operation}")
+        size = 0 * m if operation == "barrier" else m
+        return switch_aggregation(size, layout.span_hops, **_bind(switch_aggregation, params))
     if algorithm in ("hw-tree", "p2p-tree"):
         depth = layout.depth
         if algorithm == "hw-tree":
@@ -108,6 +122,11 @@ class CollectiveResult(NamedTuple):
     bytes: np.ndarray
     time: np.ndarray
     assumptions: tuple[str, ...]
+    hierarchy: str = "flat"
+    node_time: np.ndarray | None = None
+    network_time: np.ndarray | None = None
+    """With ``hierarchy`` node: the node-local phases' time (s, before and after together)
+    and the inter-node collective's (s), summing to ``time``; None when flat."""
 
 
 def _sizes(sizes, operation: str) -> np.ndarray:
@@ -124,10 +143,39 @@ def _sizes(sizes, operation: str) -> np.ndarray:
     return m
 
 
+def _hierarchy(hierarchy: str | None, layout: Layout) -> str:
+    """The hierarchy a call runs: ``flat`` or ``node`` as given; None is flat (the model's
+    default, what every caller before hierarchies got; the CLI defaults to node with
+    ppn > 1). InputError on another name."""
+    if hierarchy is None:
+        return "flat"
+    if hierarchy not in hierarchy_names():
+        raise InputError(f"unknown hierarchy {hierarchy!r}; choose one of "
+                         f"{', '.join(hierarchy_names())}")
+    return hierarchy
+
+
+def hierarchy_names() -> tuple[str, ...]:
+    """The hierarchy names (collectives.hierarchy.HIERARCHIES)."""
+    return node_hierarchy.HIERARCHIES
+
+
+def _node_parameters(machine, params: dict) -> dict:
+    """``params`` plus the machine's node.shared_memory_latency / _bandwidth when set (the
+    node-local phases' message cost, hierarchy.node_message_time)."""
+    params = dict(params)
+    for name in ("shared_memory_latency", "shared_memory_bandwidth"):
+        value = machine.get(f"node.{name}")
+        if value is not None:
+            params[name] = float(value)
+    return params
+
+
 def collective_time(machine, operation: str, algorithm: str, sizes=None, *,
                     layout: Layout | None = None, api: str = "mpi", source_hops: int = 0,
                     combine_time: float = 0.0, processes_per_node: int = 1,
-                    placement: str = "linear", seed: int = 0) -> CollectiveResult:
+                    placement: str = "linear", seed: int = 0,
+                    hierarchy: str | None = None) -> CollectiveResult:
     """Time of a collective on a machine for message sizes ``sizes`` (bytes, > 0; ignored
     for a barrier).
 
@@ -137,57 +185,126 @@ def collective_time(machine, operation: str, algorithm: str, sizes=None, *,
     software overhead of the point-to-point messages and of the hardware collective call
     (``mpi``, ``shmem`` or ``none``). ``source_hops`` moves the source of a tree broadcast
     that many hops from the root. ``processes_per_node`` ranks share each node (ranks
-    r..r+ppn-1 on one node; the textbook algorithms only, the trees take one process per
-    node) and ``placement`` puts the nodes on the endpoints (``linear``, or ``random``: a
-    permutation seeded by ``seed``); both override the layout's own. Raises InputError for
-    bad names, undefined pairs, sizes <= 0 and machines lacking a needed key.
+    r..r+ppn-1 on one node) and ``placement`` puts the nodes on the endpoints (``linear``,
+    or ``random``: a permutation seeded by ``seed``); both override the layout's own.
+    ``hierarchy``: ``flat`` (default) runs ``algorithm`` over every rank (the textbook
+    algorithms only when ppn > 1: the trees take one process per node); ``node`` runs the
+    node-local phases through shared memory and ``algorithm`` among one leader per node
+    (collectives.hierarchy; any algorithm, the trees included), the same as flat with one
+    process per node. Raises InputError for bad names, undefined pairs, sizes <= 0 and
+    machines lacking a needed key.
     """
     algorithm, operation = _check(algorithm, operation)
     m = _sizes(sizes, operation)
     layout = machine_layout(machine, layout).placed(processes_per_node, placement, seed)
+    mode = _hierarchy(hierarchy, layout)
+    if layout.ranks < 2:
+        raise InputError("a collective needs at least 2 ranks; with one node give --ppn 2 "
+                         "or more")
     if not (isinstance(source_hops, (int, np.integer)) and 0 <= source_hops):
         raise InputError(f"source_hops must be a whole number >= 0, not {source_hops!r}")
     if source_hops and (algorithm not in ("hw-tree", "p2p-tree") or operation != "broadcast"):
         raise InputError("source_hops applies to tree broadcasts only")
-    if algorithm in ("hw-tree", "p2p-tree") and layout.processes_per_node != 1:
+    if (algorithm in ("hw-tree", "p2p-tree") and layout.processes_per_node != 1
+            and mode == "flat"):
         raise InputError(f"{algorithm} is modelled with one process per node, not "
-                         f"{layout.processes_per_node}; use a point-to-point algorithm "
+                         f"{layout.processes_per_node}; use --hierarchy node (node-local "
+                         "phases, the tree among the nodes) or a point-to-point algorithm "
                          "(binomial, recursive-doubling, ring, rabenseifner, bruck)")
     if layout.is_torus and source_hops > layout.diameter:
         raise InputError(f"source_hops {source_hops} exceeds the diameter "
                          f"{layout.diameter} of {layout.text}")
     params = collective_parameters(machine, api, combine_time=combine_time)
+    if mode == "node":
+        return _hierarchical(machine, operation, algorithm, m, layout, params, api,
+                             source_hops)
     with ops.quiet():
         time = evaluate(operation, algorithm, m, layout, params, source_hops=source_hops)
     time = np.array(np.broadcast_to(time, m.shape), dtype=float)
     return CollectiveResult(operation, algorithm, layout.text, layout.endpoints, m, time,
-                            assumptions(operation, algorithm, layout, params, api,
-                                        source_hops))
+                            _notes(operation, algorithm, layout, params, api, source_hops))
+
+
+def _notes(operation, algorithm, layout, params, api, source_hops) -> tuple[str, ...]:
+    """notes.assumptions, with the hardware tree's Angara lines replaced by those of the
+    machine's own collective hardware (hardware.HARDWARE_NOTES)."""
+    notes = assumptions(operation, algorithm, layout, params, api, source_hops)
+    hardware = params.get("collective_hardware")
+    if algorithm != "hw-tree" or hardware in (None, "angara-tree"):
+        return notes
+    own = [n for n in notes if n not in _HW_NOTES]
+    if hardware == "switch-aggregation":
+        summary = f"{algorithm} {operation}: "
+        own = [summary + "aggregation in the switches: O + ceil(n/W) T_hw(b, H) + "
+               "(n - ceil(n/W)) T_ser(b), n = max(1, ceil(m / P_agg)) fragments, b = "
+               "min(m, P_agg)" if n.startswith(summary) else n for n in own]
+        own = [n.replace("; the trees span every router, so placement does not change "
+                         "their time", "") for n in own]
+    return tuple(own) + HARDWARE_NOTES[hardware]
+
+
+def _hierarchical(machine, operation, algorithm, m, layout, params, api, source_hops):
+    """collective_time with hierarchy node: node-local phases + ``algorithm`` among the
+    nodes' leaders (one process per node on the same nodes) + node-local phase."""
+    q, nodes = layout.processes_per_node, layout.endpoints
+    leaders = layout.placed(1, layout.placement, layout.seed)
+    node = _bind(node_hierarchy.node_message_time, _node_parameters(machine, params))
+    size = np.zeros_like(m) if operation == "barrier" else m
+    with ops.quiet():
+        before, inter_m, after = node_hierarchy.phases(
+            operation, size, q, nodes, combine_time=params.get("combine_time", 0), **node)
+        if nodes > 1:
+            network = evaluate(operation, algorithm, inter_m, leaders, params,
+                               source_hops=source_hops)
+        else:
+            network = 0 * m
+    local = np.array(np.broadcast_to(before + after, m.shape), dtype=float)
+    network = np.array(np.broadcast_to(network, m.shape), dtype=float)
+    notes = node_hierarchy.notes(operation, algorithm, q, nodes,
+                                 _node_parameters(machine, params))
+    if nodes > 1:
+        placement = _placement_note(layout, algorithm)
+        notes += tuple(placement if note.startswith("placement:") else note
+                       for note in _notes(operation, algorithm, leaders, params, api,
+                                          source_hops))
+    return CollectiveResult(operation, algorithm, layout.text, nodes, m, local + network,
+                            notes, "node", local, network)
 
 
 def compare(machine, operation: str, sizes=None, *, layout: Layout | None = None,
             api: str = "mpi", algorithms=None, combine_time: float = 0.0,
-            processes_per_node: int = 1, placement: str = "linear", seed: int = 0
-            ) -> dict[str, CollectiveResult]:
+            processes_per_node: int = 1, placement: str = "linear", seed: int = 0,
+            hierarchy: str | None = None) -> dict[str, CollectiveResult]:
     """:func:`collective_time` of every algorithm that defines ``operation`` (or those
     named), by algorithm name; ``hw-tree`` is left out when the machine has no hardware
     collectives, the tree algorithms when the layout is not a torus or
-    ``processes_per_node`` > 1, and the MPI-library algorithms above their rank limits
-    (fluid.rank_limit; linear and reduce-bcast also with ppn > 1 or store-and-forward
-    switching, which their flow timing does not take)."""
+    ``processes_per_node`` > 1 with ``hierarchy`` flat, and the MPI-library algorithms above
+    their rank limits (fluid.rank_limit, on the nodes with hierarchy node; linear and
+    reduce-bcast also with ppn > 1 flat or store-and-forward switching, which their flow
+    timing does not take)."""
     operation = operation_name(operation)
     layout = machine_layout(machine, layout).placed(processes_per_node, placement, seed)
+    mode = _hierarchy(hierarchy, layout)
+    shared = layout.processes_per_node != 1 and mode == "flat"
+    ranks = layout.endpoints if mode == "node" else layout.ranks
     if algorithms is None:
-        trees_fit = layout.is_torus and layout.processes_per_node == 1
+        trees_fit = layout.is_torus and not shared
+        hardware = collective_hardware(machine)
+        if hardware == "switch-aggregation":
+            hardware_fits = (layout.tree is not None and not shared
+                             and operation in SWITCH_OPERATIONS)
+        else:
+            hardware_fits = hardware is not None and trees_fit
         algorithms = [a for a in ALL_ALGORITHMS if (a, operation) in TABLE
-                      and not (a == "hw-tree" and not machine.get("network.collective_trees"))
-                      and not (a in ("hw-tree", "p2p-tree") and not trees_fit)
-                      and fluid.offered(a, layout.ranks, operation)
+                      and not (a == "hw-tree" and not hardware_fits)
+                      and not (a == "p2p-tree" and not trees_fit)
+                      and fluid.offered(a, max(ranks, 2), operation)
                       and not (a in ("linear", "reduce-bcast")
-                               and (layout.processes_per_node != 1
-                                    or machine.get("network.switching") == "store-and-forward"))]
+                               and (shared or machine.get("network.switching")
+                                    == "store-and-forward"))]
     return {a: collective_time(machine, operation, a, sizes, layout=layout, api=api,
                                combine_time=combine_time,
                                processes_per_node=layout.processes_per_node,
-                               placement=layout.placement, seed=layout.seed)
+                               placement=layout.placement, seed=layout.seed,
+                               hierarchy=mode)
             for a in algorithms}

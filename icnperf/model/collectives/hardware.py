@@ -1,7 +1,14 @@
-"""Closed forms of the Angara router's hardware collective tree (seeds/000 §1-2):
-broadcast, reduce, all-reduce, barrier and all-gather on the store-and-forward collective
-virtual channels, with the reduce credit rules (REDUCE_WINDOW, CREDIT_PACKETS,
-:func:`credit_delay`)."""
+"""Closed forms of collectives combined in the network hardware (the ``hw-tree``
+algorithm), by ``network.collective_hardware`` (:data:`HARDWARE`):
+
+* ``angara-tree``: the Angara router's hardware collective tree (seeds/000 §1-2):
+  broadcast, reduce, all-reduce, barrier and all-gather on the store-and-forward collective
+  virtual channels, with the reduce credit rules (REDUCE_WINDOW, CREDIT_PACKETS,
+  :func:`credit_delay`);
+* ``torus-router``: collective logic in the torus routers (IBM Blue Gene/Q's class routes):
+  the same tree formulas without Angara's credit rules (``collective_credits`` = 0);
+* ``switch-aggregation``: reduction in the switches of a fat tree (InfiniBand SHARP):
+  :func:`switch_aggregation` for all-reduce, reduce and barrier."""
 
 from __future__ import annotations
 
@@ -12,6 +19,43 @@ from icnperf.model.collectives.parameters import (
     _SERIAL_KEYS,
     _pick,
 )
+
+HARDWARE = ("angara-tree", "torus-router", "switch-aggregation")
+"""The kinds of collective hardware (``network.collective_hardware``)."""
+
+SWITCH_OPERATIONS = ("allreduce", "reduce", "barrier")
+"""What switch aggregation combines (SHARP on Switch-IB 2: barrier, reduce, all-reduce)."""
+
+HARDWARE_NOTES = {
+    "torus-router": (
+        "hardware tree (network.collective_hardware = torus-router): collective logic in "
+        "the torus routers (Blue Gene/Q class routes: a spanning tree of the partition, "
+        "each node sending toward a root in the middle of every dimension, "
+        "MUSPI_BuildNodeClassroute; routers combine integer and floating-point sums on "
+        "the way up and replicate on the way down); depth D = sum floor(k_i/2)",
+        "hardware tree: injection and ejection once, software overhead once (one call); "
+        "combining and replication add no time beyond the router latency",
+        "hardware tree: collective packets cross each router as network.collective_switching "
+        "says; no reduce credits (Angara's credit rules do not apply); several packets "
+        "pipeline through the tree",
+        "hardware tree: all-reduce = reduce to the root, then broadcast from it: one path "
+        "of 2D hops",
+    ),
+    "switch-aggregation": (
+        "switch aggregation (network.collective_hardware = switch-aggregation, InfiniBand "
+        "SHARP): the fat tree's switches combine the nodes' contributions level by level up "
+        "to the lowest switch above every node of the job and send the result back down; "
+        "one path of H = 2 (l - 1) router-router hops (0 on one leaf switch), one "
+        "injection, H + 1 switches, one ejection, software overhead once",
+        "switch aggregation: all-reduce, reduce and barrier only; one operation carries at "
+        "most network.aggregation_payload bytes, a larger reduction is pipelined in "
+        "fragments, network.aggregation_window of them in flight, each wave one "
+        "fragment's path time (model/collectives.switch_aggregation)",
+        "switch aggregation: the nodes' placement sets the level of the top switch",
+    ),
+}
+"""The assumption lines of the hw-tree result for each kind of collective hardware other
+than angara-tree (whose lines are notes._HW_NOTES)."""
 
 REDUCE_WINDOW = 16
 """Reduce packets one tree may have in flight: 16 ReduceIds per TreeId (seeds/000 §1,
@@ -98,7 +142,7 @@ def hw_reduce(m, depth, *, flit_size, packet_max_flits, packet_header_flits,
               injection_latency, ejection_latency, router_latency, link_latency,
               link_bandwidth, host_bandwidth, software_overhead=0,
               collective_store_and_forward=1, reduce_window=REDUCE_WINDOW,
-              credit_packets=CREDIT_PACKETS):
+              credit_packets=CREDIT_PACKETS, collective_credits=1):
     """Reduce of m bytes to the tree's root on the hardware collective tree (s):
 
         T = O + T_hw(m, D; s_c) + ΔT_credit(m)
@@ -108,23 +152,25 @@ def hw_reduce(m, depth, *, flit_size, packet_max_flits, packet_header_flits,
     contribution is the deepest leaf's, D hops from the root, so the critical path is one
     injection, D store-and-forward hops and the root's ejection: the same path as
     :func:`hw_broadcast` read upwards. ΔT_credit (:func:`credit_delay`) charges the credit
-    rules of a multi-packet reduce. The result is ejected at the root (the reduce's target
-    is taken to be the root; seeds/000 §1 sends it on point-to-point otherwise).
-    Combining in the Reducer adds no time (not given in the paper).
+    rules of a multi-packet reduce (times ``collective_credits``: 1 on Angara, 0 for
+    collective hardware without those rules). The result is ejected at the root (the
+    reduce's target is taken to be the root; seeds/000 §1 sends it on point-to-point
+    otherwise). Combining in the Reducer adds no time (not given in the paper).
     """
     net = _pick(locals(), _NETWORK_KEYS)
     credit = credit_delay(m, **_pick(net, _SERIAL_KEYS), router_latency=router_latency,
                           link_latency=link_latency, reduce_window=reduce_window,
                           credit_packets=credit_packets)
     return software_overhead + network.hardware_latency(
-        m, depth, **net, store_and_forward=collective_store_and_forward) + credit
+        m, depth, **net, store_and_forward=collective_store_and_forward) + (
+        collective_credits * credit)
 
 
 def hw_allreduce(m, depth, *, flit_size, packet_max_flits, packet_header_flits,
                  injection_latency, ejection_latency, router_latency, link_latency,
                  link_bandwidth, host_bandwidth, software_overhead=0,
                  collective_store_and_forward=1, reduce_window=REDUCE_WINDOW,
-                 credit_packets=CREDIT_PACKETS):
+                 credit_packets=CREDIT_PACKETS, collective_credits=1):
     """All-reduce of m bytes on the hardware collective tree: reduce to the root, then
     broadcast from it (seeds/000 §1) (s):
 
@@ -135,14 +181,15 @@ def hw_allreduce(m, depth, *, flit_size, packet_max_flits, packet_header_flits,
     without ejection'; §2.3), and descends D hops to the deepest leaf: one store-and-forward
     path of 2D hops with one injection and one ejection; packets pipeline through it (the
     root starts broadcasting packet j once packet j is reduced). ΔT_credit as in
-    :func:`hw_reduce`; combining adds no time.
+    :func:`hw_reduce` (times ``collective_credits``); combining adds no time.
     """
     net = _pick(locals(), _NETWORK_KEYS)
     credit = credit_delay(m, **_pick(net, _SERIAL_KEYS), router_latency=router_latency,
                           link_latency=link_latency, reduce_window=reduce_window,
                           credit_packets=credit_packets)
     return software_overhead + network.hardware_latency(
-        m, 2 * depth, **net, store_and_forward=collective_store_and_forward) + credit
+        m, 2 * depth, **net, store_and_forward=collective_store_and_forward) + (
+        collective_credits * credit)
 
 
 def hw_barrier(depth, *, flit_size, packet_max_flits, packet_header_flits,
@@ -192,3 +239,50 @@ def hw_allgather(m, depth, diameter, endpoints, *, flit_size, packet_max_flits,
             + network.hardware_latency(b, diameter + depth, **net,
                                        store_and_forward=collective_store_and_forward)
             - serial + bandwidth)
+
+
+# --- aggregation in fat-tree switches ----------------------------------------------------
+
+
+def switch_aggregation(m, hops, *, flit_size, packet_max_flits, packet_header_flits,
+                       injection_latency, ejection_latency, router_latency, link_latency,
+                       link_bandwidth, host_bandwidth, aggregation_payload,
+                       aggregation_window=1, software_overhead=0,
+                       collective_store_and_forward=1):
+    """All-reduce (or reduce, or - with m = 0 - barrier) of m bytes aggregated in the switches
+    of a fat tree (InfiniBand SHARP; Graham et al., "Scalable Hierarchical Aggregation
+    Protocol (SHArP): a hardware architecture for efficient data reduction", COMHPC 2016)
+    (s):
+
+        T = O + ceil(n / W) · T_hw(b, H; s_c) + (n - ceil(n / W)) · T_ser(b)
+        n = max(1, ceil(m / P_agg)),   b = min(m, P_agg)
+
+    The aggregation tree is laid on the fat tree's levels: every node's leaf switch
+    combines its hosts' contributions and sends one up, each level's switches combine their
+    children's, the top switch of the job (the lowest pod holding every node) has the
+    result and sends it back down the same tree. The critical path is one path from the
+    farthest host up to that switch and down to the farthest host: H router-router hops,
+    H = 2 (l - 1) for a top switch at level l (:attr:`Layout.span_hops`; 0 when every node
+    hangs off one leaf switch), with one injection, H + 1 switches, H links and one
+    ejection: network.hardware_latency T_hw, each aggregation node store-and-forward when
+    s_c = 1 (it combines whole packets). O, the software overhead, is paid once (one call).
+
+    One aggregation operation carries at most P_agg = ``aggregation_payload`` bytes (SHARP:
+    the payload of one outstanding transaction, 256 B on Switch-IB 2, NVIDIA SHARP v2.6.1
+    documentation, SHARP_COLL_JOB_QUOTA_PAYLOAD_PER_OST: 'Collective request larger than
+    this size will be pipelined'); a larger reduction is n fragments of P_agg, W =
+    ``aggregation_window`` of them in flight (outstanding transactions; a fragment frees its
+    slot when its result is back), so ceil(n / W) waves each take one fragment's T_hw and
+    the fragments of a wave leave one serialization T_ser(b) apart (network.
+    serialization_time). Model (ours). Combining in a switch adds no time beyond its
+    router latency; the result's distribution by multicast (Bloch et al. 2017) is not
+    modelled separately (the down path is the same tree).
+    """
+    net = _pick(locals(), _NETWORK_KEYS)
+    fragments = ops.maximum(1, ops.ceil(m / aggregation_payload))
+    size = ops.minimum(m, aggregation_payload)
+    waves = ops.ceil(fragments / aggregation_window)
+    one = network.hardware_latency(size, hops, **net,
+                                   store_and_forward=collective_store_and_forward)
+    serial = network.serialization_time(size, **_pick(net, _SERIAL_KEYS))
+    return software_overhead + waves * one + (fragments - waves) * serial

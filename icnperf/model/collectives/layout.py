@@ -82,6 +82,11 @@ class Layout:
                              f"not {endpoints!r}")
         return cls(int(endpoints), None)
 
+    @classmethod
+    def one_node(cls) -> Layout:
+        """A job on one node: no network message (its ranks meet through shared memory)."""
+        return cls(1, None)
+
     @property
     def network_endpoints(self) -> int:
         """Endpoints of the whole network (the job's nodes unless :meth:`on_part`)."""
@@ -153,7 +158,7 @@ class Layout:
         if not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
                 and seed >= 0):
             raise InputError(f"seed must be a whole number >= 0, not {seed!r}")
-        if placement == "spread" and self.network is None:
+        if placement == "spread" and self.network is None and self.endpoints > 1:
             raise InputError(f"spread placement deals nodes over the leaf switches of a fat "
                              f"tree or the groups of a dragonfly, not over {self.text}")
         return replace(self, processes_per_node=int(processes_per_node),
@@ -198,10 +203,12 @@ class Layout:
 
     @property
     def family(self) -> str:
-        """``torus``, ``crossbar`` or the network family (fattree, clos, xgft, dragonfly,
-        megafly, gdragonfly)."""
+        """``torus``, ``crossbar``, ``node`` (:meth:`one_node`) or the network family
+        (fattree, clos, xgft, dragonfly, megafly, gdragonfly)."""
         if self.radices is not None:
             return "torus"
+        if self.network is None and self.endpoints == 1:
+            return "node"
         return "crossbar" if self.network is None else self.network[0]
 
     @property
@@ -216,9 +223,12 @@ class Layout:
 
     @property
     def text(self) -> str:
-        """``torus:16x16x32``, ``crossbar:P`` or the network's spec (``fattree:k=4,n=2``)."""
+        """``torus:16x16x32``, ``crossbar:P``, ``node:1`` (one node) or the network's spec
+        (``fattree:k=4,n=2``)."""
         if self.radices is not None:
             return "torus:" + "x".join(str(k) for k in self.radices)
+        if self.family == "node":
+            return "node:1"
         if self.network is None:
             return f"crossbar:{self.endpoints}"
         name, *values = self.network
@@ -269,6 +279,21 @@ class Layout:
             group = int(a >= 2) + int(b >= 2)
             return 1 + 2 * group if g >= 2 else group
         return 3 if self.network[2] >= 2 else 1
+
+    @property
+    def span_hops(self) -> int:
+        """Router-router hops of a fat tree (fattree, clos, xgft) between the job's farthest
+        nodes: 2 (l - 1) for the lowest level l whose pod holds every node (pods are
+        nested, so the largest hop count from the first node to another is that of every
+        pair; tree_routing.hops); 0 on one leaf switch. InputError off a fat tree."""
+        if self.tree is None:
+            raise InputError(f"switch aggregation runs on a fat tree (fattree, clos, xgft), "
+                             f"not on {self.text}")
+        from icnperf.model.topology import tree_routing
+
+        ends = self.node_endpoints()
+        m, w, _ = self.tree
+        return int(tree_routing.hops(m, w, np.full(ends.size, ends[0]), ends).max())
 
     def _unit_size(self) -> int:
         """Endpoints per leaf switch (trees) or per group (dragonfly, megafly, gdragonfly:

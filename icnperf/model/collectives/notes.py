@@ -31,6 +31,7 @@ def _placement_note(layout: Layout, algorithm: str) -> str:
         return _LINEAR_PLACEMENT
     numbering = {"torus": "dimension 0 varying fastest",
                  "crossbar": "endpoints 0..P-1",
+                 "node": "one node, no network",
                  "fattree": "endpoints numbered leaf by leaf, k per leaf",
                  "clos": "endpoints numbered leaf by leaf, radix/2 per leaf",
                  "xgft": "endpoints numbered leaf by leaf, m1 per leaf",
@@ -107,6 +108,8 @@ _SHARED_HOST_NOTES = (
 def _topology_note(layout: Layout) -> str:
     """How a non-torus layout maps a step's messages: hops and channel load."""
     family = layout.family
+    if family == "node":
+        return "topology: one node, every message inside it (no network)"
     if family == "crossbar":
         return f"topology: {layout.text}, every pair 1 hop apart, no shared channels"
     if family in ("fattree", "clos", "xgft") and layout.tree_routing == "dmodk":

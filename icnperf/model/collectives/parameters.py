@@ -30,7 +30,11 @@ def collective_parameters(machine, api: str = "mpi", *, combine_time: float = 0.
     byte reduced at a host; not in the machine files, default 0), and when the machine has
     hardware collectives (``network.collective_trees``) ``collective_trees`` and
     ``collective_store_and_forward`` (1 unless ``network.collective_switching`` says
-    cut-through); ``eager_limit`` (bytes) when the machine sets software.eager_limit."""
+    cut-through); for hardware other than Angara's tree ``collective_hardware``
+    (:func:`collective_hardware`) and ``collective_credits`` = 0 (no Angara reduce credits)
+    and, for switch aggregation, ``aggregation_payload`` and ``aggregation_window`` (absent:
+    1);
+    ``eager_limit`` (bytes) when the machine sets software.eager_limit."""
     params = network.machine_parameters(machine, api)
     if not (math.isfinite(combine_time) and combine_time >= 0):
         raise InputError(f"combine_time must be finite and >= 0, not {combine_time!r}")
@@ -39,11 +43,34 @@ def collective_parameters(machine, api: str = "mpi", *, combine_time: float = 0.
     if eager is not None:
         params["eager_limit"] = eager
     trees = machine.get("network.collective_trees")
-    if trees:
-        params["collective_trees"] = trees
+    hardware = collective_hardware(machine)
+    if hardware is not None:
+        if trees:
+            params["collective_trees"] = trees
+        if hardware != "angara-tree":
+            # Angara's tree (the formulas' defaults) keeps the parameters it always had
+            params["collective_hardware"] = hardware
+            params["collective_credits"] = 0
         mode = machine.get("network.collective_switching", "store-and-forward")
         params["collective_store_and_forward"] = 1 if mode == "store-and-forward" else 0
+        if hardware == "switch-aggregation":
+            params["aggregation_payload"] = float(machine.require(
+                "network.aggregation_payload"))
+            params["aggregation_window"] = machine.get("network.aggregation_window", 1)
     return params
+
+
+def collective_hardware(machine) -> str | None:
+    """The machine's collective hardware (hardware.HARDWARE): network.collective_hardware,
+    absent: ``angara-tree`` when network.collective_trees is set, else None (none). A tree
+    kind (angara-tree, torus-router) without collective_trees is None too."""
+    hardware = machine.get("network.collective_hardware")
+    trees = machine.get("network.collective_trees")
+    if hardware is None:
+        return "angara-tree" if trees else None
+    if hardware != "switch-aggregation" and not trees:
+        return None
+    return hardware
 
 
 def symbolic_collective_parameters() -> dict:

@@ -26,6 +26,7 @@ _STRUCTURE_LABELS = {
     "diameter": "diameter (hops)",
     "depth": "tree depth D",
     "ties": "equal-depth ties t",
+    "span_hops": "switch aggregation path hops",
     "steps": "steps (rounds)",
     "distinct_steps": "distinct steps",
     "max_step_hops": "largest step hops",

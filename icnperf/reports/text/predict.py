@@ -157,7 +157,7 @@ def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
     """Layouts to evaluate: the machine's own, a fixed --shape, or per node count of
     --nodes one balanced torus shape in the machine's dimension count (seeds/000 §3.1
     sweeps) or, on a fat tree or dragonfly, a job of that many nodes on the machine as it
-    is (Layout.on_part)."""
+    is (Layout.on_part); 1 node is Layout.one_node (no network)."""
     from icnperf.model.collectives import Layout
     from icnperf.model.topology.spec import parse_spec
     from icnperf.model.topology.torus import balanced_torus_shape
@@ -177,22 +177,35 @@ def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
     if nodes_text is None:
         return [Layout.from_topology(topology)]
     spec = parse_spec(topology)
+    counts = [int(n) for n in parse_range(nodes_text, "count")]
     if spec.family.name in ROUTED_FAMILIES:
         machine = Layout.from_topology(spec.text)
-        return [machine.on_part(int(n)) for n in parse_range(nodes_text, "count")]
+        return [Layout.one_node() if n == 1 else machine.on_part(n) for n in counts]
     if spec.family.name not in ("torus", "hypercube"):
         raise InputError(f"--nodes takes torus, fat-tree and dragonfly machines; "
                          f"{spec.text} is a {spec.family.name}")
     dims = len(spec.params["radices"]) if "radices" in spec.params else spec.params["n"]
-    return [Layout.torus(balanced_torus_shape(int(n), dims))
-            for n in parse_range(nodes_text, "count")]
+    return [Layout.one_node() if n == 1 else Layout.torus(balanced_torus_shape(n, dims))
+            for n in counts]
+
+
+def hierarchy_for(hierarchy: str | None, processes_per_node: int) -> str:
+    """The hierarchy of ``predict collective``: as given, else ``node`` with more than one
+    process per node (MPICH's default SMP-aware collectives) and ``flat`` with one (the two
+    are then the same)."""
+    if hierarchy is not None:
+        return hierarchy
+    return "node" if processes_per_node > 1 else "flat"
 
 
 def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api: str,
-                    processes_per_node: int = 1, placement: str = "linear"):
+                    processes_per_node: int = 1, placement: str = "linear",
+                    hierarchy: str | None = None):
     """One row per (layout, size, algorithm): time, and the hardware tree's speedup over the
-    best point-to-point algorithm of the same layout and size. ``processes_per_node`` and
-    ``placement`` go to collectives.compare (the trees are left out when ppn > 1)."""
+    best point-to-point algorithm of the same layout and size. ``processes_per_node``,
+    ``placement`` and ``hierarchy`` (:func:`hierarchy_for`) go to collectives.compare (with
+    ppn > 1 the trees need hierarchy node). With hierarchy node a row also gives the
+    node-local and the inter-node time."""
     from icnperf.model.collectives import ALGORITHMS as TEXTBOOK
     from icnperf.model.collectives import ALL_ALGORITHMS as ALGORITHMS, compare
 
@@ -200,13 +213,15 @@ def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api
         raise InputError(f"unknown algorithm {algorithm!r}; choose all or one of"
                          f" {', '.join(ALGORITHMS)}")
     chosen = None if algorithm == "all" else [algorithm]
-    if algorithm in ("hw-tree", "p2p-tree") and processes_per_node != 1:
-        raise InputError(f"{algorithm} is modelled with one process per node; drop --ppn"
-                         " or choose a point-to-point algorithm")
+    mode = hierarchy_for(hierarchy, processes_per_node)
+    if algorithm in ("hw-tree", "p2p-tree") and processes_per_node != 1 and mode == "flat":
+        raise InputError(f"{algorithm} is modelled with one process per node; use"
+                         " --hierarchy node, drop --ppn or choose a point-to-point algorithm")
     rows, assumptions = [], {}
     for layout in layouts:
         results = compare(machine, operation, sizes, layout=layout, api=api,
-                          processes_per_node=processes_per_node, placement=placement)
+                          processes_per_node=processes_per_node, placement=placement,
+                          hierarchy=mode)
         if chosen is not None and algorithm not in results:
             raise InputError(f"algorithm {algorithm} does not define {operation} on"
                              f" {layout.text} (available: {', '.join(results)})")
@@ -225,7 +240,12 @@ def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api
                              "ratio_to_best_p2p": None if best is None
                              else float(best[i] / result.time[i]),
                              "ratio_to_p2p_tree": None if tree is None
-                             else float(tree[i] / result.time[i])})
+                             else float(tree[i] / result.time[i]),
+                             "hierarchy": result.hierarchy,
+                             "node_local_s": None if result.node_time is None
+                             else float(result.node_time[i]),
+                             "inter_node_s": None if result.network_time is None
+                             else float(result.network_time[i])})
     return rows, assumptions
 
 
@@ -251,7 +271,8 @@ COLLECTIVE_COLUMNS = (
 def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...],
                     nodes_text: str | None, shape_text: str | None, sizes_text: str,
                     algorithm: str, api: str, fmt: str, processes_per_node: int = 1,
-                    placement: str = "linear", wide: bool = False) -> str:
+                    placement: str = "linear", wide: bool = False,
+                    hierarchy: str | None = None) -> str:
     """The rendered ``predict collective`` table (``wide``: at full width). Without
     --nodes/--shape the machine's own topology is used, whatever its family (torus, fat tree,
     Clos, dragonfly, megafly)."""
@@ -263,26 +284,35 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     machine = load_machine(machine_name).with_overrides(list(overrides))
     layouts = layouts_for(machine.topology, nodes_text, shape_text)
     sizes = parse_range(sizes_text, "size", default_unit="B")
+    mode = hierarchy_for(hierarchy, processes_per_node)
     rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
-                                        processes_per_node, placement)
+                                        processes_per_node, placement, mode)
     if fmt == "json":
         return json_text({"inputs": {"operation": operation, "machine": machine.name,
                                      "set": list(overrides), "nodes": nodes_text,
                                      "shape": shape_text, "bytes": sizes_text,
                                      "algorithm": algorithm, "api": api,
                                      "processes_per_node": processes_per_node,
-                                     "placement": placement},
+                                     "placement": placement, "hierarchy": mode},
                           "assumptions": {a: list(n) for a, n in assumptions.items()},
                           "rows": rows})
     if fmt == "csv":
         return csv_text(rows, [*rows[0]] if rows else ["nodes"])
     placed = ("" if processes_per_node == 1 and placement == "linear" else
               f", {processes_per_node} processes per node, {placement} placement")
+    if processes_per_node > 1:
+        placed += (", hierarchy node (node-local phases in shared memory, the algorithm"
+                   " among one leader per node)" if mode == "node" else
+                   ", hierarchy flat (the algorithm over every rank)")
     page = Page(wide)
     page.line(f"{operation} on {machine.name}, api {api}{placed}; ratios are the best"
               " point-to-point algorithm's and the point-to-point tree's time over this one's")
     page.blank()
-    page.table(rows, COLLECTIVE_COLUMNS)
+    columns = COLLECTIVE_COLUMNS
+    if mode == "node" and processes_per_node > 1:
+        columns = (*columns[:5], Column("node_local_s", "in node", _quantity("time")),
+                   *columns[5:])
+    page.table(rows, columns)
     page.blank()
     page.notes("assumptions", _shared_then_own(assumptions))
     return page.text()
