@@ -39,12 +39,25 @@ def test_point_to_point_claims_pass(claim):
     assert result.status == "pass", result
 
 
-@pytest.mark.parametrize("claim", OPEN, ids=lambda c: c.id)
-def test_open_claims_still_miss_below_the_measurement(claim):
+@pytest.mark.parametrize("claim", [c for c in OPEN if c.id.startswith("piz-daint")],
+                         ids=lambda c: c.id)
+def test_open_piz_daint_claims_still_miss_below_the_measurement(claim):
     """The open Piz Daint collective claims: the model stays below the measured time by more
     than the ±25 % band (if a change brings one in, it passes and belongs in P2P)."""
     result = registry.evaluate(claim)
     assert result.status == "open" and result.predicted < 0.75 * result.measured, result
+
+
+def test_lumi_hierarchical_allreduce_is_above_the_measurements_and_grows_with_nodes():
+    """LUMI-C, 128 processes per node: the node-local part (14 binomial steps at the MPI
+    overhead standing in for shared memory) puts the model above every reference; each
+    doubling of the nodes adds one inter-node recursive-doubling step."""
+    results = [registry.evaluate(c) for c in OPEN if c.id.startswith("lumi-osu-allreduce")]
+    assert [r.id.split("-")[4] for r in results] == ["1n", "2n", "4n"]
+    assert all(r.predicted > r.measured for r in results)
+    times = [r.predicted for r in results]
+    assert times[0] < times[1] < times[2]
+    assert [r.status for r in results] == ["pass", "open", "pass"]
 
 
 def test_calibrations_are_the_stated_arithmetic():
