@@ -118,12 +118,14 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
     hardware_latency_s = path + serialization [+ store-and-forward], sharing_delay_s,
     queueing_delay_s) and their sum latency_s; bandwidth_Bps = bytes / latency_s
     (ping-pong); streaming_bandwidth_Bps and message_rate_per_s of one process streaming
-    back to back; rate_bound_per_s = link_bandwidth / bytes (seeds/001's V/L); utilisation
+    back to back; rate_bound_per_s = link_bandwidth / bytes (seeds/001's V/L; k links' worth
+    under multipath routing, below); utilisation
     = offered_load · γ_max. Under ``network.dragonfly_routing = adaptive`` on a gdragonfly
     the serialization (and so latency_s and both bandwidths) is that of the message's
     packets over min(``network.nic_ports``, max-flow between the routers) parallel links
-    (:mod:`icnperf.model.network.multipath`); the path latency stays the MIN route's. Raises InputError for a machine lacking a key (naming the
-    ``--set`` that supplies it) and for bad arguments.
+    (:mod:`icnperf.model.network.multipath`); the path latency stays the MIN route's.
+    Raises InputError for a machine lacking a key (naming the ``--set`` that supplies it)
+    and for bad arguments.
     """
     if not (isinstance(processes_per_node, (int, np.integer)) and processes_per_node >= 1):
         raise InputError(f"processes_per_node must be a whole number >= 1, "
@@ -205,7 +207,8 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
             "bandwidth_Bps": pingpong_bandwidth(m, total),
             "streaming_bandwidth_Bps": streaming_bandwidth(m, interval),
             "message_rate_per_s": message_rate(interval),
-            "rate_bound_per_s": rate_bound(m, params["link_bandwidth"]),
+            "rate_bound_per_s": rate_bound(m, params["link_bandwidth"]
+                                           * (1 if paths is None else paths)),
         }
     columns = {name: np.array(np.broadcast_to(columns[name], m.shape), dtype=float)
                for name in COLUMNS}
@@ -301,6 +304,10 @@ def _assumptions(machine, params, api, average, processes, nics, load,
                      "streaming and message rate ignore the background load")
     else:
         notes.append("contention ignored: empty network (zero load)")
-    notes.append("message rate: one process streaming back to back, bounded by "
-                 "link_bandwidth / bytes (V/L, seeds/001)")
+    if routing:
+        notes.append("message rate: one process streaming back to back, bounded by "
+                     "k x link_bandwidth / bytes (V/L, seeds/001, over the k parallel links)")
+    else:
+        notes.append("message rate: one process streaming back to back, bounded by "
+                     "link_bandwidth / bytes (V/L, seeds/001)")
     return tuple(notes)

@@ -34,8 +34,12 @@ Point-to-point (``closed-form``):
   miss by 1.75x to 3.6x (docs/real-machines.md: each measured step costs 2.3-3.4 us where
   the model charges one 1.3 us message) and are registered as open: shown and counted apart,
   not failing validate, until an analysis explains the per-step cost. The osu_bw row
-  (``piz-daint-osu-bw-reframe``) is not registered: the model charges one message one
-  path at one link's rate, Aries spreads it over many (the table's notes).
+  (``piz-daint-osu-bw-reframe``, 4 MiB streamed by one pair) is held out: adaptive Aries
+  routing streams a message over min(the NIC's 2 router ports, the max-flow between the two
+  routers) links, NIC-bound for every pair, so the two nodes are taken as those of the
+  latency claim (one Aries). Its band (the module's ±10 %) was written before its
+  prediction was computed; the prediction misses it by 12.6 % and the claim is open (the
+  chosen Aries packet format suspected).
 
 * LUMI-C, the LUMI team's regression-check references (tables ``lumi-osu-reframe``,
   ``lumi-osu-bw-reframe``, cpu partition): osu_latency 8 bytes between two nodes calibrates
@@ -271,6 +275,15 @@ PIZ_DAINT_BANDWIDTH_REASON = (
 computed. Disclosed: the table's notes already printed the single-port model value (4.2
 GB/s), so twice it was in view when the band was written; the band is the module's fixed
 one, not chosen for this claim."""
+PIZ_DAINT_BANDWIDTH_OPEN = (
+    "the model streams 8.4 GB/s (2 NIC ports x 5.25 GB/s x 64/80 payload share of the "
+    "chosen packet format), 12.6 % below; ruled out: placement (NIC-bound for every router "
+    "pair, max-flow >= 30 links), the host interface (PCIe Gen3 x16, 15.75 GB/s, not "
+    "binding), the link rate (5.25 GB/s is the white paper's upper figure); suspected: the "
+    "chosen Aries packet format, whose 20 % header share no source gives (the measurement "
+    "implies at most 8.5 % over the two ports)")
+"""Why the Piz Daint osu_bw claim is open. Written after its result was seen (the band was
+not); no constant was changed to close the gap."""
 PIZ_DAINT_COLLECTIVE_REASON = (
     "±25 %, fixed from the sources before the claims were written: the reference is a "
     "regression-check expectation with its own upper band of 8-10 % (0.75 us on 9.30, "
@@ -419,7 +432,8 @@ CLAIMS = [
           0.10, "relative",
           lambda: _p2p_column("piz-daint", 4194304, ARIES_HOPS, "mpi",
                               "streaming_bandwidth_Bps") / 1e9,
-          kind="predicted", tolerance_reason=PIZ_DAINT_BANDWIDTH_REASON),
+          kind="predicted", tolerance_reason=PIZ_DAINT_BANDWIDTH_REASON,
+          open_reason=PIZ_DAINT_BANDWIDTH_OPEN),
     _piz_daint_collective_claim("osu_allreduce", 6, "allreduce", "recursive-doubling",
                                 MPICH_ALLREDUCE_RULE),
     _piz_daint_collective_claim("osu_allreduce", 16, "allreduce", "recursive-doubling",

@@ -28,9 +28,9 @@ Router pairs fall into classes by their MIN hop count (:func:`pair_classes`): sa
 (no router-router link: unbounded), rank-1 neighbours, rank-2 neighbours, the rest of the
 group, other groups. One representative pair per class is solved exactly with SciPy's
 maximum flow (``scipy.sparse.csgraph.maximum_flow``, Dinic's algorithm) on the graph of
-directed arcs; above :data:`MAX_FLOW_ARCS` arcs the graph is not built and the other-groups class takes the port count of a router holding
-the fewest global ports, (a - 1)·la + (b - 1)·lb + floor(m(g - 1)/R), an estimate (the
-cut around such a router). Results are cached per configuration.
+directed arcs. Above :data:`MAX_FLOW_ARCS` arcs the graph is not built and the other-groups
+class takes the port count of a router holding the fewest global ports, (a - 1)·la +
+(b - 1)·lb + floor(m(g - 1)/R), an estimate (the cut around such a router). Results are cached per configuration.
 """
 
 from __future__ import annotations
