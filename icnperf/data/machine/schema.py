@@ -114,6 +114,16 @@ SCHEMA: dict[str, dict[str, Key]] = {
          "the up ports, dmodk picks port floor(d / w1..w_l) mod (w·p) by destination d as "
          "SimGrid's FatTreeZone (absent: random)",
          {"choices": ("random", "dmodk")}),
+        ("dragonfly_routing", "choice",
+         "how a gdragonfly routes one message's packets: minimal sends them all on the MIN "
+         "route (one path), adaptive spreads them packet by packet over minimal and "
+         "non-minimal (Valiant) paths, so a large message streams at the smaller of the "
+         "NIC's rate and the maximum flow between the two routers (absent: minimal)",
+         {"choices": ("minimal", "adaptive")}),
+        ("nic_ports", "count",
+         "router ports of one NIC, each at link_bandwidth: under adaptive dragonfly routing "
+         "a message's packets leave and enter the NIC over all of them (absent: 1)",
+         {"positive": True}),
         ("collective_trees", "count",
          "hardware collective trees the routers support (absent: no hardware collectives "
          "unless collective_hardware is switch-aggregation)"),

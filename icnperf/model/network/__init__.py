@@ -54,6 +54,9 @@ write ``from icnperf.model import network`` and ``network.<name>``:
 * ``node``: a node's processes spread over its NICs (:func:`processes_per_nic`,
   :func:`node_injection_bandwidth`, :func:`nics_per_node`) and messages inside a node
   through shared memory (:func:`shared_memory_time`, :func:`shared_memory_parameters`);
+* ``multipath``: one message over several paths under adaptive gdragonfly routing
+  (``network.dragonfly_routing``, ``network.nic_ports``): :func:`parallel_paths`,
+  :func:`multipath_serialization`, :func:`dragonfly_routing`, :func:`nic_ports`;
 * ``table``: :func:`p2p_table` (every term for sizes x hops, with its assumptions),
   :func:`intra_node_table` (two ranks on one node), :data:`COLUMNS`, :class:`P2PTable`.
 """
@@ -85,6 +88,13 @@ from icnperf.model.network.loggp_view import (
     from_loggp,
     loggp,
     loggp_time,
+)
+from icnperf.model.network.multipath import (
+    ROUTINGS,
+    dragonfly_routing,
+    multipath_serialization,
+    nic_ports,
+    parallel_paths,
 )
 from icnperf.model.network.node import (
     SHARED_MEMORY_KEYS,
@@ -123,6 +133,11 @@ from icnperf.model.network.zero_load import (
 
 __all__ = [
     "APIS",
+    "ROUTINGS",
+    "dragonfly_routing",
+    "multipath_serialization",
+    "nic_ports",
+    "parallel_paths",
     "COLUMNS",
     "PARAMETERS",
     "LogGP",

@@ -31,6 +31,11 @@ from icnperf.model.network.contention import (
     saturation_load,
     sharing_delay,
 )
+from icnperf.model.network.multipath import (
+    multipath_serialization,
+    parallel_paths,
+    routing_note,
+)
 from icnperf.model.network.node import (
     nics_per_node,
     processes_per_nic,
@@ -44,6 +49,7 @@ from icnperf.model.network.zero_load import (
     packets,
     path_latency,
     serialization_time,
+    store_and_forward_delay,
     wire_bytes,
 )
 
@@ -112,9 +118,14 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
     hardware_latency_s = path + serialization [+ store-and-forward], sharing_delay_s,
     queueing_delay_s) and their sum latency_s; bandwidth_Bps = bytes / latency_s
     (ping-pong); streaming_bandwidth_Bps and message_rate_per_s of one process streaming
-    back to back; rate_bound_per_s = link_bandwidth / bytes (seeds/001's V/L); utilisation
-    = offered_load · γ_max. Raises InputError for a machine lacking a key (naming the
-    ``--set`` that supplies it) and for bad arguments.
+    back to back; rate_bound_per_s = link_bandwidth / bytes (seeds/001's V/L; k links' worth
+    under multipath routing, below); utilisation
+    = offered_load · γ_max. Under ``network.dragonfly_routing = adaptive`` on a gdragonfly
+    the serialization (and so latency_s and both bandwidths) is that of the message's
+    packets over min(``network.nic_ports``, max-flow between the routers) parallel links
+    (:mod:`icnperf.model.network.multipath`); the path latency stays the MIN route's.
+    Raises InputError for a machine lacking a key (naming the ``--set`` that supplies it)
+    and for bad arguments.
     """
     if not (isinstance(processes_per_node, (int, np.integer)) and processes_per_node >= 1):
         raise InputError(f"processes_per_node must be a whole number >= 1, "
@@ -163,8 +174,14 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
         f = flits(m, **packet)
         w = wire_bytes(m, **packet)
         head = path_latency(h, **bind(path_latency, params))
-        ser = serialization_time(m, **bind(serialization_time, params))
-        hw = hardware_latency(m, h, **bind(hardware_latency, params))
+        paths = parallel_paths(machine, h)
+        if paths is None:
+            ser = serialization_time(m, **bind(serialization_time, params))
+            hw = hardware_latency(m, h, **bind(hardware_latency, params))
+        else:
+            ser = multipath_serialization(m, paths, **bind(multipath_serialization, params))
+            hw = (head + ser + params["store_and_forward"]
+                  * store_and_forward_delay(m, h, **bind(store_and_forward_delay, params)))
         share = sharing_delay(ser, p)
         rho = channel_utilisation(load, gamma) * np.ones_like(m)
         service = background_service_time(**bind(background_service_time, params))
@@ -190,7 +207,8 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
             "bandwidth_Bps": pingpong_bandwidth(m, total),
             "streaming_bandwidth_Bps": streaming_bandwidth(m, interval),
             "message_rate_per_s": message_rate(interval),
-            "rate_bound_per_s": rate_bound(m, params["link_bandwidth"]),
+            "rate_bound_per_s": rate_bound(m, params["link_bandwidth"]
+                                           * (1 if paths is None else paths)),
         }
     columns = {name: np.array(np.broadcast_to(columns[name], m.shape), dtype=float)
                for name in COLUMNS}
@@ -266,6 +284,9 @@ def _assumptions(machine, params, api, average, processes, nics, load,
                      "whole packet (the first packet's serialization paid per router)")
     else:
         notes.append("switching: cut-through: serialization paid once, at the slowest channel")
+    routing = routing_note(machine)
+    if routing:
+        notes.append(routing)
     notes.append("packets: payload in whole flits, header flits added per packet, a 0-byte "
                  "message is one header-only packet; links carry header + payload flits at "
                  "link_bandwidth, the host interface payload flits at host_bandwidth")
@@ -283,6 +304,10 @@ def _assumptions(machine, params, api, average, processes, nics, load,
                      "streaming and message rate ignore the background load")
     else:
         notes.append("contention ignored: empty network (zero load)")
-    notes.append("message rate: one process streaming back to back, bounded by "
-                 "link_bandwidth / bytes (V/L, seeds/001)")
+    if routing:
+        notes.append("message rate: one process streaming back to back, bounded by "
+                     "k x link_bandwidth / bytes (V/L, seeds/001, over the k parallel links)")
+    else:
+        notes.append("message rate: one process streaming back to back, bounded by "
+                     "link_bandwidth / bytes (V/L, seeds/001)")
     return tuple(notes)

@@ -34,8 +34,12 @@ Point-to-point (``closed-form``):
   miss by 1.75x to 3.6x (docs/real-machines.md: each measured step costs 2.3-3.4 us where
   the model charges one 1.3 us message) and are registered as open: shown and counted apart,
   not failing validate, until an analysis explains the per-step cost. The osu_bw row
-  (``piz-daint-osu-bw-reframe``) is not registered: the model charges one message one
-  path at one link's rate, Aries spreads it over many (the table's notes).
+  (``piz-daint-osu-bw-reframe``, 4 MiB streamed by one pair) is held out: adaptive Aries
+  routing streams a message over min(the NIC's 2 router ports, the max-flow between the two
+  routers) links, NIC-bound for every pair, so the two nodes are taken as those of the
+  latency claim (one Aries). Its band (the module's ±10 %) was written before its
+  prediction was computed; the prediction misses it by 12.6 % and the claim is open (the
+  chosen Aries packet format suspected).
 
 * LUMI-C, the LUMI team's regression-check references (tables ``lumi-osu-reframe``,
   ``lumi-osu-bw-reframe``, cpu partition): osu_latency 8 bytes between two nodes calibrates
@@ -259,6 +263,28 @@ def _lumi_row(table: str, benchmark: str) -> dict:
     return _row(table, partition="cpu", benchmark=benchmark)
 
 
+PIZ_DAINT_OSU_BW = (PIZ_DAINT + "CSCS ReFrame regression checks, osu_tests.py reference "
+                    "values; table piz-daint-osu-bw-reframe")
+PIZ_DAINT_BANDWIDTH_REASON = (
+    "±10 %, the band fixed for this module's bandwidth claims: the Aries packet format is "
+    "chosen (64-byte payloads, one 16-byte header flit: a 20 % header share no source "
+    "gives), the NIC's two router ports are read from the white paper's '8 NIC ports' for 4 "
+    "NICs and their rate from its '4.7 to 5.25GB/s per direction per port' (5.25 taken); "
+    "the two nodes' placement does not matter (any two Aries routers have a max-flow of at "
+    "least 30 links, above the NIC's 2 ports); the check's own band is -10 %")
+"""The band of the Piz Daint osu_bw claim, written with the claim before its prediction was
+computed. Disclosed: the table's notes already printed the single-port model value (4.2
+GB/s), so twice it was in view when the band was written; the band is the module's fixed
+one, not chosen for this claim."""
+PIZ_DAINT_BANDWIDTH_OPEN = (
+    "the model streams 8.4 GB/s (2 NIC ports x 5.25 GB/s x 64/80 payload share of the "
+    "chosen packet format), 12.6 % below; ruled out: placement (NIC-bound for every router "
+    "pair, max-flow >= 30 links), the host interface (PCIe Gen3 x16, 15.75 GB/s, not "
+    "binding), the link rate (5.25 GB/s is the white paper's upper figure); suspected: the "
+    "chosen Aries packet format, whose 20 % header share no source gives (the measurement "
+    "implies at most 8.5 % over the two ports)")
+"""Why the Piz Daint osu_bw claim is open. Written after its result was seen (the band was
+not); no constant was changed to close the gap."""
 PIZ_DAINT_COLLECTIVE_REASON = (
     "±25 %, fixed from the sources before the claims were written: the reference is a "
     "regression-check expectation with its own upper band of 8-10 % (0.75 us on 9.30, "
@@ -440,6 +466,15 @@ CLAIMS = [
           lambda: _p2p_column("lumi", 4194304, LUMI_HOPS, "mpi",
                               "streaming_bandwidth_Bps") / 1e9,
           kind="predicted", tolerance_reason=LUMI_BANDWIDTH_REASON),
+    Claim("piz-daint-osu-bw-4mib", PIZ_DAINT_OSU_BW,
+          "osu_bw 4 MiB, one pair streaming between two Piz Daint GPU nodes, taken as two "
+          "nodes of one Aries (0 hops; any placement gives the same NIC-bound rate)",
+          _row("piz-daint-osu-bw-reframe")["bandwidth_bytes_per_s"] / 1e9, "GB/s",
+          0.10, "relative",
+          lambda: _p2p_column("piz-daint", 4194304, ARIES_HOPS, "mpi",
+                              "streaming_bandwidth_Bps") / 1e9,
+          kind="predicted", tolerance_reason=PIZ_DAINT_BANDWIDTH_REASON,
+          open_reason=PIZ_DAINT_BANDWIDTH_OPEN),
     *[_lumi_allreduce_claim(nodes) for nodes in (1, 2, 4)],
     _piz_daint_collective_claim("osu_allreduce", 6, "allreduce", "recursive-doubling",
                                 MPICH_ALLREDUCE_RULE),

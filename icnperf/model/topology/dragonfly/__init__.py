@@ -57,6 +57,10 @@ The package is split by concept; everything public is re-exported here, so calle
   (:func:`evaluate_gdragonfly`, :func:`gdragonfly_structure`, :func:`gdragonfly_loads_one`);
 * ``general_routes``: explicit messages on the generalized dragonfly under its MIN routing
   (:func:`gdragonfly_route_hops`, :func:`gdragonfly_route_load`);
+* ``general_flow``: the maximum flow between two gdragonfly routers over the links adaptive
+  routing may use, per class of router pairs (:func:`general_flow.pair_classes`,
+  :func:`general_flow.path_links`; imported from its module, used by
+  :mod:`icnperf.model.network.multipath`);
 * ``family``: the Metrics records (:func:`evaluate_dragonfly`, :func:`evaluate_megafly`),
   the notes, spec checks, exact endpoint counts, sizing rules
   (:func:`design_for_endpoints`) and :data:`FAMILIES`.
