@@ -125,6 +125,13 @@ TABLE: dict[tuple[str, str], Entry] = {
         "ring", "broadcast", "binomial scatter then ring all-gather (MPICH's long-message "
         "broadcast; Thakur: (lg p + p - 1)α + 2(p-1)/p nβ)", (),
         "binomial scatter of m/P blocks from rank 0, then the ring all-gather"),
+    ("recursive-doubling", "broadcast"): Entry(
+        "recursive-doubling", "broadcast", "binomial scatter then recursive-doubling "
+        "all-gather (MPICH's medium-message broadcast for P a power of two, Open MPI's "
+        "scatter_allgather; Thakur: 2 lg p α + 2(p-1)/p nβ)",
+        ("non-power-of-two P: the all-gather is Bruck's (as the recursive-doubling "
+         "all-gather's fallback); MPICH runs this broadcast only for P a power of two",),
+        "binomial scatter of m/P blocks from rank 0, then the recursive-doubling all-gather"),
     ("rabenseifner", "allreduce"): Entry(
         "rabenseifner", "allreduce", "recursive-halving reduce-scatter then recursive-doubling "
         "all-gather (Thakur: 2 lg p α + 2(p-1)/p nβ + (p-1)/p nγ)", (_POW2_FOLD,),
@@ -166,6 +173,19 @@ TABLE: dict[tuple[str, str], Entry] = {
         "pairwise", "allgather", "P - 1 shift steps of m/P: at step i rank r sends its own "
         "block to r + i and receives from r - i (SimGrid's 'ring', Faraj's pairwise)", (),
         "step i = 1 .. P-1: rank r sends its block of m/P to r + i mod P"),
+    ("linear", "alltoall"): Entry(
+        "linear", "alltoall", "every rank posts all P - 1 isend/irecv of its blocks m/P at "
+        "once (MPICH's 'scattered' all-to-all, Open MPI's linear): one step of P(P-1) "
+        "messages",
+        ("MPICH posts at most MPIR_CVAR_ALLTOALL_THROTTLE (32) destinations at a time; "
+         "above 33 ranks its batches are approximated by one step",),
+        "one step: rank r sends its block for rank s (m/P) to every s != r"),
+    ("pairwise", "alltoall"): Entry(
+        "pairwise", "alltoall", "P - 1 exchange steps of m/P: at step i rank r sends its "
+        "block to r XOR i (P a power of two) or r + i (otherwise) and receives from the "
+        "matching rank (MPICH's pairwise exchange, Open MPI's pairwise): "
+        "(P-1)(α + (m/P)β)", (),
+        "step i = 1 .. P-1: rank r sends m/P to r XOR i (P a power of two) or r + i mod P"),
     ("reduce-bcast", "allreduce"): Entry(
         "reduce-bcast", "allreduce", "linear reduce to rank 0 (all P - 1 messages at once), "
         "then a binomial broadcast (SMPI's default all-reduce; a ring all-reduce's fallback "

@@ -114,6 +114,26 @@ def _bruck_allgather(rounds: _Rounds, p: int):
         rounds.add(Fraction(min(d, p - d), p), False, src, (src - d) % p)
 
 
+def _recursive_doubling_allgather(rounds: _Rounds, p: int):
+    # power-of-two P: step k exchanges 2^k blocks of m/P with r XOR 2^k; otherwise Bruck's
+    # algorithm (MPICH's fallback for short all-gathers, Thakur et al. §4.1)
+    if p & (p - 1):
+        _bruck_allgather(rounds, p)
+        return
+    src = np.arange(p, dtype=np.int64)
+    for t in range(p.bit_length() - 1):
+        rounds.add(Fraction(1 << t, p), False, src, src ^ (1 << t))
+
+
+def _pairwise_alltoall(rounds: _Rounds, p: int):
+    # MPICH's pairwise exchange (Thakur et al. §4.5): step i = 1 .. P-1, rank r sends its
+    # block for r XOR i (P a power of two) or r + i mod P (otherwise), m/P bytes
+    src = np.arange(p, dtype=np.int64)
+    power = p & (p - 1) == 0
+    for i in range(1, p):
+        rounds.add(Fraction(1, p), False, src, src ^ i if power else (src + i) % p)
+
+
 def _exchange(rounds, actual, p2, mask, fraction, combine):
     new = np.arange(p2, dtype=np.int64)
     rounds.add(fraction, combine, actual[new], actual[new ^ mask])
@@ -157,12 +177,10 @@ def _rounds(algorithm: str, operation: str, p: int) -> _Rounds:
             _binomial_bcast(rounds, p)
     elif algorithm == "recursive-doubling":
         if operation == "allgather":
-            if power:
-                src = np.arange(p, dtype=np.int64)
-                for t in range(p.bit_length() - 1):
-                    rounds.add(Fraction(1 << t, p), False, src, src ^ (1 << t))
-            else:
-                _bruck_allgather(rounds, p)
+            _recursive_doubling_allgather(rounds, p)
+        elif operation == "broadcast":
+            _binomial_scatter(rounds, p)
+            _recursive_doubling_allgather(rounds, p)
         elif operation == "allreduce":
             _recursive_doubling_allreduce(rounds, p)
         elif operation == "barrier":
@@ -180,7 +198,7 @@ def _rounds(algorithm: str, operation: str, p: int) -> _Rounds:
         _rabenseifner(rounds, p, to_root=operation == "reduce")
     elif algorithm == "linear":
         ranks = np.arange(p, dtype=np.int64)
-        if operation == "allgather":
+        if operation in ("allgather", "alltoall"):
             src, dst = np.repeat(ranks, p), np.tile(ranks, p)
             keep = src != dst
             rounds.add(Fraction(1, p), False, src[keep], dst[keep])
@@ -189,9 +207,12 @@ def _rounds(algorithm: str, operation: str, p: int) -> _Rounds:
         elif operation == "reduce":
             rounds.add(1, True, ranks[1:], np.zeros(p - 1, dtype=np.int64))
     elif algorithm == "pairwise":
-        src = np.arange(p, dtype=np.int64)
-        for i in range(1, p):
-            rounds.add(Fraction(1, p), False, src, (src + i) % p)
+        if operation == "alltoall":
+            _pairwise_alltoall(rounds, p)
+        else:
+            src = np.arange(p, dtype=np.int64)
+            for i in range(1, p):
+                rounds.add(Fraction(1, p), False, src, (src + i) % p)
     elif algorithm == "reduce-bcast":
         rounds.add(1, True, np.arange(1, p, dtype=np.int64), np.zeros(p - 1, dtype=np.int64))
         _binomial_bcast(rounds, p)
