@@ -72,7 +72,12 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
               help="Data per rank: a range, a list or one size; bare numbers are bytes.")
 @click.option("--algorithm", default="all", show_default=True,
               help="all, hw-tree, p2p-tree, binomial, recursive-doubling, ring, rabenseifner,"
-                   " bruck, or what MPI libraries run: linear, pairwise, reduce-bcast.")
+                   " bruck, or what MPI libraries run: linear, pairwise, reduce-bcast; auto:"
+                   " the one the machine's MPI library (software.mpi_library) picks.")
+@click.option("--element-size", "element_size", default="8B", show_default=True,
+              metavar="SIZE",
+              help="Bytes of one data element (a double): the element counts of auto's rules"
+                   " and Rabenseifner's whole-element split.")
 @click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
               show_default=True, help="Software overhead per message and per hardware call.")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
@@ -88,16 +93,17 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 @FORCE_OPTION
 @WIDE_OPTION
 def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
-               nodes: str | None, shape: str | None, sizes: str, algorithm: str, api: str,
-               processes_per_node: int, placement: str, fmt: str, output: str | None,
-               force: bool, wide: bool) -> None:
+               nodes: str | None, shape: str | None, sizes: str, algorithm: str,
+               element_size: str, api: str, processes_per_node: int, placement: str,
+               fmt: str, output: str | None, force: bool, wide: bool) -> None:
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
     dragonfly."""
     from icnperf.reports.text.predict import collective_text
 
     emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
-                         api, fmt, processes_per_node, placement, wide), output, force)
+                         api, fmt, processes_per_node, placement, wide, element_size),
+         output, force)
 
 
 @predict.command()

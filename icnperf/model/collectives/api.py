@@ -26,7 +26,7 @@ from icnperf.model.collectives.p2p_tree import (
     p2p_tree_broadcast,
     p2p_tree_reduce,
 )
-from icnperf.model.collectives.parameters import _bind, collective_parameters
+from icnperf.model.collectives.parameters import ELEMENT_SIZE, _bind, collective_parameters
 from icnperf.model.collectives.registry import ALL_ALGORITHMS, TABLE, _check, operation_name
 from icnperf.model.collectives.schedules import schedule, schedule_time
 
@@ -127,7 +127,8 @@ def _sizes(sizes, operation: str) -> np.ndarray:
 def collective_time(machine, operation: str, algorithm: str, sizes=None, *,
                     layout: Layout | None = None, api: str = "mpi", source_hops: int = 0,
                     combine_time: float = 0.0, processes_per_node: int = 1,
-                    placement: str = "linear", seed: int = 0) -> CollectiveResult:
+                    placement: str = "linear", seed: int = 0,
+                    element_size: float = ELEMENT_SIZE) -> CollectiveResult:
     """Time of a collective on a machine for message sizes ``sizes`` (bytes, > 0; ignored
     for a barrier).
 
@@ -139,7 +140,8 @@ def collective_time(machine, operation: str, algorithm: str, sizes=None, *,
     that many hops from the root. ``processes_per_node`` ranks share each node (ranks
     r..r+ppn-1 on one node; the textbook algorithms only, the trees take one process per
     node) and ``placement`` puts the nodes on the endpoints (``linear``, or ``random``: a
-    permutation seeded by ``seed``); both override the layout's own. Raises InputError for
+    permutation seeded by ``seed``); both override the layout's own. ``element_size``: bytes
+    of one element (default 8, a double). Raises InputError for
     bad names, undefined pairs, sizes <= 0 and machines lacking a needed key.
     """
     algorithm, operation = _check(algorithm, operation)
@@ -156,7 +158,8 @@ def collective_time(machine, operation: str, algorithm: str, sizes=None, *,
     if layout.is_torus and source_hops > layout.diameter:
         raise InputError(f"source_hops {source_hops} exceeds the diameter "
                          f"{layout.diameter} of {layout.text}")
-    params = collective_parameters(machine, api, combine_time=combine_time)
+    params = collective_parameters(machine, api, combine_time=combine_time,
+                                   element_size=element_size)
     with ops.quiet():
         time = evaluate(operation, algorithm, m, layout, params, source_hops=source_hops)
     time = np.array(np.broadcast_to(time, m.shape), dtype=float)
@@ -167,8 +170,8 @@ def collective_time(machine, operation: str, algorithm: str, sizes=None, *,
 
 def compare(machine, operation: str, sizes=None, *, layout: Layout | None = None,
             api: str = "mpi", algorithms=None, combine_time: float = 0.0,
-            processes_per_node: int = 1, placement: str = "linear", seed: int = 0
-            ) -> dict[str, CollectiveResult]:
+            processes_per_node: int = 1, placement: str = "linear", seed: int = 0,
+            element_size: float = ELEMENT_SIZE) -> dict[str, CollectiveResult]:
     """:func:`collective_time` of every algorithm that defines ``operation`` (or those
     named), by algorithm name; ``hw-tree`` is left out when the machine has no hardware
     collectives, the tree algorithms when the layout is not a torus or
@@ -189,5 +192,6 @@ def compare(machine, operation: str, sizes=None, *, layout: Layout | None = None
     return {a: collective_time(machine, operation, a, sizes, layout=layout, api=api,
                                combine_time=combine_time,
                                processes_per_node=layout.processes_per_node,
-                               placement=layout.placement, seed=layout.seed)
+                               placement=layout.placement, seed=layout.seed,
+                               element_size=element_size)
             for a in algorithms}

@@ -188,25 +188,78 @@ def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
             for n in parse_range(nodes_text, "count")]
 
 
+def auto_choices(machine, operation: str, layout, sizes, processes_per_node: int,
+                 element_size: float) -> tuple[list[tuple[str, str]], str]:
+    """What ``--algorithm auto`` runs on ``layout`` per size: [(algorithm, reason)] from the
+    machine's MPI library rules (collectives.library_rules) and the rule set's note; a
+    one-line InputError when the machine names no library or one without rules."""
+    from icnperf.model.collectives import library_rules
+
+    key, why = library_rules.rule_set_for(machine.get("software.mpi_library"),
+                                          machine.get("software.mpi_version"))
+    ranks = layout.endpoints * processes_per_node
+    library = library_rules.RULE_SETS[key][0]
+    return ([library_rules.choose(library, key, operation, float(m), ranks, element_size)
+             for m in sizes], why)
+
+
+def _auto_rows(machine, operation, layout, sizes, api, processes_per_node, placement,
+               element_size, results, best, tree):
+    from icnperf.model.collectives import collective_time
+
+    choices, why = auto_choices(machine, operation, layout, sizes, processes_per_node,
+                                element_size)
+    rows, assumptions = [], {}
+    for i, (chosen, reason) in enumerate(choices):
+        result = results.get(chosen)
+        if result is None:
+            try:
+                result = collective_time(machine, operation, chosen, sizes, layout=layout,
+                                         api=api, processes_per_node=processes_per_node,
+                                         placement=placement, element_size=element_size)
+            except InputError as error:
+                raise InputError(f"auto picks {chosen} ({reason}); {error}") from None
+        assumptions.setdefault(chosen, result.assumptions)
+        rows.append({"nodes": result.endpoints, "shape": layout.text,
+                     "bytes": float(result.bytes[i]), "algorithm": f"auto: {chosen}",
+                     "time_s": float(result.time[i]),
+                     "best_p2p_s": None if best is None else float(best[i]),
+                     "ratio_to_best_p2p": None if best is None
+                     else float(best[i] / result.time[i]),
+                     "ratio_to_p2p_tree": None if tree is None
+                     else float(tree[i] / result.time[i]),
+                     "rule": reason, "rule_set": why})
+    return rows, assumptions
+
+
 def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api: str,
-                    processes_per_node: int = 1, placement: str = "linear"):
+                    processes_per_node: int = 1, placement: str = "linear",
+                    element_size: float = 8.0):
     """One row per (layout, size, algorithm): time, and the hardware tree's speedup over the
     best point-to-point algorithm of the same layout and size. ``processes_per_node`` and
-    ``placement`` go to collectives.compare (the trees are left out when ppn > 1)."""
+    ``placement`` go to collectives.compare (the trees are left out when ppn > 1).
+    ``algorithm`` ``auto``: one row per (layout, size), the algorithm the machine's MPI
+    library picks (:func:`auto_choices`) with its rule; ``element_size`` (bytes) counts the
+    elements its rules and Rabenseifner's split take."""
     from icnperf.model.collectives import ALGORITHMS as TEXTBOOK
     from icnperf.model.collectives import ALL_ALGORITHMS as ALGORITHMS, compare
 
-    if algorithm != "all" and algorithm not in ALGORITHMS:
-        raise InputError(f"unknown algorithm {algorithm!r}; choose all or one of"
+    if algorithm not in ("all", "auto") and algorithm not in ALGORITHMS:
+        raise InputError(f"unknown algorithm {algorithm!r}; choose all, auto or one of"
                          f" {', '.join(ALGORITHMS)}")
-    chosen = None if algorithm == "all" else [algorithm]
+    if algorithm == "auto":
+        # the one-line error for a machine without a library comes before any timing
+        auto_choices(machine, operation, layouts[0], sizes[:1], processes_per_node,
+                     element_size)
+    chosen = None if algorithm in ("all", "auto") else [algorithm]
     if algorithm in ("hw-tree", "p2p-tree") and processes_per_node != 1:
         raise InputError(f"{algorithm} is modelled with one process per node; drop --ppn"
                          " or choose a point-to-point algorithm")
     rows, assumptions = [], {}
     for layout in layouts:
         results = compare(machine, operation, sizes, layout=layout, api=api,
-                          processes_per_node=processes_per_node, placement=placement)
+                          processes_per_node=processes_per_node, placement=placement,
+                          element_size=element_size)
         if chosen is not None and algorithm not in results:
             raise InputError(f"algorithm {algorithm} does not define {operation} on"
                              f" {layout.text} (available: {', '.join(results)})")
@@ -214,6 +267,14 @@ def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api
         p2p = [r.time for a, r in results.items() if a != "hw-tree" and a in TEXTBOOK]
         best = None if not p2p else np.minimum.reduce(p2p)
         tree = results["p2p-tree"].time if "p2p-tree" in results else None
+        if algorithm == "auto":
+            more, notes = _auto_rows(machine, operation, layout, sizes, api,
+                                     processes_per_node, placement, element_size, results,
+                                     best, tree)
+            rows += more
+            for name, lines in notes.items():
+                assumptions.setdefault(name, lines)
+            continue
         for name in chosen or [a for a in ALGORITHMS if a in results]:
             result = results[name]
             assumptions.setdefault(name, result.assumptions)
@@ -248,13 +309,19 @@ COLLECTIVE_COLUMNS = (
 )
 
 
+AUTO_COLUMNS = COLLECTIVE_COLUMNS + (Column("rule", "rule", overflow="note"),)
+"""``--algorithm auto``: the rule each row's algorithm follows, as notes when too wide."""
+
+
 def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...],
                     nodes_text: str | None, shape_text: str | None, sizes_text: str,
                     algorithm: str, api: str, fmt: str, processes_per_node: int = 1,
-                    placement: str = "linear", wide: bool = False) -> str:
+                    placement: str = "linear", wide: bool = False,
+                    element_size_text: str = "8B") -> str:
     """The rendered ``predict collective`` table (``wide``: at full width). Without
     --nodes/--shape the machine's own topology is used, whatever its family (torus, fat tree,
-    Clos, dragonfly, megafly)."""
+    Clos, dragonfly, megafly). ``element_size_text``: one element of the data (default a
+    double), for the auto rules' element counts and Rabenseifner's whole-element split."""
     from icnperf.data.machine import load_machine
     from icnperf.model.collectives import operation_name
     from icnperf.units import parse_range
@@ -263,15 +330,20 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     machine = load_machine(machine_name).with_overrides(list(overrides))
     layouts = layouts_for(machine.topology, nodes_text, shape_text)
     sizes = parse_range(sizes_text, "size", default_unit="B")
+    element = parse_range(element_size_text, "size", default_unit="B")
+    if len(element) != 1 or not element[0] > 0:
+        raise InputError(f"--element-size takes one size > 0, not {element_size_text!r}")
+    element_size = float(element[0])
     rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
-                                        processes_per_node, placement)
+                                        processes_per_node, placement, element_size)
     if fmt == "json":
         return json_text({"inputs": {"operation": operation, "machine": machine.name,
                                      "set": list(overrides), "nodes": nodes_text,
                                      "shape": shape_text, "bytes": sizes_text,
                                      "algorithm": algorithm, "api": api,
                                      "processes_per_node": processes_per_node,
-                                     "placement": placement},
+                                     "placement": placement,
+                                     "element_bytes": element_size},
                           "assumptions": {a: list(n) for a, n in assumptions.items()},
                           "rows": rows})
     if fmt == "csv":
@@ -282,7 +354,12 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     page.line(f"{operation} on {machine.name}, api {api}{placed}; ratios are the best"
               " point-to-point algorithm's and the point-to-point tree's time over this one's")
     page.blank()
-    page.table(rows, COLLECTIVE_COLUMNS)
+    page.table(rows, AUTO_COLUMNS if algorithm == "auto" else COLLECTIVE_COLUMNS)
     page.blank()
-    page.notes("assumptions", _shared_then_own(assumptions))
+    lines = _shared_then_own(assumptions)
+    if algorithm == "auto" and rows:
+        lines = [f"auto: the MPI library's default choice, software.mpi_library "
+                 f"{machine.get('software.mpi_library')} ({rows[0]['rule_set']}); element "
+                 f"counts with {element_size:g}-byte elements (--element-size)"] + lines
+    page.notes("assumptions", lines)
     return page.text()
