@@ -250,6 +250,8 @@ def explain(machine, operation: str, algorithm: str, m: float = 256.0, *,
         for name in DISCRETE:
             if name in params:
                 formula_params[name] = _exact(params[name])
+    if "element_size" in params:     # whole-element splits (Rabenseifner): a number, as m
+        formula_params["element_size"] = _exact(params["element_size"])
     size = sp.Integer(0) if operation == "barrier" else _exact(m)
     expression = sp.sympify(collectives.evaluate(operation, algorithm, size, layout,
                                                  formula_params))

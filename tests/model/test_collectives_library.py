@@ -13,7 +13,7 @@ import pytest
 from icnperf.model import collectives as C
 from icnperf.model.collectives import fluid
 
-from tests.model.test_collectives import ALPHA, BETA, LINEAR
+from tests.model.test_collectives import ALPHA, BETA, GAMMA, LINEAR
 
 RANKS = range(2, 18)
 
@@ -115,3 +115,96 @@ def test_linear_alltoall_is_the_linear_allgather_pattern():
         assert a[0][1] == Fraction(1, p) and len(a[0][3]) == p * (p - 1)
         assert np.array_equal(a[0][3], b[0][3]) and np.array_equal(a[0][4], b[0][4])
     assert fluid.rank_limit("linear", "alltoall") == fluid.rank_limit("linear", "allgather")
+
+
+# --- Rabenseifner in whole elements (issue #15) --------------------------------------------
+
+
+def _smpi_rabenseifner_sends(count, pof2):
+    """Elements each survivor sends per step of SMPI's allreduce_rab_rdb (and MPICH's
+    reduce_scatter_allgather), replayed from its index arithmetic: cnts = count // pof2 per
+    block, the rest in the last; the halving keeps the lower half at the lower rank; the
+    all-gather mirrors it. Returns one list of pof2 send counts per step."""
+    cnts = [count // pof2] * (pof2 - 1) + [count - (count // pof2) * (pof2 - 1)]
+    steps = []
+    state = {}
+    for r in range(pof2):
+        state[r] = {"send_idx": 0, "recv_idx": 0, "last_idx": pof2}
+    mask = 1
+    while mask < pof2:
+        sends = []
+        for r in range(pof2):
+            s = state[r]
+            partner = r ^ mask
+            if r < partner:
+                s["send_idx"] = s["recv_idx"] + pof2 // (mask * 2)
+                sends.append(sum(cnts[s["send_idx"]:s["last_idx"]]))
+            else:
+                s["recv_idx"] = s["send_idx"] + pof2 // (mask * 2)
+                sends.append(sum(cnts[s["send_idx"]:s["recv_idx"]]))
+        for r in range(pof2):
+            s = state[r]
+            s["send_idx"] = s["recv_idx"]
+        steps.append(sends)
+        mask <<= 1
+        if mask < pof2:
+            for r in range(pof2):
+                state[r]["last_idx"] = state[r]["recv_idx"] + pof2 // mask
+    mask >>= 1
+    while mask > 0:
+        sends = []
+        for r in range(pof2):
+            s = state[r]
+            partner = r ^ mask
+            if r < partner:
+                if mask != pof2 // 2:
+                    s["last_idx"] = s["last_idx"] + pof2 // (mask * 2)
+                s["recv_idx"] = s["send_idx"] + pof2 // (mask * 2)
+                sends.append(sum(cnts[s["send_idx"]:s["recv_idx"]]))
+            else:
+                s["recv_idx"] = s["send_idx"] - pof2 // (mask * 2)
+                sends.append(sum(cnts[s["send_idx"]:s["last_idx"]]))
+        for r in range(pof2):
+            if r > r ^ mask:
+                state[r]["send_idx"] = state[r]["recv_idx"]
+        steps.append(sends)
+        mask >>= 1
+    return steps
+
+
+@pytest.mark.parametrize("p", RANKS)
+@pytest.mark.parametrize("count", [1, 3, 32, 100, 257, 4096])
+def test_rabenseifner_split_matches_the_smpi_replay(p, count):
+    from icnperf.model.collectives.schedules import split_bytes, _split
+
+    element = 8
+    m = count * element
+    pof2 = 1 << (p.bit_length() - 1)
+    replay = _smpi_rabenseifner_sends(count, pof2)
+    rounds = C._rounds("rabenseifner", "allreduce", p)
+    split = [(r, last) for r, b, last in zip(rounds.rounds, rounds.blocks, rounds.last) if b]
+    assert len(split) == len(replay)
+    for ((_, fraction, _, _, _), last), sends in zip(split, replay):
+        assert split_bytes(m, fraction, pof2, element) == element * max(sends)
+        # the carriers of the last block send the most; the others send k·q elements
+        big, others = _split(m, fraction, pof2, element)
+        assert all(sends[r] == big / element for r in np.flatnonzero(last))
+        assert all(sends[r] == others / element for r in np.flatnonzero(~last))
+
+
+def test_rabenseifner_even_split_is_unchanged_when_the_blocks_divide():
+    layout = C.Layout.torus((4, 4, 4))
+    params = {**LINEAR, "element_size": 8.0}
+    for m in (4096.0, 65536.0):                     # 512 and 8192 doubles over 64 blocks
+        with_elements = C.evaluate("allreduce", "rabenseifner", m, layout, params)
+        assert float(with_elements) == float(C.evaluate("allreduce", "rabenseifner", m,
+                                                        layout, LINEAR))
+
+
+def test_rabenseifner_with_fewer_elements_than_ranks_carries_them_all():
+    # 32 doubles over 64 ranks on a crossbar: 12 steps, each carrying the whole 256 B, the
+    # 6 halving steps combining it
+    p, m = 64, 256.0
+    got = C.evaluate("allreduce", "rabenseifner", m, C.Layout.crossbar(p),
+                     {**LINEAR, "element_size": 8.0})
+    assert float(got) == pytest.approx(12 * (ALPHA + m * BETA) + 6 * m * GAMMA, rel=1e-12)

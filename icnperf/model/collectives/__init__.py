@@ -55,6 +55,8 @@ The package is split by job; everything is re-exported here, so callers import f
 * ``layout``: :class:`Layout`, rank placement and the mapping of messages onto the network;
 * ``schedules``: the textbook algorithms' rounds, :class:`Step`, :func:`schedule`,
   :func:`schedule_time`, :func:`intra_node_time`;
+* ``library_rules``: ``--algorithm auto``, the MPI libraries' default choices
+  (:data:`RULE_SETS`, :func:`choose`, :func:`rule_set_for`);
 * ``notes``: the assumption strings (:func:`assumptions`);
 * ``api``: :func:`evaluate`, :func:`collective_time`, :func:`compare`,
   :class:`CollectiveResult`.
@@ -91,6 +93,11 @@ from icnperf.model.collectives.layout import (
 from icnperf.model.collectives.layout import (
     PLACEMENTS,
     Layout,
+)
+from icnperf.model.collectives.library_rules import (
+    RULE_SETS,
+    choose,
+    rule_set_for,
 )
 from icnperf.model.collectives.notes import (
     _COMMON as _COMMON,
@@ -227,6 +234,7 @@ __all__ = [
     "OPERATIONS",
     "PLACEMENTS",
     "REDUCE_WINDOW",
+    "RULE_SETS",
     "TABLE",
     "CollectiveResult",
     "Entry",
@@ -234,6 +242,7 @@ __all__ = [
     "Step",
     "collective_parameters",
     "collective_time",
+    "choose",
     "compare",
     "credit_delay",
     "defined",
@@ -250,6 +259,7 @@ __all__ = [
     "p2p_tree_barrier",
     "p2p_tree_broadcast",
     "p2p_tree_reduce",
+    "rule_set_for",
     "schedule",
     "schedule_time",
     "send_gap",

@@ -56,6 +56,12 @@ _POW2_FOLD = ("non-power-of-two P: MPICH's fallback (Thakur et al. §4.4): with 
               "to the next rank, which combines them; the p' survivors run the algorithm; "
               "then the r ranks get the result back (2 extra steps)")
 
+_ELEMENTS = ("whole elements (MPICH, SMPI): the vector of c = m / e elements (e: the "
+             "element size, default 8 B) is cut into p' blocks of floor(c/p') elements, "
+             "the rest in the last; a step's message holding the last block carries "
+             "k floor(c/p') + c mod p' elements, so with c < p' every step carries all c "
+             "(the symbolic form divides m evenly)")
+
 TABLE: dict[tuple[str, str], Entry] = {
     ("hw-tree", "broadcast"): Entry(
         "hw-tree", "broadcast", "hardware tree broadcast: O + T_hw(m, h_s + D) store-and-forward",
@@ -134,7 +140,7 @@ TABLE: dict[tuple[str, str], Entry] = {
         "binomial scatter of m/P blocks from rank 0, then the recursive-doubling all-gather"),
     ("rabenseifner", "allreduce"): Entry(
         "rabenseifner", "allreduce", "recursive-halving reduce-scatter then recursive-doubling "
-        "all-gather (Thakur: 2 lg p α + 2(p-1)/p nβ + (p-1)/p nγ)", (_POW2_FOLD,),
+        "all-gather (Thakur: 2 lg p α + 2(p-1)/p nβ + (p-1)/p nγ)", (_POW2_FOLD, _ELEMENTS),
         "reduce-scatter: step k exchanges m/2^(k+1) with r XOR 2^k, combining; all-gather: "
         "the same pairs and sizes in reverse order"),
     ("rabenseifner", "reduce"): Entry(
@@ -142,7 +148,7 @@ TABLE: dict[tuple[str, str], Entry] = {
         "(Thakur: 2 lg p α + 2(p-1)/p nβ + (p-1)/p nγ)",
         ("non-power-of-two P: the pre-step of MPICH's fallback (ranks 0, 2, ..., 2r-2 send "
          "to the next rank); the root is the first survivor (rank 1 when P is not a power "
-         "of two, else rank 0)",),
+         "of two, else rank 0)", _ELEMENTS),
         "reduce-scatter as in the all-reduce, then binomial gather of 2^k m/P to the root"),
     ("bruck", "allgather"): Entry(
         "bruck", "allgather", "ceil(lg P) steps of min(2^k, P-2^k) m/P "
