@@ -119,8 +119,9 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
               help="Set a skeleton parameter, e.g. n=2048 (repeatable; bare SI numbers).")
 @click.option("--algorithm", default=None, metavar="ALG",
-              help="Algorithm of every collective phase (auto, hw-tree, recursive-doubling,"
-                   " p2p-tree, ...) [default: each phase's own].")
+              help="Algorithm of every collective phase (best: the fastest; auto: the MPI"
+                   " library's; hw-tree, recursive-doubling, p2p-tree, ...) [default: each"
+                   " phase's own].")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
               help="Processes per node [default: the skeleton's, else the machine's].")
 @click.option("--rows", type=Count(), default=None, help="spmv: matrix rows (param rows).")

@@ -308,9 +308,9 @@ def _collective(r: _Reader, raw, label: str, table) -> Collective:
         op = operation_name(str(op_text))
     except InputError as error:
         raise r.fail(f"{where}.op'", str(error)) from None
-    algorithm = raw.get("algorithm", "auto")
-    if algorithm != "auto" and algorithm not in ALGORITHMS:
-        raise r.fail(f"{where}.algorithm'", f"unknown algorithm {algorithm!r} (auto or "
+    algorithm = raw.get("algorithm", "best")
+    if algorithm not in ("best", "auto") and algorithm not in ALGORITHMS:
+        raise r.fail(f"{where}.algorithm'", f"unknown algorithm {algorithm!r} (best, auto or "
                      f"{', '.join(ALGORITHMS)})")
     scope = raw.get("scope", "ranks")
     if scope not in COLLECTIVE_SCOPES:

@@ -54,12 +54,13 @@ class Halo:
 @dataclass(frozen=True)
 class Collective:
     """One collective call: ``op`` (model/collectives' names), ``bytes`` the MPI call's
-    per-rank buffer (None for a barrier), ``algorithm`` a collectives algorithm or
-    ``auto``, ``scope`` every rank or one rank per node."""
+    per-rank buffer (None for a barrier), ``algorithm`` a collectives algorithm, ``best``
+    (the fastest) or ``auto`` (the MPI library's choice), ``scope`` every rank or one rank
+    per node."""
 
     op: str
     bytes: Expression | None
-    algorithm: str = "auto"
+    algorithm: str = "best"
     scope: str = "ranks"
 
 

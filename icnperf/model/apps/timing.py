@@ -224,9 +224,9 @@ def run(skeleton: Skeleton, machine, layout=None, *, ppn: int | None = None,
     """The skeleton on ``layout`` (a collectives.Layout of the nodes; default the machine's
     topology). ``algorithm`` overrides every collective phase's algorithm; ``ppn`` the
     processes per node (:func:`processes_per_node`)."""
-    if algorithm is not None and algorithm != "auto" \
+    if algorithm is not None and algorithm not in ("best", "auto") \
             and algorithm not in collectives.ALGORITHMS:
-        raise InputError(f"unknown algorithm {algorithm!r}; choose auto or one of "
+        raise InputError(f"unknown algorithm {algorithm!r}; choose best, auto or one of "
                          f"{', '.join(collectives.ALGORITHMS)}")
     layout = collectives.machine_layout(machine, layout)
     nodes = layout.endpoints
