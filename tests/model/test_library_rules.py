@@ -154,6 +154,8 @@ def test_every_openmpi_table_ends_open_and_grows():
     ("mpich", "MPICH 3.3.2", "mpich-3"),
     ("mpich", "mpich-4.1", "mpich-4"),
     ("mpich", "Cray MPICH 8.1 (cray-mpich >= 8.1.28)", "mpich-4"),   # Cray's own number
+    ("mpich", "Cray MPICH 8.1 (cray-mpich >= 8.1.28 with libfabric 1.22; cray-mpich 9.0.1 in "
+     "the non-default CPE 25.09)", "mpich-4"),
     ("mpich", None, "mpich-4"),
     ("openmpi", "Fujitsu MPI, based on Open MPI 1.4.3", "openmpi-4.1"),
     ("openmpi", "IBM Spectrum MPI 10.4.0.3", "openmpi-4.1"),
@@ -164,7 +166,9 @@ def test_rule_set_for_a_machine(library, version, key):
 
 def test_rule_set_for_says_when_the_version_is_not_encoded():
     assert "not encoded" in R.rule_set_for("openmpi", "based on Open MPI 1.4.3")[1]
-    assert "not stated" in R.rule_set_for("mpich", "Cray MPICH 8.1")[1]
+    assert "Cray's own" in R.rule_set_for("mpich", "Cray MPICH 8.1")[1]
+    assert "not stated" in R.rule_set_for("mpich", "MPICH, version unknown")[1]
+    assert R.rule_set_for("mpich", "cray-mpich/9.0.1")[1].startswith("Cray MPICH")
 
 
 def test_refusals():

@@ -292,7 +292,8 @@ def rule_set_for(library: str | None, version: str | None = None) -> tuple[str, 
     """(rule set key, why) for a machine's ``software.mpi_library`` and free-text
     ``software.mpi_version``: MPICH2 or an MPICH release below 3.4 -> ``mpich-3``; another
     MPICH release -> ``mpich-4``; Open MPI -> ``openmpi-4.1``; a version that names no
-    library release (a vendor's own number) -> the library's default, said in ``why``.
+    library release (Cray MPICH's numbers are Cray's own) -> the library's default, said in
+    ``why``.
     InputError for no library or one without encoded rules."""
     import re
 
@@ -307,7 +308,10 @@ def rule_set_for(library: str | None, version: str | None = None) -> tuple[str, 
     if library == "mpich":
         if "mpich2" in text:
             return "mpich-3", "MPICH2: the MPICH 3.2 rules (Thakur et al.'s thresholds)"
-        found = re.search(r"(?<!cray )mpich[ -]?v?(\d+)\.(\d+)", text)
+        if "cray" in text:
+            return "mpich-4", ("Cray MPICH (Cray's own release numbers, its base not stated): "
+                               "the MPICH 4.x rules")
+        found = re.search(r"mpich[ -]?v?(\d+)\.(\d+)", text)
         if found:
             major, minor = int(found.group(1)), int(found.group(2))
             if (major, minor) < (3, 4):
