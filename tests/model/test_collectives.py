@@ -526,6 +526,9 @@ def test_sympy_agrees_with_numpy_on_every_formula():
     # exact substitution (the floats' binary values as rationals): a Float coefficient
     # such as 1/12 rounded would move ceiling(m/(12 f)) across an integer
     values = {symbols[k]: sp.Rational(params[k]) for k in symbols}
+    # whole-element splits (Rabenseifner) take the element size as a number, as explain
+    # passes it: ceiling(m / 8) and floor(.../p') stay exact in m
+    symbols["element_size"] = sp.Integer(int(params["element_size"]))
     m = ops.symbols("m", positive=True)
     sizes = np.array([1.0, 240.0, 241.0, 5000.0, 3e6])
     # P = 12 on a torus (non-power-of-two fallbacks, contention) and 4 on a crossbar
