@@ -163,13 +163,15 @@ def test_p2p_algorithm_names_the_point_to_point_side_of_algorithm_all():
     assert heat.phases[3].collective.point_to_point == "p2p-tree"
     jacobi = load_skeleton("jacobi3d").phases[2].collective      # its own algorithm
     assert jacobi.p2p_algorithm is None and jacobi.point_to_point == "recursive-doubling"
+    best = parse_skeleton(_with('algorithm = "recursive-doubling"', 'algorithm = "best"'))
+    assert best.phases[2].collective.point_to_point == "best"   # fastest, tree left out
     auto = parse_skeleton(_with('algorithm = "recursive-doubling"', 'algorithm = "auto"'))
-    assert auto.phases[2].collective.point_to_point == "auto"   # fastest, tree left out
+    assert auto.phases[2].collective.point_to_point == "auto"   # the library's: never a tree
     again = parse_skeleton(skeleton_to_toml(heat), "heat.toml")
     assert again.phases[3].collective == heat.phases[3].collective
     for bad in ("hw-tree", "fastest"):
         message = _error(_with('algorithm = "recursive-doubling"',
-                               f'algorithm = "auto", p2p_algorithm = "{bad}"'))
+                               f'algorithm = "best", p2p_algorithm = "{bad}"'))
         assert "phase 'residual', key 'collective.p2p_algorithm'" in message
         assert "point-to-point algorithm" in message
 

@@ -17,7 +17,7 @@ def explain() -> None:
 @click.argument("operation")
 @click.option("--algorithm", required=True, metavar="ALG",
               help="hw-tree, p2p-tree, binomial, recursive-doubling, ring, rabenseifner or"
-                   " bruck.")
+                   " bruck; auto: the one the machine's MPI library picks.")
 @click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
               help="A bundled preset (icnperf machines) or a machine TOML file.")
 @click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",

@@ -72,7 +72,12 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
               help="Data per rank: a range, a list or one size; bare numbers are bytes.")
 @click.option("--algorithm", default="all", show_default=True,
               help="all, hw-tree, p2p-tree, binomial, recursive-doubling, ring, rabenseifner,"
-                   " bruck, or what MPI libraries run: linear, pairwise, reduce-bcast.")
+                   " bruck, or what MPI libraries run: linear, pairwise, reduce-bcast; auto:"
+                   " the one the machine's MPI library (software.mpi_library) picks.")
+@click.option("--element-size", "element_size", default="8B", show_default=True,
+              metavar="SIZE",
+              help="Bytes of one data element (a double): the element counts of auto's rules"
+                   " and Rabenseifner's whole-element split.")
 @click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
               show_default=True, help="Software overhead per message and per hardware call.")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
@@ -92,16 +97,18 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 @FORCE_OPTION
 @WIDE_OPTION
 def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
-               nodes: str | None, shape: str | None, sizes: str, algorithm: str, api: str,
-               processes_per_node: int, hierarchy: str | None, placement: str, fmt: str,
-               output: str | None, force: bool, wide: bool) -> None:
+               nodes: str | None, shape: str | None, sizes: str, algorithm: str,
+               element_size: str, api: str, processes_per_node: int, hierarchy: str | None,
+               placement: str, fmt: str, output: str | None, force: bool,
+               wide: bool) -> None:
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
     dragonfly."""
     from icnperf.reports.text.predict import collective_text
 
     emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
-                         api, fmt, processes_per_node, placement, wide, hierarchy),
+                         api, fmt, processes_per_node, placement, wide, hierarchy,
+                         element_size),
          output, force)
 
 
@@ -118,10 +125,10 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
               help="Set a skeleton parameter, e.g. n=2048 (repeatable; bare SI numbers).")
 @click.option("--algorithm", default=None, metavar="ALG",
-              help="Algorithm of every collective phase (auto, hw-tree, recursive-doubling,"
-                   " p2p-tree, ...), or all: the hardware tree beside each phase's"
-                   " point-to-point algorithm, with p2p / hw-tree [default: each phase's"
-                   " own].")
+              help="Algorithm of every collective phase (best: the fastest; auto: the MPI"
+                   " library's; hw-tree, recursive-doubling, p2p-tree, ...), or all: the"
+                   " hardware tree beside each phase's point-to-point algorithm, with"
+                   " p2p / hw-tree [default: each phase's own].")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
               help="Processes per node [default: the skeleton's, else the machine's].")
 @click.option("--rows", type=Count(), default=None, help="spmv: matrix rows (param rows).")

@@ -312,9 +312,9 @@ def _collective(r: _Reader, raw, label: str, table) -> Collective:
         op = operation_name(str(op_text))
     except InputError as error:
         raise r.fail(f"{where}.op'", str(error)) from None
-    algorithm = raw.get("algorithm", "auto")
-    if algorithm != "auto" and algorithm not in ALGORITHMS:
-        raise r.fail(f"{where}.algorithm'", f"unknown algorithm {algorithm!r} (auto or "
+    algorithm = raw.get("algorithm", "best")
+    if algorithm not in ("best", "auto") and algorithm not in ALGORITHMS:
+        raise r.fail(f"{where}.algorithm'", f"unknown algorithm {algorithm!r} (best, auto or "
                      f"{', '.join(ALGORITHMS)})")
     p2p_algorithm = raw.get("p2p_algorithm")
     if p2p_algorithm is not None and (p2p_algorithm == HARDWARE_ALGORITHM

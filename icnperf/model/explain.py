@@ -259,6 +259,8 @@ def explain(machine, operation: str, algorithm: str, m: float = 256.0, *,
         if name in params and name not in formula_params:
             value = params[name]
             formula_params[name] = value if isinstance(value, str) else _exact(value)
+    if "element_size" in params:     # whole-element splits (Rabenseifner): a number, as m
+        formula_params["element_size"] = _exact(params["element_size"])
     size = sp.Integer(0) if operation == "barrier" else _exact(m)
     expression = sp.sympify(collectives.evaluate(operation, algorithm, size, layout,
                                                  formula_params))

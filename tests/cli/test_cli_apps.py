@@ -409,9 +409,9 @@ def test_algorithm_all_prints_a_block_per_algorithm_and_the_ratio_within_100_col
     assert totals[0]["hw_gain"] == totals[2]["hw_gain"] and float(totals[0]["hw_gain"]) > 1
 
 
-def test_algorithm_all_on_an_auto_phase_takes_the_fastest_point_to_point(tmp_path):
-    path = tmp_path / "auto.toml"
-    path.write_text(JACOBI.replace('algorithm = "recursive-doubling"', 'algorithm = "auto"'))
+def test_algorithm_all_on_a_best_phase_takes_the_fastest_point_to_point(tmp_path):
+    path = tmp_path / "best.toml"
+    path.write_text(JACOBI.replace('algorithm = "recursive-doubling"', 'algorithm = "best"'))
     doc = run_json("predict", "app", str(path), "--machine", "angara-4d", "--nodes", "256",
                    "--algorithm", "all")
     assert {t["algorithm"] for t in doc["totals"]} == {"hw-tree", "point-to-point"}
@@ -464,12 +464,12 @@ def test_explain_app_wide_keeps_each_formula_on_one_line():
 
 
 def test_explain_app_of_a_library_algorithm_gives_its_time_without_a_formula():
-    """auto picks an MPI library's linear all-gather on the SimGrid fat tree (timed as
+    """best picks an MPI library's linear all-gather on the SimGrid fat tree (timed as
     flows, no closed form): explain app says so instead of refusing the name."""
     text = run("explain", "app", "spmv", "--machine", "simgrid-fattree-64", "--nodes", "8",
                "--set", "node.spmv_rate=1GFLOP/s")
     flowing = " ".join(text.split())
-    assert "by linear (auto: fastest of" in flowing and "no closed form" in flowing
+    assert "by linear (best: fastest of" in flowing and "no closed form" in flowing
 
 
 # --- calibrate --app --------------------------------------------------------------------------

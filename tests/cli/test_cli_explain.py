@@ -116,7 +116,7 @@ def test_crossover_over_bytes_table_and_csv():
     out = run(*args).output
     model = crossover(load_machine("angara-4d"), "allreduce", "rabenseifner",
                       "recursive-doubling", 2, variable="bytes")     # the model's own root
-    assert 16384 < model.at.value <= 32768       # as tests/model/test_explain.py bounds it
+    assert model.at.value == 65529               # as tests/model/test_explain.py derives it
     assert f"becomes 2x faster than recursive-doubling at {int(model.at.value):,} B" in out
     assert "brentq" in out
     csv = run(*args, "--range", "1KiB..1MiB:x4", "--format", "csv").output
@@ -166,3 +166,28 @@ def test_bad_input_is_one_line_and_status_2(args):
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2, result.output
     assert len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_explain_auto_explains_the_library_choice():
+    base = ["explain", "collective", "allreduce", "--algorithm", "auto", "--machine",
+            "angara-3d", "--set", "software.mpi_library=mpich", "--bytes", "4KiB",
+            "--format", "json"]
+    # 4 KiB = 512 doubles, > 8 B: Rabenseifner on 32 nodes (512 >= pof2 32), recursive
+    # doubling on the whole 8192-node machine (512 < 8192) (MPICH 4.x)
+    small = json.loads(run(*base, "--nodes", "32").output)
+    assert small["inputs"]["auto"] == {"algorithm": "rabenseifner",
+                                       "rule": "MPICH 4.x: allreduce > 8 B, count >= pof2"}
+    assert small["inputs"]["algorithm"] == "auto"
+    whole = json.loads(run(*base).output)
+    assert whole["inputs"]["auto"] == {"algorithm": "recursive-doubling",
+                                       "rule": "MPICH 4.x: allreduce, count < pof2"}
+
+
+def test_explain_auto_refuses_an_algorithm_without_a_closed_form():
+    result = CliRunner().invoke(cli, ["explain", "collective", "alltoall", "--algorithm",
+                                      "auto", "--machine", "angara-3d", "--set",
+                                      "software.mpi_library=mpich", "--nodes", "16",
+                                      "--bytes", "64KiB"])
+    # 16 ranks: one block of 4 KiB, <= 32768 B: MPICH's scattered all-to-all (linear)
+    assert result.exit_code == 2
+    assert "auto picks linear" in result.output and "no closed form" in result.output

@@ -154,3 +154,49 @@ def test_ppn_spreads_over_the_nodes_nics():
     two_on_one = rows("--ppn", "2", "--set", "node.nics_per_node=1")
     assert eight["latency_s"] == pytest.approx(two_on_one["latency_s"])
     assert eight["sharing_delay_s"] == pytest.approx(eight["serialization_s"])
+
+
+# --- predict collective --algorithm auto ---------------------------------------------------
+
+
+def test_auto_json_names_the_algorithm_and_the_rule():
+    result = run("predict", "collective", "allreduce", "--machine", "piz-daint", "--nodes",
+                 "16", "--bytes", "8,4KiB", "--algorithm", "auto", "--format", "json")
+    assert result.exit_code == 0, result.output
+    small, large = json.loads(result.output)["rows"]
+    # MPICH 4.x (generic.json): recursive doubling up to 8 B, Rabenseifner above when the
+    # 512 doubles are at least pof2 = 16
+    assert small["algorithm"] == "auto: recursive-doubling"
+    assert small["rule"] == "MPICH 4.x: allreduce <= 8 B"
+    assert large["algorithm"] == "auto: rabenseifner"
+    direct = run("predict", "collective", "allreduce", "--machine", "piz-daint", "--nodes",
+                 "16", "--bytes", "4KiB", "--algorithm", "rabenseifner", "--format", "json")
+    assert json.loads(direct.output)["rows"][0]["time_s"] == large["time_s"]
+
+
+def test_auto_table_on_open_mpi_says_where_it_approximates():
+    result = run("predict", "collective", "allreduce", "--machine", "summit", "--nodes",
+                 "200", "--bytes", "8", "--algorithm", "auto")
+    assert result.exit_code == 0, result.output
+    assert "auto: binomial" in result.output
+    flowing = " ".join(result.output.split())
+    assert "Open MPI 4.1: allreduce P 128..255" in flowing and "approximated" in flowing
+
+
+def test_auto_without_an_mpi_library_is_a_one_line_error():
+    result = CliRunner().invoke(cli, ["predict", "collective", "allreduce", "--machine",
+                                      "angara-3d", "--algorithm", "auto"])
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1
+    assert "--set software.mpi_library=mpich" in result.output
+
+
+def test_auto_with_a_library_set_on_the_command_line():
+    result = run("predict", "collective", "broadcast", "--machine", "angara-3d", "--set",
+                 "software.mpi_library=mpich", "--set", "software.mpi_version=MPICH 3.2",
+                 "--nodes", "16", "--bytes", "64KiB", "--algorithm", "auto", "--format",
+                 "json")
+    row = json.loads(result.output)["rows"][0]
+    # 64 KiB >= 12288 B, < 524288 B, 16 ranks a power of two: scatter + recursive doubling
+    assert row["algorithm"] == "auto: recursive-doubling"
+    assert row["rule_set"].startswith("MPICH 3.2")

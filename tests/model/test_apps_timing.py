@@ -144,15 +144,32 @@ def test_collective_bytes_are_the_per_rank_buffer(op, factor):
     assert p.communication_s == pytest.approx(float(direct.time[0]), rel=1e-12)
 
 
-def test_auto_takes_the_fastest_algorithm_and_override_wins():
+def test_best_takes_the_fastest_algorithm_and_override_wins():
     layout = Layout.torus((4, 4, 4))
-    body = 'collective = { op = "allreduce", bytes = 8, algorithm = "auto" }'
-    auto = one_phase(body, layout=layout)
+    body = 'collective = { op = "allreduce", bytes = 8, algorithm = "best" }'
+    best = one_phase(body, layout=layout)
     every = collectives.compare(MACHINE, "allreduce", [8], layout=layout)
-    assert auto.communication_s == pytest.approx(min(float(r.time[0]) for r in every.values()))
+    assert best.communication_s == pytest.approx(min(float(r.time[0]) for r in every.values()))
+    default = one_phase('collective = { op = "allreduce", bytes = 8 }', layout=layout)
+    assert default.communication_s == best.communication_s
     forced = one_phase(body, layout=layout, algorithm="ring")
     assert forced.communication_s == pytest.approx(float(every["ring"].time[0]))
     assert "ring" in forced.terms[0].detail
+
+
+def test_auto_is_the_mpi_library_choice():
+    layout = Layout.torus((4, 4, 4))
+    body = 'collective = {{ op = "allreduce", bytes = {}, algorithm = "auto" }}'
+    with pytest.raises(InputError, match="software.mpi_library"):
+        one_phase(body.format(8), layout=layout)
+    mpich = MACHINE.with_overrides(["software.mpi_library=mpich"])
+    s = skeleton(f'[[phase]]\nname = "p"\n{body.format(4096)}\n')
+    phase = timing.run(s, mpich, layout).phases[0]
+    # MPICH 4.x: 4096 B > 8 B and 512 doubles >= pof2 64: Rabenseifner
+    direct = collectives.collective_time(mpich, "allreduce", "rabenseifner", [4096],
+                                         layout=layout)
+    assert phase.communication_s == pytest.approx(float(direct.time[0]), rel=1e-12)
+    assert "auto: MPICH 4.x: allreduce > 8 B" in phase.terms[0].detail
 
 
 def test_node_scope_runs_among_one_rank_per_node():

@@ -476,10 +476,21 @@ def test_times_are_monotone_in_message_size(layout):
         if not fluid.offered(algorithm, layout.ranks, operation) or (
                 algorithm in ("linear", "reduce-bcast") and ANGARA.get("store_and_forward")):
             continue
-        t = np.broadcast_to(C.evaluate(operation, algorithm, sizes, layout, ANGARA),
+        # Rabenseifner in whole elements is not monotone (7 doubles over 8 blocks all sit
+        # in the last one, 8 doubles spread one per block): checked with bytes split evenly
+        params = ({k: v for k, v in ANGARA.items() if k != "element_size"}
+                  if algorithm == "rabenseifner" else ANGARA)
+        t = np.broadcast_to(C.evaluate(operation, algorithm, sizes, layout, params),
                             sizes.shape)
         assert np.all(np.diff(t) >= -1e-18), (algorithm, operation)
         assert np.all(t > 0)
+
+
+def test_rabenseifner_in_whole_elements_gets_faster_when_the_blocks_fill():
+    layout = C.Layout.torus((2, 2, 2))
+    seven, eight = C.evaluate("allreduce", "rabenseifner", np.array([56.0, 64.0]), layout,
+                              ANGARA)
+    assert eight < seven          # 56 B in every step, against 32, 16, 8 B
 
 
 def speedup(preset, nodes, dims, operation="broadcast"):
@@ -515,6 +526,9 @@ def test_sympy_agrees_with_numpy_on_every_formula():
     # exact substitution (the floats' binary values as rationals): a Float coefficient
     # such as 1/12 rounded would move ceiling(m/(12 f)) across an integer
     values = {symbols[k]: sp.Rational(params[k]) for k in symbols}
+    # whole-element splits (Rabenseifner) take the element size as a number, as explain
+    # passes it: ceiling(m / 8) and floor(.../p') stay exact in m
+    symbols["element_size"] = sp.Integer(int(params["element_size"]))
     m = ops.symbols("m", positive=True)
     sizes = np.array([1.0, 240.0, 241.0, 5000.0, 3e6])
     # P = 12 on a torus (non-power-of-two fallbacks, contention) and 4 on a crossbar

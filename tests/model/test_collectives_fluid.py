@@ -133,7 +133,7 @@ def test_library_algorithms_refuse_what_they_do_not_model():
     assert fluid.rank_limit("linear", "allgather") == 64         # 64 x 63 <= 4096 flows
     assert fluid.offered("linear", 256, "broadcast") and not fluid.offered("linear", 257)
     with pytest.raises(InputError, match="does not define"):
-        C.collective_time(machine, "alltoall", "linear", [4096])
+        C.collective_time(machine, "barrier", "linear", [4096])
 
 
 def test_a_host_posts_its_messages_one_after_another():

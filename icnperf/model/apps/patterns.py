@@ -28,8 +28,9 @@ periodic axis of size 2 both messages go to the same rank.
 **Collectives**: :func:`icnperf.model.collectives.collective_time`; the skeleton's
 ``bytes`` is the MPI call's per-rank buffer, so the collectives' m is ``bytes`` for
 allreduce, broadcast and reduce and ``bytes`` x participants for allgather and alltoall
-(their m is the whole gathered vector, the whole send buffer). ``auto`` takes the fastest
-algorithm that applies (``collectives.compare``).
+(their m is the whole gathered vector, the whole send buffer). ``best`` takes the fastest
+algorithm that applies (``collectives.compare``); ``auto`` the one the machine's MPI
+library picks (``collectives.choose``, software.mpi_library; 8-byte elements).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ class CommunicationTerm(NamedTuple):
     (the collective's m for a collective); ``messages`` the most one rank sends; ``hops``,
     ``load``, ``host`` and ``intra`` as collectives.Step (None for a collective or a
     helper); ``detail`` in words (grid, algorithm, ...); ``algorithm`` the collective's
-    (the one ``auto`` chose)."""
+    (the one ``best`` or ``auto`` chose)."""
 
     kind: str
     time_s: float
@@ -196,8 +197,9 @@ def collective_term(machine, layout, op: str, algorithm: str, per_rank_bytes, sc
                     ppn: int, api: str, hardware: bool = True) -> CommunicationTerm:
     """A collective call's time: over every rank (``scope`` ranks, ppn per node) or one
     rank per node (``nodes``), the nodes where the layout's placement puts them; 0 with
-    fewer than two participants. ``auto`` takes the
-    fastest algorithm that applies, the hardware tree left out unless ``hardware``."""
+    fewer than two participants. ``best`` takes the fastest algorithm that applies, the
+    hardware tree left out unless ``hardware``; ``auto`` the one the machine's MPI library
+    picks (collectives.choose over the participants)."""
     procs = 1 if scope == "nodes" else ppn
     participants = layout.endpoints * procs
     if op in ("allgather", "alltoall"):
@@ -214,7 +216,7 @@ def collective_term(machine, layout, op: str, algorithm: str, per_rank_bytes, sc
         return CommunicationTerm("collective", 0.0, m, 0, None, None, None, None,
                                  f"{op} of 0 bytes: nothing to send")
     sizes = None if m is None else [m]
-    if algorithm == "auto":
+    if algorithm == "best":
         results = collectives.compare(machine, op, sizes, layout=layout, api=api,
                                       processes_per_node=procs, placement=layout.placement,
                                       seed=layout.seed)
@@ -224,7 +226,16 @@ def collective_term(machine, layout, op: str, algorithm: str, per_rank_bytes, sc
             raise InputError(f"no collective algorithm applies to {op} on {layout.text}")
         algorithm, result = min(results.items(), key=lambda kv: float(kv[1].time[0]))
         kind = "" if hardware else "point-to-point "
-        chosen = f"{algorithm} (auto: fastest {kind}of {', '.join(results)})"
+        chosen = f"{algorithm} (best: fastest {kind}of {', '.join(results)})"
+    elif algorithm == "auto":
+        key, _ = collectives.rule_set_for(machine.get("software.mpi_library"),
+                                          machine.get("software.mpi_version"))
+        algorithm, reason = collectives.choose(collectives.RULE_SETS[key][0], key, op,
+                                               m or 0.0, participants)
+        result = collectives.collective_time(machine, op, algorithm, sizes, layout=layout,
+                                             api=api, processes_per_node=procs,
+                                             placement=layout.placement, seed=layout.seed)
+        chosen = f"{algorithm} (auto: {reason})"
     else:
         result = collectives.collective_time(machine, op, algorithm, sizes, layout=layout,
                                              api=api, processes_per_node=procs,

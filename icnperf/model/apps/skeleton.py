@@ -65,14 +65,14 @@ beside."""
 @dataclass(frozen=True)
 class Collective:
     """One collective call: ``op`` (model/collectives' names), ``bytes`` the MPI call's
-    per-rank buffer (None for a barrier), ``algorithm`` a collectives algorithm or
-    ``auto``, ``scope`` every rank or one rank per node, ``p2p_algorithm`` the
-    point-to-point algorithm compared with the hardware tree (None: see
-    :attr:`point_to_point`)."""
+    per-rank buffer (None for a barrier), ``algorithm`` a collectives algorithm, ``best``
+    (the fastest) or ``auto`` (the MPI library's choice), ``scope`` every rank or one rank
+    per node, ``p2p_algorithm`` the point-to-point algorithm compared with the hardware tree
+    (None: see :attr:`point_to_point`)."""
 
     op: str
     bytes: Expression | None
-    algorithm: str = "auto"
+    algorithm: str = "best"
     scope: str = "ranks"
     p2p_algorithm: str | None = None
 
@@ -80,13 +80,14 @@ class Collective:
     def point_to_point(self) -> str:
         """The point-to-point algorithm of this call (``predict app --algorithm all`` sets
         it beside the hardware tree): ``p2p_algorithm`` when given, else ``algorithm`` when
-        it is neither ``auto`` nor the hardware tree, else ``auto``, which then means the
-        fastest algorithm other than the hardware tree."""
+        it is neither ``best`` nor the hardware tree (``auto``, the MPI library's choice,
+        never picks the hardware tree), else ``best``, which then means the fastest
+        algorithm other than the hardware tree."""
         if self.p2p_algorithm is not None:
             return self.p2p_algorithm
-        if self.algorithm not in ("auto", HARDWARE_ALGORITHM):
+        if self.algorithm not in ("best", HARDWARE_ALGORITHM):
             return self.algorithm
-        return "auto"
+        return "best"
 
 
 @dataclass(frozen=True)

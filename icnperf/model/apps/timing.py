@@ -285,9 +285,9 @@ def run(skeleton: Skeleton, machine, layout=None, *, ppn: int | None = None,
     processes per node (:func:`processes_per_node`)."""
     if algorithm is not None and point_to_point:
         raise InputError("give an algorithm or point_to_point, not both")
-    if algorithm is not None and algorithm != "auto" \
+    if algorithm is not None and algorithm not in ("best", "auto") \
             and algorithm not in collectives.ALGORITHMS:
-        raise InputError(f"unknown algorithm {algorithm!r}; choose auto or one of "
+        raise InputError(f"unknown algorithm {algorithm!r}; choose best, auto or one of "
                          f"{', '.join(collectives.ALGORITHMS)}")
     layout = collectives.machine_layout(machine, layout)
     nodes = layout.endpoints

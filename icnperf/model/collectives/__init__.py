@@ -62,6 +62,8 @@ The package is split by job; everything is re-exported here, so callers import f
 * ``hierarchy``: the node-local phases of hierarchical collectives (HIERARCHIES);
 * ``schedules``: the textbook algorithms' rounds, :class:`Step`, :func:`schedule`,
   :func:`schedule_time`, :func:`intra_node_time`;
+* ``library_rules``: ``--algorithm auto``, the MPI libraries' default choices
+  (:data:`RULE_SETS`, :func:`choose`, :func:`rule_set_for`);
 * ``notes``: the assumption strings (:func:`assumptions`);
 * ``api``: :func:`evaluate`, :func:`collective_time`, :func:`compare`,
   :class:`CollectiveResult`.
@@ -102,6 +104,11 @@ from icnperf.model.collectives.layout import (
 from icnperf.model.collectives.layout import (
     PLACEMENTS,
     Layout,
+)
+from icnperf.model.collectives.library_rules import (
+    RULE_SETS,
+    choose,
+    rule_set_for,
 )
 from icnperf.model.collectives.notes import (
     _COMMON as _COMMON,
@@ -242,6 +249,7 @@ __all__ = [
     "OPERATIONS",
     "PLACEMENTS",
     "REDUCE_WINDOW",
+    "RULE_SETS",
     "TABLE",
     "CollectiveResult",
     "Entry",
@@ -250,6 +258,7 @@ __all__ = [
     "collective_hardware",
     "collective_parameters",
     "collective_time",
+    "choose",
     "compare",
     "credit_delay",
     "defined",
@@ -266,6 +275,7 @@ __all__ = [
     "p2p_tree_barrier",
     "p2p_tree_broadcast",
     "p2p_tree_reduce",
+    "rule_set_for",
     "schedule",
     "schedule_time",
     "send_gap",

@@ -31,6 +31,7 @@ from icnperf.model.collectives.p2p_tree import (
     p2p_tree_reduce,
 )
 from icnperf.model.collectives.parameters import (
+    ELEMENT_SIZE,
     _bind,
     collective_hardware,
     collective_parameters,
@@ -175,7 +176,8 @@ def collective_time(machine, operation: str, algorithm: str, sizes=None, *,
                     layout: Layout | None = None, api: str = "mpi", source_hops: int = 0,
                     combine_time: float = 0.0, processes_per_node: int = 1,
                     placement: str = "linear", seed: int = 0,
-                    hierarchy: str | None = None) -> CollectiveResult:
+                    hierarchy: str | None = None,
+                    element_size: float = ELEMENT_SIZE) -> CollectiveResult:
     """Time of a collective on a machine for message sizes ``sizes`` (bytes, > 0; ignored
     for a barrier).
 
@@ -191,8 +193,9 @@ def collective_time(machine, operation: str, algorithm: str, sizes=None, *,
     algorithms only when ppn > 1: the trees take one process per node); ``node`` runs the
     node-local phases through shared memory and ``algorithm`` among one leader per node
     (collectives.hierarchy; any algorithm, the trees included), the same as flat with one
-    process per node. Raises InputError for bad names, undefined pairs, sizes <= 0 and
-    machines lacking a needed key.
+    process per node. ``element_size``: bytes of one element (default 8, a double; whole
+    elements split Rabenseifner's vector). Raises InputError for bad names, undefined
+    pairs, sizes <= 0 and machines lacking a needed key.
     """
     algorithm, operation = _check(algorithm, operation)
     m = _sizes(sizes, operation)
@@ -214,7 +217,8 @@ def collective_time(machine, operation: str, algorithm: str, sizes=None, *,
     if layout.is_torus and source_hops > layout.diameter:
         raise InputError(f"source_hops {source_hops} exceeds the diameter "
                          f"{layout.diameter} of {layout.text}")
-    params = collective_parameters(machine, api, combine_time=combine_time)
+    params = collective_parameters(machine, api, combine_time=combine_time,
+                                   element_size=element_size)
     if mode == "node":
         return _hierarchical(machine, operation, algorithm, m, layout, params, api,
                              source_hops)
@@ -274,7 +278,8 @@ def _hierarchical(machine, operation, algorithm, m, layout, params, api, source_
 def compare(machine, operation: str, sizes=None, *, layout: Layout | None = None,
             api: str = "mpi", algorithms=None, combine_time: float = 0.0,
             processes_per_node: int = 1, placement: str = "linear", seed: int = 0,
-            hierarchy: str | None = None) -> dict[str, CollectiveResult]:
+            hierarchy: str | None = None,
+            element_size: float = ELEMENT_SIZE) -> dict[str, CollectiveResult]:
     """:func:`collective_time` of every algorithm that defines ``operation`` (or those
     named), by algorithm name; ``hw-tree`` is left out when the machine has no hardware
     collectives, the tree algorithms when the layout is not a torus or
@@ -306,5 +311,5 @@ def compare(machine, operation: str, sizes=None, *, layout: Layout | None = None
                                combine_time=combine_time,
                                processes_per_node=layout.processes_per_node,
                                placement=layout.placement, seed=layout.seed,
-                               hierarchy=mode)
+                               hierarchy=mode, element_size=element_size)
             for a in algorithms}

@@ -238,7 +238,8 @@ Above it linear and reduce-bcast are not offered and an eager binomial broadcast
 synchronous steps (its result says so)."""
 
 MAX_FLOWS = 4096
-"""Most flows of one set: the linear all-gather's P(P-1) limit it to 64 ranks."""
+"""Most flows of one set: the linear all-gather's and all-to-all's P(P-1) limit them to 64
+ranks."""
 
 RANK_LIMITS = {"linear": FLOW_RANKS, "reduce-bcast": FLOW_RANKS, "pairwise": 4096}
 """Most ranks each MPI-library algorithm is evaluated on (pairwise: P - 1 mapped steps)."""
@@ -246,7 +247,7 @@ RANK_LIMITS = {"linear": FLOW_RANKS, "reduce-bcast": FLOW_RANKS, "pairwise": 409
 
 def rank_limit(algorithm: str, operation: str | None = None) -> int | None:
     """Most ranks ``algorithm`` (for ``operation``) is evaluated on; None: no limit."""
-    if algorithm == "linear" and operation == "allgather":
+    if algorithm == "linear" and operation in ("allgather", "alltoall"):
         ranks = 2
         while (ranks + 1) * ranks <= MAX_FLOWS:
             ranks += 1
@@ -320,7 +321,7 @@ def _time_one(algorithm: str, operation: str, m: float, layout: Layout, params: 
     ranks = np.arange(p, dtype=np.int64)
     gamma = params.get("combine_time", 0)
     if algorithm == "linear":
-        if operation == "allgather":
+        if operation in ("allgather", "alltoall"):
             src, dst = np.repeat(ranks, p), np.tile(ranks, p)
             keep = src != dst
             return float(flow_times(layout, ends[src[keep]], ends[dst[keep]], m / p,
@@ -349,7 +350,8 @@ def algorithm_time(algorithm: str, operation: str, m, layout: Layout, params: di
                    step_time) -> np.ndarray:
     """Time (s) per size of an algorithm timed as flows (:func:`uses_flows`):
 
-    * ``linear``: one step of every message at once (all-gather: P(P-1) blocks of m/P;
+    * ``linear``: one step of every message at once (all-gather and all-to-all: P(P-1)
+      blocks of m/P;
       broadcast: the root's P - 1 messages of m; reduce: P - 1 messages of m to the root,
       then (P - 1)·γ·m of combining), the step ending with its last flow;
     * ``reduce-bcast``: the linear reduce, then the binomial broadcast;

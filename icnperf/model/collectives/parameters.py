@@ -25,9 +25,17 @@ def _pick(values: dict, keys) -> dict:
 # --- parameters -------------------------------------------------------------------------
 
 
-def collective_parameters(machine, api: str = "mpi", *, combine_time: float = 0.0) -> dict:
+ELEMENT_SIZE = 8.0
+"""Bytes of one element of a collective's data when the caller gives none: a double
+(MPI_DOUBLE). MPI libraries split vectors and count elements in whole elements."""
+
+
+def collective_parameters(machine, api: str = "mpi", *, combine_time: float = 0.0,
+                          element_size: float = ELEMENT_SIZE) -> dict:
     """network.machine_parameters plus the collective ones: ``combine_time`` (γ, seconds per
-    byte reduced at a host; not in the machine files, default 0), and when the machine has
+    byte reduced at a host; not in the machine files, default 0), ``element_size`` (bytes
+    of one element, default 8: a double; Rabenseifner's whole-element split), and when the
+    machine has
     hardware collectives (``network.collective_trees``) ``collective_trees`` and
     ``collective_store_and_forward`` (1 unless ``network.collective_switching`` says
     cut-through); for hardware other than Angara's tree ``collective_hardware``
@@ -39,6 +47,9 @@ def collective_parameters(machine, api: str = "mpi", *, combine_time: float = 0.
     if not (math.isfinite(combine_time) and combine_time >= 0):
         raise InputError(f"combine_time must be finite and >= 0, not {combine_time!r}")
     params["combine_time"] = combine_time
+    if not (math.isfinite(element_size) and element_size > 0):
+        raise InputError(f"element_size must be finite and > 0 bytes, not {element_size!r}")
+    params["element_size"] = float(element_size)
     eager = machine.get("software.eager_limit")
     if eager is not None:
         params["eager_limit"] = eager

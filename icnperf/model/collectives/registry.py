@@ -56,6 +56,12 @@ _POW2_FOLD = ("non-power-of-two P: MPICH's fallback (Thakur et al. §4.4): with 
               "to the next rank, which combines them; the p' survivors run the algorithm; "
               "then the r ranks get the result back (2 extra steps)")
 
+_ELEMENTS = ("whole elements (MPICH, SMPI): the vector of c = m / e elements (e: the "
+             "element size, default 8 B) is cut into p' blocks of floor(c/p') elements, "
+             "the rest in the last; a step's message holding the last block carries "
+             "k floor(c/p') + c mod p' elements, so with c < p' every step carries all c "
+             "(the symbolic form divides m evenly)")
+
 TABLE: dict[tuple[str, str], Entry] = {
     ("hw-tree", "broadcast"): Entry(
         "hw-tree", "broadcast", "hardware tree broadcast: O + T_hw(m, h_s + D) store-and-forward",
@@ -125,9 +131,16 @@ TABLE: dict[tuple[str, str], Entry] = {
         "ring", "broadcast", "binomial scatter then ring all-gather (MPICH's long-message "
         "broadcast; Thakur: (lg p + p - 1)α + 2(p-1)/p nβ)", (),
         "binomial scatter of m/P blocks from rank 0, then the ring all-gather"),
+    ("recursive-doubling", "broadcast"): Entry(
+        "recursive-doubling", "broadcast", "binomial scatter then recursive-doubling "
+        "all-gather (MPICH's medium-message broadcast for P a power of two, Open MPI's "
+        "scatter_allgather; Thakur: 2 lg p α + 2(p-1)/p nβ)",
+        ("non-power-of-two P: the all-gather is Bruck's (as the recursive-doubling "
+         "all-gather's fallback); MPICH runs this broadcast only for P a power of two",),
+        "binomial scatter of m/P blocks from rank 0, then the recursive-doubling all-gather"),
     ("rabenseifner", "allreduce"): Entry(
         "rabenseifner", "allreduce", "recursive-halving reduce-scatter then recursive-doubling "
-        "all-gather (Thakur: 2 lg p α + 2(p-1)/p nβ + (p-1)/p nγ)", (_POW2_FOLD,),
+        "all-gather (Thakur: 2 lg p α + 2(p-1)/p nβ + (p-1)/p nγ)", (_POW2_FOLD, _ELEMENTS),
         "reduce-scatter: step k exchanges m/2^(k+1) with r XOR 2^k, combining; all-gather: "
         "the same pairs and sizes in reverse order"),
     ("rabenseifner", "reduce"): Entry(
@@ -135,7 +148,7 @@ TABLE: dict[tuple[str, str], Entry] = {
         "(Thakur: 2 lg p α + 2(p-1)/p nβ + (p-1)/p nγ)",
         ("non-power-of-two P: the pre-step of MPICH's fallback (ranks 0, 2, ..., 2r-2 send "
          "to the next rank); the root is the first survivor (rank 1 when P is not a power "
-         "of two, else rank 0)",),
+         "of two, else rank 0)", _ELEMENTS),
         "reduce-scatter as in the all-reduce, then binomial gather of 2^k m/P to the root"),
     ("bruck", "allgather"): Entry(
         "bruck", "allgather", "ceil(lg P) steps of min(2^k, P-2^k) m/P "
@@ -166,6 +179,19 @@ TABLE: dict[tuple[str, str], Entry] = {
         "pairwise", "allgather", "P - 1 shift steps of m/P: at step i rank r sends its own "
         "block to r + i and receives from r - i (SimGrid's 'ring', Faraj's pairwise)", (),
         "step i = 1 .. P-1: rank r sends its block of m/P to r + i mod P"),
+    ("linear", "alltoall"): Entry(
+        "linear", "alltoall", "every rank posts all P - 1 isend/irecv of its blocks m/P at "
+        "once (MPICH's 'scattered' all-to-all, Open MPI's linear): one step of P(P-1) "
+        "messages",
+        ("MPICH posts at most MPIR_CVAR_ALLTOALL_THROTTLE (32) destinations at a time; "
+         "above 33 ranks its batches are approximated by one step",),
+        "one step: rank r sends its block for rank s (m/P) to every s != r"),
+    ("pairwise", "alltoall"): Entry(
+        "pairwise", "alltoall", "P - 1 exchange steps of m/P: at step i rank r sends its "
+        "block to r XOR i (P a power of two) or r + i (otherwise) and receives from the "
+        "matching rank (MPICH's pairwise exchange, Open MPI's pairwise): "
+        "(P-1)(α + (m/P)β)", (),
+        "step i = 1 .. P-1: rank r sends m/P to r XOR i (P a power of two) or r + i mod P"),
     ("reduce-bcast", "allreduce"): Entry(
         "reduce-bcast", "allreduce", "linear reduce to rank 0 (all P - 1 messages at once), "
         "then a binomial broadcast (SMPI's default all-reduce; a ring all-reduce's fallback "

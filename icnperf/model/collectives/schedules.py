@@ -25,7 +25,12 @@ class Step(NamedTuple):
     apart, at most ``load`` messages on one channel; ``combine`` says the receiver reduces
     the data it receives. ``host`` is the most inter-node messages through one node's
     adapter (1 with one process per node; 0 when no message leaves its node) and ``intra``
-    says some message joins two ranks of one node (an intra-node copy)."""
+    says some message joins two ranks of one node (an intra-node copy). ``blocks`` > 0:
+    the vector is split into that many blocks of whole elements, the last holding the
+    remainder, and the step's largest message is ``fraction`` · blocks of them, the last
+    included (:func:`split_bytes`); 0: bytes divide evenly. ``last``: (hops, load, host,
+    intra) of the messages that carry the last block, mapped on their own (None: every
+    message may)."""
 
     count: int
     fraction: Fraction
@@ -34,6 +39,8 @@ class Step(NamedTuple):
     combine: bool
     host: int = 1
     intra: bool = False
+    blocks: int = 0
+    last: tuple[int, int, int, bool] | None = None
 
 
 def _pow2_floor(p: int) -> int:
@@ -49,15 +56,21 @@ class _Rounds:
 
     def __init__(self):
         self.rounds: list[tuple[int, Fraction, bool, np.ndarray, np.ndarray]] = []
+        self.blocks: list[int] = []
+        self.last: list[np.ndarray | None] = []
 
-    def add(self, fraction, combine, sources, destinations, count=1):
+    def add(self, fraction, combine, sources, destinations, count=1, blocks=0, last=None):
         """``count`` rounds in which ``sources[i]`` sends fraction * m to
-        ``destinations[i]``; a round without messages is dropped."""
+        ``destinations[i]``; a round without messages is dropped. ``blocks``: the vector's
+        whole-element blocks (Step.blocks), 0 for an even split; ``last``: a boolean mask
+        of the messages carrying the last block (None: any may)."""
         sources = np.asarray(sources, dtype=np.int64)
         destinations = np.asarray(destinations, dtype=np.int64)
         if len(sources) and count > 0:
             self.rounds.append((count, Fraction(fraction), bool(combine), sources,
                                 destinations))
+            self.blocks.append(int(blocks))
+            self.last.append(None if last is None else np.asarray(last, dtype=bool))
 
 
 def _fold(p: int):
@@ -114,9 +127,24 @@ def _bruck_allgather(rounds: _Rounds, p: int):
         rounds.add(Fraction(min(d, p - d), p), False, src, (src - d) % p)
 
 
-def _exchange(rounds, actual, p2, mask, fraction, combine):
-    new = np.arange(p2, dtype=np.int64)
-    rounds.add(fraction, combine, actual[new], actual[new ^ mask])
+def _recursive_doubling_allgather(rounds: _Rounds, p: int):
+    # power-of-two P: step k exchanges 2^k blocks of m/P with r XOR 2^k; otherwise Bruck's
+    # algorithm (MPICH's fallback for short all-gathers, Thakur et al. §4.1)
+    if p & (p - 1):
+        _bruck_allgather(rounds, p)
+        return
+    src = np.arange(p, dtype=np.int64)
+    for t in range(p.bit_length() - 1):
+        rounds.add(Fraction(1 << t, p), False, src, src ^ (1 << t))
+
+
+def _pairwise_alltoall(rounds: _Rounds, p: int):
+    # MPICH's pairwise exchange (Thakur et al. §4.5): step i = 1 .. P-1, rank r sends its
+    # block for r XOR i (P a power of two) or r + i mod P (otherwise), m/P bytes
+    src = np.arange(p, dtype=np.int64)
+    power = p & (p - 1) == 0
+    for i in range(1, p):
+        rounds.add(Fraction(1, p), False, src, src ^ i if power else (src + i) % p)
 
 
 def _recursive_doubling_allreduce(rounds: _Rounds, p: int, fraction=1):
@@ -127,23 +155,42 @@ def _recursive_doubling_allreduce(rounds: _Rounds, p: int, fraction=1):
     rounds.add(fraction, False, pre_dst, pre_src)
 
 
+def _exchange(rounds, actual, p2, mask, fraction, combine, blocks=0, last=None):
+    new = np.arange(p2, dtype=np.int64)
+    rounds.add(fraction, combine, actual[new], actual[new ^ mask], blocks=blocks, last=last)
+
+
 def _rabenseifner(rounds: _Rounds, p: int, to_root: bool):
+    # The vector is cut into p' blocks of whole elements, count // p' each and the rest in
+    # the last (MPICH's cnts, as SMPI's rab_rdb): a step's largest message is one holding
+    # the last block (blocks=p2). In the halving at distance 2^t the lower survivor of a
+    # pair keeps the lower half of its window and sends the upper, so the window of
+    # survivor s still holds block p'-1 after step t when bits 0..t of s are all 1: at step
+    # t the senders of that block are the survivors whose bits 0..t-1 are 1 and bit t is 0;
+    # in the all-gather at distance 2^t, those whose bits 0..t are all 1.
     p2, pre_src, pre_dst, actual = _fold(p)
     rounds.add(1, True, pre_src, pre_dst)
     steps = p2.bit_length() - 1
+    new = np.arange(p2, dtype=np.int64)
     # reduce-scatter by recursive halving: partner distance 1, 2, 4, ..., halves of m
     for t in range(steps):
-        _exchange(rounds, actual, p2, 1 << t, Fraction(1, 2 << t), True)
+        low = (1 << t) - 1
+        _exchange(rounds, actual, p2, 1 << t, Fraction(1, 2 << t), True, blocks=p2,
+                  last=(new & ((2 << t) - 1)) == low)
     if to_root:
-        # binomial gather of the p' blocks to survivor 0
+        # binomial gather of the p' blocks to survivor 0 (which sender holds the last block
+        # is not tracked: any may)
         for t in range(steps):
             mask = 1 << t
-            new = np.arange(mask, p2, 2 * mask, dtype=np.int64)
-            rounds.add(Fraction(mask, p2), False, actual[new], actual[new - mask])
+            senders = np.arange(mask, p2, 2 * mask, dtype=np.int64)
+            rounds.add(Fraction(mask, p2), False, actual[senders], actual[senders - mask],
+                       blocks=p2)
     else:
         # all-gather by recursive doubling: the same pairs in reverse order
         for t in reversed(range(steps)):
-            _exchange(rounds, actual, p2, 1 << t, Fraction(1, 2 << t), False)
+            full = (2 << t) - 1
+            _exchange(rounds, actual, p2, 1 << t, Fraction(1, 2 << t), False, blocks=p2,
+                      last=(new & full) == full)
         rounds.add(1, False, pre_dst, pre_src)
 
 
@@ -157,12 +204,10 @@ def _rounds(algorithm: str, operation: str, p: int) -> _Rounds:
             _binomial_bcast(rounds, p)
     elif algorithm == "recursive-doubling":
         if operation == "allgather":
-            if power:
-                src = np.arange(p, dtype=np.int64)
-                for t in range(p.bit_length() - 1):
-                    rounds.add(Fraction(1 << t, p), False, src, src ^ (1 << t))
-            else:
-                _bruck_allgather(rounds, p)
+            _recursive_doubling_allgather(rounds, p)
+        elif operation == "broadcast":
+            _binomial_scatter(rounds, p)
+            _recursive_doubling_allgather(rounds, p)
         elif operation == "allreduce":
             _recursive_doubling_allreduce(rounds, p)
         elif operation == "barrier":
@@ -180,7 +225,7 @@ def _rounds(algorithm: str, operation: str, p: int) -> _Rounds:
         _rabenseifner(rounds, p, to_root=operation == "reduce")
     elif algorithm == "linear":
         ranks = np.arange(p, dtype=np.int64)
-        if operation == "allgather":
+        if operation in ("allgather", "alltoall"):
             src, dst = np.repeat(ranks, p), np.tile(ranks, p)
             keep = src != dst
             rounds.add(Fraction(1, p), False, src[keep], dst[keep])
@@ -189,9 +234,12 @@ def _rounds(algorithm: str, operation: str, p: int) -> _Rounds:
         elif operation == "reduce":
             rounds.add(1, True, ranks[1:], np.zeros(p - 1, dtype=np.int64))
     elif algorithm == "pairwise":
-        src = np.arange(p, dtype=np.int64)
-        for i in range(1, p):
-            rounds.add(Fraction(1, p), False, src, (src + i) % p)
+        if operation == "alltoall":
+            _pairwise_alltoall(rounds, p)
+        else:
+            src = np.arange(p, dtype=np.int64)
+            for i in range(1, p):
+                rounds.add(Fraction(1, p), False, src, (src + i) % p)
     elif algorithm == "reduce-bcast":
         rounds.add(1, True, np.arange(1, p, dtype=np.int64), np.zeros(p - 1, dtype=np.int64))
         _binomial_bcast(rounds, p)
@@ -241,13 +289,14 @@ def schedule(algorithm: str, operation: str, layout: Layout) -> tuple[Step, ...]
     if key not in TABLE or TABLE[key].steps is None:
         raise InputError(f"{algorithm} has no step schedule for {operation}")
     merged: dict[tuple, int] = {}
-    for count, fraction, combine, src, dst in _rounds(algorithm, operation,
-                                                      layout.ranks).rounds:
+    rounds = _rounds(algorithm, operation, layout.ranks)
+    for (count, fraction, combine, src, dst), blocks, last in zip(rounds.rounds, rounds.blocks,
+                                                                  rounds.last):
         hops, load, host, intra = _traffic(layout, src, dst)
-        step = (fraction, hops, load, combine, host, intra)
+        carriers = None if last is None else _traffic(layout, src[last], dst[last])
+        step = (fraction, hops, load, combine, host, intra, blocks, carriers)
         merged[step] = merged.get(step, 0) + count
-    return tuple(Step(count, fraction, hops, load, combine, host, intra)
-                 for (fraction, hops, load, combine, host, intra), count in merged.items())
+    return tuple(Step(count, *step) for step, count in merged.items())
 
 
 def _times(m, fraction: Fraction):
@@ -256,6 +305,30 @@ def _times(m, fraction: Fraction):
     if fraction == 1:
         return m
     return m * fraction.numerator / fraction.denominator
+
+
+def split_bytes(m, fraction: Fraction, blocks: int, element_size):
+    """Bytes of the largest message of a step that sends ``fraction`` · blocks of the
+    ``blocks`` blocks of an m-byte vector cut in whole elements (MPICH's and SMPI's
+    Rabenseifner, Thakur et al. §4.4's cnts):
+
+        c = ceil(m / e) elements, q = floor(c / B) per block, the last block q + (c mod B);
+        bytes = min(m, e · (k·q + c mod B)),  k = fraction · B
+
+    With c a multiple of B this is fraction · m (the even split); with fewer elements than
+    blocks (q = 0) every step carries all c elements, held in the last block."""
+    return _split(m, fraction, blocks, element_size)[0]
+
+
+def _split(m, fraction: Fraction, blocks: int, element_size):
+    """(:func:`split_bytes`, the bytes of a message of the same step without the last
+    block: min(m, e·k·q))."""
+    k = int(fraction * blocks)
+    count = ops.ceil(m / element_size)
+    per_block = ops.floor(count / blocks)
+    rest = count - per_block * blocks
+    return (ops.minimum(m, element_size * (k * per_block + rest)),
+            ops.minimum(m, element_size * k * per_block))
 
 
 def intra_node_time(m, *, host_bandwidth, software_overhead=0):
@@ -274,7 +347,7 @@ def intra_node_time(m, *, host_bandwidth, software_overhead=0):
 def schedule_time(m, steps, *, flit_size, packet_max_flits, packet_header_flits,
                   injection_latency, ejection_latency, router_latency, link_latency,
                   link_bandwidth, host_bandwidth, software_overhead=0, store_and_forward=0,
-                  combine_time=0):
+                  combine_time=0, element_size=None):
     """Time of a step schedule (s):
 
         T = Σ_steps count · [ max(T(f·m, h; B_link / c, B_host / a), T_intra(f·m))
@@ -287,7 +360,15 @@ def schedule_time(m, steps, *, flit_size, packet_max_flits, packet_header_flits,
     (1 with one process per node: the host interface is then not shared; the term is left
     out when a = 0, no message leaving its node); T_intra = :func:`intra_node_time`, only
     in steps with a message between two ranks of one node. γ = ``combine_time`` seconds per
-    byte. Steps are synchronous: a step starts when the previous one has ended everywhere
+    byte. A step that splits the vector in whole elements (``Step.blocks``), when
+    ``element_size`` is given (numeric parameters; the symbolic form keeps f·m), is the
+    longer of its two kinds of message: those carrying the last block, :func:`split_bytes`
+    each, charged their own hops, channel load and adapter sharing (``Step.last``), and
+    the others, e·k·q bytes (header only when q = 0), charged the whole step's; a channel
+    shared between the two kinds is charged within each kind only (exact when the others
+    carry no elements). Without ``Step.last`` the largest size takes the whole step's
+    traffic.
+    Steps are synchronous: a step starts when the previous one has ended everywhere
     (Thakur et al.'s model). On a full crossbar (h = 1, c = 1) with a linear T(n) = α + nβ
     this is exactly Thakur et al.'s α-β-γ form of the algorithm, α = T(0, 1) and β its
     per-byte slope (tests/model/test_collectives.py).
@@ -297,22 +378,35 @@ def schedule_time(m, steps, *, flit_size, packet_max_flits, packet_header_flits,
            "injection_latency": injection_latency, "ejection_latency": ejection_latency,
            "router_latency": router_latency, "link_latency": link_latency}
     total = 0
-    for step in steps:
-        size = _times(m, step.fraction)
+    def timed(size, hops, load, host, intra):
         time = None
-        if step.host:
-            host = host_bandwidth if step.host == 1 else host_bandwidth / step.host
-            time = network.latency(size, step.hops, **net, host_bandwidth=host,
-                                   link_bandwidth=link_bandwidth / max(step.load, 1),
+        if host:
+            rate = host_bandwidth if host == 1 else host_bandwidth / host
+            time = network.latency(size, hops, **net, host_bandwidth=rate,
+                                   link_bandwidth=link_bandwidth / max(load, 1),
                                    software_overhead=software_overhead,
                                    store_and_forward=store_and_forward)
-        if step.intra:
+        if intra:
             copy = intra_node_time(size, host_bandwidth=host_bandwidth,
                                    software_overhead=software_overhead)
             time = copy if time is None else ops.maximum(time, copy)
+        if time is not None and combine:
+            time = time + combine_time * size
+        return time
+
+    for step in steps:
+        combine = step.combine
+        traffic = (step.hops, step.load, step.host, step.intra)
+        if step.blocks and element_size is not None:
+            size, others = _split(m, step.fraction, step.blocks, element_size)
+            time = timed(size, *(step.last or traffic))
+            if step.last is not None:
+                rest = timed(others, *traffic)
+                time = rest if time is None else time if rest is None else ops.maximum(
+                    time, rest)
+        else:
+            time = timed(_times(m, step.fraction), *traffic)
         if time is None:
             continue
-        if step.combine:
-            time = time + combine_time * size
         total = total + step.count * time
     return total

@@ -57,11 +57,21 @@ def round_time(size, hops, load, combine: bool, params: dict, link_bandwidth=Non
 
 def rounds_time(rounds, m: float, hops_load, params: dict, link_bandwidth=None):
     """Σ count x round_time over ``rounds`` (traffic.Round), each round's hop count and
-    load from ``hops_load(round)`` (arrays over designs, lower bounds of the model's)."""
+    load from ``hops_load(round)`` (arrays over designs, lower bounds of the model's). A
+    round cut in whole elements (``Round.blocks``, with ``element_size`` e in ``params``)
+    is charged min(f·m, e·k·floor(c/B)), c = ceil(m/e), k = f·B: no message of it is
+    smaller in collectives.schedule_time (its messages carry k·floor(c/B) elements, or
+    that plus c mod B), so the bound holds."""
     total = 0.0
+    element = params.get("element_size")
     for r in rounds:
         hops, load = hops_load(r)
-        total = total + r.count * round_time(r.fraction * m, hops, load, r.combine, params,
+        size = r.fraction * m
+        if r.blocks and element:
+            count = np.ceil(m / element)
+            size = min(size, element * round(r.fraction * r.blocks)
+                       * np.floor(count / r.blocks))
+        total = total + r.count * round_time(size, hops, load, r.combine, params,
                                              link_bandwidth)
     return total
 

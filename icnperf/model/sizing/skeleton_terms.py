@@ -38,9 +38,9 @@ from icnperf.model.sizing.traffic import Round, make_round
 __all__ = ["PhaseBound", "SkeletonTerm", "bound_phases", "collective_operations",
            "reads_network", "skeleton_term", "skeleton_term_time"]
 
-LIBRARY_ALGORITHMS = ("auto", "linear", "pairwise", "reduce-bcast")
+LIBRARY_ALGORITHMS = ("best", "auto", "linear", "pairwise", "reduce-bcast")
 """A phase's own algorithms the screen's collective bound does not cover (workload.py's
-UNSCREENED_ALGORITHMS, and auto, which may pick them)."""
+UNSCREENED_ALGORITHMS, and best and auto, which may pick them)."""
 
 
 @dataclass(frozen=True)

@@ -49,13 +49,18 @@ class Round:
     key: bytes = b""
     """A digest of the message pattern (rounds of different algorithms share many);
     :func:`make_round` fills it."""
+    blocks: int = 0
+    """> 0: the vector is cut into that many blocks of whole elements (collectives'
+    Step.blocks, Rabenseifner); bound.rounds_time then takes the smaller message size."""
 
 
-def make_round(count: int, fraction: float, combine: bool, sources, destinations) -> Round:
+def make_round(count: int, fraction: float, combine: bool, sources, destinations,
+               blocks: int = 0) -> Round:
     """A Round with its digest."""
     src = np.ascontiguousarray(sources, dtype=np.int64)
     dst = np.ascontiguousarray(destinations, dtype=np.int64)
-    return Round(int(count), float(fraction), bool(combine), src, dst, _digest(src, dst))
+    return Round(int(count), float(fraction), bool(combine), src, dst, _digest(src, dst),
+                 int(blocks))
 
 
 def _digest(sources: np.ndarray, destinations: np.ndarray) -> bytes:
@@ -70,9 +75,10 @@ def algorithm_rounds(algorithm: str, operation: str, ranks: int) -> tuple[Round,
     repeat counts, before they are mapped onto a network)."""
     from icnperf.model.collectives.schedules import _rounds
 
-    return tuple(make_round(count, fraction, combine, src, dst)
-                 for count, fraction, combine, src, dst in
-                 _rounds(algorithm, operation, int(ranks)).rounds)
+    rounds = _rounds(algorithm, operation, int(ranks))
+    return tuple(make_round(count, fraction, combine, src, dst, blocks)
+                 for (count, fraction, combine, src, dst), blocks in
+                 zip(rounds.rounds, rounds.blocks))
 
 
 @dataclass(frozen=True)

@@ -163,7 +163,7 @@ def point_to_point_label(skeleton) -> str:
     """The name of the point-to-point side of ``--algorithm all``: the algorithm every
     collective phase runs there when they agree on one, else ``point-to-point``."""
     named = {p.collective.point_to_point for p in skeleton.phases if p.collective}
-    return named.pop() if len(named) == 1 and "auto" not in named else "point-to-point"
+    return named.pop() if len(named) == 1 and "best" not in named else "point-to-point"
 
 
 def compared_results(skeleton, machine, layouts, ppn: int | None):

@@ -186,6 +186,22 @@ def _structure_rows(structure: dict) -> list[dict]:
 STRUCTURE_COLUMNS = (Column("name", "substituted"), Column("value", "value"))
 
 
+def _auto(machine, operation: str, layout, size: float) -> tuple[str, str]:
+    """(algorithm, rule) ``--algorithm auto`` picks on this layout (the MPI library's
+    default, collectives.library_rules); InputError when it has no closed form."""
+    from icnperf.model import collectives
+
+    key, _ = collectives.rule_set_for(machine.get("software.mpi_library"),
+                                      machine.get("software.mpi_version"))
+    ranks = collectives.machine_layout(machine, layout).endpoints
+    algorithm, rule = collectives.choose(collectives.RULE_SETS[key][0], key, operation,
+                                         size, ranks)
+    if algorithm not in collectives.ALGORITHMS:
+        raise InputError(f"auto picks {algorithm} ({rule}), which has no closed form to "
+                         "explain; use predict collective --algorithm auto")
+    return algorithm, rule
+
+
 def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
                  overrides: tuple[str, ...], nodes: int | None, shape: str | None,
                  bytes_text: str | None, latex: bool, fmt: str, api: str = "mpi",
@@ -198,12 +214,18 @@ def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
     machine = _machine(machine_name, overrides)
     layout = layout_for(machine.topology, nodes, shape)
     size = _size(bytes_text or DEFAULT_BYTES)
+    rule = None
+    if algorithm == "auto":
+        algorithm, rule = _auto(machine, operation, layout, size)
     explanation = explain(machine, operation, algorithm, size, layout=layout, api=api,
                           symbolic_discrete=all_symbols)
-    inputs = {"what": what, "operation": operation, "algorithm": algorithm,
+    inputs = {"what": what, "operation": operation,
+              "algorithm": algorithm if rule is None else "auto",
               "machine": machine_name, "set": list(overrides), "nodes": nodes,
               "shape": shape, "bytes": bytes_text or DEFAULT_BYTES, "api": api,
               "all_symbols": all_symbols}
+    if rule is not None:
+        inputs["auto"] = {"algorithm": algorithm, "rule": rule}
     if fmt == "json":
         return json_text(explanation_document(machine, explanation, inputs))
     rows = [_elasticity_row(e) for e in explanation.elasticities]
@@ -222,6 +244,8 @@ def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
               f"the shares add up to {explanation.share_sum * 100:.1f}%):")
     page = Page(wide)
     page.line(title)
+    if rule is not None:
+        page.line(f"auto: {rule}", hang="  ")
     page.blank()
     page.line(formula, hang="        ")
     page.blank()

@@ -198,21 +198,85 @@ def hierarchy_for(hierarchy: str | None, processes_per_node: int) -> str:
     return "node" if processes_per_node > 1 else "flat"
 
 
+def auto_choices(machine, operation: str, layout, sizes, processes_per_node: int,
+                 element_size: float) -> tuple[list[tuple[str, str]], str]:
+    """What ``--algorithm auto`` runs on ``layout`` per size: [(algorithm, reason)] from the
+    machine's MPI library rules (collectives.library_rules) for ``layout.endpoints`` x
+    ``processes_per_node`` ranks (pass 1 for the node leaders of a hierarchical collective)
+    and the rule set's note; a one-line InputError when the machine names no library or one
+    without rules."""
+    from icnperf.model.collectives import library_rules
+
+    key, why = library_rules.rule_set_for(machine.get("software.mpi_library"),
+                                          machine.get("software.mpi_version"))
+    ranks = layout.endpoints * processes_per_node
+    library = library_rules.RULE_SETS[key][0]
+    return ([library_rules.choose(library, key, operation, float(m), ranks, element_size)
+             for m in sizes], why)
+
+
+def _auto_rows(machine, operation, layout, sizes, api, processes_per_node, placement,
+               mode, element_size, results, best, tree):
+    from icnperf.model.collectives import collective_time
+
+    leaders = mode == "node" and processes_per_node > 1
+    choices, why = auto_choices(machine, operation, layout, sizes,
+                                1 if leaders else processes_per_node, element_size)
+    rows, assumptions = [], {}
+    for i, (chosen, reason) in enumerate(choices):
+        result = results.get(chosen)
+        if result is None:
+            try:
+                result = collective_time(machine, operation, chosen, sizes, layout=layout,
+                                         api=api, processes_per_node=processes_per_node,
+                                         placement=placement, hierarchy=mode,
+                                         element_size=element_size)
+            except InputError as error:
+                raise InputError(f"auto picks {chosen} ({reason}); {error}") from None
+        assumptions.setdefault(chosen, result.assumptions)
+        rows.append({**_row(result, i, layout, f"auto: {chosen}", best, tree),
+                     "rule": reason + (" (among the node leaders)" if leaders else ""),
+                     "rule_set": why})
+    return rows, assumptions
+
+
+def _row(result, i: int, layout, name: str, best, tree) -> dict:
+    """One table row: size i of ``result`` on ``layout`` under the algorithm name shown."""
+    return {"nodes": result.endpoints, "shape": layout.text,
+            "bytes": float(result.bytes[i]), "algorithm": name,
+            "time_s": float(result.time[i]),
+            "best_p2p_s": None if best is None else float(best[i]),
+            "ratio_to_best_p2p": None if best is None else float(best[i] / result.time[i]),
+            "ratio_to_p2p_tree": None if tree is None else float(tree[i] / result.time[i]),
+            "hierarchy": result.hierarchy,
+            "node_local_s": None if result.node_time is None
+            else float(result.node_time[i]),
+            "inter_node_s": None if result.network_time is None
+            else float(result.network_time[i])}
+
+
 def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api: str,
                     processes_per_node: int = 1, placement: str = "linear",
-                    hierarchy: str | None = None):
+                    hierarchy: str | None = None, element_size: float = 8.0):
     """One row per (layout, size, algorithm): time, and the hardware tree's speedup over the
     best point-to-point algorithm of the same layout and size. ``processes_per_node``,
     ``placement`` and ``hierarchy`` (:func:`hierarchy_for`) go to collectives.compare (with
     ppn > 1 the trees need hierarchy node). With hierarchy node a row also gives the
-    node-local and the inter-node time."""
+    node-local and the inter-node time. ``algorithm`` ``auto``: one row per (layout, size),
+    the algorithm the machine's MPI library picks (:func:`auto_choices`; among the node
+    leaders with hierarchy node) with its rule; ``element_size`` (bytes) counts the elements
+    its rules and Rabenseifner's split take."""
     from icnperf.model.collectives import ALGORITHMS as TEXTBOOK
     from icnperf.model.collectives import ALL_ALGORITHMS as ALGORITHMS, compare
 
-    if algorithm != "all" and algorithm not in ALGORITHMS:
-        raise InputError(f"unknown algorithm {algorithm!r}; choose all or one of"
+    if algorithm not in ("all", "auto") and algorithm not in ALGORITHMS:
+        raise InputError(f"unknown algorithm {algorithm!r}; choose all, auto or one of"
                          f" {', '.join(ALGORITHMS)}")
-    chosen = None if algorithm == "all" else [algorithm]
+    if algorithm == "auto":
+        # the one-line error for a machine without a library comes before any timing
+        auto_choices(machine, operation, layouts[0], sizes[:1], processes_per_node,
+                     element_size)
+    chosen = None if algorithm in ("all", "auto") else [algorithm]
     mode = hierarchy_for(hierarchy, processes_per_node)
     if algorithm in ("hw-tree", "p2p-tree") and processes_per_node != 1 and mode == "flat":
         raise InputError(f"{algorithm} is modelled with one process per node; use"
@@ -221,7 +285,7 @@ def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api
     for layout in layouts:
         results = compare(machine, operation, sizes, layout=layout, api=api,
                           processes_per_node=processes_per_node, placement=placement,
-                          hierarchy=mode)
+                          hierarchy=mode, element_size=element_size)
         if chosen is not None and algorithm not in results:
             raise InputError(f"algorithm {algorithm} does not define {operation} on"
                              f" {layout.text} (available: {', '.join(results)})")
@@ -229,23 +293,19 @@ def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api
         p2p = [r.time for a, r in results.items() if a != "hw-tree" and a in TEXTBOOK]
         best = None if not p2p else np.minimum.reduce(p2p)
         tree = results["p2p-tree"].time if "p2p-tree" in results else None
+        if algorithm == "auto":
+            more, notes = _auto_rows(machine, operation, layout, sizes, api,
+                                     processes_per_node, placement, mode, element_size,
+                                     results, best, tree)
+            rows += more
+            for name, lines in notes.items():
+                assumptions.setdefault(name, lines)
+            continue
         for name in chosen or [a for a in ALGORITHMS if a in results]:
             result = results[name]
             assumptions.setdefault(name, result.assumptions)
-            for i, size in enumerate(result.bytes):
-                rows.append({"nodes": result.endpoints, "shape": layout.text,
-                             "bytes": float(size), "algorithm": name,
-                             "time_s": float(result.time[i]),
-                             "best_p2p_s": None if best is None else float(best[i]),
-                             "ratio_to_best_p2p": None if best is None
-                             else float(best[i] / result.time[i]),
-                             "ratio_to_p2p_tree": None if tree is None
-                             else float(tree[i] / result.time[i]),
-                             "hierarchy": result.hierarchy,
-                             "node_local_s": None if result.node_time is None
-                             else float(result.node_time[i]),
-                             "inter_node_s": None if result.network_time is None
-                             else float(result.network_time[i])})
+            rows += [_row(result, i, layout, name, best, tree)
+                     for i in range(len(result.bytes))]
     return rows, assumptions
 
 
@@ -268,14 +328,19 @@ COLLECTIVE_COLUMNS = (
 )
 
 
+AUTO_COLUMNS = COLLECTIVE_COLUMNS + (Column("rule", "rule", overflow="note"),)
+"""``--algorithm auto``: the rule each row's algorithm follows, as notes when too wide."""
+
+
 def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...],
                     nodes_text: str | None, shape_text: str | None, sizes_text: str,
                     algorithm: str, api: str, fmt: str, processes_per_node: int = 1,
                     placement: str = "linear", wide: bool = False,
-                    hierarchy: str | None = None) -> str:
+                    hierarchy: str | None = None, element_size_text: str = "8B") -> str:
     """The rendered ``predict collective`` table (``wide``: at full width). Without
     --nodes/--shape the machine's own topology is used, whatever its family (torus, fat tree,
-    Clos, dragonfly, megafly)."""
+    Clos, dragonfly, megafly). ``element_size_text``: one element of the data (default a
+    double), for the auto rules' element counts and Rabenseifner's whole-element split."""
     from icnperf.data.machine import load_machine
     from icnperf.model.collectives import operation_name
     from icnperf.units import parse_range
@@ -285,15 +350,20 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     layouts = layouts_for(machine.topology, nodes_text, shape_text)
     sizes = parse_range(sizes_text, "size", default_unit="B")
     mode = hierarchy_for(hierarchy, processes_per_node)
+    element = parse_range(element_size_text, "size", default_unit="B")
+    if len(element) != 1 or not element[0] > 0:
+        raise InputError(f"--element-size takes one size > 0, not {element_size_text!r}")
+    element_size = float(element[0])
     rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
-                                        processes_per_node, placement, mode)
+                                        processes_per_node, placement, mode, element_size)
     if fmt == "json":
         return json_text({"inputs": {"operation": operation, "machine": machine.name,
                                      "set": list(overrides), "nodes": nodes_text,
                                      "shape": shape_text, "bytes": sizes_text,
                                      "algorithm": algorithm, "api": api,
                                      "processes_per_node": processes_per_node,
-                                     "placement": placement, "hierarchy": mode},
+                                     "placement": placement, "hierarchy": mode,
+                                     "element_bytes": element_size},
                           "assumptions": {a: list(n) for a, n in assumptions.items()},
                           "rows": rows})
     if fmt == "csv":
@@ -308,11 +378,16 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     page.line(f"{operation} on {machine.name}, api {api}{placed}; ratios are the best"
               " point-to-point algorithm's and the point-to-point tree's time over this one's")
     page.blank()
-    columns = COLLECTIVE_COLUMNS
+    columns = AUTO_COLUMNS if algorithm == "auto" else COLLECTIVE_COLUMNS
     if mode == "node" and processes_per_node > 1:
         columns = (*columns[:5], Column("node_local_s", "in node", _quantity("time")),
                    *columns[5:])
     page.table(rows, columns)
     page.blank()
-    page.notes("assumptions", _shared_then_own(assumptions))
+    lines = _shared_then_own(assumptions)
+    if algorithm == "auto" and rows:
+        lines = [f"auto: the MPI library's default choice, software.mpi_library "
+                 f"{machine.get('software.mpi_library')} ({rows[0]['rule_set']}); element "
+                 f"counts with {element_size:g}-byte elements (--element-size)"] + lines
+    page.notes("assumptions", lines)
     return page.text()
