@@ -131,3 +131,34 @@ def test_piz_daint_allreduce_is_four_point_to_point_steps():
     assert claim.predict() == pytest.approx(2 * near + 2 * far, rel=1e-3)
     alltoall = next(c for c in R.CLAIMS if c.id == "piz-daint-osu-alltoall-8b-16n")
     assert "128 B per rank" in alltoall.quantity      # 16 blocks of 8 bytes
+
+
+def _preset_toml(name: str) -> dict:
+    from pathlib import Path
+    import tomllib
+    import icnperf.data.machine as machine_package
+    folder = Path(machine_package.__file__).resolve().parents[1] / "machines"
+    return tomllib.loads((folder / f"{name}.toml").read_text(encoding="utf-8"))
+
+
+def test_piz_daint_shared_memory_costs_are_the_cited_osu_figures():
+    """The transferred shared-memory keys are the figures of open-mpi/ompi#5490 (osu_latency
+    on one socket of a Xeon E5-2699 v3, Open MPI 3.0.1), typed here from the issue: 8 bytes
+    in 0.63 us, 4194304 bytes in 572.76 us; the bandwidth is 4 MiB over (572.76 - 0.63) us."""
+    node = _preset_toml("piz-daint")["node"]
+    assert node["shared_memory_latency"]["value"] == "0.63 us"
+    assert "open-mpi/ompi#5490" in node["shared_memory_latency"]["source"]
+    assert "transferred" in node["shared_memory_latency"]["source"]
+    assert "transferred" in node["shared_memory_bandwidth"]["source"]
+    m = load_machine("piz-daint").node
+    assert m["shared_memory_latency"] == pytest.approx(0.63e-6, rel=1e-12)
+    assert m["shared_memory_bandwidth"] == pytest.approx(4194304 / ((572.76 - 0.63) * 1e-6),
+                                                         rel=5e-4)
+
+
+def test_presets_without_a_found_shared_memory_latency_leave_it_absent():
+    """Where no intra-node MPI latency was found (docs/real-machines.md, the searches of the
+    shared-memory part) the key stays unset, so the documented fallback applies."""
+    for name in ("fugaku", "k-computer", "sequoia", "lumi", "frontier", "summit"):
+        assert "shared_memory_latency" not in _preset_toml(name).get("node", {}), name
+        assert load_machine(name).node.get("shared_memory_latency") is None, name
