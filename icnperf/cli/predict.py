@@ -64,9 +64,10 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 @click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
               help="Override a parameter (repeatable).")
 @click.option("--nodes", default=None, metavar="RANGE",
-              help="Node counts (8..32768:x2); the torus keeps its dimension count and takes"
-                   " the most balanced radices; a fat tree or dragonfly runs a job of N nodes"
-                   " on the machine as it is [default: the whole machine].")
+              help="Node counts (8..32768:x2); the torus keeps its dimension count (fewer"
+                   " below 2^dims nodes) and takes the most balanced radices; a fat tree or"
+                   " dragonfly runs a job of N nodes on the machine as it is [default: the"
+                   " whole machine].")
 @click.option("--shape", default=None, metavar="AxBxC", help="Fix the torus shape.")
 @click.option("--bytes", "sizes", default="256B", show_default=True,
               help="Data per rank: a range, a list or one size; bare numbers are bytes.")

@@ -200,3 +200,14 @@ def test_auto_with_a_library_set_on_the_command_line():
     # 64 KiB >= 12288 B, < 524288 B, 16 ranks a power of two: scatter + recursive doubling
     assert row["algorithm"] == "auto: recursive-doubling"
     assert row["rule_set"].startswith("MPICH 3.2")
+
+
+def test_a_job_smaller_than_two_to_the_dims_spans_fewer_torus_dimensions():
+    """16 nodes of the 6D fugaku torus: the job takes 2x2x2x2 (the other two dimensions have
+    extent 1), the same time as --shape 2x2x2x2; 7 nodes are one ring."""
+    common = ["predict", "collective", "allreduce", "--machine", "fugaku", "--bytes", "8",
+              "--algorithm", "recursive-doubling", "--format", "json"]
+    jobs = json.loads(run(*common, "--nodes", "7,16").output)["rows"]
+    shaped = json.loads(run(*common, "--shape", "2x2x2x2").output)["rows"]
+    assert [r["shape"] for r in jobs] == ["torus:7", "torus:2x2x2x2"]
+    assert jobs[1]["time_s"] == shaped[0]["time_s"]

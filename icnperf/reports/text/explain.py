@@ -90,7 +90,7 @@ def layout_for(topology: str, nodes: int | None, shape: str | None):
     the machine's torus reshaped to ``--nodes`` with balanced radices in its dimension
     count, else the machine's topology."""
     from icnperf.model.collectives import Layout
-    from icnperf.model.topology.torus import balanced_torus_shape
+    from icnperf.model.topology.torus import job_torus_shape
 
     if shape is not None:
         layout = Layout.torus(parse_shape(shape))
@@ -101,7 +101,7 @@ def layout_for(topology: str, nodes: int | None, shape: str | None):
     base = Layout.from_topology(topology)
     if nodes is None or nodes == base.endpoints:
         return base
-    return Layout.torus(balanced_torus_shape(nodes, len(base.radices)))
+    return Layout.torus(job_torus_shape(nodes, len(base.radices)))
 
 
 def _machine(machine_name: str, overrides):

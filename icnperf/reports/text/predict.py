@@ -160,7 +160,7 @@ def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
     is (Layout.on_part); 1 node is Layout.one_node (no network)."""
     from icnperf.model.collectives import Layout
     from icnperf.model.topology.spec import parse_spec
-    from icnperf.model.topology.torus import balanced_torus_shape
+    from icnperf.model.topology.torus import job_torus_shape
     from icnperf.units import parse_range
 
     if shape_text is not None:
@@ -185,7 +185,7 @@ def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
         raise InputError(f"--nodes takes torus, fat-tree and dragonfly machines; "
                          f"{spec.text} is a {spec.family.name}")
     dims = len(spec.params["radices"]) if "radices" in spec.params else spec.params["n"]
-    return [Layout.one_node() if n == 1 else Layout.torus(balanced_torus_shape(n, dims))
+    return [Layout.one_node() if n == 1 else Layout.torus(job_torus_shape(n, dims))
             for n in counts]
 
 

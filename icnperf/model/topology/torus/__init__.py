@@ -52,6 +52,7 @@ from __future__ import annotations
 from icnperf.model.topology.torus.family import (
     FAMILIES,
     balanced_torus_shape,
+    job_torus_shape,
     check_hypercube,
     check_mesh,
     check_torus,
@@ -94,6 +95,7 @@ __all__ = [
     "RING_TIES",
     "average_distance",
     "balanced_torus_shape",
+    "job_torus_shape",
     "bisection_links",
     "bit_complement_load",
     "check_hypercube",

@@ -327,6 +327,22 @@ def balanced_torus_shape(nodes: int, dims: int) -> tuple[int, ...]:
     return shapes[0]
 
 
+def job_torus_shape(nodes: int, dims: int) -> tuple[int, ...]:
+    """The torus a job of ``nodes`` nodes takes on a ``dims``-dimensional machine: the most
+    balanced shape in ``dims`` dimensions (:func:`balanced_torus_shape`) when one exists,
+    else in the most dimensions below that which admit one. A job smaller than 2^dims
+    nodes spans a sub-block of extent 1 in the remaining dimensions, which then carry none
+    of its messages (16 nodes of a 6D Tofu machine: 2x2x2x2). Raises InputError only for
+    bad counts (nodes < 2, above the network cap)."""
+    require(is_integer(nodes) and nodes >= 2, f"torus: a job needs an integer >= 2 nodes, "
+                                              f"not {nodes!r}")
+    for d in range(int(dims), 0, -1):
+        shapes = torus_shapes(int(nodes), d) if nodes <= MAX_ENDPOINTS else ()
+        if shapes:
+            return shapes[0]
+    return balanced_torus_shape(nodes, 1)
+
+
 FAMILIES: tuple[Family, ...] = (
     Family(
         name="torus",
