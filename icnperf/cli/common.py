@@ -46,7 +46,9 @@ class BadInput(click.ClickException):
     exit_code = 2
 
     def show(self, file=None) -> None:
-        click.echo(f"icnperf: error: {self.format_message()}", err=True, file=file)
+        from icnperf.data.files import printable
+
+        click.echo(f"icnperf: error: {printable(self.format_message())}", err=True, file=file)
 
 
 def no_format_for_html(fmt: str, output: str) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from icnperf import __version__
+from icnperf.errors import InputError
 
 FORMATS = ("table", "json", "csv")
 
@@ -47,10 +48,12 @@ class Column:
 
 
 def number(digits: int = 4) -> Callable[[Any], str]:
-    """Formatter: a number with ``digits`` significant digits; integers print whole."""
+    """Formatter: a number with ``digits`` significant digits; integers print whole; None,
+    NaN and infinities (no value: not applicable, or a queue past saturation) print as
+    ``-``."""
 
     def fmt(value: Any) -> str:
-        if value is None or (isinstance(value, float) and math.isnan(value)):
+        if value is None or (isinstance(value, float) and not math.isfinite(value)):
             return "-"
         if isinstance(value, int) or (isinstance(value, float) and value.is_integer()
                                       and abs(value) < 1e15):
@@ -120,6 +123,23 @@ def looks_numeric(text: str) -> bool:
     """Whether a cell reads as a number (right-aligned): digits, separators, sign, %, '-'."""
     return text == "-" or text.replace(",", "").replace(".", "").replace("e", "").replace(
         "+", "").replace("-", "").replace("%", "").isdigit()
+
+
+def require_finite(rows: Sequence[dict], keys: Sequence[str], what: str,
+                   where: Callable[[dict], str] | None = None) -> None:
+    """InputError naming the first value under ``keys`` that is an infinite or NaN number
+    (None, "not applicable", is allowed): a published result must be a number. ``what``
+    names the command, ``where`` describes a row ("at 1e+20 B")."""
+    for row in rows:
+        for key in keys:
+            value = row.get(key)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                continue
+            if not math.isfinite(value):
+                at = f" {where(row)}" if where is not None else ""
+                raise InputError(f"{what}: {key} is not a finite number{at} (the inputs give"
+                                 " a result beyond floating point: check the --set values"
+                                 " and the sizes)")
 
 
 def csv_text(rows: Sequence[dict], keys: Sequence[str]) -> str:

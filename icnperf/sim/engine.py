@@ -104,8 +104,10 @@ def _delays(router: RouterConfig) -> tuple[int, int]:
     return max(st + link, term) + 1, max(link, term) + 1
 
 
-def estimate_memory(network, router: RouterConfig) -> int:
-    """Bytes the engine's state needs (buffers, VC state, delay lines, packets, logs)."""
+def estimate_memory(network, router: RouterConfig, rate: float = 0.0, measure: int = 0) -> int:
+    """Bytes the engine's state needs (buffers, VC state, delay lines, packets, logs), and
+    with ``rate`` (flits/endpoint/cycle) and ``measure`` (cycles) the latency of every packet
+    tagged in the measurement window, which a run keeps to its end."""
     R, P, N = network.routers, network.ports, network.endpoints
     vc_slots = R * P * router.vcs
     buffers = vc_slots * router.buffer * 8                # packet and flags, ready time
@@ -124,16 +126,21 @@ def estimate_memory(network, router: RouterConfig) -> int:
         islip = vc_slots * 8
         if router.internal_speedup != 1:
             islip += 2 * vc_slots * router.buffer * (4 + 1 + 4 + 4 + 4)  # output, credit queues
+    # tagged packets' latencies: int64 chunks, their concatenation and the percentile's copy
+    latencies = 3 * 8 * N * rate / router.packet_flits * measure
     return int(buffers + per_vc + per_port + per_endpoint + flight + packets + logs + table
-               + islip)
+               + islip + latencies)
 
 
-def check_memory(network, router: RouterConfig, limit: int = MEMORY_LIMIT) -> int:
-    """The memory estimate in bytes; InputError naming it when it exceeds ``limit``."""
-    need = estimate_memory(network, router)
+def check_memory(network, router: RouterConfig, limit: int = MEMORY_LIMIT, rate: float = 0.0,
+                 measure: int = 0) -> int:
+    """The memory estimate in bytes (with ``rate`` and ``measure``: the latency log of the
+    window included); InputError naming it when it exceeds ``limit``."""
+    need = estimate_memory(network, router, rate, measure)
     if need > limit:
+        window = f", {measure:,} measured cycles at rate {rate:g}" if measure else ""
         raise InputError(f"flitsim: {network.name} with {router.vcs} VCs x {router.buffer}"
-                         f" flits needs about {need / 1024**2:,.0f} MiB, more than the"
+                         f" flits{window} needs about {need / 1024**2:,.0f} MiB, more than the"
                          f" limit of {limit / 1024**2:,.0f} MiB")
     return need
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.sim.config import RouterConfig
-from icnperf.sim.engine import MEMORY_LIMIT, TIME_LIMIT, Simulation
+from icnperf.sim.engine import MEMORY_LIMIT, TIME_LIMIT, Simulation, check_memory
 
 
 @dataclass
@@ -69,6 +69,9 @@ def simulate(network, traffic: str, rate: float, router: RouterConfig | None = N
                              f" ({'>= 1' if name == 'measure' else '>= 0'}), got {value!r}")
     if warmup + measure + drain >= TIME_LIMIT:
         raise InputError(f"flitsim: runs are limited to {TIME_LIMIT:,} cycles")
+    router.check(network)
+    tagged = rate if isinstance(rate, (int, float)) and 0 < rate <= 1 else 0.0
+    check_memory(network, router, memory_limit, tagged, measure)
     sim = Simulation(network, router, traffic, rate, seed=seed, memory_limit=memory_limit,
                      traffic_options=traffic_options)
     start = time.perf_counter()

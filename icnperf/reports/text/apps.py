@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from icnperf.errors import InputError
-from icnperf.reports.render import Column, aligned_table, csv_text, json_text, number
+from icnperf.reports.render import (Column, aligned_table, csv_text, json_text, number,
+                                    require_finite)
 
 APPS = ("spmv", "heat", "hpcg", "npb-is")
 P2P_ALGORITHM = {"spmv": "recursive-doubling", "heat": "p2p-tree", "hpcg": "recursive-doubling"}
@@ -36,6 +37,27 @@ APP_COLUMNS = (
     Column("efficiency", "efficiency", number(3)),
     Column("hw_gain", "p2p / hw-tree", number(3)),
 )
+
+
+MAX_LOCAL_CELLS = 10**12
+"""Largest HPCG local domain, in grid points per process."""
+
+
+def _local_domain(text: str) -> tuple[int, int, int]:
+    """``--local NXxNYxNZ``: three whole numbers >= 2 (grid points per process along x, y,
+    z), at most :data:`MAX_LOCAL_CELLS` in all; InputError naming --local otherwise."""
+    import re
+
+    parts = re.split(r"[x×X]", str(text).strip())
+    if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+        raise InputError(f"--local {text!r}: give three whole numbers, e.g. 16x16x16")
+    sizes = tuple(int(p) for p in parts)
+    if min(sizes) < 2:
+        raise InputError(f"--local {text!r}: each size must be at least 2 grid points")
+    if sizes[0] * sizes[1] * sizes[2] > MAX_LOCAL_CELLS:
+        raise InputError(f"--local {text!r}: more than {MAX_LOCAL_CELLS:.0e} grid points per"
+                         " process")
+    return sizes
 
 
 def _problem(app: str, given: dict) -> dict:
@@ -161,12 +183,7 @@ def resolve_skeleton(app: str, given: dict, params=(), machine=None):
         if flag not in used:
             continue
         if flag == "local":
-            from icnperf.model.topology.spec import parse_spec
-
-            sizes = parse_spec(f"mesh:{used['local']}").params["radices"]
-            if len(sizes) != 3:
-                raise InputError("--local takes three sizes, e.g. 16x16x16")
-            values.update(zip(target, sizes))
+            values.update(zip(target, _local_domain(used["local"])))
         else:
             values[target] = used[flag]
     values.update(parse_params(params))

@@ -6,7 +6,7 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.reports.page import Page
-from icnperf.reports.render import Column, csv_text, json_text, number
+from icnperf.reports.render import Column, csv_text, json_text, number, require_finite
 
 GRID_FAMILIES = ("torus", "mesh", "hypercube")
 """Families whose endpoints ``--from``/``--to`` can name by coordinates or an index."""
@@ -106,7 +106,9 @@ def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
              pattern: str = "uniform", wide: bool = False, same_node: bool = False) -> str:
     """The rendered ``predict p2p`` table for one machine (``wide``: at full width;
     ``same_node``: both ranks on one node, through shared memory)."""
+    from icnperf.data.limits import within_limits
     from icnperf.data.machine import load_machine
+    from icnperf.model.budget import p2p_estimate
     from icnperf.model.network import p2p_table
     from icnperf.units import parse_range
 
@@ -128,11 +130,13 @@ def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
             raise InputError(f"--hops {hops:g} exceeds the diameter {diameter:g} of"
                              f" {machine.topology}")
     sizes = parse_range(sizes_text, "size", default_unit="B")
+    within_limits(p2p_estimate(sizes.size, fmt))
     table = p2p_table(machine, sizes, hops, api, processes_per_node=processes_per_node,
                       offered_load=offered_load, pattern=pattern, same_node=same_node)
     names = list(table.columns)
     rows = [{name: float(table.columns[name][i]) for name in names}
             for i in range(len(table.columns["bytes"]))]
+    require_finite(rows, names, "predict p2p", lambda row: f"at {row['bytes']:g} B")
     if fmt == "json":
         return json_text({"inputs": {"machine": machine.name, "topology": machine.topology,
                                      "set": list(overrides), "bytes": sizes_text,
@@ -255,16 +259,25 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     """The rendered ``predict collective`` table (``wide``: at full width). Without
     --nodes/--shape the machine's own topology is used, whatever its family (torus, fat tree,
     Clos, dragonfly, megafly)."""
+    from icnperf.data.limits import within_limits
     from icnperf.data.machine import load_machine
-    from icnperf.model.collectives import operation_name
+    from icnperf.model.budget import collective_estimate
+    from icnperf.model.collectives import ALGORITHMS, operation_name
     from icnperf.units import parse_range
 
     operation = operation_name(operation)
     machine = load_machine(machine_name).with_overrides(list(overrides))
     layouts = layouts_for(machine.topology, nodes_text, shape_text)
     sizes = parse_range(sizes_text, "size", default_unit="B")
+    within_limits(collective_estimate(
+        [layout.endpoints * processes_per_node for layout in layouts], sizes.size,
+        [algorithm], len(ALGORITHMS) if algorithm == "all" else 1, fmt,
+        random_placement=placement == "random"))
     rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
                                         processes_per_node, placement)
+    require_finite(rows, ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree"),
+                   "predict collective",
+                   lambda row: f"for {row['algorithm']} at {row['bytes']:g} B on {row['shape']}")
     if fmt == "json":
         return json_text({"inputs": {"operation": operation, "machine": machine.name,
                                      "set": list(overrides), "nodes": nodes_text,
