@@ -1,15 +1,16 @@
 """The work limits of this run, read from the environment.
 
 ``ICNPERF_MAX_MEMORY``: the most memory a request may be estimated to need (bytes, or a
-size with a unit: ``8GB``, ``4 GiB``); ``ICNPERF_MAX_SECONDS``: the most time (seconds, or
-a time with a unit: ``10 min``). Unset or empty: :data:`icnperf.model.budget.DEFAULT_LIMITS`
-(2 GB, 3 minutes). The estimates and the check are :mod:`icnperf.model.budget`; this
+size with a unit: ``8GB``, ``4 GiB``); ``ICNPERF_MAX_SECONDS``: the most time (seconds,
+or a time with a unit: ``600 s``, ``10 min``, ``2 h``). Unset or empty:
+:data:`icnperf.model.budget.DEFAULT_LIMITS` (2 GB, 3 minutes). The estimates and the check are :mod:`icnperf.model.budget`; this
 module only reads the settings, so the model stays free of I/O.
 """
 
 from __future__ import annotations
 
 import os
+import re
 
 from icnperf.errors import InputError
 from icnperf.model.budget import DEFAULT_LIMITS, Limits
@@ -21,6 +22,10 @@ TIME_VARIABLE = "ICNPERF_MAX_SECONDS"
 """Environment variable: the time limit (seconds, or a time with a unit)."""
 
 
+_LONG_TIMES = {"min": 60.0, "h": 3600.0}
+"""Units a time limit may also be given in (units.py's time kind stops at seconds)."""
+
+
 def _setting(name: str, kind: str, unit: str, default: float, smallest: float) -> float:
     from icnperf.data.files import printable
     from icnperf.units import parse_quantity
@@ -28,14 +33,26 @@ def _setting(name: str, kind: str, unit: str, default: float, smallest: float) -
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
+    text = raw
+    long_time = re.fullmatch(r"(.*?)\s*(min|h)", raw) if kind == "time" else None
+    if long_time and _is_number(long_time.group(1)):
+        text = f"{float(long_time.group(1)) * _LONG_TIMES[long_time.group(2)]!r} s"
     try:
-        value = parse_quantity(raw, kind, default_unit=unit)
+        value = parse_quantity(text, kind, default_unit=unit)
     except InputError as error:
         raise InputError(f"{name}={printable(raw)}: {error}") from None
     if not value >= smallest:
         raise InputError(f"{name}={printable(raw)}: the limit must be at least {smallest:g}"
                          f" {unit}")
     return value
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def limits() -> Limits:

@@ -284,5 +284,5 @@ def _assumptions(machine, params, api, average, processes, nics, load,
     else:
         notes.append("contention ignored: empty network (zero load)")
     notes.append("message rate: one process streaming back to back, bounded by "
-                 "link_bandwidth / bytes (V/L, seeds/001)")
+                 "link_bandwidth / bytes (V/L, seeds/001; no bound for a 0-byte message)")
     return tuple(notes)

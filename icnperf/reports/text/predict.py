@@ -136,6 +136,9 @@ def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
     names = list(table.columns)
     rows = [{name: float(table.columns[name][i]) for name in names}
             for i in range(len(table.columns["bytes"]))]
+    for row in rows:
+        if row["bytes"] == 0:
+            row["rate_bound_per_s"] = None  # V/L bounds nothing without payload
     require_finite(rows, names, "predict p2p", lambda row: f"at {row['bytes']:g} B")
     if fmt == "json":
         return json_text({"inputs": {"machine": machine.name, "topology": machine.topology,

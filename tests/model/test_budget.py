@@ -1,0 +1,132 @@
+"""The work budget (icnperf/model/budget.py, icnperf/data/limits.py): refusals, counts
+against brute force, and the limits read from the environment."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from icnperf.data.limits import limits, within_limits
+from icnperf.errors import InputError
+from icnperf.model import budget
+from icnperf.model.budget import DEFAULT_LIMITS, Estimate, Limits, check
+
+
+def test_check_names_the_estimate_the_limit_and_both_ways_out():
+    small = Limits(memory=1e9, seconds=60)
+    fits = Estimate("work", 5e8, 30, "ask for less")
+    assert check(fits, small) is fits
+    with pytest.raises(InputError) as memory:
+        check(Estimate("predict p2p: 9 sizes", 3.2e9, 1, "ask for fewer --bytes values"), small)
+    text = str(memory.value)
+    assert "\n" not in text
+    assert "predict p2p: 9 sizes" in text and "3.2 GB" in text and "limit of 1 GB" in text
+    assert "ask for fewer --bytes values" in text and "ICNPERF_MAX_MEMORY" in text
+    with pytest.raises(InputError) as slow:
+        check(Estimate("work", 1e6, 7200, "ask for less"), small)
+    assert "2 h" in str(slow.value) and "limit of 1 min" in str(slow.value)
+    assert "ICNPERF_MAX_SECONDS" in str(slow.value)
+    with pytest.raises(InputError, match="memory"):
+        check(Estimate("work", math.inf, 1, "ask for less"), small)
+    with pytest.raises(InputError, match="memory"):  # NaN is never "within" a limit
+        check(Estimate("work", math.nan, 1, "ask for less"), small)
+
+
+def test_limits_from_the_environment(monkeypatch):
+    monkeypatch.delenv("ICNPERF_MAX_MEMORY", raising=False)
+    monkeypatch.delenv("ICNPERF_MAX_SECONDS", raising=False)
+    assert limits().memory == DEFAULT_LIMITS.memory == 2e9
+    assert limits().seconds == DEFAULT_LIMITS.seconds == 180
+    monkeypatch.setenv("ICNPERF_MAX_MEMORY", "8GiB")
+    monkeypatch.setenv("ICNPERF_MAX_SECONDS", "10 min")
+    assert limits().memory == 8 * 2**30 and limits().seconds == 600
+    monkeypatch.setenv("ICNPERF_MAX_MEMORY", "4000000000")  # bare: bytes
+    monkeypatch.setenv("ICNPERF_MAX_SECONDS", "90")         # bare: seconds
+    assert limits().memory == 4e9 and limits().seconds == 90
+    within_limits(Estimate("work", 3.9e9, 89, "ask for less"))
+    with pytest.raises(InputError, match="limit of 4 GB"):
+        within_limits(Estimate("work", 4.1e9, 1, "ask for less"))
+    for bad in ("lots", "-1GB", "0", "10 s"):
+        monkeypatch.setenv("ICNPERF_MAX_MEMORY", bad)
+        with pytest.raises(InputError, match="ICNPERF_MAX_MEMORY"):
+            limits()
+
+
+def test_dragonfly_count_is_the_space_counted_by_brute_force():
+    """DF(p, a, h) with N <= a p (a h + 1) <= slack N and p + a + h - 1 <= radix, listed
+    one by one."""
+    for endpoints, slack, radix in ((1000, 1.5, 24), (200, 3.0, 16), (5000, 1.2, 40)):
+        limit = math.floor(slack * endpoints)
+        brute = sum(1 for p, a, h in itertools.product(range(1, radix + 1), repeat=3)
+                    if p + a + h - 1 <= radix and endpoints <= a * p * (a * h + 1) <= limit)
+        counted = budget.design_counts(endpoints, ("dragonfly",), (), radix, slack)
+        assert counted["dragonfly"] == brute
+
+
+def test_torus_count_is_near_the_listed_space_and_above_it():
+    """Against the shapes the sizing space lists (model/sizing/space.py)."""
+    from icnperf.model.sizing.space import torus_shapes
+
+    for endpoints, dims in ((100_000, 3), (100_000, 6), (5_000, 2), (1_000, 4)):
+        listed = len(torus_shapes(endpoints, dims, int(1.5 * endpoints))[0])
+        estimate = budget.design_counts(endpoints, ("torus",), (dims,), 128, 1.5)["torus"]
+        assert listed <= estimate <= 3 * listed + 10
+
+
+def test_slimfly_count_bounds_the_listed_space():
+    from icnperf.model.sizing.space import enumerate_space
+
+    for endpoints, radix in ((100_000, 128), (2_000, 64)):
+        listed = sum(len(b) for b in enumerate_space(endpoints, ("slimfly",), (3,), radix))
+        assert listed <= budget.design_counts(endpoints, ("slimfly",), (), radix,
+                                              1.5)["slimfly"] + 1  # + the NUDT-rule design
+
+
+def test_estimates_grow_with_the_work():
+    assert budget.p2p_estimate(10**6, "json").memory > 2e9 > budget.p2p_estimate(10**4,
+                                                                              "json").memory
+    one = budget.collective_estimate([2**21], 1, ["ring"], 1, "table")
+    every = budget.collective_estimate([2**21], 1, ["all"], 7, "table")
+    assert every.seconds > one.seconds and every.memory >= one.memory
+    trees = budget.collective_estimate([2**21], 1, ["hw-tree"], 1, "table")
+    assert trees.seconds < 1  # closed forms: nothing mapped per rank
+    sweep = budget.collective_estimate([2**k for k in range(3, 22)], 1, ["all"], 7, "table")
+    assert sweep.seconds > every.seconds
+    short = budget.simulation_estimate(1, 256, 20_000, 1e6)
+    long = budget.simulation_estimate(1, 256, 10**8, 1e6)
+    assert long.seconds > 1000 * short.seconds / 2
+    assert budget.simulation_estimate(10, 64, 1000, 1e8, parallel=4).memory == pytest.approx(
+        4 * (budget.BASE_MEMORY + 1e8) + budget.rows_cost(10, "table")[0])
+
+
+def test_the_latency_log_is_in_the_simulators_memory_estimate():
+    """Reproducer 9: 10^8 measured cycles at 0.3 on a 16x16 torus tag 7.7e9 packets."""
+    from icnperf.sim import RouterConfig, estimate_memory, network_from_spec
+
+    network = network_from_spec("torus:16x16")
+    router = RouterConfig()
+    state = estimate_memory(network, router)
+    logged = estimate_memory(network, router, 0.3, 10**8)
+    assert logged - state == pytest.approx(3 * 8 * 256 * 0.3 * 10**8, rel=1e-9)
+    with pytest.raises(InputError, match="measured cycles"):
+        from icnperf.sim import simulate
+
+        simulate(network, "uniform", 0.3, router, warmup=0, measure=10**8, drain=0)
+
+
+def test_crossover_refinement_bound_covers_what_it_evaluates():
+    """refinement_evaluations is at least the counts _refine_nodes evaluates, for brackets
+    where the ratio never reaches the factor inside (the most work)."""
+    from icnperf.model.crossover import ScanPoint, _refine_nodes, refinement_evaluations
+
+    for low, high in ((8, 16), (1000, 1003), (64, 4096), (16384, 32768)):
+        seen = []
+
+        def point(n):
+            seen.append(n)
+            return ScanPoint(n, "t", 1.0, 1.0, 1.0 if n < high else 3.0)
+
+        _refine_nodes(ScanPoint(low, "t", 1, 1, 1), ScanPoint(high, "t", 1, 3, 3), 2.0, point)
+        assert len(seen) <= refinement_evaluations(low, high)
