@@ -45,7 +45,8 @@ def plog(p: int) -> float:
 
 
 def base() -> list[str]:
-    r = measure("import numpy\nfrom icnperf.data.machine import load_machine", "load_machine('angara-36')")
+    r = measure("import numpy\nfrom icnperf.data.machine import load_machine",
+                "load_machine('angara-36')")
     return [f"base: peak resident memory after the imports {r['after'] / 1e6:.0f} MB"]
 
 

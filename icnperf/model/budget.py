@@ -122,9 +122,20 @@ measured 0.35 us (broadcast) to 3.6 us (allgather) and 4.0 us (barrier) on 131,0
 71 s for allreduce on 2,097,152 nodes (1.6 us)."""
 
 MAPPING_MEMORY_PER_RANK = 800.0
-"""Peak bytes per rank while a layout's rounds are mapped: measured 189 B (binomial) to
-785 B (Rabenseifner) on 131,072 nodes; 722 B for allreduce by every algorithm on
-2,097,152 nodes (1.44 GB)."""
+"""Peak bytes per rank while a layout's rounds are mapped on a 3D torus: measured 189 B
+(binomial) to 785 B (Rabenseifner) on 131,072 nodes; 722 B for allreduce by every
+algorithm on 2,097,152 nodes (1.44 GB)."""
+
+MAPPING_BYTES_PER_DIMENSION = 60.0
+"""Extra peak bytes per rank and torus dimension (coordinates and per-dimension loads):
+recursive-doubling allreduce on 262,144 nodes took 0.20 GB as 64x64x64 and 0.37 GB as
+2^18 (18 dimensions): about 40 B more per rank and dimension."""
+
+REFERENCE_DIMENSIONS = 3
+"""The dimension count the per-rank times above were measured on; dimension-order routing
+walks every dimension, so a layout of d dimensions costs (d + 3) / 6 times as much
+(measured 29.5 s for 18 dimensions against 4.7 s for 3, a factor 6.3; the formula gives
+3.5, which the time costs' rounding up covers to within a factor of two)."""
 
 RANDOM_PLACEMENT_FACTOR = 2.0
 """Extra mapping work of a random placement (each round maps ranks through a permutation
@@ -133,7 +144,8 @@ of the endpoints first)."""
 REPORT_SECONDS = 2.5e-6
 """Seconds per rank x log2(ranks), summed over the node counts a machine report sweeps
 (six operations, every algorithm, two applications): measured 2.2 us on torus:32x32x32
-(13 node counts, 2.0 s)."""
+(13 node counts, 2.0 s); torus:64x64x64 took 12.6 s (estimate 22 s) and torus:128x128x128
+186 s at 1.5 GB (estimate 210 s)."""
 
 SIMULATOR_SECONDS = 1e-6
 """Seconds per router-cycle of the flit simulator: measured 276 ns (8x8x8 torus, 0.2
@@ -174,11 +186,14 @@ def _rank_rounds(ranks: float) -> float:
 
 
 def mapping_cost(ranks: Iterable[float], algorithms: Sequence[str],
-                 random_placement: bool = False) -> tuple[float, float]:
+                 random_placement: bool = False,
+                 dims: Sequence[int] | None = None) -> tuple[float, float]:
     """(peak bytes, seconds) of mapping the message rounds of ``algorithms`` onto layouts
-    of ``ranks`` ranks each; ``algorithms`` ``("all",)`` means every algorithm of the
-    operation. Unknown names cost as the dearest algorithm."""
+    of ``ranks`` ranks each (``dims``: their torus dimension counts, default 3);
+    ``algorithms`` ``("all",)`` means every algorithm of the operation. Unknown names cost
+    as the dearest algorithm."""
     ranks = [float(r) for r in ranks]
+    dims = [REFERENCE_DIMENSIONS] * len(ranks) if dims is None else list(dims)
     if "all" in algorithms:
         per = ALL_ALGORITHMS_SECONDS
     else:
@@ -186,8 +201,12 @@ def mapping_cost(ranks: Iterable[float], algorithms: Sequence[str],
                                       else max(MAPPING_SECONDS.values()))
                   for a in algorithms)
     per *= RANDOM_PLACEMENT_FACTOR if random_placement else 1.0
-    seconds = per * sum(_rank_rounds(r) for r in ranks)
-    memory = MAPPING_MEMORY_PER_RANK * max(ranks, default=0.0) if per else 0.0
+    seconds = per * sum(_rank_rounds(r) * max(1.0, (d + 3) / (2 * REFERENCE_DIMENSIONS))
+                        for r, d in zip(ranks, dims))
+    per_rank = [MAPPING_MEMORY_PER_RANK
+                + MAPPING_BYTES_PER_DIMENSION * max(0, d - REFERENCE_DIMENSIONS)
+                for d in dims]
+    memory = max((b * r for b, r in zip(per_rank, ranks)), default=0.0) if per else 0.0
     return memory, seconds
 
 
@@ -203,11 +222,13 @@ def p2p_estimate(points: int, fmt: str) -> Estimate:
 
 def collective_estimate(ranks: Sequence[int], sizes: int, algorithms: Sequence[str],
                         rows_per_layout: int, fmt: str, random_placement: bool = False,
-                        command: str = "predict collective") -> Estimate:
+                        command: str = "predict collective",
+                        dims: Sequence[int] | None = None) -> Estimate:
     """``predict collective``: the message rounds of ``algorithms`` mapped on each layout
-    (``ranks`` per layout), and ``rows_per_layout`` x ``sizes`` rows per layout."""
+    (``ranks`` per layout, ``dims`` its dimension count), and ``rows_per_layout`` x
+    ``sizes`` rows per layout."""
     rows = len(ranks) * sizes * rows_per_layout
-    map_memory, map_seconds = mapping_cost(ranks, algorithms, random_placement)
+    map_memory, map_seconds = mapping_cost(ranks, algorithms, random_placement, dims)
     row_memory, row_seconds = rows_cost(rows, fmt)
     work = (f"{command}: {count(len(ranks), 'node count')} (up to"
             f" {count(max(ranks, default=0), 'rank')}) x {count(sizes, 'size')} x"
@@ -224,7 +245,8 @@ every rank's 26 neighbours in Python on each multigrid level: measured about 1 m
 
 HPCG_PAIR_SECONDS = 2e-9
 """Seconds per (node, rank) pair: the HPCG halo plan looks for each node's ranks among
-all ranks."""
+all ranks, one vectorized comparison of every rank per node (NumPy's rate for such a
+pass, not measured separately: it is 0.3 s of the 34 s above)."""
 
 APP_RANK_SECONDS = 10e-6
 """Seconds per rank of the SpMV and heat models beyond their collective (row blocks and
@@ -257,12 +279,14 @@ def app_estimate(app: str, nodes: Sequence[int], ranks: Sequence[int],
 
 
 SYMBOLIC_SECONDS = 10.0
-"""SymPy's share of ``explain``: import, the formula, its derivatives (measured 2-5 s)."""
+"""SymPy's share of ``explain``: import, the formula, its derivatives; a whole explain run
+measured 1.6-1.8 s (angara-3d, Rabenseifner, 8,192 and 32,768 nodes), the rest a margin for
+a cold start and longer formulas."""
 
 
-def explain_estimate(ranks: int, algorithm: str) -> Estimate:
+def explain_estimate(ranks: int, algorithm: str, dims: int = REFERENCE_DIMENSIONS) -> Estimate:
     """``explain collective``: one algorithm mapped on one layout, and its formula."""
-    memory, seconds = mapping_cost([ranks], [algorithm])
+    memory, seconds = mapping_cost([ranks], [algorithm], dims=[dims])
     return Estimate(f"explain: {algorithm} on {count(ranks)} ranks", BASE_MEMORY + memory,
                     seconds + SYMBOLIC_SECONDS, "ask for fewer --nodes")
 

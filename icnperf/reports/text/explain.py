@@ -200,7 +200,7 @@ def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
     layout = layout_for(machine.topology, nodes, shape)
     size = _size(bytes_text or DEFAULT_BYTES)
     check_pair(algorithm, operation)
-    within_limits(explain_estimate(layout.ranks, algorithm))
+    within_limits(explain_estimate(layout.ranks, algorithm, len(layout.radices or (0, 0, 0))))
     explanation = explain(machine, operation, algorithm, size, layout=layout, api=api,
                           symbolic_discrete=all_symbols)
     require_finite([{"time_s": explanation.time}], ["time_s"], "explain")

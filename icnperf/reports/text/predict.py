@@ -275,7 +275,8 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     within_limits(collective_estimate(
         [layout.endpoints * processes_per_node for layout in layouts], sizes.size,
         [algorithm], len(ALGORITHMS) if algorithm == "all" else 1, fmt,
-        random_placement=placement == "random"))
+        random_placement=placement == "random",
+        dims=[len(layout.radices or (0, 0, 0)) for layout in layouts]))
     rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
                                         processes_per_node, placement)
     require_finite(rows, ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree"),
