@@ -322,6 +322,20 @@ def simulation_estimate(runs: int, routers: int, cycles: int, run_memory: float,
                     " or a smaller --topology")
 
 
+COMPARE_RADIX_SECONDS = 0.3
+"""Seconds per radix of ``compare-topologies --radix``: every family's largest design
+within it, searched over its parameters: measured 0.23 s per radix of 1,024 (ten of them
+in 3.05 s with the start), 0.11 s on average over radices 2..1024 (115 s), 8 levels."""
+
+
+def compare_estimate(radices: int, fmt: str) -> Estimate:
+    """``compare-topologies --radix``: each radix limit searched, a row per family each."""
+    row_memory, row_seconds = rows_cost(radices * 6, fmt)
+    return Estimate(f"compare-topologies: {count(radices, 'radix limit')}",
+                    BASE_MEMORY + row_memory, COMPARE_RADIX_SECONDS * radices + row_seconds,
+                    "ask for fewer --radix values")
+
+
 COLLECTIVE_FLIT_HOP_SECONDS = 6e-6
 """Seconds per flit-hop of the collective simulator (sim/collective_fabric.py, pure
 Python): measured 4.7 us (p2p-tree broadcast of 8 KiB on 512 nodes, 3.7 million

@@ -117,6 +117,9 @@ REFUSED = [
                          "--range", "8..1000000:1"], {}, ["crossover", "node counts"]),
     ("size-space", ["size", "--endpoints", "100000", "--slack", "100", "--radix-max",
                     "1024"], {}, ["candidate designs", "dragonfly"]),
+    ("compare-many-radices", ["compare-topologies", "--radix",
+                              ",".join(str(r) for r in range(2, 1025))], {},
+     ["1,023 radix limits"]),
     ("dangling-link", ["report", "--machine", "angara-36", "-o", "link.html"],
      {"link.html": "->missing.html"}, ["exists", "--force"]),
 ]
