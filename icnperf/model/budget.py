@@ -292,12 +292,13 @@ def explain_estimate(ranks: int, algorithm: str, dims: int = REFERENCE_DIMENSION
 
 
 def crossover_estimate(ranks: Sequence[int], algorithms: Sequence[str], points: int,
-                       fmt: str, what: str = "node counts") -> Estimate:
-    """``crossover collective``: both algorithms on every layout scanned (``ranks`` each),
-    ``points`` scan rows."""
-    map_memory, map_seconds = mapping_cost(ranks, algorithms)
+                       fmt: str, what: str = "node count",
+                       dims: int = REFERENCE_DIMENSIONS) -> Estimate:
+    """``crossover collective``: both algorithms on every layout scanned (``ranks`` each,
+    tori of ``dims`` dimensions), ``points`` scan rows."""
+    map_memory, map_seconds = mapping_cost(ranks, algorithms, dims=[dims] * len(ranks))
     row_memory, row_seconds = rows_cost(points, fmt)
-    return Estimate(f"crossover: {count(points)} {what} (up to"
+    return Estimate(f"crossover: {count(points, what)} (up to"
                     f" {count(max(ranks, default=0), 'rank')})",
                     BASE_MEMORY + map_memory + row_memory, map_seconds + row_seconds,
                     "ask for a shorter --range")

@@ -323,6 +323,7 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
     """The rendered ``icnperf crossover collective`` output (``wide``: lines unwrapped)."""
     from icnperf.data.limits import within_limits
     from icnperf.model.budget import crossover_estimate
+    from icnperf.model.collectives import Layout
     from icnperf.model.crossover import crossover
     from icnperf.units import format_quantity, parse_quantity, parse_range
 
@@ -335,11 +336,16 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
     if not factor > 1:
         raise InputError(f"--factor must be > 1 (how many times faster), not {factor_text!r}")
     machine = _machine(machine_name, overrides)
+    scanned = (layout_for(machine.topology, nodes, shape) if vary == "bytes"
+               else Layout.from_topology(machine.topology))
+    torus_dims = (dims if vary == "nodes" and dims is not None
+                  else len(scanned.radices or (0, 0, 0)))
 
     def budget(ranks, points=None):
         within_limits(crossover_estimate(ranks, [faster, slower],
                                          len(ranks) if points is None else points, fmt,
-                                         "node counts" if vary == "nodes" else "sizes"))
+                                         "node count" if vary == "nodes" else "size",
+                                         torus_dims))
 
     if vary == "nodes":
         if nodes is not None or shape is not None:
