@@ -71,3 +71,18 @@ def within_limits(estimate):
     from icnperf.model.budget import check
 
     return check(estimate, limits())
+
+
+def skeleton_within_limits(skeleton, machine, nodes, ppn=None, algorithm=None,
+                           fmt: str = "table", command: str = "predict app",
+                           extra_seconds: float = 0.0, narrow: str | None = None):
+    """A skeleton (model.apps.skeleton.Skeleton) on ``nodes`` node counts checked against
+    this run's limits before any phase is evaluated (:func:`icnperf.model.budget.
+    skeleton_estimate`; ``ppn`` as model.apps.timing.processes_per_node resolves it)."""
+    from icnperf.model.apps.timing import processes_per_node
+    from icnperf.model.budget import skeleton_estimate
+
+    per_node = processes_per_node(skeleton, machine, ppn)
+    return within_limits(skeleton_estimate(skeleton.name, skeleton.phases,
+                                           [int(n) for n in nodes], per_node, algorithm,
+                                           fmt, command, extra_seconds, narrow))

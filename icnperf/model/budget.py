@@ -185,13 +185,33 @@ def _rank_rounds(ranks: float) -> float:
     return ranks * math.log2(ranks) if ranks > 1 else 0.0
 
 
+PAIRWISE_STEP_SECONDS = 2.5e-6
+"""Seconds per rank per step of the pairwise all-gather, whose P - 1 shift steps are all
+different and each mapped on its own (P (P - 1) message mappings, the only algorithm
+quadratic in the ranks; model.collectives.fluid offers it up to 4,096 ranks): measured
+2.1 us (allgather on a 16x16x16 torus, 4,095 steps in 35 s, machine load 6)."""
+
+
+def _quadratic_steps(ranks: float, algorithms: Sequence[str], operation: str | None) -> float:
+    """Rank-steps of the pairwise all-gather among ``algorithms`` on ``ranks`` ranks: P (P -
+    1) when it is asked for (or "all") and offered at that size, else 0."""
+    if operation != "allgather" or not ("all" in algorithms or "pairwise" in algorithms):
+        return 0.0
+    from icnperf.model.collectives.fluid import rank_limit
+
+    limit = rank_limit("pairwise", "allgather")
+    return ranks * (ranks - 1) if limit is None or ranks <= limit else 0.0
+
+
 def mapping_cost(ranks: Iterable[float], algorithms: Sequence[str],
                  random_placement: bool = False,
-                 dims: Sequence[int] | None = None) -> tuple[float, float]:
+                 dims: Sequence[int] | None = None,
+                 operation: str | None = None) -> tuple[float, float]:
     """(peak bytes, seconds) of mapping the message rounds of ``algorithms`` onto layouts
     of ``ranks`` ranks each (``dims``: their torus dimension counts, default 3);
     ``algorithms`` ``("all",)`` means every algorithm of the operation. Unknown names cost
-    as the dearest algorithm."""
+    as the dearest algorithm. ``operation`` (None: not known) adds the pairwise
+    all-gather's P (P - 1) steps where it runs (:data:`PAIRWISE_STEP_SECONDS`)."""
     ranks = [float(r) for r in ranks]
     dims = [REFERENCE_DIMENSIONS] * len(ranks) if dims is None else list(dims)
     if "all" in algorithms:
@@ -203,6 +223,9 @@ def mapping_cost(ranks: Iterable[float], algorithms: Sequence[str],
     per *= RANDOM_PLACEMENT_FACTOR if random_placement else 1.0
     seconds = per * sum(_rank_rounds(r) * max(1.0, (d + 3) / (2 * REFERENCE_DIMENSIONS))
                         for r, d in zip(ranks, dims))
+    seconds += PAIRWISE_STEP_SECONDS * sum(_quadratic_steps(r, algorithms, operation)
+                                           for r in ranks) * (
+        RANDOM_PLACEMENT_FACTOR if random_placement else 1.0)
     per_rank = [MAPPING_MEMORY_PER_RANK
                 + MAPPING_BYTES_PER_DIMENSION * max(0, d - REFERENCE_DIMENSIONS)
                 for d in dims]
@@ -223,12 +246,14 @@ def p2p_estimate(points: int, fmt: str) -> Estimate:
 def collective_estimate(ranks: Sequence[int], sizes: int, algorithms: Sequence[str],
                         rows_per_layout: int, fmt: str, random_placement: bool = False,
                         command: str = "predict collective",
-                        dims: Sequence[int] | None = None) -> Estimate:
+                        dims: Sequence[int] | None = None,
+                        operation: str | None = None) -> Estimate:
     """``predict collective``: the message rounds of ``algorithms`` mapped on each layout
     (``ranks`` per layout, ``dims`` its dimension count), and ``rows_per_layout`` x
     ``sizes`` rows per layout."""
     rows = len(ranks) * sizes * rows_per_layout
-    map_memory, map_seconds = mapping_cost(ranks, algorithms, random_placement, dims)
+    map_memory, map_seconds = mapping_cost(ranks, algorithms, random_placement, dims,
+                                           operation)
     row_memory, row_seconds = rows_cost(rows, fmt)
     work = (f"{command}: {count(len(ranks), 'node count')} (up to"
             f" {count(max(ranks, default=0), 'rank')}) x {count(sizes, 'size')} x"
@@ -278,25 +303,125 @@ def app_estimate(app: str, nodes: Sequence[int], ranks: Sequence[int],
                     "ask for fewer or smaller --nodes or one --algorithm")
 
 
+PATTERN_MESSAGE_SECONDS = 1e-6
+"""Seconds per message of a skeleton's halo, point-to-point pattern or helper, mapped onto
+the layout (model.apps.patterns, vectorized): the 6-neighbour halo of jacobi3d on 131,072
+ranks cost well under a second beyond its all-reduce (7.7 s in all against heat's 7.9 s,
+whose 2D halo has 4 messages)."""
+
+PATTERN_MESSAGE_MEMORY = 200.0
+"""Peak bytes per such message: measured about 85 B (jacobi3d against heat on 131,072
+ranks, 213 MB against 146 MB peak)."""
+
+HELPER_MESSAGES = 4 * 26
+"""Messages per rank of a bundled helper (hpcg_halo: 26 neighbours on each of the four
+multigrid levels), the most any helper sends."""
+
+SKELETON_PHASE_SECONDS = 2e-3
+"""Seconds per phase and node count to evaluate a skeleton's expressions (exact
+fractions): measured about 1 ms."""
+
+
+def _pattern_messages(phase, ranks: float) -> float:
+    """Messages one rank sends in ``phase`` (a model.apps.skeleton.Phase): 2 per halo axis,
+    1 for a shift or a random permutation, every other rank for an all-to-all (at most
+    model.apps.patterns.MAX_ALLTOALL_MESSAGES in all), :data:`HELPER_MESSAGES` for a
+    helper."""
+    messages = 0.0
+    if getattr(phase, "halo", None) is not None:
+        halo = phase.halo
+        messages += 2 * len(halo.axes if halo.axes is not None else range(halo.dims))
+    p2p = getattr(phase, "p2p", None)
+    if p2p is not None:
+        if p2p.pattern == "alltoall":
+            from icnperf.model.apps.patterns import MAX_ALLTOALL_MESSAGES
+
+            messages += min(ranks - 1, MAX_ALLTOALL_MESSAGES / max(ranks, 1))
+        else:
+            messages += 1
+    if getattr(phase, "helper", None) is not None:
+        messages += HELPER_MESSAGES
+    return messages
+
+
+def skeleton_cost(phases, nodes: Sequence[int], ppn: int,
+                  algorithm: str | None = None) -> tuple[float, float]:
+    """(peak bytes, seconds) of a skeleton's ``phases`` (model.apps.skeleton.Phase records)
+    evaluated on layouts of ``nodes`` nodes with ``ppn`` processes each: every collective's
+    rounds mapped (``algorithm`` in place of the phase's own when given; ``auto`` maps every
+    algorithm, :func:`mapping_cost`), every halo, pattern and helper message mapped
+    (:data:`PATTERN_MESSAGE_SECONDS`), the expressions evaluated."""
+    memory = seconds = 0.0
+    for n in nodes:
+        ranks = float(n) * ppn
+        for phase in phases:
+            seconds += SKELETON_PHASE_SECONDS
+            collective = getattr(phase, "collective", None)
+            if collective is not None:
+                on = float(n) if collective.scope == "nodes" else ranks
+                chosen = algorithm or collective.algorithm
+                map_memory, map_seconds = mapping_cost(
+                    [on], ["all"] if chosen == "auto" else [chosen],
+                    operation=collective.op)
+                memory, seconds = max(memory, map_memory), seconds + map_seconds
+            messages = _pattern_messages(phase, ranks) * ranks
+            memory = max(memory, PATTERN_MESSAGE_MEMORY * messages)
+            seconds += PATTERN_MESSAGE_SECONDS * messages
+    return memory, seconds
+
+
+FIT_ITERATIONS = 50
+"""Iterations a skeleton fit (model.apps.fit, trust-region least squares, 2-point
+Jacobian: coefficients + 1 evaluations per iteration) is charged for; the bundled tests'
+fits converge in under 20."""
+
+
+def fit_evaluation_seconds(runs: int, phases: int, coefficients: int) -> float:
+    """Seconds of a skeleton fit's repeated evaluations beyond the first: every run's
+    phases re-evaluated (the mapped messages are cached) :data:`FIT_ITERATIONS` x
+    (coefficients + 1) times."""
+    return FIT_ITERATIONS * (coefficients + 1) * runs * phases * SKELETON_PHASE_SECONDS
+
+
+def skeleton_estimate(name: str, phases, nodes: Sequence[int], ppn: int,
+                      algorithm: str | None, fmt: str, command: str = "predict app",
+                      extra_seconds: float = 0.0, narrow: str | None = None) -> Estimate:
+    """``predict app``, ``explain app``, ``report --app`` and ``calibrate --app`` on a
+    skeleton: :func:`skeleton_cost` and a row per phase and node count;
+    ``extra_seconds`` what the command adds (SymPy, a fit's repeated evaluations)."""
+    memory, seconds = skeleton_cost(phases, nodes, ppn, algorithm)
+    row_memory, row_seconds = rows_cost(len(nodes) * (len(phases) + 1), fmt)
+    return Estimate(f"{command} {name}: {count(len(nodes), 'node count')} (up to"
+                    f" {count(max(nodes, default=0) * ppn, 'rank')}) x"
+                    f" {count(len(phases), 'phase')}",
+                    BASE_MEMORY + memory + row_memory,
+                    seconds + row_seconds + extra_seconds,
+                    narrow or "ask for fewer or smaller --nodes, or name a collective"
+                    " algorithm instead of auto")
+
+
 SYMBOLIC_SECONDS = 10.0
 """SymPy's share of ``explain``: import, the formula, its derivatives; a whole explain run
 measured 1.6-1.8 s (angara-3d, Rabenseifner, 8,192 and 32,768 nodes), the rest a margin for
 a cold start and longer formulas."""
 
 
-def explain_estimate(ranks: int, algorithm: str, dims: int = REFERENCE_DIMENSIONS) -> Estimate:
+def explain_estimate(ranks: int, algorithm: str, dims: int = REFERENCE_DIMENSIONS,
+                     operation: str | None = None) -> Estimate:
     """``explain collective``: one algorithm mapped on one layout, and its formula."""
-    memory, seconds = mapping_cost([ranks], [algorithm], dims=[dims])
+    memory, seconds = mapping_cost([ranks], [algorithm], dims=[dims], operation=operation)
     return Estimate(f"explain: {algorithm} on {count(ranks)} ranks", BASE_MEMORY + memory,
                     seconds + SYMBOLIC_SECONDS, "ask for fewer --nodes")
 
 
 def crossover_estimate(ranks: Sequence[int], algorithms: Sequence[str], points: int,
                        fmt: str, what: str = "node count",
-                       dims: int = REFERENCE_DIMENSIONS) -> Estimate:
+                       dims: int = REFERENCE_DIMENSIONS,
+                       operation: str | None = None) -> Estimate:
     """``crossover collective``: both algorithms on every layout scanned (``ranks`` each,
     tori of ``dims`` dimensions), ``points`` scan rows."""
-    map_memory, map_seconds = mapping_cost(ranks, algorithms, dims=[dims] * len(ranks))
+    map_memory, map_seconds = mapping_cost(ranks, algorithms, dims=[dims] * len(ranks),
+                                           operation=operation)
     row_memory, row_seconds = rows_cost(points, fmt)
     return Estimate(f"crossover: {count(points, what)} (up to"
                     f" {count(max(ranks, default=0), 'rank')})",
@@ -376,6 +501,32 @@ def _torus_shapes(endpoints: int, limit: int, dims: int) -> float:
     return float(min(TORUS_SHAPES_BOUND, max(estimate, 1.0)))
 
 
+def _xgft_count(endpoints: int, limit: int, radix_max: int) -> float:
+    """The XGFTs model/sizing/space.py's xgft_space lists, counted per switch size without
+    listing them: for each taper t and level count, the pod counts s in [max(2, ceil(N /
+    pod)), min(radix, floor(L / pod))] (pod = t·u endpoints under a leaf of radix (t+1)·u
+    for 2 levels, k² under a level-2 switch of radix 2k, t | k, for 3)."""
+    import numpy as np
+
+    from icnperf.model.sizing.space import TAPERS, XGFT_LEVELS
+
+    total = 0.0
+    for t in TAPERS:
+        for levels in XGFT_LEVELS:
+            if levels == 2:
+                u = np.arange(1, radix_max // (t + 1) + 1, dtype=np.float64)
+                u = u[t * u >= 2]
+                pod, radix = t * u, (t + 1) * u
+            else:
+                k = np.arange(2, radix_max // 2 + 1, dtype=np.float64)
+                k = k[k % t == 0]
+                pod, radix = k * k, 2 * k
+            low = np.maximum(2, np.ceil(endpoints / pod))
+            high = np.minimum(radix, np.floor(limit / pod))
+            total += float(np.maximum(high - low + 1, 0).sum())
+    return total
+
+
 def design_counts(endpoints: int, families: Sequence[str], torus_dims: Sequence[int],
                   radix_max: int, slack: float) -> dict[str, float]:
     """Upper bounds on the designs a sizing space lists per family, without listing them:
@@ -383,7 +534,8 @@ def design_counts(endpoints: int, families: Sequence[str], torus_dims: Sequence[
     ``radix_max`` ports (model/sizing/space.py's window). Dragonfly DF(p, a, h): per (p, a)
     the h with a·p·(a·h + 1) in the window and p + a + h - 1 <= radix_max, counted one p
     at a time (no radix x radix array); slim fly (q, p): per q <= radix_max the p with
-    2q²·p in the window; torus: :func:`_torus_shapes` per dimension count; fat tree and Clos:
+    2q²·p in the window; torus: :func:`_torus_shapes` per dimension count; xgft:
+    :func:`_xgft_count` (exact); fat tree and Clos:
     (radix/2) x levels; megafly: radix/2. Unknown families count 0 (the study refuses
     them)."""
     import numpy as np
@@ -407,6 +559,8 @@ def design_counts(endpoints: int, families: Sequence[str], torus_dims: Sequence[
                 high = np.minimum(np.floor((limit - ap) / a2p), radix_max + 1 - p - a)
                 total += float(np.maximum(high - low + 1, 0).sum())
             counts[family] = total
+        elif family == "xgft":
+            counts[family] = _xgft_count(endpoints, limit, radix_max)
         elif family == "slimfly":
             q = np.arange(3, radix_max + 1, dtype=np.float64)
             two_q2 = 2 * q * q

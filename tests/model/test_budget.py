@@ -7,6 +7,8 @@ import itertools
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from icnperf.data.limits import limits, within_limits
 from icnperf.errors import InputError
@@ -102,18 +104,90 @@ def test_estimates_grow_with_the_work():
 
 
 def test_the_latency_log_is_in_the_simulators_memory_estimate():
-    """Reproducer 9: 10^8 measured cycles at 0.3 on a 16x16 torus tag 7.7e9 packets."""
+    """Reproducer 9: 10^8 measured cycles at 0.3 on a 16x16 torus tag 7.7e9 packets; their
+    latencies are kept as a histogram (one count per latency value, at most one per cycle
+    of the run), 24 bytes per cycle with its growth and a chunk's bincount."""
     from icnperf.sim import RouterConfig, estimate_memory, network_from_spec
 
     network = network_from_spec("torus:16x16")
     router = RouterConfig()
     state = estimate_memory(network, router)
-    logged = estimate_memory(network, router, 0.3, 10**8)
-    assert logged - state == pytest.approx(3 * 8 * 256 * 0.3 * 10**8, rel=1e-9)
-    with pytest.raises(InputError, match="measured cycles"):
+    logged = estimate_memory(network, router, 10**8)
+    assert logged - state == 24 * 10**8
+    with pytest.raises(InputError, match="100,000,000 cycles"):
         from icnperf.sim import simulate
 
         simulate(network, "uniform", 0.3, router, warmup=0, measure=10**8, drain=0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 5000), min_size=1, max_size=400),
+       st.sampled_from([0, 1, 50, 90, 99, 99.9, 100]))
+def test_latency_histogram_gives_numpys_mean_and_percentile(latencies, q):
+    """The simulator's statistics from its histogram are NumPy's of the listed latencies,
+    bit for bit (the linear percentile, both interpolation branches)."""
+    import numpy as np
+
+    from icnperf.sim.runs import histogram_mean, histogram_percentile
+
+    values = np.array(latencies, dtype=np.int64)
+    counts = np.bincount(values)
+    assert histogram_mean(counts) == float(values.mean())
+    assert histogram_percentile(counts, q) == float(np.percentile(values, q))
+
+
+def test_xgft_count_is_the_listed_space():
+    from icnperf.model.sizing.space import XGFT_LEVELS, xgft_space
+
+    for endpoints, slack, radix in ((1000, 1.5, 64), (100_000, 1.5, 128), (5000, 2.0, 40),
+                                    (10**6, 1.2, 1024)):
+        limit = math.floor(slack * endpoints)
+        listed = sum(len(xgft_space(endpoints, limit, radix, levels)["taper"])
+                     for levels in XGFT_LEVELS)
+        assert budget.design_counts(endpoints, ("xgft",), (), radix, slack)["xgft"] == listed
+
+
+def test_pairwise_allgather_is_charged_its_quadratic_steps():
+    """The pairwise all-gather maps P - 1 different steps of P messages; offered up to
+    4,096 ranks (model.collectives.fluid), so the charge stops there."""
+    plain = budget.mapping_cost([4096], ["all"])[1]
+    gather = budget.mapping_cost([4096], ["all"], operation="allgather")[1]
+    assert gather - plain == pytest.approx(budget.PAIRWISE_STEP_SECONDS * 4096 * 4095)
+    assert budget.mapping_cost([8192], ["all"], operation="allgather")[1] == \
+        budget.mapping_cost([8192], ["all"])[1]
+    assert budget.mapping_cost([4096], ["ring"], operation="allgather")[1] == \
+        budget.mapping_cost([4096], ["ring"])[1]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: __import__("icnperf.reports.text.apps", fromlist=["x"]).app_text(
+        "spmv", "angara-3d", (), "4096", None, None, {}, "csv"),
+    lambda: __import__("icnperf.reports.text.explain_app", fromlist=["x"]).explain_app_text(
+        "spmv", "angara-3d", (), 4096, None, None, (), None, "table"),
+    lambda: __import__("icnperf.reports.text.predict", fromlist=["x"]).collective_text(
+        "allgather", "angara-3d", (), "4096", None, "8KiB", "ring", "mpi", "table"),
+])
+def test_skeletons_and_collectives_refuse_the_quadratic_allgather(call, monkeypatch):
+    """spmv's all-gather is 'auto', so every algorithm runs, the pairwise one on 4,096 ranks
+    too (about 40 s measured): refused at once under a 10 s limit."""
+    import time
+
+    monkeypatch.setenv("ICNPERF_MAX_SECONDS", "10")
+    start = time.perf_counter()
+    with pytest.raises(InputError, match="over the limit of 10 s"):
+        call()
+    assert time.perf_counter() - start < 5
+
+
+def test_report_app_counts_the_skeleton(tmp_path, monkeypatch):
+    from icnperf.reports.text.report import write_report
+
+    monkeypatch.setenv("ICNPERF_MAX_SECONDS", "20")
+    target = tmp_path / "r.html"
+    with pytest.raises(InputError, match="report --app spmv"):
+        write_report("angara-3d", (), (), str(target), False, validation=False,
+                     apps=("spmv",))
+    assert not target.exists()
 
 
 def test_crossover_refinement_bound_covers_what_it_evaluates():

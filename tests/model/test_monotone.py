@@ -64,6 +64,9 @@ def test_collective_time_never_falls_as_the_data_grows(machine, operation, shape
                                                        placement, values):
     m = load_machine(machine)
     layout = None if shape is None else collectives.Layout.torus(shape)
+    # the machine's own network only where it is small: mapping every algorithm's rounds
+    # on Fugaku's 158,976 nodes takes minutes per example
+    assume(layout is not None or collectives.machine_layout(m).endpoints <= 4096)
     grid = np.unique(np.floor(values))
     assume(len(grid) >= 2)
     try:

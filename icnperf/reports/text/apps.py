@@ -328,6 +328,7 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
              params: tuple[str, ...] = ()) -> str:
     """The rendered ``predict app`` output: a skeleton (bundled name or file) per node
     count, or NPB IS's placements (its Python model)."""
+    from icnperf.data.limits import skeleton_within_limits
     from icnperf.data.machine import load_machine
     from icnperf.reports.text.predict import layouts_for
 
@@ -346,8 +347,10 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
         raise InputError(f"--class does not apply to {app} (npb-is only)")
     skeleton, ppn = resolve_skeleton(app, {k: v for k, v in given.items() if k != "klass"},
                                      params, machine)
-    results = skeleton_results(skeleton, machine, layouts_for(machine.topology, nodes, shape),
-                               algorithm, ppn)
+    layouts = layouts_for(machine.topology, nodes, shape)
+    skeleton_within_limits(skeleton, machine, [lay.endpoints for lay in layouts], ppn,
+                           algorithm, fmt)
+    results = skeleton_results(skeleton, machine, layouts, algorithm, ppn)
     phase_rows, total_rows = skeleton_rows(results, skeleton.scaling)
     notes = skeleton_notes(skeleton, results)
     if fmt == "json":

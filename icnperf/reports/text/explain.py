@@ -192,6 +192,7 @@ def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
     """The rendered ``icnperf explain collective`` output (``wide``: lines unwrapped)."""
     from icnperf.data.limits import within_limits
     from icnperf.model.budget import explain_estimate
+    from icnperf.model.collectives import operation_name
     from icnperf.model.explain import check_pair, explain
 
     if what != "collective":
@@ -200,7 +201,8 @@ def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
     layout = layout_for(machine.topology, nodes, shape)
     size = _size(bytes_text or DEFAULT_BYTES)
     check_pair(algorithm, operation)
-    within_limits(explain_estimate(layout.ranks, algorithm, len(layout.radices or (0, 0, 0))))
+    within_limits(explain_estimate(layout.ranks, algorithm, len(layout.radices or (0, 0, 0)),
+                                   operation_name(operation)))
     explanation = explain(machine, operation, algorithm, size, layout=layout, api=api,
                           symbolic_discrete=all_symbols)
     require_finite([{"time_s": explanation.time}], ["time_s"], "explain")
@@ -323,7 +325,7 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
     """The rendered ``icnperf crossover collective`` output (``wide``: lines unwrapped)."""
     from icnperf.data.limits import within_limits
     from icnperf.model.budget import crossover_estimate
-    from icnperf.model.collectives import Layout
+    from icnperf.model.collectives import Layout, operation_name
     from icnperf.model.crossover import crossover
     from icnperf.units import format_quantity, parse_quantity, parse_range
 
@@ -345,7 +347,7 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
         within_limits(crossover_estimate(ranks, [faster, slower],
                                          len(ranks) if points is None else points, fmt,
                                          "node count" if vary == "nodes" else "size",
-                                         torus_dims))
+                                         torus_dims, operation_name(operation)))
 
     if vary == "nodes":
         if nodes is not None or shape is not None:

@@ -272,11 +272,12 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     machine = load_machine(machine_name).with_overrides(list(overrides))
     layouts = layouts_for(machine.topology, nodes_text, shape_text)
     sizes = parse_range(sizes_text, "size", default_unit="B")
+    # collective_rows maps every algorithm on each layout (the best p2p column needs them)
     within_limits(collective_estimate(
         [layout.endpoints * processes_per_node for layout in layouts], sizes.size,
-        [algorithm], len(ALGORITHMS) if algorithm == "all" else 1, fmt,
+        ["all"], len(ALGORITHMS) if algorithm == "all" else 1, fmt,
         random_placement=placement == "random",
-        dims=[len(layout.radices or (0, 0, 0)) for layout in layouts]))
+        dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation))
     rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
                                         processes_per_node, placement)
     require_finite(rows, ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree"),

@@ -16,7 +16,7 @@ def write_report(machine_name: str, compare: tuple[str, ...], overrides: tuple[s
     if not is_html_path(output):
         raise InputError(f"-o {printable(output)}: the report is an HTML page; name the file"
                          " *.html")
-    from icnperf.data.limits import within_limits
+    from icnperf.data.limits import skeleton_within_limits, within_limits
     from icnperf.data.skeleton import load_skeleton
     from icnperf.model.budget import report_estimate
     from icnperf.reports.machine_report import load_machines, node_layouts, report_html
@@ -26,6 +26,11 @@ def write_report(machine_name: str, compare: tuple[str, ...], overrides: tuple[s
     check_target(output, force)
     within_limits(report_estimate([[layout.ranks for layout in node_layouts(machine)]
                                    for machine in machines], names))
+    for skeleton in skeletons:
+        skeleton_within_limits(skeleton, machines[0],
+                               [layout.endpoints for layout in node_layouts(machines[0])],
+                               command="report --app",
+                               narrow="report a smaller machine (--set topology=...)")
     page = report_html(machine_name, compare, overrides, validation=validation,
                        skeletons=skeletons)
     write_atomically(output, page, force=force, html=True)

@@ -255,7 +255,7 @@ def traffic_rows(topology: str, traffic: str, rates_text: str, router: dict, war
     network = _network(sim_text, routing, global_wiring)
     config.check(network)
     runs = len(rates) * seeds
-    run_memory = estimate_memory(network, config, max(rates), measure)
+    run_memory = estimate_memory(network, config, warmup + measure + drain)
     within_limits(simulation_estimate(runs, int(network.routers), warmup + measure + drain,
                                       run_memory, parallel_workers(scheduler, workers, runs),
                                       fmt))
