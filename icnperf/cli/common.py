@@ -58,8 +58,9 @@ def no_format_for_html(fmt: str, output: str) -> None:
                                " drop --format or write another file type")
 
 
-def emit(text: str, output: str | None, force: bool) -> None:
-    """Print text (``output`` None or ``-``), or write it atomically to ``output``.
+def emit(text, output: str | None, force: bool) -> None:
+    """Print text (``output`` None or ``-``), or write it atomically to ``output``; ``text``
+    is a string or an iterable of chunks (a long table streamed row by row).
 
     Printed text has control characters, bidirectional overrides and undecodable bytes
     escaped (a machine name or note cannot drive the terminal); a file gets the text as is.
@@ -67,6 +68,10 @@ def emit(text: str, output: str | None, force: bool) -> None:
     from icnperf.data.files import is_standard_output, printable, write_atomically
 
     if output is None or is_standard_output(output):
+        if not isinstance(text, str):
+            for chunk in text:
+                click.echo(printable(chunk, newlines=True), nl=False)
+            return
         click.echo(printable(text, newlines=True), nl=not text.endswith("\n"))
         return
     write_atomically(output, text, force=force)

@@ -13,7 +13,7 @@ import io
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from icnperf import __version__
 from icnperf.errors import InputError
@@ -151,6 +151,39 @@ def csv_text(rows: Sequence[dict], keys: Sequence[str]) -> str:
     for row in rows:
         writer.writerow({k: _plain(row.get(k)) for k in keys})
     return buffer.getvalue()
+
+
+def csv_chunks(rows: Iterable[dict], keys: Sequence[str]) -> Iterator[str]:
+    """:func:`csv_text` a line at a time: the header, then each row as it is produced
+    (nothing but the current row is held)."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(keys), extrasaction="ignore",
+                            lineterminator="\n")
+    writer.writeheader()
+    yield buffer.getvalue()
+    for row in rows:
+        buffer.seek(0)
+        buffer.truncate()
+        writer.writerow({k: _plain(row.get(k)) for k in keys})
+        yield buffer.getvalue()
+
+
+_ROWS_MARK = "\x00icnperf-rows\x00"
+
+
+def json_chunks(document: dict, key: str, rows: Iterable[dict]) -> Iterator[str]:
+    """:func:`json_text` of ``document`` with ``rows`` as its list ``key``, byte for byte,
+    produced a row at a time: the document around the list first, then each row indented
+    as json.dumps(indent=2) places it (nothing but the current row is held)."""
+    head, tail = json_text({**document, key: _ROWS_MARK}).split(
+        json.dumps(_ROWS_MARK), 1)
+    yield head
+    first = True
+    for row in rows:
+        body = json.dumps(_plain(row), indent=2, allow_nan=False).replace("\n", "\n    ")
+        yield ("[\n    " if first else ",\n    ") + body
+        first = False
+    yield ("[]" if first else "\n  ]") + tail
 
 
 def json_text(document: dict) -> str:

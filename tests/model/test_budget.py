@@ -87,8 +87,10 @@ def test_slimfly_count_bounds_the_listed_space():
 
 
 def test_estimates_grow_with_the_work():
-    assert budget.p2p_estimate(10**6, "json").memory > 2e9 > budget.p2p_estimate(10**4,
-                                                                              "json").memory
+    assert budget.p2p_estimate(10**6, "table").memory > 2e9 > budget.p2p_estimate(10**4,
+                                                                               "table").memory
+    # JSON and CSV stream: 10^6 rows hold only the model's columns
+    assert budget.p2p_estimate(10**6, "json").memory < 1e9
     one = budget.collective_estimate([2**21], 1, ["ring"], 1, "table")
     every = budget.collective_estimate([2**21], 1, ["all"], 7, "table")
     assert every.seconds > one.seconds and every.memory >= one.memory
@@ -204,3 +206,46 @@ def test_crossover_refinement_bound_covers_what_it_evaluates():
 
         _refine_nodes(ScanPoint(low, "t", 1, 1, 1), ScanPoint(high, "t", 1, 3, 3), 2.0, point)
         assert len(seen) <= refinement_evaluations(low, high)
+
+
+def test_streamed_json_and_csv_are_the_whole_texts_byte_for_byte():
+    """predict p2p streams JSON and CSV a row at a time; the chunks join to exactly what
+    json_text / csv_text make of the same rows (empty, one and many rows; None, inf and
+    non-ASCII values)."""
+    from icnperf.reports.render import csv_chunks, csv_text, json_chunks, json_text
+
+    rows = [{"a": 1.5, "b": None, "c": "x\ny", "d": math.inf},
+            {"a": 2, "b": {"z": [1, 2]}, "c": "é", "d": -0.0}]
+    for some in ([], rows[:1], rows * 3):
+        document = {"inputs": {"m": "q", "set": []}, "rows": None, "notes": ["n"]}
+        assert "".join(json_chunks(document, "rows", iter(some))) == \
+            json_text({**document, "rows": some})
+        assert "".join(csv_chunks(iter(some), ["a", "b", "c", "d"])) == \
+            csv_text(some, ["a", "b", "c", "d"])
+
+
+def test_predict_p2p_streams_the_same_file(tmp_path):
+    from icnperf.data.files import write_atomically
+    from icnperf.reports.text.predict import p2p_output
+
+    args = ("angara-36", (), "0..5000:3", None, None, None, "mpi", 1)
+    for fmt in ("json", "csv"):
+        out = p2p_output(*args, fmt, 0.3)
+        assert not isinstance(out, str)
+        target = tmp_path / f"p2p.{fmt}"
+        write_atomically(target, out)
+        whole = "".join(p2p_output(*args, fmt, 0.3))
+        assert target.read_text() == whole and whole.count("\n") > 1600
+
+
+def test_a_stream_that_fails_leaves_no_file(tmp_path):
+    from icnperf.data.files import write_atomically
+
+    def chunks():
+        yield "first row\n"
+        raise InputError("a later row is not finite")
+
+    target = tmp_path / "out.csv"
+    with pytest.raises(InputError, match="not finite"):
+        write_atomically(target, chunks())
+    assert list(tmp_path.iterdir()) == []

@@ -6,7 +6,8 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.reports.page import Page
-from icnperf.reports.render import Column, csv_text, json_text, number, require_finite
+from icnperf.reports.render import (Column, csv_chunks, csv_text, json_chunks, json_text,
+                                    number, require_finite)
 
 GRID_FAMILIES = ("torus", "mesh", "hypercube")
 """Families whose endpoints ``--from``/``--to`` can name by coordinates or an index."""
@@ -100,12 +101,20 @@ def hops_between(topology: str, source: str, destination: str) -> int:
     return int(hop_distance(radices, a, b, wrap=spec.family.name != "mesh"))
 
 
-def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
+def p2p_text(*args, **kwargs) -> str:
+    """The rendered ``predict p2p`` output as one string (:func:`p2p_output`)."""
+    out = p2p_output(*args, **kwargs)
+    return out if isinstance(out, str) else "".join(out)
+
+
+def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
              hops: float | None, source: str | None, destination: str | None, api: str,
              processes_per_node: int, fmt: str, offered_load: float = 0.0,
              pattern: str = "uniform", wide: bool = False, same_node: bool = False) -> str:
     """The rendered ``predict p2p`` table for one machine (``wide``: at full width;
-    ``same_node``: both ranks on one node, through shared memory)."""
+    ``same_node``: both ranks on one node, through shared memory): a string for the table,
+    an iterator of chunks for JSON and CSV (every check done before it is returned, so the
+    rows stream out without being held)."""
     from icnperf.data.limits import within_limits
     from icnperf.data.machine import load_machine
     from icnperf.model.budget import p2p_estimate
@@ -134,22 +143,35 @@ def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
     table = p2p_table(machine, sizes, hops, api, processes_per_node=processes_per_node,
                       offered_load=offered_load, pattern=pattern, same_node=same_node)
     names = list(table.columns)
-    rows = [{name: float(table.columns[name][i]) for name in names}
-            for i in range(len(table.columns["bytes"]))]
-    for row in rows:
+    columns = {name: np.asarray(table.columns[name], dtype=float) for name in names}
+    count = len(columns["bytes"])
+
+    def row_at(i: int) -> dict:
+        row = {name: float(columns[name][i]) for name in names}
         if row["bytes"] == 0:
             row["rate_bound_per_s"] = None  # V/L bounds nothing without payload
-    require_finite(rows, names, "predict p2p", lambda row: f"at {row['bytes']:g} B")
+        return row
+
+    finite = np.ones(count, dtype=bool)
+    for name in names:
+        finite &= np.isfinite(columns[name]) | ((name == "rate_bound_per_s")
+                                                & (columns["bytes"] == 0))
+    if not finite.all():
+        require_finite([row_at(int(np.argmin(finite)))], names, "predict p2p",
+                       lambda row: f"at {row['bytes']:g} B")
+    # JSON and CSV go out a row at a time (emit streams them into the file or terminal)
+    rows = (row_at(i) for i in range(count))
     if fmt == "json":
-        return json_text({"inputs": {"machine": machine.name, "topology": machine.topology,
-                                     "set": list(overrides), "bytes": sizes_text,
-                                     "hops": hops, "from": source, "to": destination,
-                                     "api": api, "processes_per_node": processes_per_node,
-                                     "load": offered_load, "pattern": pattern,
-                                     "same_node": same_node},
-                          "assumptions": list(table.assumptions), "rows": rows})
+        return json_chunks({"inputs": {"machine": machine.name, "topology": machine.topology,
+                                       "set": list(overrides), "bytes": sizes_text,
+                                       "hops": hops, "from": source, "to": destination,
+                                       "api": api, "processes_per_node": processes_per_node,
+                                       "load": offered_load, "pattern": pattern,
+                                       "same_node": same_node},
+                            "assumptions": list(table.assumptions)}, "rows", rows)
     if fmt == "csv":
-        return csv_text(rows, names)
+        return csv_chunks(rows, names)
+    rows = list(rows)
     page = Page(wide)
     page.line(f"{machine.name} ({machine.topology}), "
               + ("both ranks on one node (shared memory)" if same_node else f"api {api}"))
