@@ -59,7 +59,8 @@ def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
     from icnperf.reports.text import size as sizing
     from icnperf.reports.text import size_html
 
-    _within_limits(endpoints, families, torus_dims, radix_max, slack)
+    _within_limits(endpoints, families, torus_dims, radix_max, slack, shortlist, fmt,
+                   scheduler, workers)
     args = (endpoints, families, torus_dims, radix_max, cost_path, workload_path,
             machine_name)
     where = {"scheduler": scheduler, "workers": workers, "progress": progress}
@@ -72,9 +73,11 @@ def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
 
 
 def _within_limits(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
-                   slack: float) -> None:
+                   slack: float, shortlist: str = "safe", fmt: str = "table",
+                   scheduler: str = "inline", workers: int | None = None) -> None:
     """Refuse, before the space is listed, a radix, size or design space beyond the limits
-    (icnperf.data.limits): the space's estimated design count x its cost per design."""
+    (icnperf.data.limits): the space's estimated design count x its cost per design, and
+    the full model's evaluations a --shortlist of all or N asks for."""
     from icnperf.data.limits import within_limits
     from icnperf.errors import InputError
     from icnperf.model.budget import design_space_estimate
@@ -90,4 +93,10 @@ def _within_limits(endpoints: int, families: str | None, torus_dims: str, radix_
                          f" {MAX_ENDPOINTS / slack:.3g} endpoints or a smaller --slack")
     chosen = [f.strip() for f in (families or ",".join(SIZING_FAMILIES)).split(",")]
     dims = [int(d) for d in torus_dims.split(",") if d.strip().isdigit()]
-    within_limits(design_space_estimate(endpoints, chosen, dims, radix_max, slack))
+    from icnperf.model.sizing.screen import parse_shortlist
+    from icnperf.runner import parallel_workers
+
+    chosen_shortlist = parse_shortlist(shortlist)
+    within_limits(design_space_estimate(endpoints, chosen, dims, radix_max, slack,
+                                        chosen_shortlist,
+                                        parallel_workers(scheduler, workers, 1 << 20), fmt))
