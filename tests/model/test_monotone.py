@@ -53,13 +53,13 @@ def test_the_packet_boundary_of_the_issue():
 LAYOUTS = [None, (2, 2, 2), (4, 4, 4), (3, 5), (2, 3, 4, 2), (5,)]
 
 
-@SETTINGS
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(machine=st.sampled_from(PRESETS), operation=st.sampled_from(
            [op for op in collectives.OPERATIONS if op != "barrier"]),
        shape=st.sampled_from(LAYOUTS), ppn=st.integers(1, 3),
        placement=st.sampled_from(["linear", "random"]),
        values=st.lists(st.floats(min_value=1, max_value=1e9, allow_nan=False), min_size=2,
-                       max_size=12))
+                       max_size=4))
 def test_collective_time_never_falls_as_the_data_grows(machine, operation, shape, ppn,
                                                        placement, values):
     m = load_machine(machine)
@@ -88,7 +88,13 @@ def test_every_algorithm_over_a_dense_sweep(operation):
     and ring are all crossed."""
     m = load_machine("angara-3d")
     grid = np.unique(np.concatenate([np.arange(1, 4097), np.geomspace(1, 2**26, 400).round()]))
-    for algorithm, result in collectives.compare(m, operation, grid,
-                                                 layout=collectives.Layout.torus((4, 4, 4))
-                                                 ).items():
+    # the textbook algorithms; the MPI libraries' flow-timed ones (linear, pairwise,
+    # reduce-bcast) re-solve their flows per size, minutes over 4,500 sizes: a sparser grid
+    textbook = [a for a in collectives.ALGORITHMS if collectives.defined(a, operation)]
+    layout = collectives.Layout.torus((4, 4, 4))
+    for algorithm, result in collectives.compare(m, operation, grid, layout=layout,
+                                                 algorithms=textbook).items():
         assert np.all(np.diff(result.time) >= 0), algorithm
+    sparse = np.unique(np.geomspace(1, 2**26, 16).round())
+    for algorithm, result in collectives.compare(m, operation, sparse, layout=layout).items():
+        assert np.all(np.diff(np.broadcast_to(result.time, sparse.shape)) >= 0), algorithm

@@ -111,5 +111,5 @@ def test_crossover_over_bytes(items, faster):
 def test_predict_app(items, app):
     from icnperf.reports.text.apps import app_text
 
-    _finite_or_refused(lambda: app_text(app, "angara-3d", items, "8,64", None, "all", {},
+    _finite_or_refused(lambda: app_text(app, "angara-3d", items, "8,64", None, None, {},
                                         "csv"))
