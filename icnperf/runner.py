@@ -68,6 +68,17 @@ def _worker_count(workers: int | None, tasks: int) -> int:
     return max(1, min(workers, tasks))
 
 
+def parallel_workers(scheduler: str, workers: int | None, tasks: int) -> int:
+    """How many of ``tasks`` run at once on this machine: 1 inline (and on a remote
+    ``tcp://`` cluster, whose workers use their own machines), else the worker processes
+    (``workers``, default the CPU count, at most one per task). InputError for a bad
+    scheduler or worker count."""
+    kind = parse_scheduler(scheduler).kind
+    if kind in ("inline", "tcp"):
+        return 1
+    return _worker_count(workers, max(1, tasks))
+
+
 def _show_progress(progress: bool | None, tasks: int) -> bool:
     if progress is not None:
         return bool(progress)

@@ -46,7 +46,9 @@ class BadInput(click.ClickException):
     exit_code = 2
 
     def show(self, file=None) -> None:
-        click.echo(f"icnperf: error: {self.format_message()}", err=True, file=file)
+        from icnperf.data.files import printable
+
+        click.echo(f"icnperf: error: {printable(self.format_message())}", err=True, file=file)
 
 
 def no_format_for_html(fmt: str, output: str) -> None:
@@ -56,8 +58,9 @@ def no_format_for_html(fmt: str, output: str) -> None:
                                " drop --format or write another file type")
 
 
-def emit(text: str, output: str | None, force: bool) -> None:
-    """Print text (``output`` None or ``-``), or write it atomically to ``output``.
+def emit(text, output: str | None, force: bool) -> None:
+    """Print text (``output`` None or ``-``), or write it atomically to ``output``; ``text``
+    is a string or an iterable of chunks (a long table streamed row by row).
 
     Printed text has control characters, bidirectional overrides and undecodable bytes
     escaped (a machine name or note cannot drive the terminal); a file gets the text as is.
@@ -65,6 +68,10 @@ def emit(text: str, output: str | None, force: bool) -> None:
     from icnperf.data.files import is_standard_output, printable, write_atomically
 
     if output is None or is_standard_output(output):
+        if not isinstance(text, str):
+            for chunk in text:
+                click.echo(printable(chunk, newlines=True), nl=False)
+            return
         click.echo(printable(text, newlines=True), nl=not text.endswith("\n"))
         return
     write_atomically(output, text, force=force)

@@ -50,9 +50,9 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
         same_node: bool, offered_load: float, pattern: str, fmt: str, output: str | None,
         force: bool, wide: bool) -> None:
     """Latency, bandwidth and message rate of one message per size."""
-    from icnperf.reports.text.predict import p2p_text
+    from icnperf.reports.text.predict import p2p_output
 
-    emit(p2p_text(machine_name, overrides, sizes, hops, source, destination, api,
+    emit(p2p_output(machine_name, overrides, sizes, hops, source, destination, api,
                   processes_per_node, fmt, offered_load, pattern, wide, same_node),
          output, force)
 

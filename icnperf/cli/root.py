@@ -8,6 +8,7 @@ status 2 here, and only here.
 from __future__ import annotations
 
 import sys
+import warnings
 
 import click
 
@@ -29,11 +30,21 @@ class IcnperfGroup(click.Group):
 
     def main(self, *args, **kwargs):
         kwargs.pop("standalone_mode", None)
+        # NumPy/SciPy's overflow and invalid-value warnings would print before the one-line
+        # result or error; every command refuses a result that is not finite instead
+        warnings.simplefilter("ignore", RuntimeWarning)
         try:
             return super().main(*args, standalone_mode=False, **kwargs)
+        except MemoryError:
+            click.echo("icnperf: error: out of memory: the request needs more memory than"
+                       " this machine allows; ask for less (fewer points, nodes or runs)",
+                       err=True)
+            sys.exit(2)
         except click.UsageError as error:
+            from icnperf.data.files import printable
+
             where = error.ctx.command_path if error.ctx else "icnperf"
-            click.echo(f"{where}: error: {error.format_message()}", err=True)
+            click.echo(f"{where}: error: {printable(error.format_message())}", err=True)
             sys.exit(2)
         except click.ClickException as error:
             error.show()

@@ -85,8 +85,8 @@ def simulate() -> None:
               help="Measurement window, cycles.")
 @click.option("--drain", type=Count(), default=5_000, show_default=True,
               help="Most drain cycles after the window.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Random seed (the first one with --seeds).")
+@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=0,
+              show_default=True, help="Random seed, >= 0 (the first one with --seeds).")
 @click.option("--seeds", type=Count(), default=1, show_default=True,
               help="Replicates per rate, seeds SEED..SEED+N-1; N > 1 prints means and"
                    " min..max.")

@@ -6,6 +6,10 @@ import click
 
 from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, Count, emit, no_format_for_html
 
+MAX_RADIX = 1024
+"""Largest --radix-max: four times the largest router radix built today (256 ports), and
+compare-topologies' own bound."""
+
 
 @click.command()
 @click.option("--endpoints", type=Count(), required=True,
@@ -17,7 +21,7 @@ from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, Count, emit, no_form
 @click.option("--torus-dims", default="3,6", show_default=True,
               help="Comma-separated torus dimension counts.")
 @click.option("--radix-max", type=Count(), default=128, show_default=True,
-              help="Most ports per router.")
+              help=f"Most ports per router (2..{MAX_RADIX}).")
 @click.option("--cost", "cost_path", default=None, metavar="FILE",
               help="Cost model TOML [default: the bundled illustrative prices].")
 @click.option("--workload", "workload_path", default=None, metavar="FILE",
@@ -55,6 +59,8 @@ def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
     from icnperf.reports.text import size as sizing
     from icnperf.reports.text import size_html
 
+    _within_limits(endpoints, families, torus_dims, radix_max, slack, shortlist, fmt,
+                   scheduler, workers)
     args = (endpoints, families, torus_dims, radix_max, cost_path, workload_path,
             machine_name)
     where = {"scheduler": scheduler, "workers": workers, "progress": progress}
@@ -64,3 +70,33 @@ def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
         click.echo(f"wrote {output}", err=True)
         return
     emit(sizing.study_text(*args, fmt, slack, shortlist, wide=wide, **where), output, force)
+
+
+def _within_limits(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
+                   slack: float, shortlist: str = "safe", fmt: str = "table",
+                   scheduler: str = "inline", workers: int | None = None) -> None:
+    """Refuse, before the space is listed, a radix, size or design space beyond the limits
+    (icnperf.data.limits): the space's estimated design count x its cost per design, and
+    the full model's evaluations a --shortlist of all or N asks for."""
+    from icnperf.data.limits import within_limits
+    from icnperf.errors import InputError
+    from icnperf.model.budget import design_space_estimate
+    from icnperf.model.sizing.designs import SIZING_FAMILIES
+    from icnperf.model.topology.base import MAX_ENDPOINTS
+
+    if not 2 <= radix_max <= MAX_RADIX:
+        raise InputError(f"--radix-max must be in 2..{MAX_RADIX}, got {radix_max:,}")
+    if endpoints * slack > MAX_ENDPOINTS:
+        raise InputError(f"--endpoints {endpoints:,} with --slack {slack:g} screens designs of"
+                         f" up to {endpoints * slack:.3g} endpoints, more than the"
+                         f" {MAX_ENDPOINTS:.0e} icnperf models; ask for at most"
+                         f" {MAX_ENDPOINTS / slack:.3g} endpoints or a smaller --slack")
+    chosen = [f.strip() for f in (families or ",".join(SIZING_FAMILIES)).split(",")]
+    dims = [int(d) for d in torus_dims.split(",") if d.strip().isdigit()]
+    from icnperf.model.sizing.screen import parse_shortlist
+    from icnperf.runner import parallel_workers
+
+    chosen_shortlist = parse_shortlist(shortlist)
+    within_limits(design_space_estimate(endpoints, chosen, dims, radix_max, slack,
+                                        chosen_shortlist,
+                                        parallel_workers(scheduler, workers, 1 << 20), fmt))

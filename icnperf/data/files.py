@@ -36,7 +36,7 @@ import stat
 import sys
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from icnperf.errors import DataError, IcnperfError, InputError
 
@@ -367,9 +367,21 @@ _NO_HARD_LINKS = {getattr(errno, name) for name in
 taken)."""
 
 
-def write_atomically(path: str | os.PathLike, text: str, *, force: bool = False,
-                     html: bool = False) -> None:
+def _encoded(text: str, shown: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        bad = printable(err.object[err.start])
+        raise InputError(f"cannot write {shown}: the text holds {bad}, which is not a Unicode "
+                         "character (a byte of a non-UTF-8 name or argument?)") from None
+
+
+def write_atomically(path: str | os.PathLike, text: str | Iterable[str], *,
+                     force: bool = False, html: bool = False) -> None:
     """Write ``text`` (UTF-8) to ``path`` whole or not at all; ``-`` is standard output.
+    ``text`` may be an iterable of chunks (a long JSON or CSV table produced row by row):
+    each is written to the temporary file as it comes, so the whole never sits in memory,
+    and an error while producing them leaves no file behind.
 
     A temporary file in the same directory is written, flushed to disk and then linked
     into place (refused atomically when the name exists, a dangling link included) or, with
@@ -378,8 +390,10 @@ def write_atomically(path: str | os.PathLike, text: str, *, force: bool = False,
     permissions (0666 less the umask). An .html path is refused unless ``html`` (the text
     is an HTML page from icnperf.reports). Problems are one-line InputErrors.
     """
+    chunks = [text] if isinstance(text, str) else text
     if is_standard_output(path):
-        sys.stdout.write(text)
+        for chunk in chunks:
+            sys.stdout.write(chunk)
         sys.stdout.flush()
         return
     target = Path(path)
@@ -390,19 +404,16 @@ def write_atomically(path: str | os.PathLike, text: str, *, force: bool = False,
         raise InputError(f"-o {shown}: this command writes text (table, JSON, CSV or TOML),"
                          " not an HTML report; choose another file name")
     directory = check_target(target, force)
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError as err:
-        bad = printable(err.object[err.start])
-        raise InputError(f"cannot write {shown}: the text holds {bad}, which is not a Unicode "
-                         "character (a byte of a non-UTF-8 name or argument?)") from None
+    if isinstance(text, str):
+        chunks = [_encoded(text, shown)]
     try:
         handle, temporary = _create_temporary(directory, target.name)
     except OSError as err:
         raise InputError(f"cannot write {shown}: {err.strerror or err}") from None
     try:
         with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
+            for chunk in chunks:
+                stream.write(chunk if isinstance(chunk, bytes) else _encoded(chunk, shown))
             stream.flush()
             os.fsync(stream.fileno())
         if force:

@@ -18,7 +18,7 @@ Pure: no I/O, no printing, and numeric only: SymPy is never imported (the formul
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -33,6 +33,7 @@ __all__ = [
     "Crossover",
     "ScanPoint",
     "crossover",
+    "refinement_evaluations",
 ]
 
 
@@ -102,7 +103,8 @@ def crossover(machine, operation: str, faster: str, slower: str, factor: float, 
               variable: str = "nodes", values: Sequence | None = None,
               dims: int | None = None, m: float = 256.0,
               layout: collectives.Layout | None = None, api: str = "mpi",
-              combine_time: float = 0.0, max_aspect: float | None = 2.0) -> Crossover:
+              combine_time: float = 0.0, max_aspect: float | None = 2.0,
+              budget: Callable[[Sequence[int]], None] | None = None) -> Crossover:
     """The smallest node count or message size at which T_slower / T_faster >= factor.
 
     ``variable="nodes"``: ``values`` are node counts (default: powers of two from 2^dims
@@ -115,6 +117,11 @@ def crossover(machine, operation: str, faster: str, slower: str, factor: float, 
     topology). Raises InputError for bad names, an undefined pair, the same algorithm
     twice, a factor <= 1 or not finite, a barrier over bytes, or a machine that is not a
     torus when varying nodes.
+
+    ``budget``, when given, is called with the node count of every layout about to be
+    evaluated before the work starts (it raises to refuse): the scanned counts first, then,
+    varying nodes, at most as many counts as the refinement of the first bracket can
+    evaluate (each at most the bracket's upper end).
     """
     faster, operation = check_pair(faster, operation)
     slower, _ = check_pair(slower, operation)
@@ -134,10 +141,12 @@ def crossover(machine, operation: str, faster: str, slower: str, factor: float, 
         if max_aspect is not None and not (math.isfinite(max_aspect) and max_aspect >= 1):
             raise InputError(f"max_aspect must be a number >= 1, not {max_aspect!r}")
         return _over_nodes(machine, operation, faster, slower, factor, values, dims,
-                           _size(m, operation), params, api, max_aspect)
+                           _size(m, operation), params, api, max_aspect, budget)
     if operation == "barrier":
         raise InputError("a barrier carries no data: vary nodes, not bytes")
     layout = collectives.machine_layout(machine, layout)
+    if budget is not None:
+        budget([layout.ranks])
     return _over_bytes(operation, faster, slower, factor, values, layout, params, api)
 
 
@@ -157,7 +166,7 @@ def _notes(operation, faster, slower, layout, params, api) -> tuple[str, ...]:
 
 
 def _over_nodes(machine, operation, faster, slower, factor, values, dims, m, params, api,
-                max_aspect):
+                max_aspect, budget=None):
     base = collectives.Layout.from_topology(machine.topology)
     if not base.is_torus:
         raise InputError("crossover over nodes reshapes a torus; this machine's topology is "
@@ -169,6 +178,8 @@ def _over_nodes(machine, operation, faster, slower, factor, values, dims, m, par
     if values is None:
         values = [2 ** k for k in range(dims, 16)]
     counts = sorted({_count(v) for v in values})
+    if budget is not None:
+        budget(counts)
     cache: dict[int, ScanPoint | None] = {}
     layouts: dict[str, collectives.Layout] = {}
 
@@ -202,6 +213,8 @@ def _over_nodes(machine, operation, faster, slower, factor, values, dims, m, par
                          f"torus of radix >= 2 (the smallest is {2 ** dims})")
     at, below, reverts = _first_crossing(scan, factor)
     if at is not None and below is not None:
+        if budget is not None:
+            budget([int(at.value)] * refinement_evaluations(below.value, at.value))
         at, below = _refine_nodes(below, at, factor, lambda n: point(n, refining=True))
     method = (f"scan of the node counts, each a {dims}D torus shaped by "
               "torus.balanced_torus_shape; the first bracket refined on grids of 1/64 of "
@@ -245,6 +258,15 @@ def _count(value) -> int:
     if not number.is_integer() or number < 1:
         raise InputError(f"node counts must be whole numbers >= 1, not {value!r}")
     return int(number)
+
+
+def refinement_evaluations(low: float, high: float) -> int:
+    """The most node counts :func:`_refine_nodes` evaluates in the bracket (low, high]: at
+    most _REFINE_STEPS per pass (about width / step of them), the step at least halving
+    from pass to pass down to 1."""
+    step = max(1, math.ceil((high - low) / _REFINE_STEPS))
+    passes = 1 + max(0, math.ceil(math.log2(step)))
+    return min(int(high - low), (_REFINE_STEPS + 1) * passes)
 
 
 def _refine_nodes(below: ScanPoint, at: ScanPoint, factor: float, point):

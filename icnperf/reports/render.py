@@ -13,9 +13,10 @@ import io
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from icnperf import __version__
+from icnperf.errors import InputError
 
 FORMATS = ("table", "json", "csv")
 
@@ -47,10 +48,12 @@ class Column:
 
 
 def number(digits: int = 4) -> Callable[[Any], str]:
-    """Formatter: a number with ``digits`` significant digits; integers print whole."""
+    """Formatter: a number with ``digits`` significant digits; integers print whole; None,
+    NaN and infinities (no value: not applicable, or a queue past saturation) print as
+    ``-``."""
 
     def fmt(value: Any) -> str:
-        if value is None or (isinstance(value, float) and math.isnan(value)):
+        if value is None or (isinstance(value, float) and not math.isfinite(value)):
             return "-"
         if isinstance(value, int) or (isinstance(value, float) and value.is_integer()
                                       and abs(value) < 1e15):
@@ -122,6 +125,23 @@ def looks_numeric(text: str) -> bool:
         "+", "").replace("-", "").replace("%", "").isdigit()
 
 
+def require_finite(rows: Sequence[dict], keys: Sequence[str], what: str,
+                   where: Callable[[dict], str] | None = None) -> None:
+    """InputError naming the first value under ``keys`` that is an infinite or NaN number
+    (None, "not applicable", is allowed): a published result must be a number. ``what``
+    names the command, ``where`` describes a row ("at 1e+20 B")."""
+    for row in rows:
+        for key in keys:
+            value = row.get(key)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                continue
+            if not math.isfinite(value):
+                at = f" {where(row)}" if where is not None else ""
+                raise InputError(f"{what}: {key} is not a finite number{at} (the inputs give"
+                                 " a result beyond floating point: check the --set values"
+                                 " and the sizes)")
+
+
 def csv_text(rows: Sequence[dict], keys: Sequence[str]) -> str:
     """Rows as CSV with a header line; values raw (SI units)."""
     buffer = io.StringIO()
@@ -131,6 +151,39 @@ def csv_text(rows: Sequence[dict], keys: Sequence[str]) -> str:
     for row in rows:
         writer.writerow({k: _plain(row.get(k)) for k in keys})
     return buffer.getvalue()
+
+
+def csv_chunks(rows: Iterable[dict], keys: Sequence[str]) -> Iterator[str]:
+    """:func:`csv_text` a line at a time: the header, then each row as it is produced
+    (nothing but the current row is held)."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(keys), extrasaction="ignore",
+                            lineterminator="\n")
+    writer.writeheader()
+    yield buffer.getvalue()
+    for row in rows:
+        buffer.seek(0)
+        buffer.truncate()
+        writer.writerow({k: _plain(row.get(k)) for k in keys})
+        yield buffer.getvalue()
+
+
+_ROWS_MARK = "\x00icnperf-rows\x00"
+
+
+def json_chunks(document: dict, key: str, rows: Iterable[dict]) -> Iterator[str]:
+    """:func:`json_text` of ``document`` with ``rows`` as its list ``key``, byte for byte,
+    produced a row at a time: the document around the list first, then each row indented
+    as json.dumps(indent=2) places it (nothing but the current row is held)."""
+    head, tail = json_text({**document, key: _ROWS_MARK}).split(
+        json.dumps(_ROWS_MARK), 1)
+    yield head
+    first = True
+    for row in rows:
+        body = json.dumps(_plain(row), indent=2, allow_nan=False).replace("\n", "\n    ")
+        yield ("[\n    " if first else ",\n    ") + body
+        first = False
+    yield ("[]" if first else "\n  ]") + tail
 
 
 def json_text(document: dict) -> str:

@@ -104,8 +104,11 @@ def _delays(router: RouterConfig) -> tuple[int, int]:
     return max(st + link, term) + 1, max(link, term) + 1
 
 
-def estimate_memory(network, router: RouterConfig) -> int:
-    """Bytes the engine's state needs (buffers, VC state, delay lines, packets, logs)."""
+def estimate_memory(network, router: RouterConfig, cycles: int = 0) -> int:
+    """Bytes the engine's state needs (buffers, VC state, delay lines, packets, logs), and
+    with ``cycles`` (the run's length) the latency histogram of the tagged packets: one
+    count per latency value, so at most one per cycle of the run whatever the number of
+    packets (held with its doubling growth and a chunk's bincount: 24 bytes per cycle)."""
     R, P, N = network.routers, network.ports, network.endpoints
     vc_slots = R * P * router.vcs
     buffers = vc_slots * router.buffer * 8                # packet and flags, ready time
@@ -124,16 +127,20 @@ def estimate_memory(network, router: RouterConfig) -> int:
         islip = vc_slots * 8
         if router.internal_speedup != 1:
             islip += 2 * vc_slots * router.buffer * (4 + 1 + 4 + 4 + 4)  # output, credit queues
+    latencies = 3 * 8 * cycles
     return int(buffers + per_vc + per_port + per_endpoint + flight + packets + logs + table
-               + islip)
+               + islip + latencies)
 
 
-def check_memory(network, router: RouterConfig, limit: int = MEMORY_LIMIT) -> int:
-    """The memory estimate in bytes; InputError naming it when it exceeds ``limit``."""
-    need = estimate_memory(network, router)
+def check_memory(network, router: RouterConfig, limit: int = MEMORY_LIMIT,
+                 cycles: int = 0) -> int:
+    """The memory estimate in bytes (with ``cycles``: the latency histogram of a run that
+    long included); InputError naming it when it exceeds ``limit``."""
+    need = estimate_memory(network, router, cycles)
     if need > limit:
+        window = f", {cycles:,} cycles" if cycles else ""
         raise InputError(f"flitsim: {network.name} with {router.vcs} VCs x {router.buffer}"
-                         f" flits needs about {need / 1024**2:,.0f} MiB, more than the"
+                         f" flits{window} needs about {need / 1024**2:,.0f} MiB, more than the"
                          f" limit of {limit / 1024**2:,.0f} MiB")
     return need
 
@@ -265,7 +272,7 @@ class Simulation:
         self.rng_state = np.array([self.rng.integers(0, 2**63 - 1)], dtype=np.uint64)
         # sources: creation time of each endpoint's oldest queued packet (Bernoulli arrivals)
         self.head_time = self.rng.geometric(self.packet_rate, size=N).astype(np.int64) - 1
-        self.latencies: list[np.ndarray] = []
+        self.latency_counts = np.zeros(0, dtype=np.int64)  # tagged packets per latency
         self.injected_log: list[tuple] = []
         self.ejected_log: list[tuple] = []
         self._steps_per_cycle = max(1, math.ceil(num / den))
@@ -324,6 +331,16 @@ class Simulation:
         self.free = free
         self.sc[K.N_FREE] = n_free + extra
 
+    def _count_latencies(self, counts: np.ndarray) -> None:
+        """Add a chunk's latency histogram to the run's (grown by doubling): the log stays
+        one count per latency value, however many packets are tagged."""
+        have = self.latency_counts
+        if len(counts) > len(have):
+            grown = np.zeros(max(len(counts), 2 * len(have)), dtype=np.int64)
+            grown[:len(have)] = have
+            self.latency_counts = have = grown
+        have[:len(counts)] += counts
+
     def _collect(self) -> None:
         n = int(self.sc[K.N_DELIVERED])
         if n:
@@ -331,7 +348,7 @@ class Simulation:
             lo, hi = self.window
             tagged = (birth >= lo) & (birth < hi)
             if tagged.any():
-                self.latencies.append(when[tagged] - birth[tagged])
+                self._count_latencies(np.bincount(when[tagged] - birth[tagged]))
             if self.trace:
                 self.ejected_log.append((pid, when, birth))
             self.sc[K.N_DELIVERED] = 0

@@ -11,7 +11,7 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.sim.config import RouterConfig
-from icnperf.sim.engine import MEMORY_LIMIT, TIME_LIMIT, Simulation
+from icnperf.sim.engine import MEMORY_LIMIT, TIME_LIMIT, Simulation, check_memory
 
 
 @dataclass
@@ -69,6 +69,8 @@ def simulate(network, traffic: str, rate: float, router: RouterConfig | None = N
                              f" ({'>= 1' if name == 'measure' else '>= 0'}), got {value!r}")
     if warmup + measure + drain >= TIME_LIMIT:
         raise InputError(f"flitsim: runs are limited to {TIME_LIMIT:,} cycles")
+    router.check(network)
+    check_memory(network, router, memory_limit, warmup + measure + drain)
     sim = Simulation(network, router, traffic, rate, seed=seed, memory_limit=memory_limit,
                      traffic_options=traffic_options)
     start = time.perf_counter()
@@ -97,9 +99,9 @@ def simulate(network, traffic: str, rate: float, router: RouterConfig | None = N
         sim.run(step)
         left -= step
     wall = time.perf_counter() - start
-    lat = np.concatenate(sim.latencies) if sim.latencies else np.zeros(0, dtype=np.int64)
+    counts = sim.latency_counts
     queued = _queued_in_window(sim, lo, hi)
-    delivered_tagged = len(lat)
+    delivered_tagged = int(counts.sum())
     total_tagged = delivered_tagged + sim.measured_in_flight + queued
     endpoints = sim.N
     offered = total_tagged * router.packet_flits / (endpoints * measure)
@@ -111,12 +113,38 @@ def simulate(network, traffic: str, rate: float, router: RouterConfig | None = N
         network=network.name, traffic=traffic, rate=float(rate), seed=seed, cycles=sim.now,
         warmup=warmup, measure=measure, drain=drain, packets_measured=delivered_tagged,
         packets_unfinished=int(unfinished),
-        average_latency=float(lat.mean()) if len(lat) else math.nan,
-        p99_latency=float(np.percentile(lat, 99)) if len(lat) else math.nan,
+        average_latency=histogram_mean(counts) if delivered_tagged else math.nan,
+        p99_latency=histogram_percentile(counts, 99) if delivered_tagged else math.nan,
         offered=offered, accepted=accepted,
         accepted_min=float(sim.accepted_by_destination.min()) / measure,
         queue_growth=growth, saturated=saturated,
         flit_hops=sim.flit_hops, wall_seconds=wall, packet_flits=router.packet_flits)
+
+
+def histogram_mean(counts: np.ndarray) -> float:
+    """The mean of the values a histogram counts (``counts[v]`` values equal to v): the
+    exact integer sum over the count, correctly rounded, as NumPy's mean of the values
+    (exact while the sum stays below 2^53)."""
+    values = np.arange(len(counts), dtype=np.int64)
+    return int(np.dot(values, counts)) / int(counts.sum())
+
+
+def histogram_percentile(counts: np.ndarray, q: float) -> float:
+    """``np.percentile(values, q)`` (its default, linear method) of the values a histogram
+    counts, without listing them: the virtual index (n - 1) q / 100 between the two order
+    statistics around it, read from the cumulative counts, interpolated as NumPy does
+    (from the upper one when the weight is 1/2 or more)."""
+    n = int(counts.sum())
+    index = (n - 1) * np.true_divide(q, 100)
+    below = int(np.floor(index))
+    weight = index - below
+    cumulative = np.cumsum(counts)
+    a, b = np.searchsorted(cumulative, [below + 1, min(below + 2, n)])
+    a, b = np.int64(a), np.int64(b)
+    diff = b - a
+    if weight >= 0.5:
+        return float(b - diff * (1 - weight))
+    return float(a + diff * weight)
 
 
 def _queued_in_window(sim: Simulation, lo: int, hi: int) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import decimal
 import math
 import re
+import sys
 from decimal import Decimal
 
 from icnperf.errors import InputError
@@ -44,7 +45,9 @@ def parse_quantity(text: str | int | float, kind: str, default_unit: str | None 
     ``default_unit`` (one of the kind's units) applies to a bare number, e.g. ``"B"`` so that
     ``--bytes 8`` means 8 bytes; without it a bare number is an error for dimensioned kinds.
     Python numbers are accepted as bare numbers. Raises :class:`InputError` naming the problem
-    and the accepted units; ``ValueError`` for an unknown *kind* (a programming error).
+    and the accepted units (negative, not finite, too large, a non-zero value too small for a
+    normal float, a size between 0 and one byte); ``ValueError`` for an unknown *kind* (a
+    programming error).
     """
     k = _kind(kind)
     if default_unit is not None and default_unit not in k.units:
@@ -84,6 +87,11 @@ def parse_quantity(text: str | int | float, kind: str, default_unit: str | None 
         raise _fail(k, raw, "number out of range") from None
     if not math.isfinite(value):
         raise _fail(k, raw, "number too large")
+    if exact != 0 and abs(value) < sys.float_info.min:
+        raise _fail(k, raw, "number too small (it underflows a float; results would not be"
+                    " finite)")
+    if k.name == "size" and 0 < value < 1:
+        raise _fail(k, raw, "below one byte (a byte cannot be divided)")
     if sign == "-" and value != 0.0:
         raise _fail(k, raw, "negative values are not allowed")
     if k.integer and exact != exact.to_integral_value():

@@ -159,7 +159,7 @@ def _bad(*args) -> str:
 @pytest.mark.parametrize("args", [
     ["predict", "app", "nosuch", "--machine", "angara-4d"],
     ["predict", "app", "heat", "--machine", "angara-4d", "--nodes", "-1"],
-    ["predict", "app", "heat", "--machine", "angara-4d", "--nodes", "7"],
+    ["predict", "app", "heat", "--machine", "angara-4d", "--nodes", "0"],
     ["predict", "app", "heat", "--machine", "angara-4d", "--rows", "5"],
     ["predict", "app", "hpcg", "--machine", "angara-36", "--local", "16x16"],
     ["predict", "app", "hpcg", "--machine", "angara-36", "--local", "12x12x12"],
@@ -203,7 +203,7 @@ def test_explain_app_prints_formulas_hops_and_loads(jacobi):
 
 def test_explain_app_bad_input_is_one_line():
     _bad("explain", "app", "npb-is", "--machine", "angara-4d")
-    _bad("explain", "app", "heat", "--machine", "angara-4d", "--nodes", "7")
+    _bad("explain", "app", "heat", "--machine", "angara-4d", "--nodes", "0")
     _bad("explain", "app", "heat", "--machine", "angara-4d", "--param", "cells=-5")
 
 

@@ -143,7 +143,7 @@ def test_shape_helpers():
     [*EXPLAIN, "--shape", "4x4xq"],
     [*EXPLAIN, "--shape", "1x8"],
     [*EXPLAIN, "--shape", "4x4x4", "--nodes", "32"],
-    [*EXPLAIN, "--nodes", "7"],
+    [*EXPLAIN, "--nodes", "0"],
     [*EXPLAIN, "--bytes", "0"],
     [*EXPLAIN, "--bytes", "-8"],
     [*EXPLAIN, "--set", "network.nosuch=1"],

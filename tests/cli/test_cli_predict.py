@@ -102,7 +102,7 @@ def test_collective_all_algorithms_and_best_ratio():
 @pytest.mark.parametrize("args", [
     ["broadcast", "--nodes", "0"],
     ["broadcast", "--nodes", "7", "--shape", "2x2x2"],
-    ["broadcast", "--nodes", "7"],
+    ["broadcast", "--nodes", "2.5"],
     ["nosuch"],
     ["broadcast", "--algorithm", "nosuch"],
     ["broadcast", "--bytes", "0"],

@@ -170,7 +170,7 @@ def test_cli_simulate_traffic_prints_simulated_next_to_model():
     (["--rates", "0..0.5:0.1"], "(0, 1]"),
     (["--vcs", "0"], "vcs"),
     (["--traffic", "hot-spot"], "unknown pattern"),
-    (["--topology", "torus:1000x1000x1000"], "MiB"),
+    (["--topology", "torus:1000x1000x1000"], "of memory"),
 ])
 def test_cli_bad_input_one_line_exit_2(extra, message):
     from click.testing import CliRunner

@@ -14,6 +14,7 @@ points: the n x p Jacobian and its thin SVD (n x p, p, p x p), never an n x n ma
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -274,11 +275,20 @@ def fit(machine, obs: Observations, parameters: str | Iterable[str] | Sequence[P
             failures.append("the model is not finite at the starting values")
             continue
         try:
-            result = least_squares(residual, theta0, bounds=(space.lower, space.upper),
-                                   method="trf", loss=loss, f_scale=float(f_scale),
-                                   jac="3-point", x_scale=1.0, max_nfev=200 * (p + 1))
+            # SciPy's overflow warnings would print before the one-line error; the outcome
+            # (non-finite residuals, ValueError) is checked and reported below instead
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                result = least_squares(residual, theta0, bounds=(space.lower, space.upper),
+                                       method="trf", loss=loss, f_scale=float(f_scale),
+                                       jac="3-point", x_scale=1.0, max_nfev=200 * (p + 1))
         except ValueError as error:
-            raise InputError(f"least-squares fit failed: {error}") from None
+            problem = str(error).rstrip(".")
+            if "inf" in problem.lower() or "nan" in problem.lower():
+                problem = ("the relative residuals overflow (the measured values are"
+                           f" {measured.min():.3g} to {measured.max():.3g} in SI units; check"
+                           " their units)")
+            raise InputError(f"least-squares fit failed: {problem}") from None
         if result.status <= 0 or not np.all(np.isfinite(result.fun)):
             failures.append(result.message)
             continue

@@ -306,8 +306,10 @@ def _assumptions(machine, params, api, average, processes, nics, load,
         notes.append("contention ignored: empty network (zero load)")
     if routing:
         notes.append("message rate: one process streaming back to back, bounded by "
-                     "k x link_bandwidth / bytes (V/L, seeds/001, over the k parallel links)")
+                     "k x link_bandwidth / bytes (V/L, seeds/001, over the k parallel links;"
+                     " no bound for a 0-byte message)")
     else:
         notes.append("message rate: one process streaming back to back, bounded by "
-                     "link_bandwidth / bytes (V/L, seeds/001)")
+                     "link_bandwidth / bytes (V/L, seeds/001; no bound for a 0-byte "
+                     "message)")
     return tuple(notes)

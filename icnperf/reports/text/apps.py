@@ -32,6 +32,27 @@ def _time(value: float) -> str:
     return format_quantity(value, "time", 3)
 
 
+MAX_LOCAL_CELLS = 10**12
+"""Largest HPCG local domain, in grid points per process."""
+
+
+def _local_domain(text: str) -> tuple[int, int, int]:
+    """``--local NXxNYxNZ``: three whole numbers >= 2 (grid points per process along x, y,
+    z), at most :data:`MAX_LOCAL_CELLS` in all; InputError naming --local otherwise."""
+    import re
+
+    parts = re.split(r"[x×X]", str(text).strip())
+    if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+        raise InputError(f"--local {text!r}: give three whole numbers, e.g. 16x16x16")
+    sizes = tuple(int(p) for p in parts)
+    if min(sizes) < 2:
+        raise InputError(f"--local {text!r}: each size must be at least 2 grid points")
+    if sizes[0] * sizes[1] * sizes[2] > MAX_LOCAL_CELLS:
+        raise InputError(f"--local {text!r}: more than {MAX_LOCAL_CELLS:.0e} grid points per"
+                         " process")
+    return sizes
+
+
 def _run(app: str, machine, layout, algorithm: str, problem: dict):
     from icnperf.model.apps import heat, hpcg, spmv
 
@@ -138,12 +159,7 @@ def resolve_skeleton(app: str, given: dict, params=(), machine=None):
         if flag not in used:
             continue
         if flag == "local":
-            from icnperf.model.topology.spec import parse_spec
-
-            sizes = parse_spec(f"mesh:{used['local']}").params["radices"]
-            if len(sizes) != 3:
-                raise InputError("--local takes three sizes, e.g. 16x16x16")
-            values.update(zip(target, sizes))
+            values.update(zip(target, _local_domain(used["local"])))
         else:
             values[target] = used[flag]
     values.update(parse_params(params))
@@ -340,6 +356,7 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
     hardware tree and the point-to-point algorithms side by side; ``wide`` the full
     layout; ``placement`` puts the nodes on the endpoints (collectives.Layout.placed:
     linear, spread over leaf switches or groups, random)."""
+    from icnperf.data.limits import skeleton_within_limits
     from icnperf.data.machine import load_machine
     from icnperf.reports.text.predict import layouts_for
 
@@ -361,6 +378,8 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
                                      params, machine)
     layouts = [layout.placed(layout.processes_per_node, placement)
                for layout in layouts_for(machine.topology, nodes, shape)]
+    skeleton_within_limits(skeleton, machine, [lay.endpoints for lay in layouts], ppn,
+                           algorithm, fmt)
     if algorithm == ALL:
         runs = compared_results(skeleton, machine, layouts, ppn)
     else:

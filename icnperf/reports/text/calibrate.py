@@ -40,6 +40,19 @@ POINT_COLUMNS = (
 )
 
 
+def _within_limits(data: str, fmt: str) -> None:
+    """Refuse, before it is parsed, a data file whose rows (its lines, an upper bound) the
+    budget says are too many to fit and list (bundled tables are small)."""
+    from icnperf.data.files import path_exists, printable, read_text_file
+    from icnperf.data.limits import within_limits
+    from icnperf.model.budget import fit_estimate
+
+    if not path_exists(data):
+        return
+    lines = read_text_file(data, "benchmark file").count("\n") + 1
+    within_limits(fit_estimate(lines, printable(data)))
+
+
 def calibrate_text(machine_name: str, overrides: tuple[str, ...], data: str,
                    data_format: str | None, fit: str, api: str, hops: float | None,
                    fmt: str, output: str | None, force: bool, wide: bool = False) -> str:
@@ -51,6 +64,7 @@ def calibrate_text(machine_name: str, overrides: tuple[str, ...], data: str,
     from icnperf.data.machine import load_machine, write_machine
 
     machine = load_machine(machine_name).with_overrides(list(overrides))
+    _within_limits(data, fmt)
     points = load_bench(data, data_format)
     result, calibrated = calibrate_machine(machine, points, fit, api, hops=hops)
     if output is not None:

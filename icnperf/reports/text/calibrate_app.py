@@ -81,8 +81,10 @@ def calibrate_app_text(machine_name: str, overrides: tuple[str, ...], app: str, 
     """Fit, write the fitted skeleton to ``output`` (if given; ``-`` is standard output, the
     skeleton alone), return the report (``wide``: the full layout)."""
     from icnperf.data.files import is_standard_output, printable, write_atomically
+    from icnperf.data.limits import skeleton_within_limits
     from icnperf.data.machine import load_machine
     from icnperf.data.skeleton import load_skeleton, skeleton_to_toml
+    from icnperf.model.budget import fit_evaluation_seconds
     from icnperf.model.apps.fit import fit_coefficients
     from icnperf.reports.page import Page
     from icnperf.reports.text.predict import layouts_for
@@ -91,6 +93,10 @@ def calibrate_app_text(machine_name: str, overrides: tuple[str, ...], app: str, 
     skeleton = load_skeleton(app)
     runs = read_runs(data, skeleton)
     names = None if fit is None else [n.strip() for n in fit.split(",") if n.strip()]
+    fitted = len(names) if names is not None else len(skeleton.coefficients)
+    skeleton_within_limits(skeleton, machine, sorted({run.nodes for run in runs}), None, None,
+                           fmt, "calibrate --app",
+                           fit_evaluation_seconds(len(runs), len(skeleton.phases), fitted))
 
     def layout_of(nodes: int):
         return layouts_for(machine.topology, str(nodes), None)[0]

@@ -11,7 +11,7 @@ import re
 
 from icnperf.errors import InputError
 from icnperf.reports.page import Page
-from icnperf.reports.render import Column, csv_text, json_text, number
+from icnperf.reports.render import Column, csv_text, json_text, number, require_finite
 
 DEFAULT_BYTES = "256B"
 """Default message size: one full Angara packet (16 flits of 16 B), the size of the Angara
@@ -207,7 +207,10 @@ def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
                  bytes_text: str | None, latex: bool, fmt: str, api: str = "mpi",
                  all_symbols: bool = False, wide: bool = False) -> str:
     """The rendered ``icnperf explain collective`` output (``wide``: lines unwrapped)."""
-    from icnperf.model.explain import explain
+    from icnperf.data.limits import within_limits
+    from icnperf.model.budget import explain_estimate
+    from icnperf.model.collectives import operation_name
+    from icnperf.model.explain import check_pair, explain
 
     if what != "collective":
         raise InputError(f"explain {what!r}: only 'collective' is explained so far")
@@ -217,8 +220,15 @@ def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
     rule = None
     if algorithm == "auto":
         algorithm, rule = _auto(machine, operation, layout, size)
+    check_pair(algorithm, operation)
+    within_limits(explain_estimate(layout.ranks, algorithm, len(layout.radices or (0, 0, 0)),
+                                   operation_name(operation)))
     explanation = explain(machine, operation, algorithm, size, layout=layout, api=api,
                           symbolic_discrete=all_symbols)
+    require_finite([{"time_s": explanation.time}], ["time_s"], "explain")
+    require_finite([_elasticity_row(e) for e in explanation.elasticities],
+                   ["value", "derivative", "elasticity"], "explain",
+                   lambda row: f"for {row['key']}")
     inputs = {"what": what, "operation": operation,
               "algorithm": algorithm if rule is None else "auto",
               "machine": machine_name, "set": list(overrides), "nodes": nodes,
@@ -338,6 +348,9 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
                    shape: str | None, fmt: str, api: str = "mpi",
                     any_shape: bool = False, wide: bool = False) -> str:
     """The rendered ``icnperf crossover collective`` output (``wide``: lines unwrapped)."""
+    from icnperf.data.limits import within_limits
+    from icnperf.model.budget import crossover_estimate
+    from icnperf.model.collectives import Layout, operation_name
     from icnperf.model.crossover import crossover
     from icnperf.units import format_quantity, parse_quantity, parse_range
 
@@ -350,6 +363,17 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
     if not factor > 1:
         raise InputError(f"--factor must be > 1 (how many times faster), not {factor_text!r}")
     machine = _machine(machine_name, overrides)
+    scanned = (layout_for(machine.topology, nodes, shape) if vary == "bytes"
+               else Layout.from_topology(machine.topology))
+    torus_dims = (dims if vary == "nodes" and dims is not None
+                  else len(scanned.radices or (0, 0, 0)))
+
+    def budget(ranks, points=None):
+        within_limits(crossover_estimate(ranks, [faster, slower],
+                                         len(ranks) if points is None else points, fmt,
+                                         "node count" if vary == "nodes" else "size",
+                                         torus_dims, operation_name(operation)))
+
     if vary == "nodes":
         if nodes is not None or shape is not None:
             raise InputError("--nodes/--shape fix the torus when varying bytes; with --vary "
@@ -358,7 +382,7 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
         size = _size(bytes_text or DEFAULT_BYTES)
         record = crossover(machine, operation, faster, slower, factor, variable="nodes",
                            values=values, dims=dims, m=size, api=api,
-                           max_aspect=None if any_shape else 2.0)
+                           max_aspect=None if any_shape else 2.0, budget=budget)
     elif vary == "bytes":
         if bytes_text is not None or dims is not None:
             raise InputError("--bytes and --dims apply when varying nodes; with --vary bytes "
@@ -367,11 +391,14 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
                   else parse_range(range_text, "size", default_unit="B"))
         record = crossover(machine, operation, faster, slower, factor, variable="bytes",
                            values=values, layout=layout_for(machine.topology, nodes, shape),
-                           api=api)
+                           api=api, budget=lambda ranks: budget(
+                               ranks, 27 if values is None else len(values)))
     else:
         raise InputError(f"unknown --vary {vary!r}; choose nodes or bytes")
     statement = crossover_statement(record)
     rows = [_scan_row(p, factor) for p in record.scan]
+    require_finite(rows, ("value", "time_faster_s", "time_slower_s", "ratio"), "crossover",
+                   lambda row: f"on {row['layout']}")
     if fmt == "csv":
         return csv_text(rows, SCAN_KEYS)
     if fmt == "json":

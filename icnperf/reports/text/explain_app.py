@@ -184,8 +184,10 @@ def explain_app_text(app: str, machine_name: str, overrides: tuple[str, ...],
     """The rendered ``explain app``: each phase's closed form at one node count."""
     from dataclasses import asdict
 
+    from icnperf.data.limits import skeleton_within_limits
     from icnperf.data.machine import load_machine
     from icnperf.model.apps.closed_form import explain_skeleton
+    from icnperf.model.budget import SYMBOLIC_SECONDS
     from icnperf.reports.text.predict import layouts_for
 
     if app == "npb-is":
@@ -194,6 +196,8 @@ def explain_app_text(app: str, machine_name: str, overrides: tuple[str, ...],
     machine = load_machine(machine_name).with_overrides(list(overrides))
     skeleton, _ = resolve_skeleton(app, {}, params)
     layouts = layouts_for(machine.topology, None if nodes is None else str(nodes), shape)
+    skeleton_within_limits(skeleton, machine, [layouts[0].endpoints], ppn, algorithm, fmt,
+                           "explain app", SYMBOLIC_SECONDS)
     form = explain_skeleton(skeleton, machine, layouts[0], ppn=ppn, algorithm=algorithm)
     notes = [f"{skeleton.name}: {skeleton.description}" if skeleton.description
              else skeleton.name, *skeleton.notes]

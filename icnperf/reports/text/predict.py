@@ -6,7 +6,8 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.reports.page import Page
-from icnperf.reports.render import Column, csv_text, json_text, number
+from icnperf.reports.render import (Column, csv_chunks, csv_text, json_chunks, json_text,
+                                    number, require_finite)
 
 GRID_FAMILIES = ("torus", "mesh", "hypercube")
 """Families whose endpoints ``--from``/``--to`` can name by coordinates or an index."""
@@ -100,13 +101,23 @@ def hops_between(topology: str, source: str, destination: str) -> int:
     return int(hop_distance(radices, a, b, wrap=spec.family.name != "mesh"))
 
 
-def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
+def p2p_text(*args, **kwargs) -> str:
+    """The rendered ``predict p2p`` output as one string (:func:`p2p_output`)."""
+    out = p2p_output(*args, **kwargs)
+    return out if isinstance(out, str) else "".join(out)
+
+
+def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
              hops: float | None, source: str | None, destination: str | None, api: str,
              processes_per_node: int, fmt: str, offered_load: float = 0.0,
              pattern: str = "uniform", wide: bool = False, same_node: bool = False) -> str:
     """The rendered ``predict p2p`` table for one machine (``wide``: at full width;
-    ``same_node``: both ranks on one node, through shared memory)."""
+    ``same_node``: both ranks on one node, through shared memory): a string for the table,
+    an iterator of chunks for JSON and CSV (every check done before it is returned, so the
+    rows stream out without being held)."""
+    from icnperf.data.limits import within_limits
     from icnperf.data.machine import load_machine
+    from icnperf.model.budget import p2p_estimate
     from icnperf.model.network import p2p_table
     from icnperf.units import parse_range
 
@@ -128,21 +139,39 @@ def p2p_text(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
             raise InputError(f"--hops {hops:g} exceeds the diameter {diameter:g} of"
                              f" {machine.topology}")
     sizes = parse_range(sizes_text, "size", default_unit="B")
+    within_limits(p2p_estimate(sizes.size, fmt))
     table = p2p_table(machine, sizes, hops, api, processes_per_node=processes_per_node,
                       offered_load=offered_load, pattern=pattern, same_node=same_node)
     names = list(table.columns)
-    rows = [{name: float(table.columns[name][i]) for name in names}
-            for i in range(len(table.columns["bytes"]))]
+    columns = {name: np.asarray(table.columns[name], dtype=float) for name in names}
+    count = len(columns["bytes"])
+
+    def row_at(i: int) -> dict:
+        row = {name: float(columns[name][i]) for name in names}
+        if row["bytes"] == 0:
+            row["rate_bound_per_s"] = None  # V/L bounds nothing without payload
+        return row
+
+    finite = np.ones(count, dtype=bool)
+    for name in names:
+        finite &= np.isfinite(columns[name]) | ((name == "rate_bound_per_s")
+                                                & (columns["bytes"] == 0))
+    if not finite.all():
+        require_finite([row_at(int(np.argmin(finite)))], names, "predict p2p",
+                       lambda row: f"at {row['bytes']:g} B")
+    # JSON and CSV go out a row at a time (emit streams them into the file or terminal)
+    rows = (row_at(i) for i in range(count))
     if fmt == "json":
-        return json_text({"inputs": {"machine": machine.name, "topology": machine.topology,
-                                     "set": list(overrides), "bytes": sizes_text,
-                                     "hops": hops, "from": source, "to": destination,
-                                     "api": api, "processes_per_node": processes_per_node,
-                                     "load": offered_load, "pattern": pattern,
-                                     "same_node": same_node},
-                          "assumptions": list(table.assumptions), "rows": rows})
+        return json_chunks({"inputs": {"machine": machine.name, "topology": machine.topology,
+                                       "set": list(overrides), "bytes": sizes_text,
+                                       "hops": hops, "from": source, "to": destination,
+                                       "api": api, "processes_per_node": processes_per_node,
+                                       "load": offered_load, "pattern": pattern,
+                                       "same_node": same_node},
+                            "assumptions": list(table.assumptions)}, "rows", rows)
     if fmt == "csv":
-        return csv_text(rows, names)
+        return csv_chunks(rows, names)
+    rows = list(rows)
     page = Page(wide)
     page.line(f"{machine.name} ({machine.topology}), "
               + ("both ranks on one node (shared memory)" if same_node else f"api {api}"))
@@ -341,8 +370,10 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     --nodes/--shape the machine's own topology is used, whatever its family (torus, fat tree,
     Clos, dragonfly, megafly). ``element_size_text``: one element of the data (default a
     double), for the auto rules' element counts and Rabenseifner's whole-element split."""
+    from icnperf.data.limits import within_limits
     from icnperf.data.machine import load_machine
-    from icnperf.model.collectives import operation_name
+    from icnperf.model.budget import collective_estimate
+    from icnperf.model.collectives import ALGORITHMS, operation_name
     from icnperf.units import parse_range
 
     operation = operation_name(operation)
@@ -354,8 +385,17 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     if len(element) != 1 or not element[0] > 0:
         raise InputError(f"--element-size takes one size > 0, not {element_size_text!r}")
     element_size = float(element[0])
+    # collective_rows maps every algorithm on each layout (the best p2p column needs them)
+    within_limits(collective_estimate(
+        [layout.endpoints * processes_per_node for layout in layouts], sizes.size,
+        ["all"], len(ALGORITHMS) if algorithm in ("all", "auto") else 1, fmt,
+        random_placement=placement == "random",
+        dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation))
     rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
                                         processes_per_node, placement, mode, element_size)
+    require_finite(rows, ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree"),
+                   "predict collective",
+                   lambda row: f"for {row['algorithm']} at {row['bytes']:g} B on {row['shape']}")
     if fmt == "json":
         return json_text({"inputs": {"operation": operation, "machine": machine.name,
                                      "set": list(overrides), "nodes": nodes_text,

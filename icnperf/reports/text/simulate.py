@@ -110,18 +110,20 @@ def _simulate_task(task: tuple, progress=None) -> dict:
     """One simulator run, a runner task (module-level so worker processes can import it).
 
     ``task``: (simulator spec text, routing, traffic, rate, RouterConfig, warmup,
-    measure, drain, seed, traffic options[, dragonfly global wiring]); returns the
-    SimResult's fields as a dict. ``progress(cycles_done, cycles_total)`` is passed to the
-    simulator (in-process only).
+    measure, drain, seed, traffic options[, dragonfly global wiring[, memory limit in
+    bytes]]); returns the SimResult's fields as a dict. ``progress(cycles_done,
+    cycles_total)`` is passed to the simulator (in-process only).
     """
     from icnperf.sim import simulate
+    from icnperf.sim.engine import MEMORY_LIMIT
 
     sim_text, routing, traffic, rate, router, warmup, measure, drain, seed, options = task[:10]
     wiring = task[10] if len(task) > 10 else None
+    memory_limit = task[11] if len(task) > 11 else MEMORY_LIMIT
     network = _network(sim_text, routing, wiring)
     return simulate(network, traffic, rate, router, warmup=warmup, measure=measure,
-                    drain=drain, seed=seed, traffic_options=options,
-                    progress=progress).as_dict()
+                    drain=drain, seed=seed, traffic_options=options, progress=progress,
+                    memory_limit=memory_limit).as_dict()
 
 
 def _one_run_with_bar(task: tuple, label: str) -> dict:
@@ -221,7 +223,8 @@ def traffic_rows(topology: str, traffic: str, rates_text: str, router: dict, war
                  scheduler: str = "inline", workers: int | None = None,
                  progress: bool | None = None, *, routing: str | None = None,
                  global_wiring: str | None = None, hotspot_fraction: float | None = None,
-                 hotspot_nodes: int | None = None) -> tuple[list[dict], dict]:
+                 hotspot_nodes: int | None = None, fmt: str = "table"
+                 ) -> tuple[list[dict], dict]:
     """One row per rate (simulated vs closed form) and the shared predictions/inputs.
 
     ``router``: RouterConfig keywords (a preset with the given options over it,
@@ -230,10 +233,14 @@ def traffic_rows(topology: str, traffic: str, rates_text: str, router: dict, war
     ``hotspot_fraction`` / ``hotspot_nodes``: see hotspot_options. ``seeds`` replicates
     per rate use seeds ``seed .. seed+seeds-1``; every (rate, seed) run goes through
     runner.run_map on ``scheduler``. With one seed a row is that run; with more it is
-    summary_row over them, and the shared dict's ``runs`` holds every run's row.
+    summary_row over them, and the shared dict's ``runs`` holds every run's row. The runs'
+    memory and time (``fmt``: the output format the rows go to) are checked against the
+    limits (icnperf.data.limits) before any runs.
     """
-    from icnperf.runner import parse_scheduler, run_map
-    from icnperf.sim import ALL_PATTERNS, RouterConfig, check_memory
+    from icnperf.data.limits import limits, within_limits
+    from icnperf.model.budget import simulation_estimate
+    from icnperf.runner import parse_scheduler, parallel_workers, run_map
+    from icnperf.sim import ALL_PATTERNS, RouterConfig, estimate_memory
 
     if traffic not in ALL_PATTERNS:
         raise InputError(f"--traffic: unknown pattern {traffic!r} (choose from"
@@ -247,15 +254,20 @@ def traffic_rows(topology: str, traffic: str, rates_text: str, router: dict, war
     config = RouterConfig(**router)
     network = _network(sim_text, routing, global_wiring)
     config.check(network)
-    check_memory(network, config)
+    runs = len(rates) * seeds
+    run_memory = estimate_memory(network, config, warmup + measure + drain)
+    within_limits(simulation_estimate(runs, int(network.routers), warmup + measure + drain,
+                                      run_memory, parallel_workers(scheduler, workers, runs),
+                                      fmt))
     options = hotspot_options(traffic, hotspot_fraction, hotspot_nodes,
                               int(network.endpoints))
     seed_list = [seed + i for i in range(seeds)]
     # only the seeded permutation's prediction depends on the seed (its own permutation)
     models = {s: predictions(spec, routing, network, traffic, config, s, options)
               for s in (seed_list if traffic == "permutation" else [seed])}
+    memory_limit = limits().memory
     tasks = [(sim_text, routing, traffic, rate, config, warmup, measure, drain, s, options,
-              global_wiring) for rate in rates for s in seed_list]
+              global_wiring, memory_limit) for rate in rates for s in seed_list]
     label = f"simulate {spec.text} {traffic}"
     single_bar = progress or (progress is None and sys.stderr.isatty())
     if len(tasks) == 1 and parse_scheduler(scheduler).kind == "inline" and single_bar:
@@ -337,8 +349,9 @@ NOTES = (
     " in the simulator); every other topology, pattern and router setting here is held out",
     "queueing (model) = zero-load + model.network.queueing_delay(rate, gamma_max, H,"
     " service = L cycles, eta): independent M/D/1 channels, the busiest channel's"
-    " utilisation charged on every hop (an upper estimate for uneven patterns); inf once"
-    " rate >= eta*min(1, 1/gamma_max), '-' where gamma_max is n/a",
+    " utilisation charged on every hop (an upper estimate for uneven patterns); '-' (JSON"
+    " null) once rate >= eta*min(1, 1/gamma_max), where the queues have no steady state,"
+    " and where gamma_max is n/a",
     "sim - model compares the mean accepted throughput, except above the bound under a"
     " permutation pattern (tornado, bit-complement, transpose, permutation), where it"
     " compares the worst destination's: past saturation flows off the busiest channel"
@@ -397,7 +410,7 @@ def traffic_text(topology: str, traffic: str, rates_text: str, router: dict, war
                                 drain, seed, seeds, scheduler, workers, progress,
                                 routing=routing, global_wiring=global_wiring,
                                 hotspot_fraction=hotspot_fraction,
-                                hotspot_nodes=hotspot_nodes)
+                                hotspot_nodes=hotspot_nodes, fmt=fmt)
     model = {k: v for k, v in shared["model"].items() if k != "notes"}
     notes = (list(NOTES) + shared["model"]["notes"] + shared["notes"]
              + ([replicate_note(seed, seeds, traffic)] if seeds > 1 else []))

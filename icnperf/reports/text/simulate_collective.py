@@ -85,11 +85,26 @@ def _layouts(machine, nodes_text: str | None):
     return layouts
 
 
+def _within_limits(layouts, sizes, flit_bytes: float, fmt: str) -> None:
+    """Refuse, before any run, a batch whose estimated work (flit-hops summed over every
+    (nodes, size) run) the budget says is too much."""
+    import numpy as np
+
+    from icnperf.data.limits import within_limits
+    from icnperf.model.budget import collective_simulation_estimate
+
+    flits = np.ceil(np.asarray(sizes, dtype=float) / flit_bytes)
+    work = sum(float(flits.sum()) * layout.endpoints * (layout.diameter + 2)
+               for layout in layouts)
+    within_limits(collective_simulation_estimate(len(layouts) * len(sizes), work, fmt))
+
+
 def collective_rows(operation: str, machine_name: str, overrides: tuple[str, ...],
                     nodes_text: str | None, sizes_text: str, algorithm: str | None,
-                    api: str = "mpi"):
+                    api: str = "mpi", fmt: str = "table"):
     """(rows, inputs) of simulated vs predicted completion times, one row per (nodes,
-    size)."""
+    size). Every run is checked (per-run caps, then the batch against the limits) before
+    the first one starts."""
     from icnperf.data.machine import load_machine
     from icnperf.model.collectives import collective_time, operation_name
     from icnperf.units import parse_range
@@ -108,7 +123,8 @@ def collective_rows(operation: str, machine_name: str, overrides: tuple[str, ...
     sizes = [float(s) for s in parse_range(sizes_text, "size", default_unit="B")]
     if min(sizes) <= 0:
         raise InputError(f"--bytes must be > 0, not {min(sizes):g}")
-    rows = []
+    _within_limits(layouts, sizes, config.flit_bytes, fmt)
+    planned = []
     for layout in layouts:
         check_request(operation, chosen, layout.radices)
         predicted = collective_time(machine, operation, chosen, sizes, layout=layout,
@@ -125,15 +141,18 @@ def collective_rows(operation: str, machine_name: str, overrides: tuple[str, ...
                                  f" {expected:,.0f} cycles for {size:g} B on {layout.text}"
                                  f" (limit {MAX_CYCLES:,}); check the machine's bandwidths,"
                                  " latencies and overheads against its router clock")
-            run = simulate_collective(layout.radices, operation, size, config, chosen)
-            if not run.complete or run.duplicates:
-                raise RuntimeError(f"flitsim: {operation} on {layout.text} lost or duplicated"
-                                   " data")
-            simulated = run.cycles * cycle
-            rows.append({"nodes": layout.endpoints, "shape": layout.text, "bytes": size,
-                         "algorithm": chosen, "simulated_cycles": run.cycles,
-                         "simulated_s": simulated, "predicted_s": float(model),
-                         "difference_percent": 100 * (simulated - model) / model})
+            planned.append((layout, size, model))
+    rows = []
+    for layout, size, model in planned:
+        run = simulate_collective(layout.radices, operation, size, config, chosen)
+        if not run.complete or run.duplicates:
+            raise RuntimeError(f"flitsim: {operation} on {layout.text} lost or duplicated"
+                               " data")
+        simulated = run.cycles * cycle
+        rows.append({"nodes": layout.endpoints, "shape": layout.text, "bytes": size,
+                     "algorithm": chosen, "simulated_cycles": run.cycles,
+                     "simulated_s": simulated, "predicted_s": float(model),
+                     "difference_percent": 100 * (simulated - model) / model})
     inputs = {"operation": operation, "machine": machine.name, "set": list(overrides),
               "nodes": nodes_text, "bytes": sizes_text, "algorithm": chosen, "api": api,
               "cycle_s": cycle,
@@ -146,7 +165,7 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
                     api: str, fmt: str, wide: bool = False) -> str:
     """The rendered ``simulate collective`` table (``wide``: notes unwrapped)."""
     rows, inputs = collective_rows(operation, machine_name, overrides, nodes_text,
-                                   sizes_text, algorithm, api)
+                                   sizes_text, algorithm, api, fmt)
     if fmt == "json":
         return json_text({"inputs": inputs, "notes": list(NOTES), "rows": rows})
     if fmt == "csv":

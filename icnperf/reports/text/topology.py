@@ -133,14 +133,19 @@ def _designs_for_endpoints(endpoints: int, families: str | None, torus_dims: str
     return [{**d.__dict__, "ports_per_endpoint": d.ports_per_endpoint} for d in designs]
 
 
-def _designs_for_radix(radix: str, families: str | None, levels: int) -> list[dict]:
+def _designs_for_radix(radix: str, families: str | None, levels: int,
+                      fmt: str = "table") -> list[dict]:
+    from icnperf.data.limits import within_limits
+    from icnperf.model.budget import compare_estimate
     from icnperf.model.topology.compare import (OPTIONAL_FAMILIES, RADIX_FAMILIES,
                                                 compare_for_radix)
 
     chosen = _choices(families or ",".join(RADIX_FAMILIES), RADIX_FAMILIES + OPTIONAL_FAMILIES,
                       "families")
+    radices = _integers(radix, "radix", 2, 1024)
+    within_limits(compare_estimate(len(radices), fmt))
     rows = []
-    for limit in _integers(radix, "radix", 2, 1024):
+    for limit in radices:
         rows += [{**d.__dict__, "radix_limit": limit,
                   "ports_per_endpoint": d.ports_per_endpoint}
                  for d in compare_for_radix(limit, chosen, levels)]
@@ -148,22 +153,23 @@ def _designs_for_radix(radix: str, families: str | None, levels: int) -> list[di
 
 
 def compare_rows(endpoints: int | None, radix: str | None, families: str | None,
-                 torus_dims: str, levels: int) -> list[dict]:
-    """Rows of the scalability comparison: per family for N endpoints, or per radix."""
+                 torus_dims: str, levels: int, fmt: str = "table") -> list[dict]:
+    """Rows of the scalability comparison: per family for N endpoints, or per radix (the
+    radices' search checked against the limits first, ``fmt`` the output format)."""
     if (endpoints is None) == (radix is None):
         raise InputError("give exactly one of --endpoints N or --radix R[,R...]")
     if not 1 <= levels <= 8:
         raise InputError(f"--levels must be in 1..8, got {levels}")
     if endpoints is not None:
         return _designs_for_endpoints(endpoints, families, torus_dims, levels)
-    return _designs_for_radix(radix, families, levels)
+    return _designs_for_radix(radix, families, levels, fmt)
 
 
 def compare_text(endpoints: int | None, radix: str | None, families: str | None,
                  torus_dims: str, levels: int, fmt: str, wide: bool = False) -> str:
     """``icnperf compare-topologies`` output in the chosen format (``wide``: the table and
     notes at full width)."""
-    rows = compare_rows(endpoints, radix, families, torus_dims, levels)
+    rows = compare_rows(endpoints, radix, families, torus_dims, levels, fmt)
     columns = COMPARE_COLUMNS if radix is None else (
         Column("radix_limit", "radix limit", number(), keep=True), *COMPARE_COLUMNS)
     if fmt == "json":

@@ -1,0 +1,115 @@
+"""Every published number is finite (issue #16 item 4): whatever machine values and sizes
+are asked for, a command either refuses them with a one-line InputError or prints finite
+numbers. Property tests over the commands' text functions (reports/text), with machine
+values drawn across the whole float range in their units; CSV output is checked because it
+writes infinities and NaN as text (JSON would turn them into null)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from icnperf.errors import InputError
+
+SETTINGS = settings(max_examples=100, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+MACHINES = ["angara-36", "angara-3d", "angara-4d"]
+"""The presets with every parameter the timing models need (the others lack the packet
+format, and are refused before any number is computed)."""
+KEYS = {
+    "network.link_bandwidth": "B/s",
+    "network.host_bandwidth": "B/s",
+    "network.link_latency": "s",
+    "network.router_latency": "s",
+    "network.injection_latency": "s",
+    "software.mpi_overhead": "s",
+    "network.flit_size": "B",
+    "network.packet_max_flits": "",
+}
+
+
+@st.composite
+def overrides(draw) -> tuple[str, ...]:
+    """Up to three --set items, each a value of about 10^e of its unit: e from -330 to 330
+    (below the smallest float, past the largest) or, as often, from -15 to 15."""
+    items = []
+    for key in draw(st.lists(st.sampled_from(sorted(KEYS)), max_size=3, unique=True)):
+        mantissa = draw(st.sampled_from(["1", "3.5", "9.99"]))
+        exponent = draw(st.one_of(st.integers(-330, 330), st.integers(-15, 15)))
+        unit = KEYS[key]
+        items.append(f"{key}={mantissa}e{exponent}" + (f" {unit}" if unit else ""))
+    return tuple(items)
+
+
+size_texts = st.one_of(st.sampled_from(["0", "1", "16", "241", "1MiB"]),
+                       st.integers(0, 40).map(lambda e: f"1e{e}"))
+
+
+def _finite_or_refused(produce) -> None:
+    try:
+        text = produce()
+    except InputError as error:
+        assert "\n" not in str(error) and str(error)
+        event("refused")
+        return
+    event("printed")
+    for row in csv.reader(io.StringIO(text)):
+        for cell in row:
+            assert cell.strip().lower() not in ("inf", "-inf", "nan"), (cell, row)
+
+
+@SETTINGS
+@given(machine=st.sampled_from(MACHINES), items=overrides(),
+       sizes=st.lists(size_texts, min_size=1, max_size=4),
+       load=st.sampled_from([0.0, 0.05, 0.3]), ppn=st.integers(1, 4))
+def test_predict_p2p(machine, items, sizes, load, ppn):
+    from icnperf.reports.text.predict import p2p_text
+
+    _finite_or_refused(lambda: p2p_text(machine, items, ",".join(sizes), None, None, None,
+                                        "mpi", ppn, "csv", load))
+
+
+@SETTINGS
+@given(machine=st.sampled_from(MACHINES), items=overrides(),
+       operation=st.sampled_from(["broadcast", "allreduce", "allgather", "alltoall",
+                                  "barrier"]),
+       sizes=st.lists(size_texts, min_size=1, max_size=3))
+def test_predict_collective(machine, items, operation, sizes):
+    from icnperf.reports.text.predict import collective_text
+
+    _finite_or_refused(lambda: collective_text(operation, machine, items, None, None,
+                                               ",".join(sizes), "all", "mpi", "csv"))
+
+
+@SETTINGS
+@given(items=overrides(), algorithm=st.sampled_from(["hw-tree", "ring", "rabenseifner"]),
+       size=size_texts)
+def test_explain(items, algorithm, size):
+    from icnperf.reports.text.explain import explain_text
+
+    _finite_or_refused(lambda: explain_text("collective", "allreduce", algorithm,
+                                            "angara-36", items, None, None, size, False,
+                                            "csv"))
+
+
+@SETTINGS
+@given(items=overrides(), faster=st.sampled_from(["hw-tree", "recursive-doubling"]))
+def test_crossover_over_bytes(items, faster):
+    from icnperf.reports.text.explain import crossover_text
+
+    _finite_or_refused(lambda: crossover_text("collective", "allreduce", "angara-36", items,
+                                              faster, "ring", "2", "bytes", None, None, None,
+                                              None, None, "csv"))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(items=overrides(), app=st.sampled_from(["spmv", "heat"]))
+def test_predict_app(items, app):
+    from icnperf.reports.text.apps import app_text
+
+    _finite_or_refused(lambda: app_text(app, "angara-3d", items, "8,64", None, None, {},
+                                        "csv"))
