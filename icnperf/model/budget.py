@@ -520,19 +520,12 @@ def _xgft_count(endpoints: int, limit: int, radix_max: int) -> float:
     for 2 levels, k² under a level-2 switch of radix 2k, t | k, for 3)."""
     import numpy as np
 
-    from icnperf.model.sizing.space import TAPERS, XGFT_LEVELS
+    from icnperf.model.sizing.space import TAPERS, XGFT_LEVELS, xgft_pods
 
     total = 0.0
     for t in TAPERS:
         for levels in XGFT_LEVELS:
-            if levels == 2:
-                u = np.arange(1, radix_max // (t + 1) + 1, dtype=np.float64)
-                u = u[t * u >= 2]
-                pod, radix = t * u, (t + 1) * u
-            else:
-                k = np.arange(2, radix_max // 2 + 1, dtype=np.float64)
-                k = k[k % t == 0]
-                pod, radix = k * k, 2 * k
+            _, pod, radix = xgft_pods(t, levels, radix_max, dtype=np.float64)
             low = np.maximum(2, np.ceil(endpoints / pod))
             high = np.minimum(radix, np.floor(limit / pod))
             total += float(np.maximum(high - low + 1, 0).sum())

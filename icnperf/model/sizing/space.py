@@ -207,6 +207,20 @@ def _slimfly_space(n_endpoints: int, limit: int, radix_max: int) -> dict:
     return {"q": pairs[:, 0], "p": pairs[:, 1]}
 
 
+def xgft_pods(taper: int, levels: int, radix_max: int, dtype=np.int64):
+    """The switch sizes of :func:`xgft_space` for one taper t and level count: arrays
+    (u, endpoints per pod, radix), u the leaf's up links (2 levels: t·u endpoints under a
+    leaf of radix (t+1)·u) or k (3 levels: k² endpoints under a level-2 switch of radix
+    2k, t | k). A tree takes s pods, 2 <= s <= radix."""
+    if levels == 2:
+        u = np.arange(1, radix_max // (taper + 1) + 1, dtype=dtype)
+        u = u[taper * u >= 2]
+        return u, taper * u, (taper + 1) * u
+    k = np.arange(2, radix_max // 2 + 1, dtype=dtype)
+    k = k[k % taper == 0]
+    return k, k * k, 2 * k
+
+
 def xgft_space(n_endpoints: int, limit: int, radix_max: int, levels: int) -> dict:
     """Every XGFT of ``levels`` levels (2 or 3) built from switches of one radix r, its top
     level tapered t:1 (t in TAPERS), in the window; arrays ``m``, ``w`` of shape
@@ -221,15 +235,7 @@ def xgft_space(n_endpoints: int, limit: int, radix_max: int, levels: int) -> dic
     s is the same tree with fewer pods (top switches with unused ports)."""
     m, w, taper = [], [], []
     for t in TAPERS:
-        if levels == 2:
-            u = np.arange(1, radix_max // (t + 1) + 1, dtype=np.int64)
-            u = u[t * u >= 2]
-            per_pod, radix = t * u, (t + 1) * u
-        else:
-            k = np.arange(2, radix_max // 2 + 1, dtype=np.int64)
-            k = k[k % t == 0]
-            u = k
-            per_pod, radix = k * k, 2 * k
+        u, per_pod, radix = xgft_pods(t, levels, radix_max)
         low = np.maximum(2, -(-n_endpoints // per_pod))
         high = np.minimum(radix, limit // per_pod)
         rows = _expand(np.column_stack([u]), low, high)
