@@ -242,13 +242,19 @@ the model's columns are held, each row formatted and written as it comes): measu
 270 B per row (200,000 sizes in JSON: 92 MB peak, against 1.13 GB when the text was
 built whole)."""
 
+STREAMED_ROW_SECONDS = 40e-6
+"""Seconds per streamed row (JSON rows written by json's C encoder, render.flat_json; CSV
+by the csv module): measured 18 us (JSON) and 21 us (CSV) per row, 200,000 sizes on the
+loaded 2-core machine (3.8 and 4.5 s of CPU, start-up included), doubled for margin."""
+
 
 def p2p_estimate(points: int, fmt: str) -> Estimate:
     """``predict p2p``: one row per message size; JSON and CSV are streamed
-    (:data:`STREAMED_ROW_MEMORY`), the table is held whole to align its columns."""
+    (:data:`STREAMED_ROW_MEMORY`, :data:`STREAMED_ROW_SECONDS`), the table is held whole to
+    align its columns."""
     memory, seconds = rows_cost(points, fmt)
     if fmt in ("json", "csv"):
-        memory = STREAMED_ROW_MEMORY * points
+        memory, seconds = STREAMED_ROW_MEMORY * points, STREAMED_ROW_SECONDS * points
     return Estimate(f"predict p2p: {count(points)} message sizes", BASE_MEMORY + memory,
                     seconds, "ask for fewer --bytes values")
 

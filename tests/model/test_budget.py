@@ -4,6 +4,7 @@ against brute force, and the limits read from the environment."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 
 import pytest
@@ -266,3 +267,22 @@ def test_size_charges_the_full_model_where_the_shortlist_asks_for_it(monkeypatch
     every = budget.design_space_estimate(1000, ("torus",), (3,), 128, 1.5, "all")
     halves = budget.design_space_estimate(1000, ("torus",), (3,), 128, 1.5, "all", parallel=2)
     assert every.seconds > safe.seconds and halves.seconds < every.seconds
+
+
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8),
+                    st.floats(allow_nan=True, allow_infinity=True))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=6), SCALARS, max_size=12))
+def test_flat_json_is_json_dumps_indent_2_byte_for_byte(row):
+    """render.flat_json (json's C encoder with newline separators) writes what
+    json.dumps(indent=2) writes of the same plain row, or hands a non-finite float back
+    (None) for the caller's fallback."""
+    from icnperf.reports.render import _plain, flat_json
+
+    text = flat_json(row)
+    if text is None:
+        assert any(isinstance(v, float) and not math.isfinite(v) for v in row.values())
+    else:
+        assert text == json.dumps(_plain(row), indent=2, allow_nan=False)
