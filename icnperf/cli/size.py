@@ -80,7 +80,7 @@ def _within_limits(endpoints: int, families: str | None, torus_dims: str, radix_
     the full model's evaluations a --shortlist of all or N asks for."""
     from icnperf.data.limits import within_limits
     from icnperf.errors import InputError
-    from icnperf.model.budget import design_space_estimate
+    from icnperf.model.sizing.design_budget import design_space_estimate
     from icnperf.model.sizing.designs import SIZING_FAMILIES
     from icnperf.model.topology.base import MAX_ENDPOINTS
 

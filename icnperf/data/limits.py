@@ -3,8 +3,9 @@
 ``ICNPERF_MAX_MEMORY``: the most memory a request may be estimated to need (bytes, or a
 size with a unit: ``8GB``, ``4 GiB``); ``ICNPERF_MAX_SECONDS``: the most time (seconds,
 or a time with a unit: ``600 s``, ``10 min``, ``2 h``). Unset or empty:
-:data:`icnperf.model.budget.DEFAULT_LIMITS` (2 GB, 3 minutes). The estimates and the check are :mod:`icnperf.model.budget`; this
-module only reads the settings, so the model stays free of I/O.
+:data:`icnperf.model.budget.DEFAULT_LIMITS` (2 GB, 3 minutes). The estimates and the check
+are :mod:`icnperf.model.budget`; this module only reads the settings, so the model stays
+free of I/O.
 """
 
 from __future__ import annotations

@@ -79,8 +79,11 @@ class Claim:
     ``open_reason`` marks a predicted claim the model misses for a reason not yet
     understood: it names what was ruled out and what is suspected. Such a claim that misses
     its tolerance is ``open`` (shown, counted apart, never hidden, and not a ``fail``, so
-    it does not fail ``validate``); one that comes within tolerance passes like any other.
-    It has no ``expected`` value: nothing derives the measurement yet.
+    it does not fail ``validate``) while its error stays within ``open_tolerance``, the
+    outer band written when it was opened (the miss then seen, with a margin); beyond that
+    it fails, so a model that drifts further away is caught. One that comes within its
+    tolerance passes like any other. It has no ``expected`` value: nothing derives the
+    measurement yet.
     """
 
     id: str
@@ -101,6 +104,7 @@ class Claim:
     expected_tolerance: float | None = None
     expected_tolerance_reason: str | None = None
     open_reason: str | None = None
+    open_tolerance: float | None = None
 
 
 @dataclass(frozen=True)
@@ -169,7 +173,8 @@ def evaluate(claim: Claim) -> CheckResult:
             error_of(claim.expected, predicted, claim.tolerance_kind),
             expected_tolerance(claim)):
         status = "known-discrepancy"
-    elif claim.open_reason:
+    elif claim.open_reason and claim.open_tolerance is not None and within(
+            error, claim.open_tolerance):
         status = "open"
     else:
         status = "fail"
@@ -229,7 +234,7 @@ def summary_line(results) -> str:
 
 def _reason(claim: Claim, status: str) -> str | None:
     """The written reason shown with a result that does not pass (None when it passes)."""
-    if status == "open":
+    if status == "open" or (status == "fail" and claim.open_reason):
         return claim.open_reason
     if status == "pass" or not claim.discrepancy:
         return None

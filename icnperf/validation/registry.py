@@ -61,6 +61,10 @@ def problems(claims: list[Claim]) -> list[str]:
                        " and only a calibrated one")
         if c.open_reason and (c.kind != "predicted" or c.discrepancy):
             out.append(f"{c.id}: only a predicted claim without a discrepancy may be open")
+        if bool(c.open_reason) != (c.open_tolerance is not None) or (
+                c.open_tolerance is not None and not c.open_tolerance > c.tolerance):
+            out.append(f"{c.id}: an open claim needs its reason and an open tolerance wider "
+                       "than its own")
         if c.expected_tolerance is not None and not (
                 c.discrepancy and c.expected_tolerance_reason
                 and c.expected_tolerance_reason.strip()):

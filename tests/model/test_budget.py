@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from icnperf.data.limits import limits, within_limits
 from icnperf.errors import InputError
 from icnperf.model import budget
+from icnperf.model.sizing import design_budget
 from icnperf.model.budget import DEFAULT_LIMITS, Estimate, Limits, check
 
 
@@ -64,7 +65,7 @@ def test_dragonfly_count_is_the_space_counted_by_brute_force():
         limit = math.floor(slack * endpoints)
         brute = sum(1 for p, a, h in itertools.product(range(1, radix + 1), repeat=3)
                     if p + a + h - 1 <= radix and endpoints <= a * p * (a * h + 1) <= limit)
-        counted = budget.design_counts(endpoints, ("dragonfly",), (), radix, slack)
+        counted = design_budget.design_counts(endpoints, ("dragonfly",), (), radix, slack)
         assert counted["dragonfly"] == brute
 
 
@@ -74,7 +75,7 @@ def test_torus_count_is_near_the_listed_space_and_above_it():
 
     for endpoints, dims in ((100_000, 3), (100_000, 6), (5_000, 2), (1_000, 4)):
         listed = len(torus_shapes(endpoints, dims, int(1.5 * endpoints))[0])
-        estimate = budget.design_counts(endpoints, ("torus",), (dims,), 128, 1.5)["torus"]
+        estimate = design_budget.design_counts(endpoints, ("torus",), (dims,), 128, 1.5)["torus"]
         assert listed <= estimate <= 3 * listed + 10
 
 
@@ -83,7 +84,7 @@ def test_slimfly_count_bounds_the_listed_space():
 
     for endpoints, radix in ((100_000, 128), (2_000, 64)):
         listed = sum(len(b) for b in enumerate_space(endpoints, ("slimfly",), (3,), radix))
-        assert listed <= budget.design_counts(endpoints, ("slimfly",), (), radix,
+        assert listed <= design_budget.design_counts(endpoints, ("slimfly",), (), radix,
                                               1.5)["slimfly"] + 1  # + the NUDT-rule design
 
 
@@ -147,7 +148,7 @@ def test_xgft_count_is_the_listed_space():
         limit = math.floor(slack * endpoints)
         listed = sum(len(xgft_space(endpoints, limit, radix, levels)["taper"])
                      for levels in XGFT_LEVELS)
-        assert budget.design_counts(endpoints, ("xgft",), (), radix, slack)["xgft"] == listed
+        assert design_budget.design_counts(endpoints, ("xgft",), (), radix, slack)["xgft"] == listed
 
 
 def test_pairwise_allgather_is_charged_its_quadratic_steps():
@@ -263,9 +264,9 @@ def test_size_charges_the_full_model_where_the_shortlist_asks_for_it(monkeypatch
     _within_limits(100_000, None, "3,6", 128, 1.5, "100")
     with pytest.raises(InputError, match="by the full model.*--shortlist"):
         _within_limits(100_000, None, "3,6", 128, 1.5, "all")
-    safe = budget.design_space_estimate(1000, ("torus",), (3,), 128, 1.5)
-    every = budget.design_space_estimate(1000, ("torus",), (3,), 128, 1.5, "all")
-    halves = budget.design_space_estimate(1000, ("torus",), (3,), 128, 1.5, "all", parallel=2)
+    safe = design_budget.design_space_estimate(1000, ("torus",), (3,), 128, 1.5)
+    every = design_budget.design_space_estimate(1000, ("torus",), (3,), 128, 1.5, "all")
+    halves = design_budget.design_space_estimate(1000, ("torus",), (3,), 128, 1.5, "all", parallel=2)
     assert every.seconds > safe.seconds and halves.seconds < every.seconds
 
 

@@ -140,8 +140,11 @@ def test_claim_needs_a_kind_and_a_tolerance_reason():
     (dict(discrepancy="r"), "needs both its reason and an expected value"),
     (dict(expected=1.0), "needs both its reason and an expected value"),
     (dict(discrepancy="r", expected=1.0, expected_tolerance=0.1), "its own reason"),
-    (dict(open_reason="r", kind="calibrated", fitted="x"), "may be open"),
-    (dict(open_reason="r", discrepancy="r", expected=1.0), "may be open"),
+    (dict(open_reason="r", open_tolerance=0.5, kind="calibrated", fitted="x"), "may be open"),
+    (dict(open_reason="r", open_tolerance=0.5, discrepancy="r", expected=1.0), "may be open"),
+    (dict(open_reason="r"), "open tolerance wider"),
+    (dict(open_tolerance=0.5), "open tolerance wider"),
+    (dict(open_reason="r", open_tolerance=0.05), "open tolerance wider"),
 ])
 def test_registry_rules_refuse_a_broken_claim(fields, words):
     extra = dict(fields)
@@ -170,12 +173,19 @@ def test_summary_counts_kinds_apart():
 def test_an_open_claim_shows_its_miss_without_failing_and_passes_when_it_comes_in():
     """An open claim outside its tolerance is 'open' (counted apart, reason shown, passed
     stays True so validate does not fail); inside it, it passes like any other."""
-    missed = evaluate(claim(9.3, 5.3, 0.25, "relative", open_reason="per-step cost unknown"))
+    def opened(predicted):
+        return evaluate(claim(9.3, predicted, 0.25, "relative", open_tolerance=0.5,
+                              open_reason="per-step cost unknown"))
+
+    missed = opened(5.3)
     assert (missed.status, missed.passed, missed.reason) == ("open", True,
                                                              "per-step cost unknown")
     assert missed.error == pytest.approx(4.0 / 9.3)
-    came_in = evaluate(claim(9.3, 9.0, 0.25, "relative", open_reason="per-step cost unknown"))
+    came_in = opened(9.0)
     assert (came_in.status, came_in.reason) == ("pass", None)
+    drifted = opened(4.0)                   # 57 % off: past the open tolerance of 50 %
+    assert (drifted.status, drifted.passed) == ("fail", False)
+    assert drifted.reason == "per-step cost unknown"
     results = [missed.as_dict(), came_in.as_dict()]
     assert summary_line(results).startswith("2 predicted: 1 pass, 0 known discrepancy, 1 open,"
                                             " 0 fail")

@@ -92,14 +92,14 @@ def evaluate(operation: str, algorithm: str, m, layout: Layout, params: dict, *,
         if operation == "allreduce":
             return p2p_tree_allreduce(m, depth, ties, **_bind(p2p_tree_allreduce, params))
         return p2p_tree_barrier(depth, ties, **_bind(p2p_tree_barrier, params))
+    if not fluid.offered(algorithm, layout.ranks, operation):
+        raise InputError(f"{algorithm} {operation} is evaluated on at most "
+                         f"{fluid.rank_limit(algorithm, operation)} ranks, not {layout.ranks}")
     if fluid.uses_flows(algorithm, operation, m, params, layout):
         def step_time(name, op, size):
             return float(schedule_time(size, schedule(name, op, layout),
                                        **_bind(schedule_time, params)))
         return fluid.algorithm_time(algorithm, operation, m, layout, params, step_time)
-    if not fluid.offered(algorithm, layout.ranks, operation):
-        raise InputError(f"{algorithm} {operation} is evaluated on at most "
-                         f"{fluid.rank_limit(algorithm, operation)} ranks, not {layout.ranks}")
     if algorithm in ("linear", "reduce-bcast") and not fluid.uses_flows(
             algorithm, operation, m, params, layout):
         raise InputError(f"{algorithm} is timed as flows: it needs numeric parameters, "

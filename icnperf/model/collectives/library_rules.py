@@ -311,17 +311,19 @@ def rule_set_for(library: str | None, version: str | None = None) -> tuple[str, 
         if "cray" in text:
             return "mpich-4", ("Cray MPICH (Cray's own release numbers, its base not stated): "
                                "the MPICH 4.x rules")
-        found = re.search(r"mpich[ -]?v?(\d+)\.(\d+)", text)
+        found = re.search(r"(?:mpich[ -]?v?|^\s*v?)(\d+)\.(\d+)", text)
         if found:
             major, minor = int(found.group(1)), int(found.group(2))
             if (major, minor) < (3, 4):
                 return "mpich-3", f"MPICH {major}.{minor}: the MPICH 3.2 rules"
             return "mpich-4", f"MPICH {major}.{minor}: the MPICH 4.x rules"
         return "mpich-4", "MPICH release not stated: the MPICH 4.x rules"
-    found = re.search(r"open ?mpi[ -]?v?(\d+)\.(\d+)", text)
-    if found and (int(found.group(1)), int(found.group(2))) < (4, 1):
-        return "openmpi-4.1", (f"Open MPI {found.group(1)}.{found.group(2)}: its older "
-                               "rules are not encoded, the Open MPI 4.1 rules")
+    found = re.search(r"(?:open ?mpi[ -]?v?|^\s*v?)(\d+)\.(\d+)", text)
+    if found and (int(found.group(1)), int(found.group(2))) != (4, 1):
+        newer = (int(found.group(1)), int(found.group(2))) > (4, 1)
+        return "openmpi-4.1", (f"Open MPI {found.group(1)}.{found.group(2)}: its "
+                               f"{'newer' if newer else 'older'} rules are not encoded, the "
+                               "Open MPI 4.1 rules")
     return "openmpi-4.1", "the Open MPI 4.1 rules"
 
 

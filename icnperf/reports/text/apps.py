@@ -191,12 +191,14 @@ def compared_results(skeleton, machine, layouts, ppn: int | None):
     if not any(p.collective is not None for p in skeleton.phases):
         raise InputError(f"--algorithm all compares collective algorithms; {skeleton.name} "
                          "has no collective phase")
+    # the point-to-point run first: an error there (a missing node rate, say) is not the
+    # hardware tree's, and is reported as it is
+    p2p = skeleton_results(skeleton, machine, layouts, None, ppn, point_to_point=True)
     try:
         hardware = skeleton_results(skeleton, machine, layouts, HARDWARE_ALGORITHM, ppn)
     except InputError as error:
         raise InputError(f"--algorithm all runs every collective phase on "
                          f"{HARDWARE_ALGORITHM}: {error}") from None
-    p2p = skeleton_results(skeleton, machine, layouts, None, ppn, point_to_point=True)
     return [(HARDWARE_ALGORITHM, hardware), (point_to_point_label(skeleton), p2p)]
 
 

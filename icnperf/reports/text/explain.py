@@ -87,10 +87,11 @@ def parse_shape(text: str) -> tuple[int, ...]:
 
 def layout_for(topology: str, nodes: int | None, shape: str | None):
     """The layout of a collective: ``--shape`` if given (checked against ``--nodes``), else
-    the machine's torus reshaped to ``--nodes`` with balanced radices in its dimension
-    count, else the machine's topology."""
+    the machine's torus reshaped to ``--nodes`` (predict's layouts_for: balanced radices in
+    its dimension count), or a job of ``--nodes`` on a fat tree or dragonfly as it is, else
+    the machine's topology."""
     from icnperf.model.collectives import Layout
-    from icnperf.model.topology.torus import job_torus_shape
+    from icnperf.reports.text.predict import layouts_for
 
     if shape is not None:
         layout = Layout.torus(parse_shape(shape))
@@ -101,7 +102,7 @@ def layout_for(topology: str, nodes: int | None, shape: str | None):
     base = Layout.from_topology(topology)
     if nodes is None or nodes == base.endpoints:
         return base
-    return Layout.torus(job_torus_shape(nodes, len(base.radices)))
+    return layouts_for(topology, str(nodes), None)[0]
 
 
 def _machine(machine_name: str, overrides):

@@ -218,13 +218,21 @@ def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
             for n in counts]
 
 
-def hierarchy_for(hierarchy: str | None, processes_per_node: int) -> str:
+NODE_AWARE_OPERATIONS = ("broadcast", "reduce", "allreduce", "barrier")
+"""The operations MPICH's SMP-aware collectives run hierarchically by default; its and Open
+MPI's default all-gathers and all-to-alls run over every rank (collectives.hierarchy)."""
+
+
+def hierarchy_for(hierarchy: str | None, processes_per_node: int,
+                  operation: str = "allreduce") -> str:
     """The hierarchy of ``predict collective``: as given, else ``node`` with more than one
-    process per node (MPICH's default SMP-aware collectives) and ``flat`` with one (the two
-    are then the same)."""
+    process per node for the operations MPI libraries run hierarchically by default
+    (:data:`NODE_AWARE_OPERATIONS`), ``flat`` otherwise and with one process per node (the
+    two are then the same)."""
     if hierarchy is not None:
         return hierarchy
-    return "node" if processes_per_node > 1 else "flat"
+    return "node" if processes_per_node > 1 and operation in NODE_AWARE_OPERATIONS \
+        else "flat"
 
 
 def auto_choices(machine, operation: str, layout, sizes, processes_per_node: int,
@@ -249,7 +257,9 @@ def _auto_rows(machine, operation, layout, sizes, api, processes_per_node, place
     from icnperf.model.collectives import collective_time
 
     leaders = mode == "node" and processes_per_node > 1
-    choices, why = auto_choices(machine, operation, layout, sizes,
+    # the leaders' all-to-all carries every block of their node's ranks (hierarchy.py)
+    scale = processes_per_node if leaders and operation == "alltoall" else 1
+    choices, why = auto_choices(machine, operation, layout, [m * scale for m in sizes],
                                 1 if leaders else processes_per_node, element_size)
     rows, assumptions = [], {}
     for i, (chosen, reason) in enumerate(choices):
@@ -263,8 +273,12 @@ def _auto_rows(machine, operation, layout, sizes, api, processes_per_node, place
             except InputError as error:
                 raise InputError(f"auto picks {chosen} ({reason}); {error}") from None
         assumptions.setdefault(chosen, result.assumptions)
-        rows.append({**_row(result, i, layout, f"auto: {chosen}", best, tree),
-                     "rule": reason + (" (among the node leaders)" if leaders else ""),
+        if leaders and layout.endpoints == 1:
+            name, reason = "auto: node-local only", "one node: shared memory, no leaders' step"
+        else:
+            name = f"auto: {chosen}"
+            reason += " (among the node leaders)" if leaders else ""
+        rows.append({**_row(result, i, layout, name, best, tree), "rule": reason,
                      "rule_set": why})
     return rows, assumptions
 
@@ -306,7 +320,7 @@ def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api
         auto_choices(machine, operation, layouts[0], sizes[:1], processes_per_node,
                      element_size)
     chosen = None if algorithm in ("all", "auto") else [algorithm]
-    mode = hierarchy_for(hierarchy, processes_per_node)
+    mode = hierarchy_for(hierarchy, processes_per_node, operation)
     if algorithm in ("hw-tree", "p2p-tree") and processes_per_node != 1 and mode == "flat":
         raise InputError(f"{algorithm} is modelled with one process per node; use"
                          " --hierarchy node, drop --ppn or choose a point-to-point algorithm")
@@ -373,22 +387,23 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     from icnperf.data.limits import within_limits
     from icnperf.data.machine import load_machine
     from icnperf.model.budget import collective_estimate
-    from icnperf.model.collectives import ALGORITHMS, operation_name
+    from icnperf.model.collectives import ALL_ALGORITHMS, operation_name
     from icnperf.units import parse_range
 
     operation = operation_name(operation)
     machine = load_machine(machine_name).with_overrides(list(overrides))
     layouts = layouts_for(machine.topology, nodes_text, shape_text)
     sizes = parse_range(sizes_text, "size", default_unit="B")
-    mode = hierarchy_for(hierarchy, processes_per_node)
+    mode = hierarchy_for(hierarchy, processes_per_node, operation)
     element = parse_range(element_size_text, "size", default_unit="B")
     if len(element) != 1 or not element[0] > 0:
         raise InputError(f"--element-size takes one size > 0, not {element_size_text!r}")
     element_size = float(element[0])
     # collective_rows maps every algorithm on each layout (the best p2p column needs them)
     within_limits(collective_estimate(
-        [layout.endpoints * processes_per_node for layout in layouts], sizes.size,
-        ["all"], len(ALGORITHMS) if algorithm in ("all", "auto") else 1, fmt,
+        [layout.endpoints * (1 if mode == "node" else processes_per_node)
+         for layout in layouts], sizes.size,
+        ["all"], len(ALL_ALGORITHMS) if algorithm == "all" else 1, fmt,
         random_placement=placement == "random",
         dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation))
     rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,

@@ -4,8 +4,9 @@ HTML page (``-o FILE.html``, built by icnperf.reports.validation_page).
 The default table fits 100 columns: one table per claim kind (predicted, calibrated,
 regression), each row a claim's id, measured (or reference) value, prediction, error,
 tolerance and status, with its quantity (and, for a calibrated claim, what was fitted to it)
-on the lines under it; the reasons of known discrepancies, open misses and failures follow as numbered,
-wrapped notes, then the counts. ``wide`` gives the full layout of one line per claim.
+on the lines under it; the reasons of known discrepancies, open misses and failures follow
+as numbered, wrapped notes, then the counts. ``wide`` gives the full layout of one line per
+claim.
 
 By default the flit simulator's cross-checks (``runs == "simulation"``, about a minute) are
 left out; ``simulation=True`` runs them too.
@@ -162,7 +163,8 @@ def error_text(error: float | None, kind: str) -> str:
 
 
 def _status_text(result: dict, note: int | None) -> str:
-    name = {"pass": "pass", "known-discrepancy": "known", "open": "open", "fail": "FAIL"}[result["status"]]
+    name = {"pass": "pass", "known-discrepancy": "known", "open": "open",
+            "fail": "FAIL"}[result["status"]]
     return name if note is None else f"{name} [{note}]"
 
 
@@ -253,7 +255,8 @@ def wide_text(results: list[dict]) -> str:
     """One line per claim with every field (wider than a terminal), then the reasons."""
     from icnperf.validation.registry import summary_line
 
-    lines = [aligned_table(results, WIDE_COLUMNS), "", "known discrepancies, open misses and failures:"]
+    lines = [aligned_table(results, WIDE_COLUMNS), "",
+             "known discrepancies, open misses and failures:"]
     lines += [f"  - {r['id']} ({r['status']}): {r.get('reason') or 'no written reason'}"
               for r in results if r["status"] != "pass"] or ["  (none)"]
     lines += ["", summary_line(results)]

@@ -284,7 +284,8 @@ PIZ_DAINT_BANDWIDTH_OPEN = (
     "chosen Aries packet format, whose 20 % header share no source gives (the measurement "
     "implies at most 8.5 % over the two ports)")
 """Why the Piz Daint osu_bw claim is open. Written after its result was seen (the band was
-not); no constant was changed to close the gap."""
+not); no constant was changed to close the gap. Its open tolerance, 25 %, is the miss then
+seen (12.6 %) with a margin."""
 PIZ_DAINT_COLLECTIVE_REASON = (
     "±25 %, fixed from the sources before the claims were written: the reference is a "
     "regression-check expectation with its own upper band of 8-10 % (0.75 us on 9.30, "
@@ -302,10 +303,14 @@ PIZ_DAINT_COLLECTIVE_OPEN = (
     "suspected, not modelled: the software path of a blocking collective step, per-step "
     "skew growing with P, and Cray MPICH rules other than MPICH's (docs/real-machines.md)")
 """Why the Piz Daint collective claims are open: what the misses look like, what was ruled
-out and what is suspected. Written after the results were seen (the band was not)."""
+out and what is suspected. Written after the results were seen (the band was not); their
+open tolerance, 80 %, is the largest miss then seen (72.3 %) with a margin: a model that
+drifts further from the measurements fails them."""
 MPICH_ALLREDUCE_RULE = ("MPICH's documented default (Thakur et al. 2005; "
                         "MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE, default 2048, src/mpi/coll/"
-                        "cvars.txt): recursive doubling for a vector <= 2048 B")
+                        "cvars.txt): recursive doubling for a vector <= 2048 B (MPICH "
+                        "4.x's selection, which --algorithm auto applies to Cray MPICH: "
+                        "<= 8 B; the same pick at 8 B)")
 MPICH_ALLTOALL_RULE = ("MPICH's documented default (Thakur et al. 2005; "
                        "MPIR_CVAR_ALLTOALL_SHORT_MSG_SIZE, default 256 per destination, "
                        "src/mpi/coll/cvars.txt, and 'comm_size >= 8' in "
@@ -335,7 +340,11 @@ LUMI_ALLREDUCE_REASON = (
     "±30 %, proposed in docs/real-machines.md before any value was computed: the check's "
     "own band is ±0.2-0.25 us (3 %); the node-local part rests on an unpublished "
     "shared-memory latency over lg 128 = 7 node-local steps each way; the nodes' switches "
-    "are not stated (one switch more adds 350 ns per inter-node step, 5-10 %)")
+    "are not stated (one switch more adds 350 ns per inter-node step, 5-10 %). Disclosed: "
+    "the two-node claim was seen to miss (10.8 us, the MPI overhead standing in for "
+    "shared memory) before node.shared_memory_latency was set from another Zen 3 machine's "
+    "published figure (0.36 us, transferred; the rule for choosing it fixed before the "
+    "claims were rerun); all three pass since")
 LUMI_ONE_NODE_REASON = (
     "a factor 2, proposed in docs/real-machines.md before any value was computed: on one "
     "node the all-reduce is shared-memory messaging alone, whose latency no LUMI document "
@@ -354,7 +363,7 @@ def _lumi_allreduce_claim(nodes: int) -> Claim:
         "processes, hierarchical (node-local binomial reduce and broadcast through shared "
         "memory around " + ("nothing: one node)" if one else
                             "recursive doubling among the node leaders, MPICH's documented "
-                            "default for a vector <= 2048 B)"),
+                            "default for an 8-byte vector: <= 2048 B in 3.x, <= 8 B in 4.x)"),
         row["latency_s"], "s", 2.0 if one else 0.30, "factor" if one else "relative",
         lambda: job_collective_time("lumi", "allreduce", "recursive-doubling", size, nodes,
                                     ppn),
@@ -379,7 +388,7 @@ def _piz_daint_collective_claim(benchmark: str, nodes: int, operation: str,
         row["latency_s"], "s", 0.25, "relative",
         lambda: job_collective_time("piz-daint", operation, algorithm, size, nodes),
         kind="predicted", tolerance_reason=PIZ_DAINT_COLLECTIVE_REASON,
-        open_reason=PIZ_DAINT_COLLECTIVE_OPEN)
+        open_reason=PIZ_DAINT_COLLECTIVE_OPEN, open_tolerance=0.80)
 
 
 CLAIMS = [
@@ -469,7 +478,7 @@ CLAIMS = [
           lambda: _p2p_column("piz-daint", 4194304, ARIES_HOPS, "mpi",
                               "streaming_bandwidth_Bps") / 1e9,
           kind="predicted", tolerance_reason=PIZ_DAINT_BANDWIDTH_REASON,
-          open_reason=PIZ_DAINT_BANDWIDTH_OPEN),
+          open_reason=PIZ_DAINT_BANDWIDTH_OPEN, open_tolerance=0.25),
     *[_lumi_allreduce_claim(nodes) for nodes in (1, 2, 4)],
     _piz_daint_collective_claim("osu_allreduce", 6, "allreduce", "recursive-doubling",
                                 MPICH_ALLREDUCE_RULE),

@@ -33,8 +33,9 @@ the same 10 % before their result was computed with the final model (a hand esti
 -0.5 % and -4.7 %). Disclosed: a first version of the split, which charged the large
 message against every message's link sharing, was seen to give +31 % on the torus row; the
 final model times only the messages that carry the last block, as SMPI's index arithmetic
-does (checked against a replay of it for P = 2..17), and gives -0.9 % and -3.6 %. More platforms of the same kind (tapered and three-level trees) are
-held out by the reference's authors to judge the model on unseen cases.
+does (checked against a replay of it for P = 2..17), and gives -0.9 % and -3.6 %. More
+platforms of the same kind (tapered and three-level trees) are held out by the reference's
+authors to judge the model on unseen cases.
 """
 
 from __future__ import annotations

@@ -30,7 +30,8 @@ group, other groups. One representative pair per class is solved exactly with Sc
 maximum flow (``scipy.sparse.csgraph.maximum_flow``, Dinic's algorithm) on the graph of
 directed arcs. Above :data:`MAX_FLOW_ARCS` arcs the graph is not built and the other-groups
 class takes the port count of a router holding the fewest global ports, (a - 1)·la +
-(b - 1)·lb + floor(m(g - 1)/R), an estimate (the cut around such a router). Results are cached per configuration.
+(b - 1)·lb + floor(m(g - 1)/R), an estimate (the cut around such a router). Results are
+cached per configuration.
 """
 
 from __future__ import annotations
