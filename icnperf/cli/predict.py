@@ -88,7 +88,8 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
               help="With --ppn > 1: node = node-local binomial phases through shared memory"
                    " and the algorithm among one leader per node (MPICH's SMP-aware"
                    " collectives); flat = the algorithm over every rank"
-                   " [default: node when --ppn > 1].")
+                   " [default: node when --ppn > 1 for broadcast, reduce, allreduce and"
+                   " barrier, else flat].")
 @click.option("--placement", type=click.Choice(["linear", "spread", "random"]),
               default="linear", show_default=True,
               help="Nodes on endpoints: in order, round-robin over leaf switches (trees) or"

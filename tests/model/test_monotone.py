@@ -17,6 +17,21 @@ from icnperf.model import collectives
 from icnperf.model import network as N
 
 PRESETS = [name for name, _ in list_presets()]
+
+WHOLE_ELEMENTS = "rabenseifner"
+"""Not monotone by construction: MPICH and SMPI split its vector in whole 8-byte elements,
+so with fewer elements than blocks every step carries them all, and a vector that fills
+the blocks is faster than a smaller one (test_collectives.py derives it by hand). It is
+monotone over whole multiples of the element size times the blocks, checked below."""
+
+
+def _monotone_sizes(algorithm: str, grid, ranks: int):
+    """The sizes of ``grid`` over which ``algorithm`` must be monotone: all of them, or for
+    Rabenseifner those that split evenly into 8-byte elements over 2^floor(lg P) blocks."""
+    if algorithm != WHOLE_ELEMENTS:
+        return np.ones(len(grid), dtype=bool)
+    blocks = 2 ** int(np.floor(np.log2(max(ranks, 1))))
+    return np.asarray(grid) % (8 * blocks) == 0
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
@@ -77,7 +92,9 @@ def test_collective_time_never_falls_as_the_data_grows(machine, operation, shape
     for algorithm, result in results.items():
         time = np.broadcast_to(result.time, grid.shape)
         assert np.all(np.isfinite(time)), algorithm
-        assert np.all(np.diff(time) >= -1e-12 * time[1:]), (algorithm, grid, time)
+        even = _monotone_sizes(algorithm, grid, result.endpoints * ppn)
+        time = time[even]
+        assert np.all(np.diff(time) >= -1e-12 * time[1:]), (algorithm, grid[even], time)
 
 
 @pytest.mark.parametrize("operation", ["allreduce", "allgather", "alltoall", "broadcast",
@@ -94,7 +111,10 @@ def test_every_algorithm_over_a_dense_sweep(operation):
     layout = collectives.Layout.torus((4, 4, 4))
     for algorithm, result in collectives.compare(m, operation, grid, layout=layout,
                                                  algorithms=textbook).items():
-        assert np.all(np.diff(result.time) >= 0), algorithm
+        even = _monotone_sizes(algorithm, grid, 64)
+        assert np.all(np.diff(result.time[even]) >= 0), algorithm
     sparse = np.unique(np.geomspace(1, 2**26, 16).round())
     for algorithm, result in collectives.compare(m, operation, sparse, layout=layout).items():
-        assert np.all(np.diff(np.broadcast_to(result.time, sparse.shape)) >= 0), algorithm
+        even = _monotone_sizes(algorithm, sparse, 64)
+        assert np.all(np.diff(np.broadcast_to(result.time, sparse.shape)[even]) >= 0), \
+            algorithm
