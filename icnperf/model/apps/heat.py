@@ -48,11 +48,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import numpy as np
-
 from icnperf.errors import InputError
 from icnperf.model import collectives, network
 from icnperf.model.apps.base import AppResult
+from icnperf.model.apps.patterns import halo_pairs
 from icnperf.model.apps.spmv import BYTES_PER_ELEMENT, _whole
 from icnperf.model.collectives import Layout, Step
 
@@ -109,17 +108,10 @@ def halo_phases(layout: Layout, px: int, py: int, nx_block: int, ny_block: int
     fraction 1 of the message) carries the phase's largest hop count and channel load on
     ``layout`` under the mapping rank = x + Px·y. A phase with no neighbours (Px = 1 or
     Py = 1) is left out."""
-    ranks = np.arange(px * py, dtype=np.int64)
-    x, y = ranks % px, ranks // px
     phases = []
-    for size, moves in ((BYTES_PER_ELEMENT * ny_block, ((1, 0), (-1, 0))),
-                        (BYTES_PER_ELEMENT * (nx_block + 2), ((0, 1), (0, -1)))):
-        src, dst = [], []
-        for dx, dy in moves:
-            keep = (x + dx >= 0) & (x + dx < px) & (y + dy >= 0) & (y + dy < py)
-            src.append(ranks[keep])
-            dst.append((x + dx)[keep] + px * (y + dy)[keep])
-        src, dst = np.concatenate(src), np.concatenate(dst)
+    for axis, size in enumerate((BYTES_PER_ELEMENT * ny_block,
+                                 BYTES_PER_ELEMENT * (nx_block + 2))):
+        src, dst, _ = halo_pairs((px, py), False, (axis,))
         if len(src):
             hops, load = layout.traffic(src, dst)
             phases.append((size, Step(1, Fraction(1), hops, load, False)))

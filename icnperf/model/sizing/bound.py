@@ -204,18 +204,12 @@ def halo_rounds(px: int, py: int, sizes: tuple[float, float]):
     call with m = 1): block (x, y) is rank x + px·y; phase 1 exchanges with the x
     neighbours, phase 2 with the y neighbours; a phase with no neighbour is left out (the
     messages of heat.halo_phases)."""
+    from icnperf.model.apps.patterns import halo_pairs
     from icnperf.model.sizing.traffic import make_round
 
-    ranks = np.arange(px * py, dtype=np.int64)
-    x, y = ranks % px, ranks // px
     out = []
-    for size, moves in ((sizes[0], ((1, 0), (-1, 0))), (sizes[1], ((0, 1), (0, -1)))):
-        src, dst = [], []
-        for dx, dy in moves:
-            keep = (x + dx >= 0) & (x + dx < px) & (y + dy >= 0) & (y + dy < py)
-            src.append(ranks[keep])
-            dst.append((x + dx)[keep] + px * (y + dy)[keep])
-        src, dst = np.concatenate(src), np.concatenate(dst)
+    for axis, size in enumerate(sizes):
+        src, dst, _ = halo_pairs((px, py), False, (axis,))
         if len(src):
             out.append(make_round(1, float(size), False, src, dst))
     return tuple(out)
