@@ -228,10 +228,8 @@ def collective_term(machine, layout, op: str, algorithm: str, per_rank_bytes, sc
         kind = "" if hardware else "point-to-point "
         chosen = f"{algorithm} (best: fastest {kind}of {', '.join(results)})"
     elif algorithm == "auto":
-        key, _ = collectives.rule_set_for(machine.get("software.mpi_library"),
-                                          machine.get("software.mpi_version"))
-        algorithm, reason = collectives.choose(collectives.RULE_SETS[key][0], key, op,
-                                               m or 0.0, participants)
+        algorithm, reason, _ = collectives.machine_choice(machine, op, m or 0.0,
+                                                          participants)
         result = collectives.collective_time(machine, op, algorithm, sizes, layout=layout,
                                              api=api, processes_per_node=procs,
                                              placement=layout.placement, seed=layout.seed)

@@ -63,7 +63,7 @@ The package is split by job; everything is re-exported here, so callers import f
 * ``schedules``: the textbook algorithms' rounds, :class:`Step`, :func:`schedule`,
   :func:`schedule_time`, :func:`intra_node_time`;
 * ``library_rules``: ``--algorithm auto``, the MPI libraries' default choices
-  (:data:`RULE_SETS`, :func:`choose`, :func:`rule_set_for`);
+  (:data:`RULE_SETS`, :func:`choose`, :func:`rule_set_for`, :func:`machine_choice`);
 * ``notes``: the assumption strings (:func:`assumptions`);
 * ``api``: :func:`evaluate`, :func:`collective_time`, :func:`compare`,
   :class:`CollectiveResult`.
@@ -108,6 +108,7 @@ from icnperf.model.collectives.layout import (
 from icnperf.model.collectives.library_rules import (
     RULE_SETS,
     choose,
+    machine_choice,
     rule_set_for,
 )
 from icnperf.model.collectives.notes import (
@@ -259,6 +260,7 @@ __all__ = [
     "collective_parameters",
     "collective_time",
     "choose",
+    "machine_choice",
     "compare",
     "credit_delay",
     "defined",

@@ -412,3 +412,15 @@ def choose(library: str, version: str, operation: str, message_bytes: float, ran
     if owner == "mpich":
         return _mpich(label, rules, operation, m, ranks, count)
     return _openmpi(label, operation, m, ranks, count)
+
+
+def machine_choice(machine, operation: str, message_bytes: float, ranks: int,
+                   element_bytes: float = DEFAULT_ELEMENT_BYTES) -> tuple[str, str, str]:
+    """(algorithm, reason, rule set note): :func:`choose` under the rule set a machine's
+    ``software.mpi_library`` and ``software.mpi_version`` name (:func:`rule_set_for`, whose
+    "why" is the note). What ``--algorithm auto`` runs in predict, explain and skeletons."""
+    key, why = rule_set_for(machine.get("software.mpi_library"),
+                            machine.get("software.mpi_version"))
+    algorithm, reason = choose(RULE_SETS[key][0], key, operation, message_bytes, ranks,
+                               element_bytes)
+    return algorithm, reason, why

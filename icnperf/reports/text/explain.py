@@ -192,11 +192,8 @@ def _auto(machine, operation: str, layout, size: float) -> tuple[str, str]:
     default, collectives.library_rules); InputError when it has no closed form."""
     from icnperf.model import collectives
 
-    key, _ = collectives.rule_set_for(machine.get("software.mpi_library"),
-                                      machine.get("software.mpi_version"))
     ranks = collectives.machine_layout(machine, layout).endpoints
-    algorithm, rule = collectives.choose(collectives.RULE_SETS[key][0], key, operation,
-                                         size, ranks)
+    algorithm, rule, _ = collectives.machine_choice(machine, operation, size, ranks)
     if algorithm not in collectives.ALGORITHMS:
         raise InputError(f"auto picks {algorithm} ({rule}), which has no closed form to "
                          "explain; use predict collective --algorithm auto")

@@ -242,14 +242,11 @@ def auto_choices(machine, operation: str, layout, sizes, processes_per_node: int
     ``processes_per_node`` ranks (pass 1 for the node leaders of a hierarchical collective)
     and the rule set's note; a one-line InputError when the machine names no library or one
     without rules."""
-    from icnperf.model.collectives import library_rules
+    from icnperf.model.collectives import machine_choice
 
-    key, why = library_rules.rule_set_for(machine.get("software.mpi_library"),
-                                          machine.get("software.mpi_version"))
     ranks = layout.endpoints * processes_per_node
-    library = library_rules.RULE_SETS[key][0]
-    return ([library_rules.choose(library, key, operation, float(m), ranks, element_size)
-             for m in sizes], why)
+    picks = [machine_choice(machine, operation, float(m), ranks, element_size) for m in sizes]
+    return [(algorithm, reason) for algorithm, reason, _ in picks], picks[0][2]
 
 
 def _auto_rows(machine, operation, layout, sizes, api, processes_per_node, placement,
