@@ -18,6 +18,12 @@ OUTPUT_OPTION = click.option(
     help="Write to FILE instead of standard output (written atomically; '-' is standard "
          "output).")
 FORCE_OPTION = click.option("--force", is_flag=True, help="Overwrite an existing -o FILE.")
+MACHINE_OPTION = click.option(
+    "--machine", "machine_name", required=True, metavar="NAME|FILE",
+    help="A bundled preset (icnperf machines) or a machine TOML file.")
+SET_OPTION = click.option(
+    "--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
+    help="Override a parameter (repeatable).")
 WIDE_OPTION = click.option(
     "--wide", is_flag=True,
     help="Tables at full width with long text in its column, nothing wrapped [default: fit"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_OPTION, Count,
-                                emit)
+from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, MACHINE_OPTION,
+                                SET_OPTION, WIDE_OPTION, Count, emit)
 
 
 @click.group("explain")
@@ -18,8 +18,7 @@ def explain() -> None:
 @click.option("--algorithm", required=True, metavar="ALG",
               help="hw-tree, p2p-tree, binomial, recursive-doubling, ring, rabenseifner or"
                    " bruck; auto: the one the machine's MPI library picks.")
-@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
-              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@MACHINE_OPTION
 @click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
               help="Override a parameter, e.g. network.link_latency=60ns (repeatable).")
 @click.option("--nodes", type=Count(), default=None,
@@ -56,10 +55,8 @@ def explain_collective(operation: str, algorithm: str, machine_name: str,
 
 @explain.command("app")
 @click.argument("app", metavar="FILE.toml|NAME")
-@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
-              help="A bundled preset (icnperf machines) or a machine TOML file.")
-@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
-              help="Override a parameter (repeatable).")
+@MACHINE_OPTION
+@SET_OPTION
 @click.option("--nodes", type=Count(), default=None,
               help="The node count (the torus reshaped as in predict app) [default: the"
                    " machine's].")
@@ -94,8 +91,7 @@ def crossover() -> None:
 
 @crossover.command("collective")
 @click.argument("operation")
-@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
-              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@MACHINE_OPTION
 @click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
               help="Override a parameter, e.g. network.link_latency=60ns (repeatable).")
 @click.option("--faster", required=True, metavar="ALG",

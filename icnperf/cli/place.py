@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_OPTION, emit
+from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, SET_OPTION,
+                                WIDE_OPTION, emit)
 
 
 @click.command()
@@ -14,8 +15,7 @@ from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_
 @click.option("--procs", type=click.IntRange(min=1), required=True, help="Process count.")
 @click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
               help="A machine with bundled NPB IS measurements (ib-qdr-cluster, gige-cluster).")
-@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
-              help="Override a parameter (repeatable).")
+@SET_OPTION
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION

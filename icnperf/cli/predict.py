@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_OPTION, Count,
-                                emit)
+from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, MACHINE_OPTION,
+                                SET_OPTION, WIDE_OPTION, Count, emit)
 
 
 @click.group()
@@ -14,8 +14,7 @@ def predict() -> None:
 
 
 @predict.command()
-@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
-              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@MACHINE_OPTION
 @click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
               help="Override a parameter, e.g. network.link_latency=60ns (repeatable).")
 @click.option("--bytes", "sizes", default="8..1MiB:x4", show_default=True,
@@ -59,10 +58,8 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 
 @predict.command()
 @click.argument("operation")
-@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
-              help="A bundled preset (icnperf machines) or a machine TOML file.")
-@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
-              help="Override a parameter (repeatable).")
+@MACHINE_OPTION
+@SET_OPTION
 @click.option("--nodes", default=None, metavar="RANGE",
               help="Node counts (8..32768:x2); the torus keeps its dimension count (fewer"
                    " below 2^dims nodes) and takes the most balanced radices; a fat tree or"
@@ -116,10 +113,8 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
 
 @predict.command()
 @click.argument("app", metavar="FILE.toml|NAME")
-@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
-              help="A bundled preset (icnperf machines) or a machine TOML file.")
-@click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
-              help="Override a parameter (repeatable).")
+@MACHINE_OPTION
+@SET_OPTION
 @click.option("--nodes", default=None, metavar="RANGE",
               help="Node counts; the torus is reshaped, a fat tree or dragonfly runs the job"
                    " on its first N endpoints, as in predict collective.")

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import FORCE_OPTION
+from icnperf.cli.common import FORCE_OPTION, MACHINE_OPTION
 
 
 @click.command()
-@click.option("--machine", "machine_name", required=True, metavar="NAME|FILE",
-              help="A bundled preset (icnperf machines) or a machine TOML file.")
+@MACHINE_OPTION
 @click.option("--compare", multiple=True, metavar="NAME|FILE",
               help="Another machine to overlay on the same figures (repeatable).")
 @click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
