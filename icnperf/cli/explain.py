@@ -22,8 +22,9 @@ def explain() -> None:
 @click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
               help="Override a parameter, e.g. network.link_latency=60ns (repeatable).")
 @click.option("--nodes", type=Count(), default=None,
-              help="Reshape the machine's torus to N nodes (balanced radices, same"
-                   " dimension count).")
+              help="N nodes: the machine's torus reshaped (balanced radices, same dimension"
+                   " count, fewer below 2^dims nodes), or a job of N nodes on a fat tree or"
+                   " dragonfly as it is.")
 @click.option("--shape", default=None, metavar="AxBxC",
               help="Torus radices to use, e.g. 16x16x32 (must multiply to --nodes).")
 @click.option("--bytes", "bytes_text", default=None, metavar="SIZE",
