@@ -7,7 +7,7 @@ flits/endpoint/cycle (1-flit packets, 2 VCs x 8 flits, router/link/terminal dela
 cycle). booksim router (``--router booksim``: BookSim2's iq router, iSLIP): the 8x8 torus
 as BookSim2's reference runs set it (4 VCs x 8 flits, 2-cycle links) at 0.2 and 0.4, and
 the 8x8x8 torus at 0.2, printed beside BookSim2's own router_cycles_per_cpu_second for the
-same 8x8 runs (../shared/reference/booksim/a_torus_k8n2_uniform.csv; BookSim2 commit
+same 8x8 runs (bundled table booksim-uniform-runs, experiment a_torus_k8n2_uniform; BookSim2 commit
 28f4329, g++ -O3; its figure is the whole run's simulated cycles per CPU second, warm-up
 and measurement, on the machine that made the reference files). ``--speedup`` adds the
 booksim router with internal speedup 2 (its output and credit queues, kernel step 3d) on the
@@ -47,7 +47,7 @@ BOOKSIM_CASES = (((8, 8), 0.2), ((8, 8), 0.4), ((8, 8, 8), 0.2))
 SPEEDUP_CASES = (((8, 8), 0.2), ((8, 8), 0.4))
 BOOKSIM_PUBLISHED = {((8, 8), 0.2): 617_195, ((8, 8), 0.4): 333_119}
 """BookSim2's router_cycles_per_cpu_second, 8x8 torus, 4 VCs x 8 flits, uniform, at these
-offered loads (a_torus_k8n2_uniform.csv)."""
+offered loads (booksim-uniform-runs, experiment a_torus_k8n2_uniform)."""
 
 
 def default_router(sim_module):

@@ -58,6 +58,10 @@ BUNDLED = {
     "hpcg-list-2023-11",
     "sequoia-allreduce-bgq",
     "simgrid-collectives-cm02",
+    "booksim-saturation-summary",
+    "booksim-uniform-runs",
+    "booksim-uniform-overload",
+    "booksim-uniform-unstable",
 }
 PUBLISHED = ("k-computer-hpcg", "fugaku-hpcg", "hpcg-list-2021-06", "hpcg-list-2023-11",
              "sequoia-allreduce-bgq", "fugaku-imb-pingpong", "tofud-cluster2018",
@@ -65,8 +69,9 @@ PUBLISHED = ("k-computer-hpcg", "fugaku-hpcg", "hpcg-list-2021-06", "hpcg-list-2
              "piz-daint-node-reframe", "lumi-osu-reframe", "lumi-osu-bw-reframe")
 """Tables of published measurements on real machines (not from the seed papers): cited by
 URL instead of a seed file."""
-REFERENCE_RUNS = {"simgrid-collectives-cm02"}
-"""Tables of reference simulator runs (shared/reference), not of a seed paper."""
+REFERENCE_RUNS = {"simgrid-collectives-cm02", "booksim-saturation-summary",
+                  "booksim-uniform-runs", "booksim-uniform-overload", "booksim-uniform-unstable"}
+"""Tables of reference runs of independent simulators (SimGrid, BookSim2), not of a paper."""
 NPB = ("npb-is-gige-class-c", "npb-is-ib-qdr-class-c", "npb-is-ib-qdr-class-d")
 CLAIMS = (
     "angara-collectives-fig7",

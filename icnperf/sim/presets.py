@@ -11,7 +11,7 @@ given on the command line override single values.
   per input port, router-router links 50 cycles, router-endpoint links 5 cycles, 1-flit
   packets (allocation priority not stated there; oldest first here).
 * ``booksim``: BookSim2's input-queued router as its public reference runs set it
-  (../shared/reference/booksim/README.md, "Router"): 4 VCs x 8 flits, routing, VC
+  (the bundled booksim-* tables' sidecars, "Router"): 4 VCs x 8 flits, routing, VC
   allocation, switch allocation and switch traversal one cycle each, iSLIP VC and switch
   allocation with one iteration and round-robin arbiters, internal speedup 1; its torus
   routing (a VC class per dimension, random direction at a k/2 tie); links and endpoint

@@ -3,7 +3,7 @@
 A ``Claim`` is a published number or statement with its source, the value measured or
 stated there, a function that computes icnperf's prediction of the same quantity, and a
 tolerance with the reason for it. ``evaluate`` turns a claim into a ``CheckResult`` whose
-fields are the keys every validation output uses (DESIGN.md, "The validation registry").
+fields are the keys every validation output uses (the design document's "validation registry").
 
 Every claim has a **kind** (:data:`CLAIM_KINDS`), which says how much its agreement means:
 

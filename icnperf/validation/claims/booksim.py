@@ -1,6 +1,8 @@
 """The flit simulator against BookSim2, a reference cycle-accurate simulator: the public
-reference runs (BookSim2 commit 28f4329, built unmodified; ../shared/reference/booksim/,
-its README lists every router, channel, traffic and routing parameter).
+reference runs (BookSim2 commit 28f4329, built unmodified), bundled as the measurement tables
+``booksim-saturation-summary`` (zero-load latency and saturation per configuration) and
+``booksim-uniform-runs`` (every completed run), whose sidecars list every router, channel,
+traffic and routing parameter (docs/measurement-format.md).
 
 Each configuration is simulated with the ``booksim`` router preset (sim/presets.py: its
 iq router, 1-cycle stages, iSLIP allocation, its torus VC classes and random k/2 ties) and
@@ -8,7 +10,7 @@ the run's own channel latencies, VC count and buffer depth; nothing is fitted to
 rows. BookSim's values take the measured column, the simulator's the predicted one (the
 reference is independent data). Per configuration:
 
-* zero-load latency: mean packet latency at BookSim's lowest offered load (its summary's
+* zero-load latency: mean packet latency at BookSim's lowest offered load (the summary's
   ``zero_load_latency_cycles``), within 5 %;
 * saturation throughput taken as BookSim takes it: the largest accepted rate of the stable
   runs over offered loads and of an overload run at 1.0 (``sim.runs.saturation``: stable =
@@ -40,7 +42,9 @@ from functools import lru_cache
 
 from icnperf.validation.claim import Claim
 
-SOURCE = "BookSim2 reference runs (commit 28f4329), ../shared/reference/booksim/"
+SOURCE = "BookSim2 reference runs (commit 28f4329), bundled table "
+SUMMARY = "booksim-saturation-summary"
+RUNS = "booksim-uniform-runs"
 WINDOWS = {"warmup": 5_000, "measure": 5_000, "drain": 5_000, "seed": 0}
 """Warm-up / measurement / drain cycles and seed of every run."""
 ZERO_LOAD_TOLERANCE = 0.05
@@ -59,12 +63,13 @@ REASONS = {
 
 
 @dataclass(frozen=True)
-class Reference:
-    """One public BookSim configuration and the figures its files give (summary_saturation.csv
-    and the run rows; latencies in cycles, rates in flits/node/cycle, 1-flit packets)."""
+class Configuration:
+    """One public BookSim configuration as icnperf describes it: the topology spec, routing
+    and wiring, VCs, buffer (flits) and channel latencies (cycles) of the tables' sidecars;
+    ``experiment`` is the tables' experiment column."""
 
     name: str
-    file: str
+    experiment: str
     spec: str
     routing: str | None
     vcs: int
@@ -72,6 +77,14 @@ class Reference:
     link_delay: int
     global_link_delay: int | None
     global_wiring: str | None
+
+
+@dataclass(frozen=True)
+class Reference(Configuration):
+    """A configuration and the figures BookSim2 gives for it (latencies in cycles, rates in
+    flits/node/cycle, 1-flit packets): zero-load rate and latency and the saturation
+    estimate from the summary table, the mid load and its latency from the run table."""
+
     zero_load_rate: float
     zero_load_latency: float
     saturation: float
@@ -79,22 +92,51 @@ class Reference:
     mid_latency: float
 
 
-REFERENCES = (
-    Reference("torus8x8-4vc", "a_torus_k8n2_uniform.csv", "torus:8x8", None, 4, 8, 2, None,
-              None, 0.05, 31.1985, 0.517308, 0.25, 32.5456),
-    Reference("torus8x8-2vc", "a_torus_k8n2_uniform_vc_sensitivity.csv", "torus:8x8", None,
-              2, 8, 2, None, None, 0.1, 32.3626, 0.258939, 0.1, 32.3626),
-    Reference("torus8x8-8vc", "a_torus_k8n2_uniform_vc_sensitivity.csv", "torus:8x8", None,
-              8, 8, 2, None, None, 0.1, 31.2843, 0.660139, 0.3, 32.513),
-    Reference("torus8x8-16vc", "a_torus_k8n2_uniform_vc_sensitivity.csv", "torus:8x8", None,
-              16, 8, 2, None, None, 0.1, 31.3268, 0.720192, 0.4, 33.4703),
-    Reference("mesh8x8-4vc", "d_mesh_k8n2_uniform.csv", "mesh:8x8", None, 4, 8, 1, None, None,
-              0.05, 33.5153, 0.417522, 0.2, 35.0825),
-    Reference("dragonfly-p2-min", "f_dragonfly_p2_uniform_min.csv", "dragonfly:p=2,a=4,h=2",
-              "min", 3, 256, 10, 100, "absolute", 0.05, 119.786, 0.327312, 0.15, 121.26),
+CONFIGURATIONS = (
+    Configuration("torus8x8-4vc", "a_torus_k8n2_uniform", "torus:8x8", None, 4, 8, 2, None,
+                  None),
+    Configuration("torus8x8-2vc", "a_torus_k8n2_uniform_vc_sensitivity", "torus:8x8", None,
+                  2, 8, 2, None, None),
+    Configuration("torus8x8-8vc", "a_torus_k8n2_uniform_vc_sensitivity", "torus:8x8", None,
+                  8, 8, 2, None, None),
+    Configuration("torus8x8-16vc", "a_torus_k8n2_uniform_vc_sensitivity", "torus:8x8", None,
+                  16, 8, 2, None, None),
+    Configuration("mesh8x8-4vc", "d_mesh_k8n2_uniform", "mesh:8x8", None, 4, 8, 1, None,
+                  None),
+    Configuration("dragonfly-p2-min", "f_dragonfly_p2_uniform_min", "dragonfly:p=2,a=4,h=2",
+                  "min", 3, 256, 10, 100, "absolute"),
 )
-"""The public rows (mid load: the reference load nearest half the saturation estimate;
-for 2 VCs that is its lowest load, 0.1)."""
+"""The public configurations (channel latencies: the sidecars' "Channels" note)."""
+
+
+def _with_figures(config: Configuration, summary: list[dict], runs: list[dict]) -> Reference:
+    """The configuration with its figures: its summary row (experiment, VCs) and, for the mid
+    load, the seed-0 completed run at the offered load nearest half the saturation estimate
+    (the first of two equally near)."""
+    row = next(r for r in summary
+               if r["experiment"] == config.experiment and r["num_vcs"] == config.vcs)
+    saturation = float(row["saturation_throughput_estimate"])
+    stable = [r for r in runs if r["experiment"] == config.experiment
+              and r["num_vcs"] == config.vcs and r["seed"] == 0]
+    mid = min(stable, key=lambda r: abs(r["injection_rate"] - saturation / 2))
+    return Reference(**{f.name: getattr(config, f.name) for f in fields(Configuration)},
+                     zero_load_rate=float(row["zero_load_rate"]),
+                     zero_load_latency=float(row["zero_load_latency_cycles"]),
+                     saturation=saturation, mid_rate=float(mid["injection_rate"]),
+                     mid_latency=float(mid["avg_latency_cycles"]))
+
+
+def _references() -> tuple[Reference, ...]:
+    from icnperf.data.measurements.tables import load_table
+
+    summary = load_table(SUMMARY).rows()
+    runs = load_table(RUNS).rows()
+    return tuple(_with_figures(c, summary, runs) for c in CONFIGURATIONS)
+
+
+REFERENCES = _references()
+"""The configurations with BookSim2's figures (mid load: the reference load nearest half
+the saturation estimate; for 2 VCs that is its lowest load, 0.1)."""
 
 VC_ORDER = ("torus8x8-2vc", "torus8x8-4vc", "torus8x8-8vc", "torus8x8-16vc")
 
@@ -156,7 +198,7 @@ def _claim(*fields_, reason: str) -> Claim:
 def _claims() -> list[Claim]:
     out = []
     for ref in REFERENCES:
-        where = f"{SOURCE}{ref.file}"
+        where = f"{SOURCE}{SUMMARY} and {RUNS}, experiment {ref.experiment}"
         out.append(_claim(
             f"booksim-{ref.name}-zero-load", where,
             f"mean packet latency on {ref.spec} ({ref.vcs} VCs x {ref.buffer} flits), uniform"
@@ -181,7 +223,7 @@ def _claims() -> list[Claim]:
             lambda n=ref.name, r=ref.mid_rate: simulated(n, r).average_latency,
             reason=REASONS["mid-load"]))
     out.append(_claim(
-        "booksim-torus8x8-saturation-rises-with-vcs", f"{SOURCE}README.md",
+        "booksim-torus8x8-saturation-rises-with-vcs", f"{SOURCE}{SUMMARY}",
         "8x8 torus, uniform traffic: saturation throughput rises with the VC count, 2 < 4 <"
         " 8 < 16 VCs (BookSim2: 0.26 / 0.52 / 0.66 / 0.72), in the simulator's booksim router",
         1, "holds", 0, "ordering", _rises_with_vcs, reason=REASONS["ordering"]))

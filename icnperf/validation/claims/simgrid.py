@@ -4,7 +4,7 @@ broadcast, all-reduce and all-gather on 64 ranks of a 4x4x4 torus and of an XGFT
 
 How they are predicted (nothing fitted to these rows): the bundled machines
 ``simgrid-torus-4x4x4`` and ``simgrid-fattree-64`` state only the platforms' parameters
-as the reference's README describes them (10 Gbit/s, 80 ns links; the fat tree's host link
+as the table's sidecar describes them (10 Gbit/s, 80 ns links; the fat tree's host link
 as injection and ejection, the torus with none; SMPI's 16 B envelope as 16 one-byte header
 flits in one packet; no software overhead; sends at most 65535 B eager; dmodk routing on
 the tree), and ``collectives.collective_time`` with ``api="none"`` gives the time of the
@@ -61,8 +61,7 @@ NOT_REGISTERED: set[tuple[str, str, int]] = set()
 """(collective, algorithm, message_bytes) rows left out, with the reason in the docstring
 (none today)."""
 
-SOURCE = ("SimGrid/SMPI 3.32 under CM02, shared/reference/simgrid collectives.csv "
-          "(bundled as simgrid-collectives-cm02)")
+SOURCE = "SimGrid/SMPI 3.32 under CM02, bundled table simgrid-collectives-cm02"
 TOLERANCE = 0.10
 TOLERANCE_REASON = ("the 10 % target issue #15 set for this reference before any row was "
                     "compared; SimGrid is deterministic, so the band is for the model's own "
