@@ -113,7 +113,7 @@ def test_preset_topology_parses(name):
 
 
 def test_angara_values_match_the_paper_table():
-    """seeds/000 §3, Table 'Parameters of the evaluated supercomputer'."""
+    """Mukosey 2015 §3, Table 'Parameters of the evaluated supercomputer'."""
     for name, shape in (("angara-3d", (16, 16, 32)), ("angara-4d", (8, 8, 8, 16))):
         m = load_machine(name)
         assert m.topology == "torus:" + "x".join(map(str, shape))
@@ -131,7 +131,7 @@ def test_angara_values_match_the_paper_table():
 
 
 def test_angara_36_keeps_the_node_mix():
-    """seeds/003 Tables 1-2: 24 type A + 12 type B nodes, 6988.8 GFLOP/s in total."""
+    """Agarkov 2015 Tables 1-2: 24 type A + 12 type B nodes, 6988.8 GFLOP/s in total."""
     m = load_machine("angara-36")
     assert {name: t.count for name, t in m.node_types.items()} == {"A": 24, "B": 12}
     total = sum(t.count * t.params["peak_flops"] for t in m.node_types.values())
@@ -176,7 +176,7 @@ def test_rows_show_units_and_sources():
     assert rows["network", "link_latency"][:2] == (80e-9, "80 ns")
     assert rows["network", "link_bandwidth"][1] == "75 Gbit/s"
     assert rows["node", "peak_flops"][1] == "140.8 GFLOP/s"
-    assert "seeds/000" in rows["network", "link_latency"][2]
+    assert "Mukosey 2015" in rows["network", "link_latency"][2]
 
 
 def test_require_explains_a_missing_value():

@@ -18,7 +18,7 @@ Hops: a point's own ``hops`` (a CSV ``hops`` column) wins; otherwise the ``hops`
 otherwise :data:`DEFAULT_HOPS` = 1, i.e. the two ranks on neighbouring nodes (one
 router-to-router hop: two routers, one link), which is how a two-node ping-pong between
 adjacent nodes runs and how the angara-36 preset derives its software overheads from the
-two-node latencies of seeds/003. The result's assumptions say which was used.
+two-node latencies of Agarkov 2015. The result's assumptions say which was used.
 
 Interface: a point that names its interface (OSU ``MPI``/``OpenSHMEM`` titles, IMB = MPI, a
 CSV ``api`` column) is evaluated with that interface's software overhead; others with

@@ -23,7 +23,7 @@ P2P_SIZES = 2.0 ** np.arange(0, 23)
 P2P_TABLE_SIZES = (8.0, 1024.0, 65536.0, 1048576.0)
 COLLECTIVE_OPERATIONS = ("broadcast", "allreduce")
 COLLECTIVE_BYTES = 256.0
-"""Data per rank of the collective curves: one full Angara packet (seeds/000 Fig. 7)."""
+"""Data per rank of the collective curves: one full Angara packet (Mukosey 2015 Fig. 7)."""
 APPS = ("spmv", "heat")
 """Applications swept with their default problems. HPCG is left out: its model walks every
 rank's halo exchange, too slow for a node sweep in a report (icnperf predict app hpcg)."""

@@ -12,7 +12,7 @@ from icnperf.reports.figures import COLOURS, figure
 
 
 def angara_fig7() -> go.Figure:
-    """Angara collectives paper (seeds/000) Fig. 7: hardware-tree speedup over the
+    """Angara collectives paper (Mukosey 2015) Fig. 7: hardware-tree speedup over the
     point-to-point tree vs node count, broadcast and all-reduce of one 256-byte packet on
     balanced 3D and 4D tori (model: validation.claims.angara_collectives.sweep_ratios;
     points: the bundled table angara-collectives-fig7)."""
@@ -47,7 +47,7 @@ def angara_fig7() -> go.Figure:
 
 
 def angara_fig9() -> go.Figure:
-    """Angara collectives paper (seeds/000) Fig. 9: SpMV iteration time with the
+    """Angara collectives paper (Mukosey 2015) Fig. 9: SpMV iteration time with the
     recursive-doubling all-gather over the hardware all-gather vs node count on a 4D torus
     (model: validation.claims.angara_spmv.gain over its SWEEP; point: the bundled table
     angara-spmv-fig9, the paper's largest gain)."""
@@ -74,7 +74,7 @@ def angara_fig9() -> go.Figure:
 
 
 def angara_fig10() -> go.Figure:
-    """Angara collectives paper (seeds/000) Fig. 10: heat-equation step time with the
+    """Angara collectives paper (Mukosey 2015) Fig. 10: heat-equation step time with the
     point-to-point all-reduce over the hardware all-reduce vs node count on a 4D torus, one
     curve per grid (model: validation.claims.angara_heat.ratio over its SWEEP; points: the
     bundled table angara-heat-fig10)."""

@@ -42,8 +42,8 @@ def evaluate_claims(runs=RUNS) -> list[dict]:
 
 def paper_of(source: str) -> str:
     """A claim source's paper: the text up to its first closing parenthesis
-    ("Angara collectives paper (seeds/000), §3.1 ..." -> "Angara collectives paper
-    (seeds/000)")."""
+    ("Angara collectives paper (Mukosey 2015), §3.1 ..." -> "Angara collectives paper
+    (Mukosey 2015)")."""
     match = re.match(r"[^)]*\)", source)
     return match.group(0) if match else source
 

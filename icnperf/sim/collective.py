@@ -3,7 +3,7 @@
 
 Algorithms (ranks = endpoints, rank r on router r, dimension 0 fastest):
 
-* ``hw-tree``: the Angara collective subnet (seeds/000 §1-2). ``broadcast``: the root's host
+* ``hw-tree``: the Angara collective subnet (Mukosey 2015 §1-2). ``broadcast``: the root's host
   injects the message on VCDown; every router replicates each packet to its tree children
   and its own host. ``reduce``: every host injects its contribution on VCUp; routers combine
   (sum) and send up; the root ejects the result to its host. ``allreduce``: the root's

@@ -15,13 +15,13 @@ Micro-architecture (what the simulator knows; no closed form is used):
   the header is stripped with the first one). Hosts always accept ejected flits.
 * Virtual channels: ordinary p2p traffic uses two dateline classes per link (class 1 on and
   after a ring's wraparound link, deadlock-free DOR); the collective subnet has VCUp and
-  VCDown (seeds/000 §2.1). Each VC has a FIFO input buffer of ``buffer_flits`` at the
+  VCDown (Mukosey 2015 §2.1). Each VC has a FIFO input buffer of ``buffer_flits`` at the
   downstream router; a sender needs a credit per flit. A VC carries one packet at a time
   (a packet holds it from head to tail); flits of different VCs share the link's bandwidth,
   the older request first.
 * Routers: a packet at the head of its input FIFO is routed ``router_delay`` cycles after
   its head flit arrived (cut-through, ordinary VCs) or after its tail arrived
-  (store-and-forward, the collective VCs: seeds/000 §2.1 'waiting until the whole packet is
+  (store-and-forward, the collective VCs: Mukosey 2015 §2.1 'waiting until the whole packet is
   in the buffer'). It then requests its output channels; a broadcast packet requests all
   of them at once (replication on distinct outputs) and frees a buffer flit when every copy
   has sent it. The packet behind it in the FIFO is routed only once it has left
@@ -29,8 +29,8 @@ Micro-architecture (what the simulator knows; no closed form is used):
 * Reducer (VCUp): a routed reduce packet is copied into the router's Reducer (its buffer
   flits are freed); when the Reducer holds packet j of the local host and of every child it
   forms the combined packet j (values summed, no extra delay) and sends it up. A child may
-  send reduce packets j < its window (16 ReduceIds, seeds/000 §1); after sending 8 combined
-  packets up a parent returns a credit for 8 more to each child (seeds/000 §2.4), which
+  send reduce packets j < its window (16 ReduceIds, Mukosey 2015 §1); after sending 8 combined
+  packets up a parent returns a credit for 8 more to each child (Mukosey 2015 §2.4), which
   arrives after the link and router delays plus one cycle.
 * Hosts: one processor per endpoint; sending a message keeps it busy ``send_overhead``
   cycles, after which the message's packets queue at the injection channel; a message is
@@ -585,7 +585,7 @@ class Fabric:
     # --- the collective tree ------------------------------------------------------------
 
     def build_tree(self, root: int) -> None:
-        """The dimension-ordered spanning tree from ``root`` (seeds/000 §1): a router's
+        """The dimension-ordered spanning tree from ``root`` (Mukosey 2015 §1): a router's
         parent is its neighbour towards the root in the highest dimension where their
         coordinates differ, along the DOR direction (+ at a tie, whatever ``cfg.ring_ties``
         says: the tree is the hardware's, built as model/topology/torus builds it)."""

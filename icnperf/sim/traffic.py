@@ -13,7 +13,7 @@ Endpoints are numbered 0..N-1 (on a grid like their routers, dimension 0 fastest
 * ``hotspot``: uniform, except that a fraction ``hotspot_traffic`` of the packets (default
   0.1) goes to one of the hot endpoints, uniformly; the hot endpoints are a fraction
   ``hotspot_nodes`` of all (default 0.02, at least one), a contiguous *region* of
-  endpoints 0 .. h-1 — the NUDT paper's mix (seeds/002, Fig. 8: "2 % of the nodes chosen
+  endpoints 0 .. h-1 — the NUDT paper's mix (Jiang et al., Fig. 8: "2 % of the nodes chosen
   as the hot region, 10 % hotspot traffic and 90 % uniform");
 * ``permutation``: a random permutation of the endpoints drawn once from the seed.
 

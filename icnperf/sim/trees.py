@@ -143,7 +143,7 @@ def xgft(m, w, p=None, routing: str = "random", name: str | None = None) -> Tree
 
 def fat_tree(k: int, n: int, routing: str = "random") -> TreeNetwork:
     """The NUDT paper's FT(k, n) = XGFT(n; k,..,k,2k; 1,k,..,k): 2k^n endpoints,
-    (2n-1)·k^(n-1) switches of radix 2k (seeds/002, fat-tree paragraph)."""
+    (2n-1)·k^(n-1) switches of radix 2k (Jiang et al., fat-tree paragraph)."""
     if k < 1 or n < 1:
         raise InputError(f"flitsim: a fat tree needs k >= 1 and n >= 1, got k={k}, n={n}")
     if (n - 1) * math.log2(max(k, 2)) > 40:

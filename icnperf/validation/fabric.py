@@ -26,7 +26,7 @@ def fabric_config(machine, api: str = "mpi"):
 
     Assumes: latencies rounded to whole cycles; network.virtual_channels (default 2) are the
     ordinary VCs, split over the two dateline classes (at least one each), the collective
-    subnet's VCUp and VCDown come on top (seeds/000 §2.1); VC buffers of
+    subnet's VCUp and VCDown come on top (Mukosey 2015 §2.1); VC buffers of
     network.vc_buffer_flits, or a packet plus the credit round trip when not given; link
     and host bandwidths are payload rates per direction, flit_size bytes per flit; the api's software overhead O (send + receive)
     is split floor(O/2) cycles at the sender, the rest at the receiver; collective VCs

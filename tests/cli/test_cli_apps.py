@@ -114,7 +114,7 @@ def test_hpcg_optimized_beats_reference():
 
 
 def test_hpcg_optimized_is_the_machines_own():
-    """--variant optimized runs seeds/003's SHMEM port on the Angara presets and the vendor
+    """--variant optimized runs Agarkov 2015's SHMEM port on the Angara presets and the vendor
     roofline (hpcg-vendor) elsewhere, e.g. on Fugaku's A64FX nodes."""
     angara = run_json("predict", "app", "hpcg", "--machine", "angara-3d", "--nodes", "8",
                       "--variant", "optimized")
@@ -370,7 +370,7 @@ def test_an_undecodable_file_name_is_shown_escaped(tmp_path):
                                              ("heat", "64,32768", "p2p-tree")])
 def test_algorithm_all_gives_the_papers_p2p_over_hw_tree_ratio(app, nodes, p2p):
     """The skeletons' ratio equals the Python models' (model/apps/spmv.py, heat.py, which
-    the registered claims of seeds/000 Figs. 9 and 10 evaluate), algorithm by algorithm."""
+    the registered claims of Mukosey 2015 Figs. 9 and 10 evaluate), algorithm by algorithm."""
     from icnperf.data.machine import load_machine
     from icnperf.model.apps import heat, spmv
     from icnperf.model.collectives import Layout

@@ -42,7 +42,7 @@ def run_json(*args):
 
 def test_nudt_conclusions_with_the_default_workload():
     """The issue's command: among fat tree, dragonfly, megafly and slim fly sized by the NUDT
-    rules (seeds/002), slim fly needs the fewest routers and megafly the lowest radix."""
+    rules (Jiang et al.), slim fly needs the fewest routers and megafly the lowest radix."""
     doc = run_json("--endpoints", "100000", "--families", "fattree,dragonfly,megafly,slimfly")
     canonical = doc["scalability"]["canonical"]
     assert canonical["fewest_routers"] == {"family": "slimfly", "spec": "slimfly:q=41,p=31",

@@ -1,4 +1,4 @@
-"""SpMV and heat application models (model/apps/spmv.py, heat.py), seeds/000 §3.2-3.3.
+"""SpMV and heat application models (model/apps/spmv.py, heat.py), Mukosey 2015 §3.2-3.3.
 
 Hand counts use the angara-4d preset (ns): O = 300 (MPI), t_inj = t_ej = 300, t_r = 8,
 t_l = 80, 16-byte flits, 16-flit packets with 1 header flit (240 B payload), host interface

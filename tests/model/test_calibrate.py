@@ -197,7 +197,7 @@ def test_predict_matches_network_latency_formula(truth):
 
 
 def test_angara_16_byte_table_fit_reports_error_per_row(preset):
-    """Fit software.mpi_overhead to the two rows of seeds/003 Table 2. The table says "between
+    """Fit software.mpi_overhead to the two rows of Agarkov 2015 Table 2. The table says "between
     two nodes"; like the preset's derivation of the overheads, the nodes are taken as
     neighbours: 1 router-to-router hop (2 routers, 1 link). Each row is evaluated with its own
     interface, so the SHMEM row is a check (no fitted parameter acts on it) and leaves one

@@ -28,7 +28,7 @@ def test_sequoia_allreduce_is_one_cut_through_path_of_twice_the_class_route_dept
     expected = 1e-6 + 100e-9 + 63 * 40e-9 + 100e-9 + serial(machine, 8.0)
     assert r.time[0] == pytest.approx(expected, rel=1e-12)
     assert any("torus-router" in n for n in r.assumptions)
-    assert not any("seeds/000 §1, §2.4" in n for n in r.assumptions)   # no Angara credits
+    assert not any("Mukosey 2015 §1, §2.4" in n for n in r.assumptions)   # no Angara credits
     # the barrier: the same path with an empty packet
     b = C.collective_time(machine, "barrier", "hw-tree")
     assert b.time[0] == pytest.approx(expected - serial(machine, 8.0) + serial(machine, 0.0),

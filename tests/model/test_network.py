@@ -198,7 +198,7 @@ def test_bandwidth_approaches_peak():
 
 
 def test_message_rate_regimes_on_skif_torus():
-    # seeds/001: small messages are overhead-bound, large ones reach V/L
+    # Klimov et al.: small messages are overhead-bound, large ones reach V/L
     skif = load_machine("skif-aurora-torus").with_overrides([
         "network.flit_size=8B", "network.packet_max_flits=32", "network.packet_header_flits=1",
         "network.injection_latency=500ns", "network.ejection_latency=500ns",
@@ -422,7 +422,7 @@ def test_default_hops_is_the_average_distance():
 
 
 def test_angara_36_hardware_latency_against_published_16_byte_latency():
-    """seeds/003 Table 2: 16-byte latency between two nodes 0.7 us (SHMEM), 1 us (MPI).
+    """Agarkov 2015 Table 2: 16-byte latency between two nodes 0.7 us (SHMEM), 1 us (MPI).
 
     Hardware path of angara-36: 300 ns injection + (h + 1) x 8 ns + h x 80 ns + 300 ns
     ejection + 32 wire bytes at 75 Gbit/s (3.41 ns; the 16 payload bytes take 2 ns on

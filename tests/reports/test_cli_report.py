@@ -75,7 +75,7 @@ def test_validate_html_page_and_text_unchanged(tmp_path, network_loads):
     result = invoke("validate", "-o", page_path)
     assert result.exit_code == 0, result.output
     page = page_path.read_text(encoding="utf-8")
-    assert "Simulator cross-checks" in page and "Angara collectives paper (seeds/000)" in page
+    assert "Simulator cross-checks" in page and "Angara collectives paper (Mukosey 2015)" in page
     assert "Fig. 7 redrawn" in page
     assert network_loads(page) == []
     csv_path = tmp_path / "v.csv"

@@ -16,7 +16,7 @@ from icnperf.validation.registry import all_claims, error_of
 
 
 def _result(id_, measured, predicted, kind="relative", tolerance=0.1, status="pass",
-            source="Paper A (seeds/009), Table 1", claim_kind="predicted",
+            source="Paper A (Smith 2001), Table 1", claim_kind="predicted",
             runs="closed-form"):
     return {"id": id_, "source": source, "quantity": f"q {id_}", "measured": measured,
             "predicted": predicted, "unit": "s", "error": error_of(measured, predicted, kind)
@@ -30,7 +30,7 @@ def test_summary_counts_predicted_calibrated_and_regression_apart():
     results = [_result("a", 1.0, 1.0), _result("b", 1.0, 3.0, status="fail"),
                _result("c", 1.0, 1.0, claim_kind="calibrated"),
                _result("d", 1.0, 1.0, claim_kind="regression",
-                       source="Paper B (seeds/010), Fig. 1")]
+                       source="Paper B (Jones 2002), Fig. 1")]
     section = summary_section(results)
     assert ("2 predicted: 1 pass, 0 known discrepancy, 0 open, 1 fail; 1 calibrated;"
             " 1 regression" in section.intro)
@@ -38,8 +38,8 @@ def test_summary_counts_predicted_calibrated_and_regression_apart():
     assert [row[0] for row in by_kind.rows] == ["predicted", "calibrated", "regression"]
     assert [row[2:] for row in by_kind.rows] == [[2, 1, 0, 0, 1], [1, 1, 0, 0, 0],
                                                  [1, 1, 0, 0, 0]]
-    assert by_paper.rows == [["Paper A (seeds/009)", 3, 2, 1, 0, 2, 0, 0, 1],
-                             ["Paper B (seeds/010)", 1, 0, 0, 1, 1, 0, 0, 0]]
+    assert by_paper.rows == [["Paper A (Smith 2001)", 3, 2, 1, 0, 2, 0, 0, 1],
+                             ["Paper B (Jones 2002)", 1, 0, 0, 1, 1, 0, 0, 0]]
     page, failed = validation_page(results, simulation_run=False)
     assert failed and "They were not run" in page
 
@@ -56,8 +56,8 @@ def test_notes_give_reasons_fits_and_tolerance_reasons():
 
 
 def test_paper_of_cuts_after_the_first_parenthesis():
-    assert paper_of("Angara collectives paper (seeds/000), §3.1 text under Fig. 7") == \
-        "Angara collectives paper (seeds/000)"
+    assert paper_of("Angara collectives paper (Mukosey 2015), §3.1 text under Fig. 7") == \
+        "Angara collectives paper (Mukosey 2015)"
     assert paper_of("no parenthesis here") == "no parenthesis here"
 
 
@@ -108,7 +108,7 @@ def test_status_cells_coloured_and_reasons_listed():
     results = [_result("a", 1.0, 1.0), _result("b", 1.0, 3.0, status="known-discrepancy")]
     results[1]["reason"] = "the paper's <b>own</b> numbers say otherwise"
     sections = source_sections(results)
-    assert [s.title for s in sections] == ["Paper A (seeds/009)"]
+    assert [s.title for s in sections] == ["Paper A (Smith 2001)"]
     page = render_document("v", sections)
     assert '<td class="text status-known-discrepancy">known-discrepancy</td>' in page
     assert '<td class="text status-pass">pass</td>' in page

@@ -1,4 +1,4 @@
-"""The Angara Fig. 7 claims (seeds/000 §3.1): hardware tree vs point-to-point over the same
+"""The Angara Fig. 7 claims (Mukosey 2015 §3.1): hardware tree vs point-to-point over the same
 tree, one 256-byte packet, angara-3d / angara-4d presets reshaped.
 
 Hand counts (ns; O = 300 MPI overhead, t_inj = t_ej = 300, t_r = 8, t_l = 80; one packet of

@@ -1,4 +1,4 @@
-"""The Angara heat-equation claims (seeds/000 §3.3, Fig. 10) on angara-4d reshaped."""
+"""The Angara heat-equation claims (Mukosey 2015 §3.3, Fig. 10) on angara-4d reshaped."""
 
 import pytest
 from scipy.optimize import brentq

@@ -1,4 +1,4 @@
-"""The Angara 16-byte latencies (seeds/003 Table 2) against the angara-36 preset."""
+"""The Angara 16-byte latencies (Agarkov 2015 Table 2) against the angara-36 preset."""
 
 import pytest
 

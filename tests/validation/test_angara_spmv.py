@@ -1,4 +1,4 @@
-"""The Angara SpMV claims (seeds/000 §3.2, Fig. 9) on angara-4d reshaped."""
+"""The Angara SpMV claims (Mukosey 2015 §3.2, Fig. 9) on angara-4d reshaped."""
 
 import numpy as np
 import pytest

@@ -1,6 +1,6 @@
 """The NUDT scalability claims against hand-computed exact constructions at 1e5 endpoints.
 
-Hand counts (seeds/002 formulas and the constructions in the model docstrings):
+Hand counts (Jiang et al. formulas and the constructions in the model docstrings):
 - slim fly q=41 (41 = 4*10+1, delta=1): k' = (3*41-1)/2 = 61, 2*41^2 = 3,362 routers;
   q=37 gives only 2*37^2*ceil(55/2) = 76,664 endpoints.
 - balanced dragonfly p=h=13, a=26: radix 4p-1 = 51, a(ah+1) = 26*339 = 8,814 routers,
@@ -86,7 +86,7 @@ def test_megafly_over_the_largest_dragonfly_is_a_known_discrepancy():
 
 
 def test_paper_formulas_give_the_1e5_designs():
-    """seeds/002's own formulas (no model): slim fly q = 41 (q = 37 reaches only
+    """Jiang et al.'s own formulas (no model): slim fly q = 41 (q = 37 reaches only
     2·37²·27.5 = 75,295), balanced dragonfly t = 13, megafly k = 18."""
     sf, df, mf = (nudt.paper_design(f) for f in ("slimfly", "dragonfly", "megafly"))
     assert (sf.label, sf.routers, sf.ports, sf.endpoints) == ("q=41", 3362, 91.5, 102_541)

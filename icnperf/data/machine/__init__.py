@@ -7,7 +7,7 @@ source next to it::
 
     [network]
     link_latency.value = "80 ns"
-    link_latency.source = "seeds/000 Table 'Parameters of the evaluated supercomputer'"
+    link_latency.source = "Mukosey 2015 Table 'Parameters of the evaluated supercomputer'"
     flit_size = "16 B"                      # a value without a recorded source
 
 The format, every key and its unit kind are documented in docs/machine-format.md; the keys

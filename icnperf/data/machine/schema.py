@@ -207,7 +207,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
          "what `predict app hpcg --variant optimized` runs: vendor (the vendor-optimized "
          "HPCG of the HPCG list: memory roofline on the node's fastest memory at its "
          "efficiency, MPI halo and dot products) or angara-shmem (the SHMEM port with "
-         "node-level factors of seeds/003) (absent: vendor)", {"choices": ("vendor", "angara-shmem")}),
+         "node-level factors of Agarkov 2015) (absent: vendor)", {"choices": ("vendor", "angara-shmem")}),
     ),
     "system": _keys(
         "system",

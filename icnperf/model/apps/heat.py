@@ -1,5 +1,5 @@
 """Explicit 2D heat equation: 9-point stencil, halo exchange, all-reduce (max) per step
-(seeds/000 §3.3).
+(Mukosey 2015 §3.3).
 
 One time step on P nodes (bulk-synchronous, one process per node):
 
@@ -13,12 +13,12 @@ One time step on P nodes (bulk-synchronous, one process per node):
   (:func:`block_sizes`). The step waits for the largest block, ceil(Nx/Px) × ceil(Ny/Py).
 * **Compute**: T_comp = t_0 + F · ceil(Nx/Px) · ceil(Ny/Py) / R_stencil, R_stencil =
   ``node.stencil_rate`` (the paper's ~11 GFLOP/s) and F = :data:`FLOPS_PER_CELL` = 17:
-  the stencil's arithmetic, a weighted sum of the 9 cells of the previous layer (seeds/000
+  the stencil's arithmetic, a weighted sum of the 9 cells of the previous layer (Mukosey 2015
   Fig. 11), 9 multiplications and 8 additions (time step, h² and source term folded into
   the weights). Chosen once for every grid and node count. t_0 =
   ``node.stencil_overhead`` (0 when absent) is the fixed cost of one sweep whatever the
   block size: the paper measured T_s on the real processor for each block size
-  (seeds/000 §3.3), so tiny blocks (35 x 35 cells at 32,768 nodes) carry the C/OpenMP
+  (Mukosey 2015 §3.3), so tiny blocks (35 x 35 cells at 32,768 nodes) carry the C/OpenMP
   program's start-up and join; the rate alone cannot show it. Its value in a preset says
   where it comes from.
 * **Halo** (width 1, 8-byte doubles): the 4 face neighbours in **two phases** (the usual
@@ -60,7 +60,7 @@ __all__ = ["FLOPS_PER_CELL", "block_sizes", "compute_time", "grid_shape", "halo_
 
 FLOPS_PER_CELL = 17
 """FLOP per cell per step: a 9-point weighted sum, 9 multiplications + 8 additions (the
-stencil's arithmetic; seeds/000 gives neither the count nor the code)."""
+stencil's arithmetic; Mukosey 2015 gives neither the count nor the code)."""
 
 
 def most_square(n: int) -> tuple[int, int]:
@@ -160,7 +160,7 @@ def predict(machine, layout: Layout | None = None, *, algorithm: str = "hw-tree"
     phase_text = "; ".join(f"{size} B, {s.hops} hop(s), channel load {s.load}"
                            for size, s in phases) or "none (one block per dimension)"
     notes = (
-        f"heat (seeds/000 §3.3): {cells} cells as a {nx} x {ny} grid (most square "
+        f"heat (Mukosey 2015 §3.3): {cells} cells as a {nx} x {ny} grid (most square "
         f"factorization), {nodes} nodes ({layout.text}) as a {px} x {py} process grid "
         f"(most square factorization), one process per node",
         f"blocks: columns {max(xs)}/{min(xs)}, rows {max(ys)}/{min(ys)} cells (the first "

@@ -3,7 +3,7 @@ time of the counts of :mod:`icnperf.model.apps.hpcg_counts` (process grid, halo 
 bytes per CG iteration, official FLOPs) on a machine.
 
 Source: Agarkov, Semenov, Simonov, "Optimized implementation of HPCG benchmark on
-supercomputer with Angara interconnect", 2015 (seeds/003, cited below as seeds/003), and the
+supercomputer with Angara interconnect", 2015 (Agarkov 2015, cited below as Agarkov 2015), and the
 HPCG 2.4 reference code (its structure: hpcg_counts).
 
 Per CG iteration: 11 halo exchanges over the 4 multigrid levels and 3 all-reduces of one
@@ -31,7 +31,7 @@ before).
 Variants:
 
 * ``reference``: HPCG 2.4 with MPI: halo messages pay ``software.mpi_overhead`` (the
-  angara-36 preset calibrates it from seeds/003 Table 2, 1 µs 16-byte latency); no sync
+  angara-36 preset calibrates it from Agarkov 2015 Table 2, 1 µs 16-byte latency); no sync
   beyond the message receipt.
 * ``optimized`` means the machine's own optimized HPCG, named by
   ``software.hpcg_optimized``: ``angara-shmem`` (the Angara presets) for the SHMEM port
@@ -40,15 +40,15 @@ Variants:
   memory, max(η · B_mem, n_acc · η_acc · B_acc) (accelerators when the node has them:
   vendor codes run HPCG on the GPUs), no node-level factors, MPI halo and dot products.
   The bytes are those of the reference CSR layout; vendor formats (ELLPACK variants with
-  32-bit indices) move the same 12 B per non-zero and save the row pointers, seeds/003's
+  32-bit indices) move the same 12 B per non-zero and save the row pointers, Agarkov 2015's
   +5 % (§2.3).
-* ``optimized`` with ``angara-shmem``: seeds/003's version "with single-node optimizations
+* ``optimized`` with ``angara-shmem``: Agarkov 2015's version "with single-node optimizations
   (excluding OpenMP) and SHMEM": halo by ``shmem_double_put`` (``software.shmem_overhead``,
   from the 0.7 µs latency) followed by a synchronisation, ``sync="pairwise"`` (a flag put
   to every exchange partner; a process starts once its neighbours' flags arrived) or
   ``sync="barrier"`` (``shmem_barrier_all`` after the puts, charged as a barrier over the
-  node layout plus an intra-node stage); seeds/003 §2.4 describes both and does not say
-  which one the 39 % is for. Compute is divided by the node-level factors of seeds/003,
+  node layout plus an intra-node stage); Agarkov 2015 §2.4 describes both and does not say
+  which one the 39 % is for. Compute is divided by the node-level factors of Agarkov 2015,
   taken as inputs: contiguous storage ``CONTIGUOUS_FACTOR`` = 1.5 (§2.1, "on average one
   and a half times"), ELLPACK ``ELLPACK_FACTOR`` = 1.05 (§2.3, "+5 %"). The 4.8x of the
   2-plane 2-colour ordering (§2.2) is **not** applied: it is measured on 12 OpenMP
@@ -57,7 +57,7 @@ Variants:
   paragraphs) with 8 single-threaded processes per node; ``coloring_factor`` (default 1)
   lets a caller charge it anyway. The factors are whole-benchmark single-node
   performance ratios, so they divide the whole compute time.
-* Dot products stay MPI all-reduces in every variant (seeds/003 describes SHMEM only in
+* Dot products stay MPI all-reduces in every variant (Agarkov 2015 describes SHMEM only in
   ``ExchangeHalo``); algorithm selectable (collectives.ALGORITHMS), over the node layout
   (one rank per node, collectives) plus an intra-node reduce and broadcast of
   2·ceil(lg p) shared-memory steps.
@@ -102,20 +102,20 @@ INTRA_NODE_LATENCY = 0.3e-6
 """Latency of one message between two processes of the same node through shared memory,
 for machines that do not state ``node.shared_memory_latency``. Chosen: typical MPI
 intra-node (shared-memory) latency on Sandy Bridge nodes is 0.2-0.4 µs (OSU osu_latency
-intra-node results of MVAPICH2 / Open MPI of the period); not in seeds/003."""
+intra-node results of MVAPICH2 / Open MPI of the period); not in Agarkov 2015."""
 
 OPTIMIZED = ("vendor", "angara-shmem")
 """What ``variant="optimized"`` runs, by ``software.hpcg_optimized`` (absent: vendor)."""
 
 CONTIGUOUS_FACTOR = 1.5
-"""seeds/003 §2.1: contiguous allocation of the matrix arrays, 'on average one and a half
+"""Agarkov 2015 §2.1: contiguous allocation of the matrix arrays, 'on average one and a half
 times' the reference performance (one node, local 16x16x128)."""
 
 ELLPACK_FACTOR = 1.05
-"""seeds/003 §2.3: ELLPACK with 28 entries per row, '+5 %'."""
+"""Agarkov 2015 §2.3: ELLPACK with 28 entries per row, '+5 %'."""
 
 COLORING_FACTOR_OPENMP = 4.8
-"""seeds/003 §2.2: 2-plane 2-colour ordering, 4.8x over contiguous storage **on 12 OpenMP
+"""Agarkov 2015 §2.2: 2-plane 2-colour ordering, 4.8x over contiguous storage **on 12 OpenMP
 threads**; not applied to the no-OpenMP optimized variant (module docstring)."""
 
 VARIANTS = ("reference", "optimized")

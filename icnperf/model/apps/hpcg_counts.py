@@ -4,7 +4,7 @@ the bytes one process moves through memory per CG iteration and the official FLO
 Source: the HPCG 2.4 reference code (Dongarra, Heroux, Luszczek; ``src/CG.cpp``,
 ``ComputeMG_ref.cpp``, ``ComputeSYMGS_ref.cpp``, ``ComputeSPMV_ref.cpp``,
 ``ExchangeHalo.cpp``, ``ReportResults.cpp``), whose structure is restated here, as
-Agarkov, Semenov, Simonov 2015 (seeds/003) use it. The times these counts take are
+Agarkov, Semenov, Simonov 2015 (Agarkov 2015) use it. The times these counts take are
 :mod:`icnperf.model.apps.hpcg`'s.
 
 One CG iteration of the slowest process (all are bulk-synchronous):

@@ -1,7 +1,7 @@
 """NPB IS (integer sort) on a fat-tree cluster: placement (nodes x processes per node).
 
 Source: Peryshkova, "Forming subsystems of machines in clusters built on compound
-switches" (seeds/004): NPB IS classes C and D run on 4-64 processes placed as nodes x
+switches" (Peryshkova): NPB IS classes C and D run on 4-64 processes placed as nodes x
 processes-per-node on InfiniBand QDR and Gigabit Ethernet fat trees; contention for the
 node's adapter, links and switch ports decides the best placement. Benchmark structure
 from the NAS Parallel Benchmarks 3.x MPI ``IS/is.c`` (Bailey et al., NAS-95-020):
@@ -9,7 +9,7 @@ from the NAS Parallel Benchmarks 3.x MPI ``IS/is.c`` (Bailey et al., NAS-95-020)
 * keys: :data:`CLASSES` (S 2^16 ... C 2^27, D 2^31), 4-byte integers, block-distributed
   (n = N / P per process; P must be a power of two, as is.c requires);
 * ``rank()`` is called once untimed ("one iteration for free") and then
-  ``MAX_ITERATIONS`` = 10 times timed. seeds/004 measured the whole run time
+  ``MAX_ITERATIONS`` = 10 times timed. Peryshkova measured the whole run time
   ("время выполнения программы"), so :data:`CHARGED_ITERATIONS` = 11 iterations are
   charged; key generation and the final verification are folded into the per-key compute
   parameter;
@@ -36,7 +36,7 @@ term is derived here; θ are the fitted contention parameters):
 * switch/uplink: nodes fill leaf switches of L nodes in order; a leaf's uplink carries the
   bytes its nodes send to nodes of other leaves, X_leaf = Σ_leaf node_out · (N_n - L_used)
   / (N_n - 1); θ_u = uplink contention (1 = one link's bandwidth for the whole leaf). L is
-  the one discrete parameter: the fat tree's ports per leaf are not given by seeds/004, so
+  the one discrete parameter: the fat tree's ports per leaf are not given by Peryshkova, so
   L is chosen by the fit from :data:`LEAF_SIZES`;
 * intra-node: shared-memory MPI copies each byte twice (into and out of the shared
   buffer), each copy a read and a write: 4 bytes of memory traffic per byte, at the node
@@ -83,7 +83,7 @@ CHARGED_ITERATIONS = TIMED_ITERATIONS + 1
 BUCKET_INTS = 1024 + 5
 LEAF_SIZES = (2, 4, 8, 16, 32)
 DEFAULT_MEMORY_BANDWIDTH = 20e9
-"""Assumed when the machine has no node.memory_bandwidth (seeds/004 names no hardware): a
+"""Assumed when the machine has no node.memory_bandwidth (Peryshkova names no hardware): a
 two-socket node of the period (2009-2013) streams about 20-40 GB/s (STREAM); the lower end
 taken."""
 
@@ -91,7 +91,7 @@ TABLES_FOR_MACHINE = {
     "ib-qdr-cluster": ("npb-is-ib-qdr-class-c", "npb-is-ib-qdr-class-d"),
     "gige-cluster": ("npb-is-gige-class-c",),
 }
-"""Bundled seeds/004 tables measured on each preset's cluster (the caller loads them)."""
+"""Bundled Peryshkova tables measured on each preset's cluster (the caller loads them)."""
 
 
 class Params(NamedTuple):

@@ -1,10 +1,10 @@
-"""Sparse matrix-vector product y = A·x with an all-gather of y (seeds/000 §3.2).
+"""Sparse matrix-vector product y = A·x with an all-gather of y (Mukosey 2015 §3.2).
 
 One iteration on P nodes (bulk-synchronous, one process per node):
 
     T_iter = T_comp + T_allgather(8·N)
 
-* **Decomposition**: the N rows are block-distributed (seeds/000 §3.2, eq. 1); when P does
+* **Decomposition**: the N rows are block-distributed (Mukosey 2015 §3.2, eq. 1); when P does
   not divide N the first N mod P nodes get ceil(N/P) rows and the others floor(N/P)
   (:func:`rows_per_node`). The step waits for the slowest node: ceil(N/P) rows.
 * **Compute**: T_comp = 2·d·ceil(N/P) / R_spmv (one multiply and one add per non-zero;
@@ -16,7 +16,7 @@ One iteration on P nodes (bulk-synchronous, one process per node):
   (model/collectives's convention: m / P from each rank). The time is
   :func:`icnperf.model.collectives.collective_time` of ``allgather``, so the formulas live
   there (one formula, one place): ``hw-tree`` = every node broadcasts its part on one of
-  the 16 hardware trees, roots spread evenly (seeds/000 §3.2), bounded by every node's
+  the 16 hardware trees, roots spread evenly (Mukosey 2015 §3.2), bounded by every node's
   ejection of the P - 1 other parts and by each tree root's output channel;
   ``recursive-doubling`` (the paper's point-to-point algorithm, Thakur et al.) =
   lg P synchronous exchanges, each step's messages mapped onto the torus with their
@@ -43,8 +43,8 @@ __all__ = ["BYTES_PER_ELEMENT", "BYTES_PER_NONZERO", "BYTES_PER_ROW", "compute_t
            "flops_per_iteration", "predict", "rate_from_memory_bandwidth", "rows_per_node"]
 
 BYTES_PER_ELEMENT = 8
-"""Bytes of one vector element: double precision (SEEDS.md 'Parameters the sources leave
-out': 8-byte doubles for SpMV and heat)."""
+"""Bytes of one vector element: double precision (assumed: Mukosey 2015 does not state the
+element size; 8-byte doubles for SpMV and heat)."""
 
 BYTES_PER_NONZERO = 12.0
 """Memory traffic per non-zero of a CSR matrix: an 8-byte value and a 4-byte column index
@@ -160,7 +160,7 @@ def predict(machine, layout: Layout | None = None, *, algorithm: str = "hw-tree"
               "(the first N mod P nodes take one more); the step waits for the slowest node")
     host = machine.get("network.host_bandwidth")
     notes = (
-        f"SpMV (seeds/000 §3.2): N = {rows} rows, d = {d} non-zeros per row, on {nodes} "
+        f"SpMV (Mukosey 2015 §3.2): N = {rows} rows, d = {d} non-zeros per row, on {nodes} "
         f"nodes ({layout.text}), one process per node",
         f"rows block-distributed: {spread}",
         f"compute: 2·d·ceil(N/P) = {2 * d * max(parts)} FLOP per node per iteration",

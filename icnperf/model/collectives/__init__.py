@@ -4,7 +4,7 @@ Closed-form times of broadcast, reduce, all-reduce, all-gather, all-to-all and b
 endpoints, for
 
 * ``hw-tree``: collectives combined in the network (``network.collective_hardware``): the
-  Angara router's collective subnetwork (seeds/000 §1-2): a spanning tree laid on the torus
+  Angara router's collective subnetwork (Mukosey 2015 §1-2): a spanning tree laid on the torus
   from a root in dimension order X, Y, Z, W, over two extra virtual channels (VCUp to the
   root, VCDown to the leaves); routers replicate broadcast packets and combine reduce
   packets, so injection and ejection are paid once; the same tree in Blue Gene/Q's torus

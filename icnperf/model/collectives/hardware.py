@@ -1,7 +1,7 @@
 """Closed forms of collectives combined in the network hardware (the ``hw-tree``
 algorithm), by ``network.collective_hardware`` (:data:`HARDWARE`):
 
-* ``angara-tree``: the Angara router's hardware collective tree (seeds/000 §1-2):
+* ``angara-tree``: the Angara router's hardware collective tree (Mukosey 2015 §1-2):
   broadcast, reduce, all-reduce, barrier and all-gather on the store-and-forward collective
   virtual channels, with the reduce credit rules (REDUCE_WINDOW, CREDIT_PACKETS,
   :func:`credit_delay`);
@@ -58,12 +58,12 @@ HARDWARE_NOTES = {
 than angara-tree (whose lines are notes._HW_NOTES)."""
 
 REDUCE_WINDOW = 16
-"""Reduce packets one tree may have in flight: 16 ReduceIds per TreeId (seeds/000 §1,
+"""Reduce packets one tree may have in flight: 16 ReduceIds per TreeId (Mukosey 2015 §1,
 §2.4 'up to 16 operations per tree'), taken as a child's initial credit."""
 
 CREDIT_PACKETS = 8
 """Reduce packets one credit admits: a parent sends its children a credit each time it has
-sent 8 result packets up the tree ('the parent may accept 8 more packets', seeds/000 §2.4)."""
+sent 8 result packets up the tree ('the parent may accept 8 more packets', Mukosey 2015 §2.4)."""
 
 
 # --- the hardware collective tree -------------------------------------------------------
@@ -78,7 +78,7 @@ def credit_delay(m, *, flit_size, packet_max_flits, packet_header_flits, router_
 
     n(m) = packets of the message (network.packets); W = ``reduce_window`` (16 reduce
     packets in flight per tree), C = ``credit_packets`` (one credit per 8 packets), both
-    seeds/000 §1, §2.4. τ = max((P - H)·f / B_host, P·f / B_link) is the interval between
+    Mukosey 2015 §1, §2.4. τ = max((P - H)·f / B_host, P·f / B_link) is the interval between
     full packets that the slowest channel allows anyway (the pipelining of
     :func:`network.hardware_latency`); d_hop = t_r + t_l + P·f / B_link is one tree hop of a
     full packet under store-and-forward and d_credit = t_r + t_l + H·f / B_link the hop of a
@@ -115,9 +115,9 @@ def hw_broadcast(m, depth, source_hops=0, *, flit_size, packet_max_flits, packet
 
     D = depth of the dimension-order tree (torus.spanning_tree_depth, = the diameter
     Σ floor(k_i/2)); h_s = hops from the source to the tree's root (0 when the root is the
-    source; seeds/000 §1, Fig. 2: a broadcast injected elsewhere first travels to the root);
+    source; Mukosey 2015 §1, Fig. 2: a broadcast injected elsewhere first travels to the root);
     T_hw = network.hardware_latency with s_c = ``collective_store_and_forward`` (1: the
-    collective virtual channels first wait for the whole packet, seeds/000 §2.1). So: the
+    collective virtual channels first wait for the whole packet, Mukosey 2015 §2.1). So: the
     root's software call O (send + receive overhead, once: the routers do the rest), one
     injection t_inj, h_s + D hops each paying router t_r, link t_l and - store-and-forward -
     the packet's serialization on the link, one ejection t_ej at the deepest leaf, the
@@ -127,7 +127,7 @@ def hw_broadcast(m, depth, source_hops=0, *, flit_size, packet_max_flits, packet
     Assumptions: a router replicates a packet to all its children (and its own host) at once
     on distinct output channels, so replication adds no time; the request from a non-root
     source climbs VCUp (also store-and-forward) and the root forwards it down without an
-    ejection; every leaf ejects in parallel; broadcast packets need no credits (seeds/000
+    ejection; every leaf ejects in parallel; broadcast packets need no credits (Mukosey 2015
     §2.4 gives credits to reduce packets only).
     """
     return software_overhead + network.hardware_latency(
@@ -148,13 +148,13 @@ def hw_reduce(m, depth, *, flit_size, packet_max_flits, packet_header_flits,
         T = O + T_hw(m, D; s_c) + ΔT_credit(m)
 
     Every rank injects its m bytes at once; a router waits for its host's packet and all
-    its children's, combines them and sends one packet up (seeds/000 §1, §2.3). The last
+    its children's, combines them and sends one packet up (Mukosey 2015 §1, §2.3). The last
     contribution is the deepest leaf's, D hops from the root, so the critical path is one
     injection, D store-and-forward hops and the root's ejection: the same path as
     :func:`hw_broadcast` read upwards. ΔT_credit (:func:`credit_delay`) charges the credit
     rules of a multi-packet reduce (times ``collective_credits``: 1 on Angara, 0 for
     collective hardware without those rules). The result is ejected at the root (the
-    reduce's target is taken to be the root; seeds/000 §1 sends it on point-to-point
+    reduce's target is taken to be the root; Mukosey 2015 §1 sends it on point-to-point
     otherwise). Combining in the Reducer adds no time (not given in the paper).
     """
     net = _pick(locals(), _NETWORK_KEYS)
@@ -172,12 +172,12 @@ def hw_allreduce(m, depth, *, flit_size, packet_max_flits, packet_header_flits,
                  collective_store_and_forward=1, reduce_window=REDUCE_WINDOW,
                  credit_packets=CREDIT_PACKETS, collective_credits=1):
     """All-reduce of m bytes on the hardware collective tree: reduce to the root, then
-    broadcast from it (seeds/000 §1) (s):
+    broadcast from it (Mukosey 2015 §1) (s):
 
         T = O + T_hw(m, 2D; s_c) + ΔT_credit(m)
 
     The deepest leaf's contribution climbs D hops to the root, where the result is handed
-    to the Broadcaster without an ejection (seeds/000 §1: 'completes by a hardware send,
+    to the Broadcaster without an ejection (Mukosey 2015 §1: 'completes by a hardware send,
     without ejection'; §2.3), and descends D hops to the deepest leaf: one store-and-forward
     path of 2D hops with one injection and one ejection; packets pipeline through it (the
     root starts broadcasting packet j once packet j is reduced). ΔT_credit as in
@@ -200,7 +200,7 @@ def hw_barrier(depth, *, flit_size, packet_max_flits, packet_header_flits,
 
         T = O + T_hw(0, 2D; s_c)
 
-    seeds/000 §1 says completion is detected with 'synchronisation mechanisms based on the
+    Mukosey 2015 §1 says completion is detected with 'synchronisation mechanisms based on the
     collective operations'; an all-reduce of no data is the one such mechanism its
     operations give (our reading).
     """
@@ -218,7 +218,7 @@ def hw_allgather(m, depth, diameter, endpoints, *, flit_size, packet_max_flits,
         T = O + T_hw(b, H + D; s_c) - T_ser(b)
               + max((P - 1) · T_ser(b),  ceil(P / N_t) · W(b) / B_link),   b = m / P
 
-    seeds/000 §3.2: every rank broadcasts its part, using all N_t = ``collective_trees``
+    Mukosey 2015 §3.2: every rank broadcasts its part, using all N_t = ``collective_trees``
     (16) trees with roots spread evenly. Model (ours): rank r uses tree r mod N_t, so a
     source may be up to the diameter H from its tree's root (charged: the last broadcast
     climbs H hops, then descends D); the bandwidth term is the busiest of two resources:

@@ -57,19 +57,19 @@ def _placement_note(layout: Layout, algorithm: str) -> str:
     return note
 
 _HW_NOTES = (
-    "hardware tree: dimension-order (X, Y, Z, W) spanning tree from the root (seeds/000 "
+    "hardware tree: dimension-order (X, Y, Z, W) spanning tree from the root (Mukosey 2015 "
     "§1); depth D = sum floor(k_i/2) = the torus diameter, the same from every root "
     "(torus.spanning_tree_depth)",
     "hardware tree: injection and ejection once, software overhead once (one call); routers "
     "replicate broadcast packets to all children at once and combine reduce packets at no "
-    "extra time (seeds/000 gives no Reducer latency)",
+    "extra time (Mukosey 2015 gives no Reducer latency)",
     "hardware tree: collective virtual channels are store-and-forward (wait for the whole "
-    "packet in every router, seeds/000 §2.1); several packets pipeline through the tree",
+    "packet in every router, Mukosey 2015 §2.1); several packets pipeline through the tree",
     "hardware tree: reduce credits (16 packets in flight per tree, one credit per 8 "
-    "packets, seeds/000 §1, §2.4) slow a multi-packet reduce only when the credit loop "
+    "packets, Mukosey 2015 §1, §2.4) slow a multi-packet reduce only when the credit loop "
     "exceeds 9 packet times (model/collectives.credit_delay)",
     "hardware tree: all-reduce = reduce to the root, then broadcast from it without an "
-    "ejection at the root (seeds/000 §1): one store-and-forward path of 2D hops",
+    "ejection at the root (Mukosey 2015 §1): one store-and-forward path of 2D hops",
 )
 
 _P2P_TREE_NOTES = (

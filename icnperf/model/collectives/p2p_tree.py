@@ -40,7 +40,7 @@ def p2p_tree_broadcast(m, depth, ties, source_hops=0, *, flit_size, packet_max_f
     ejection, serialization; ordinary channels cut through unless ``store_and_forward``);
     D = tree depth, t = torus.spanning_tree_ties (dimensions of odd radix >= 3), g =
     :func:`send_gap`; h_s = hops from a non-root source, which first sends the message to
-    the root point-to-point (as the hardware does, seeds/000 Fig. 2).
+    the root point-to-point (as the hardware does, Mukosey 2015 Fig. 2).
 
     Per level (the seed's 'injection/ejection at every level'): a tree edge joins
     neighbouring routers (1 hop); a rank receives the whole message (ejection and receive
@@ -92,7 +92,7 @@ def p2p_tree_allreduce(m, depth, ties, *, flit_size, packet_max_flits, packet_he
                        store_and_forward=0, combine_time=0):
     """All-reduce over the tree by point-to-point messages: :func:`p2p_tree_reduce` to the
     root, then :func:`p2p_tree_broadcast` from it, the same structure as the hardware's
-    (seeds/000 §1) (s):
+    (Mukosey 2015 §1) (s):
 
         T = D · (2 T(m, 1) + γ·m) + 2 t · g(m)
     """

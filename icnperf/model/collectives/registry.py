@@ -66,7 +66,7 @@ TABLE: dict[tuple[str, str], Entry] = {
     ("hw-tree", "broadcast"): Entry(
         "hw-tree", "broadcast", "hardware tree broadcast: O + T_hw(m, h_s + D) store-and-forward",
         ("source: the tree's root unless source_hops > 0 (a non-root source first climbs to "
-         "the root, seeds/000 Fig. 2)",)),
+         "the root, Mukosey 2015 Fig. 2)",)),
     ("hw-tree", "reduce"): Entry(
         "hw-tree", "reduce", "hardware tree reduce to the root: O + T_hw(m, D) + credit delay",
         ("target: the tree's root",)),
@@ -200,7 +200,7 @@ TABLE: dict[tuple[str, str], Entry] = {
         "rounds"),
 }
 """Every defined (algorithm, operation) pair. Pairs not listed are not defined: e.g. the
-hardware has no all-to-all (seeds/000: broadcast and reduce only)."""
+hardware has no all-to-all (Mukosey 2015: broadcast and reduce only)."""
 
 
 def defined(algorithm: str, operation: str) -> bool:

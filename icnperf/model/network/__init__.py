@@ -33,8 +33,8 @@ disciplines, follow Dally & Towles, *Principles and Practices of Interconnection
 (2004), the chapters on performance (zero-load latency) and buffered flow control; LogP:
 Culler et al., "LogP: Towards a Realistic Model of Parallel Computation", PPoPP 1993; LogGP:
 Alexandrov, Ionescu, Schauser, Scheiman, "LogGP: Incorporating Long Messages into the LogP
-Model", SPAA 1995; the message-rate bound V/L: seeds/001 (Klimov, Orlov, Shvorin), section
-"Message rate"; NIC sharing: the contention described in seeds/004 (Peryshkova); M/D/1
+Model", SPAA 1995; the message-rate bound V/L: Klimov et al. (Klimov, Orlov, Shvorin), section
+"Message rate"; NIC sharing: the contention described in Peryshkova (Peryshkova); M/D/1
 waiting time: the Pollaczek-Khinchine formula with deterministic service (e.g. Kleinrock,
 *Queueing Systems*, vol. 1, 1975) and Kleinrock's independence approximation for a path of
 queues. Everything else is derived in the docstrings of the modules below.

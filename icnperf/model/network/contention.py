@@ -11,7 +11,7 @@ bandwidth, utilisation dimensionless, times in seconds, bandwidths in bytes/s.
 Sources: M/D/1 waiting time: the Pollaczek-Khinchine formula with deterministic service
 (e.g. Kleinrock, *Queueing Systems*, vol. 1, 1975) and Kleinrock's independence
 approximation for a path of queues; γ_max from ``model/topology`` (its base.py
-conventions); NIC sharing: the contention described in seeds/004 (Peryshkova).
+conventions); NIC sharing: the contention described in Peryshkova (Peryshkova).
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def queueing_delay(offered_load, channel_load, hops, service_time, endpoint_chan
 
 def shared_bandwidth(bandwidth, processes):
     """Bandwidth per process when p processes of a node send at once through one adapter and
-    its uplink: B / p (seeds/004: processes sharing a node's adapter contend for it)."""
+    its uplink: B / p (Peryshkova: processes sharing a node's adapter contend for it)."""
     return bandwidth / processes
 
 

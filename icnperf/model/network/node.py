@@ -19,7 +19,7 @@ interfaces, and messages that never leave the node (shared memory).
 Units: bytes, seconds, bytes/s; counts are whole numbers. Sources: the latency-bandwidth
 (Hockney) form T = α + m/β (R. Hockney, "The communication challenge for MPP: Intel
 Paragon and Meiko CS-2", Parallel Computing 20, 1994); NIC sharing as in
-:mod:`icnperf.model.network.contention` (seeds/004), per NIC.
+:mod:`icnperf.model.network.contention` (Peryshkova), per NIC.
 """
 
 from __future__ import annotations

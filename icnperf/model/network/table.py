@@ -104,7 +104,7 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
     ``none`` (hardware only). ``switching`` overrides ``network.switching``.
     ``processes_per_node`` > 1 makes that many processes of each node send at once, spread
     round robin over the node's ``node.nics_per_node`` adapters (absent: 1), so ceil(p / k)
-    share one adapter (seeds/004's contention, per NIC). ``same_node`` puts the two ranks on
+    share one adapter (Peryshkova's contention, per NIC). ``same_node`` puts the two ranks on
     one node: the message goes through shared memory (:func:`intra_node_table`).
     ``offered_load`` > 0 (fraction of a channel's
     bandwidth injected by every endpoint, with ``pattern``'s channel load) charges M/D/1
@@ -118,7 +118,7 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
     hardware_latency_s = path + serialization [+ store-and-forward], sharing_delay_s,
     queueing_delay_s) and their sum latency_s; bandwidth_Bps = bytes / latency_s
     (ping-pong); streaming_bandwidth_Bps and message_rate_per_s of one process streaming
-    back to back; rate_bound_per_s = link_bandwidth / bytes (seeds/001's V/L; k links' worth
+    back to back; rate_bound_per_s = link_bandwidth / bytes (Klimov et al.'s V/L; k links' worth
     under multipath routing, below); utilisation
     = offered_load · γ_max. Under ``network.dragonfly_routing = adaptive`` on a gdragonfly
     the serialization (and so latency_s and both bandwidths) is that of the message's
@@ -306,10 +306,10 @@ def _assumptions(machine, params, api, average, processes, nics, load,
         notes.append("contention ignored: empty network (zero load)")
     if routing:
         notes.append("message rate: one process streaming back to back, bounded by "
-                     "k x link_bandwidth / bytes (V/L, seeds/001, over the k parallel links;"
+                     "k x link_bandwidth / bytes (V/L, Klimov et al., over the k parallel links;"
                      " no bound for a 0-byte message)")
     else:
         notes.append("message rate: one process streaming back to back, bounded by "
-                     "link_bandwidth / bytes (V/L, seeds/001; no bound for a 0-byte "
+                     "link_bandwidth / bytes (V/L, Klimov et al.; no bound for a 0-byte "
                      "message)")
     return tuple(notes)

@@ -10,7 +10,7 @@ packets, seconds; bandwidths in bytes/s. Conventions (hops, packets, channels, s
 Sources: zero-load latency as head latency plus serialization, T0 = H·t_r + L/b, and the two
 switching disciplines follow Dally & Towles, *Principles and Practices of Interconnection
 Networks* (2004), the chapters on performance and buffered flow control; the Angara packet
-format is seeds/000 §2-§3. The store-and-forward closed form is derived below and checked
+format is Mukosey 2015 §2-§3. The store-and-forward closed form is derived below and checked
 against a flow-shop recurrence in tests/model/test_network.py.
 """
 
@@ -26,7 +26,7 @@ def packet_payload(*, flit_size, packet_max_flits, packet_header_flits):
     """Payload bytes of a full packet: (P - H) · f.
 
     P = packet_max_flits (header included), H = packet_header_flits, f = flit_size.
-    Angara: (16 - 1) · 16 B = 240 B (seeds/000 §2-§3: 16-byte flits, 16-flit packets; one
+    Angara: (16 - 1) · 16 B = 240 B (Mukosey 2015 §2-§3: 16-byte flits, 16-flit packets; one
     header flit assumed by the presets).
     """
     return (packet_max_flits - packet_header_flits) * flit_size
@@ -81,7 +81,7 @@ def path_latency(hops, *, injection_latency, ejection_latency, router_latency, l
 
     h router-router hops pass h + 1 routers and h links; the host <-> router links are part
     of t_inj and t_ej (Angara: "injection (ejection) latency of a packet through PCIe",
-    seeds/000 §3 Table). This is the head term H·t_r of Dally & Towles' zero-load latency,
+    Mukosey 2015 §3 Table). This is the head term H·t_r of Dally & Towles' zero-load latency,
     with the endpoint latencies added.
     """
     return (injection_latency + (hops + 1) * router_latency + hops * link_latency

@@ -3,7 +3,7 @@
 The design space itself (every feasible configuration, as arrays) is space.py's; a design
 that reaches the short list (screen.py) becomes a Candidate here, its structure from the
 family's own ``evaluate`` (model/topology, through ``spec.checked_spec``). The per-family
-*canonical* design is the NUDT sizing rule of ``compare.design`` (seeds/002).
+*canonical* design is the NUDT sizing rule of ``compare.design`` (Jiang et al.).
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def candidate(family: str, params: dict, rule: str = "given", canonical: bool = 
 
 def canonical_params(family: str, n_endpoints: int, *, dims: int = 3) -> dict | None:
     """Parameters of compare.design's design for N endpoints (the NUDT sizing rule,
-    seeds/002: balanced k^dims torus, FT(k, 3), balanced dragonfly, smallest megafly k, slim
+    Jiang et al.: balanced k^dims torus, FT(k, 3), balanced dragonfly, smallest megafly k, slim
     fly with p = ceil(k'/2)); None for clos and xgft, which have no such rule."""
     if family in ("clos", "xgft"):
         return None

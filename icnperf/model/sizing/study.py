@@ -236,7 +236,7 @@ def _results(screen: Screen, found, evaluated: dict, cost_model: CostModel) -> l
 def scalability_summary(study: Study) -> dict:
     """Among the canonical (NUDT-rule) designs: the family with the fewest routers and the
     one with the lowest radix, with the values (the NUDT comparison's two conclusions,
-    seeds/002); also over every evaluated design."""
+    Jiang et al.); also over every evaluated design."""
     def pick(rows, key):
         best = min(rows, key=key)
         return {"family": best.design.family, "spec": best.design.spec, "value": key(best)}

@@ -1,6 +1,6 @@
 """Scalability comparison: the smallest design of each family that reaches N endpoints.
 
-Reproduces the comparison of the NUDT topology paper (seeds/002, section "scalability",
+Reproduces the comparison of the NUDT topology paper (Jiang et al., section "scalability",
 Fig. 5): for a target endpoint count, how many routers, ports per router and total ports
 each family needs. Each family's sizing rule is its module's ``design_for_endpoints``
 (fat tree: 3 levels; dragonfly: balanced a = 2p = 2h; megafly: k endpoints per leaf;
@@ -98,7 +98,7 @@ def _sized_by(family: str, t: int, levels: int) -> dict:
 def largest_for_radix(family: str, radix: int, *, levels: int = 3) -> Design | None:
     """The largest design of ``family`` within ``radix`` ports per router and MAX_ENDPOINTS.
 
-    Reproduces the size-vs-radix curves of the NUDT paper (seeds/002, Fig. 5); None when
+    Reproduces the size-vs-radix curves of the NUDT paper (Jiang et al., Fig. 5); None when
     even the smallest design needs more ports. Invalid sizes (a slim fly q that is not a
     prime power) are skipped.
     """

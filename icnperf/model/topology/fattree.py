@@ -6,7 +6,7 @@ k-ary n-tree of Petrini & Vanneschi (k^n endpoints, top switches with k ports:
 ``xgft:m=kx..xk,w=1xkx..xk``).
 
 Source: Jiang et al. (NUDT), "Topologies of large-scale high-performance interconnects",
-seeds/002_790e969e6b408e2e.txt, fat-tree paragraph (Fig. 1, FatTree(2,3)): router degree
+Jiang et al., fat-tree paragraph (Fig. 1, FatTree(2,3)): router degree
 2k, (2n-1)·k^(n-1) routers, 2·k^n terminals, diameter 2(n-1); routing in the paper's
 simulator is nearest-common-ancestor (NCA).
 
@@ -33,7 +33,7 @@ Routing (NCA, up/down): a packet climbs from its source's leaf to the lowest lev
 pod contains the destination (2(h-1) hops), then descends the unique down path. By
 default (``up_port="random"``) each up hop is spread uniformly over the k up-ports
 (oblivious), the nearest-common-ancestor routing with random up-ports of the NUDT study's
-simulator (seeds/002) and of BookSim's ``fattree_nca``. ``up_port="d-mod-k"`` chooses
+simulator (Jiang et al.) and of BookSim's ``fattree_nca``. ``up_port="d-mod-k"`` chooses
 up-ports by destination, as InfiniBand's static fat-tree routing does: at level l the
 up-port is (t // k^(l-1)) mod k for destination endpoint t (Zahavi et al., "Optimized
 InfiniBand fat-tree routing for shift all-to-all communication patterns", 2010); its
@@ -58,7 +58,7 @@ UP_PORT_RULES = ("d-mod-k", "random", "dmodk")
 name of network.tree_routing, xgft.TREE_ROUTINGS) is ``d-mod-k``."""
 
 CONSTRUCTION_NOTE = (
-    "construction: NUDT FT(k,n), seeds/002: levels 1..n-1 have 2k^(n-1) routers "
+    "construction: NUDT FT(k,n), Jiang et al.: levels 1..n-1 have 2k^(n-1) routers "
     "(k down + k up ports), the top level k^(n-1) routers with all 2k ports down; "
     "(2n-1)k^(n-1) routers, 2k^n endpoints, k per leaf router"
 )
@@ -123,15 +123,15 @@ class FatTree:
         self.single_router = self.n == 1.0
 
     def routers(self):
-        """Routers, (2n-1)·k^(n-1). Source: NUDT paper (seeds/002), fat-tree paragraph."""
+        """Routers, (2n-1)·k^(n-1). Source: NUDT paper (Jiang et al.), fat-tree paragraph."""
         return (2.0 * self.n - 1.0) * self.k_to_n / self.k
 
     def endpoints(self):
-        """Endpoints N = 2·k^n. Source: NUDT paper (seeds/002), fat-tree paragraph."""
+        """Endpoints N = 2·k^n. Source: NUDT paper (Jiang et al.), fat-tree paragraph."""
         return 2.0 * self.k_to_n
 
     def radix(self):
-        """Router ports, 2k. Source: NUDT paper (seeds/002), fat-tree paragraph."""
+        """Router ports, 2k. Source: NUDT paper (Jiang et al.), fat-tree paragraph."""
         return 2.0 * self.k
 
     def links(self):
@@ -143,7 +143,7 @@ class FatTree:
         return 2.0 * (self.n - 1.0) * self.k_to_n
 
     def diameter(self):
-        """Largest hop count between endpoints, 2(n-1). Source: NUDT paper (seeds/002)."""
+        """Largest hop count between endpoints, 2(n-1). Source: NUDT paper (Jiang et al.)."""
         return 2.0 * (self.n - 1.0)
 
     def average_distance(self):
@@ -342,7 +342,7 @@ def _metrics(family: str, tree: FatTree, up_port: str, extra_notes: tuple[str, .
 
 
 def fattree(k, n, *, up_port: str = "random") -> Metrics:
-    """Metrics of FT(k, n) (NUDT paper, seeds/002); k, n broadcast over NumPy arrays.
+    """Metrics of FT(k, n) (NUDT paper, Jiang et al.); k, n broadcast over NumPy arrays.
 
     Radix 2k ports per router; hops, loads and conventions as in base.py and the module
     docstring. ``up_port`` picks the NCA up-port rule used for channel loads.

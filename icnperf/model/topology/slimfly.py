@@ -8,7 +8,7 @@ Sources:
 * McKay, Miller & Širáň, "A note on large graphs of diameter two and given maximum degree",
   J. Combin. Theory B 74 (1998), and Hafner, "Geometric realisation of the graphs of
   McKay–Miller–Širáň", J. Combin. Theory B 90 (2004): the construction below.
-* Jiang et al. (NUDT), seeds/002 (slim fly paragraph): router degree (3q-δ)/2 + (3q-δ)/4,
+* Jiang et al. (NUDT), Jiang et al. (slim fly paragraph): router degree (3q-δ)/2 + (3q-δ)/4,
   2q²(3q-δ)/4 terminals (that is p = k'/2 exactly, not an integer for odd q).
 
 Construction (every count and load below refers to this graph). GF(q) is the field of q
@@ -50,7 +50,7 @@ SLIMFLY_NOTES = (
     "generator sets (xi primitive in GF(q)): delta=1: X = {xi^0, xi^2, ..., xi^(q-3)}; "
     "delta=-1 (q=4w-1): X = {xi^0, xi^2, ..., xi^(2w-2)} u {xi^(2w-1), xi^(2w+1), ..., "
     "xi^(4w-3)}; delta=0: X = {xi^0, xi^2, ..., xi^(q-2)}; always X' = xi*X",
-    "p = endpoints per router, default ceil(k'/2) (Besta & Hoefler: p ~ k'/2; NUDT seeds/002 "
+    "p = endpoints per router, default ceil(k'/2) (Besta & Hoefler: p ~ k'/2; NUDT Jiang et al. "
     "uses k'/2 exactly, fractional for odd q)",
     "diameter 2 for every valid q (McKay-Miller-Siran 1998); every router has k' routers at "
     "1 hop and 2q^2 - 1 - k' at 2 hops",
@@ -155,7 +155,7 @@ def delta(q) -> np.ndarray:
 
 
 def network_radix(q) -> np.ndarray:
-    """Router-router ports per router k' = (3q - δ)/2 (Besta & Hoefler §3.1; seeds/002)."""
+    """Router-router ports per router k' = (3q - δ)/2 (Besta & Hoefler §3.1; Jiang et al.)."""
     (q,) = _arrays(q)
     return (3.0 * q - delta(q)) / 2.0
 
@@ -169,7 +169,7 @@ def default_endpoints_per_router(q) -> np.ndarray:
 
 
 def routers(q) -> np.ndarray:
-    """Routers 2q² (Besta & Hoefler §3.1; seeds/002)."""
+    """Routers 2q² (Besta & Hoefler §3.1; Jiang et al.)."""
     (q,) = _arrays(q)
     return 2.0 * q * q
 

@@ -19,9 +19,9 @@ from icnperf.reports.render import Column, column_cells, csv_text, json_text, nu
     table_width
 
 P2P_ALGORITHM = {"spmv": "recursive-doubling", "heat": "p2p-tree", "hpcg": "recursive-doubling"}
-"""The point-to-point collective each paper compares the hardware tree with (seeds/000 §3.2:
+"""The point-to-point collective each paper compares the hardware tree with (Mukosey 2015 §3.2:
 recursive doubling for SpMV's all-gather; §3.1, §3.3: the tree walked point to point for the
-heat all-reduce; seeds/003: MPI all-reduce, taken as recursive doubling, for HPCG)."""
+heat all-reduce; Agarkov 2015: MPI all-reduce, taken as recursive doubling, for HPCG)."""
 NPB_IS_OPTIONS = {"klass", "processes_per_node"}
 """The flags NPB IS's Python model takes (--class, --ppn)."""
 

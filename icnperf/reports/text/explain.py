@@ -15,7 +15,7 @@ from icnperf.reports.render import Column, csv_text, json_text, number, require_
 
 DEFAULT_BYTES = "256B"
 """Default message size: one full Angara packet (16 flits of 16 B), the size of the Angara
-paper's Fig. 7 (seeds/000 §3.1)."""
+paper's Fig. 7 (Mukosey 2015 §3.1)."""
 
 FORMULA_WIDTH = 88
 """The plain formula is broken between its terms to lines of about this many characters."""

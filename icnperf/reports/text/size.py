@@ -24,7 +24,7 @@ from icnperf.reports.text.size_rows import (WIDTH, assumption_lines, design_rows
 
 DEFAULT_MACHINE = "angara-3d"
 """The machine whose parameters a study uses unless --machine names another: the Angara
-router and Xeon E5-2660 nodes of seeds/000, the only bundled preset with every parameter
+router and Xeon E5-2660 nodes of Mukosey 2015, the only bundled preset with every parameter
 the default workload needs (link and router timing, hardware collectives, SpMV and stencil
 node rates)."""
 

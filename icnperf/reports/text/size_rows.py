@@ -163,7 +163,7 @@ def summary_lines(study) -> list[str]:
         lines[2] += (" (slim fly times are crossbar estimates with links derated to its"
                      " uniform throughput: see the notes)")
     summary = scalability_summary(study)
-    for label, words in (("canonical", "designs by the NUDT sizing rules (seeds/002)"),
+    for label, words in (("canonical", "designs by the NUDT sizing rules (Jiang et al.)"),
                          ("all", "all evaluated designs")):
         if label in summary:
             s = summary[label]

@@ -94,7 +94,7 @@ COMPARE_NOTES = (
     "slimfly: MMS graph, p endpoints per router as in the slimfly model's notes",
     "torus: equal radix in every dimension, one endpoint per router",
     "hops count router-to-router links only",
-    "NUDT paper (seeds/002) vs exact constructions: its megafly count k(k^2+1) routers counts"
+    "NUDT paper (Jiang et al.) vs exact constructions: its megafly count k(k^2+1) routers counts"
     " one layer only (the construction has 2k(k^2+1)); its '+26 % / +33 % more routers than"
     " slim fly' at 1e5 endpoints is near ports per endpoint, not routers"
     " (icnperf validate, nudt-* checks)",

@@ -1,4 +1,4 @@
-"""Angara collectives paper (seeds/000), §3.1 and Fig. 7: hardware tree vs point-to-point.
+"""Angara collectives paper (Mukosey 2015), §3.1 and Fig. 7: hardware tree vs point-to-point.
 
 The published figures (bundled table ``angara-collectives-fig7``): a broadcast of one
 maximum-size packet (16 flits, 256 bytes) is 2.39x faster on the hardware collective
@@ -15,7 +15,7 @@ host rate is calibrated on Fig. 9, not here, and moves these ratios by under 1 %
 * message: one packet of 256 bytes on the wire, i.e. 256 B minus the presets' header flit
   (16 B) = 240 B of payload, so that hardware and point-to-point both move one packet;
 * ratio = time of ``p2p-tree`` / time of ``hw-tree`` for the same operation and torus;
-* software: the MPI overhead of the presets (calibrated from seeds/003 Table 2, not from
+* software: the MPI overhead of the presets (calibrated from Agarkov 2015 Table 2, not from
   Fig. 7), paid per message by the point-to-point tree and once by the hardware call.
   MPI rather than SHMEM because the paper's point-to-point collectives are MPICH's
   (§3.2 cites Thakur et al.'s recursive doubling for its p2p all-gather). With the SHMEM
@@ -50,14 +50,14 @@ from functools import lru_cache
 
 from icnperf.validation.claim import Claim
 
-SOURCE = "Angara collectives paper (seeds/000), §3.1 text under Fig. 7"
-CONCLUSION = "Angara collectives paper (seeds/000), §3.1 and conclusion"
+SOURCE = "Angara collectives paper (Mukosey 2015), §3.1 text under Fig. 7"
+CONCLUSION = "Angara collectives paper (Mukosey 2015), §3.1 and conclusion"
 TABLE = "angara-collectives-fig7"
 API = "mpi"
 """Software overhead of both variants: MPI (see the module docstring)."""
 
 SIMULATOR_SPREAD = 0.0896
-"""The paper's largest simulator-vs-cluster difference, 8.96 % (seeds/000 §3.2)."""
+"""The paper's largest simulator-vs-cluster difference, 8.96 % (Mukosey 2015 §3.2)."""
 SPREAD_REASON = ("the source's own spread: the paper's simulator differs from the real "
                  "cluster by up to 8.96 % (§3.2) and only the hardware time of each ratio "
                  "is simulated (the point-to-point time is analytic, §3.1), so the "

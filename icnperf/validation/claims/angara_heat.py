@@ -1,4 +1,4 @@
-"""Angara collectives paper (seeds/000), §3.3, Fig. 10: the explicit 2D heat equation with
+"""Angara collectives paper (Mukosey 2015), §3.3, Fig. 10: the explicit 2D heat equation with
 the hardware all-reduce vs a point-to-point all-reduce on a 4D torus.
 
 Published (bundled table ``angara-heat-fig10``): the hardware all-reduce shows once the
@@ -48,7 +48,7 @@ from functools import lru_cache
 
 from icnperf.validation.claim import Claim
 
-SOURCE = "Angara collectives paper (seeds/000), §3.3 last paragraph (Fig. 10)"
+SOURCE = "Angara collectives paper (Mukosey 2015), §3.3 last paragraph (Fig. 10)"
 TABLE = "angara-heat-fig10"
 PRESET = "angara-4d"
 DIMS = 4
@@ -62,7 +62,7 @@ PUBLISHED_ONSET = 128
 PAPER_RATE = 11e9
 """FLOP/s of the paper's single-node heat solver ('approximately 11 GFLOPS', §3.3)."""
 SIMULATOR_SPREAD = 0.0896
-"""The paper's largest simulator-vs-cluster difference, 8.96 % (seeds/000 §3.2)."""
+"""The paper's largest simulator-vs-cluster difference, 8.96 % (Mukosey 2015 §3.2)."""
 HEAT_SPREAD = (1 + SIMULATOR_SPREAD) / (1 - SIMULATOR_SPREAD) - 1
 """How far a ratio of two step times, each uncertain by 8.96 %, may be off: 19.7 %."""
 SPREAD_REASON = (

@@ -1,6 +1,6 @@
 """Point-to-point claims of the Angara papers, read from the bundled measurement tables.
 
-seeds/003 Table 2: a 16-byte message between two nodes of the 36-node cluster takes 0.7 µs
+Agarkov 2015 Table 2: a 16-byte message between two nodes of the 36-node cluster takes 0.7 µs
 with SHMEM and 1 µs with MPI (table ``angara-latency-16b``). The angara-36 preset's
 software overheads are calibrated from these two numbers (see the preset's sources), so the
 two latency checks are ``calibrated`` (they pass by construction and check that the
@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from icnperf.validation.claim import Claim
 
-SOURCE = "HPCG-on-Angara paper (seeds/003), Table 2, 16-byte latency between two nodes"
+SOURCE = "HPCG-on-Angara paper (Agarkov 2015), Table 2, 16-byte latency between two nodes"
 MACHINE = "angara-36"
 NEIGHBOUR_HOPS = 1
 """'Between two nodes' read as neighbouring nodes: one router-to-router hop."""

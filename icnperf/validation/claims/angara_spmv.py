@@ -1,4 +1,4 @@
-"""Angara collectives paper (seeds/000), §3.2, Fig. 9: sparse matrix-vector product with
+"""Angara collectives paper (Mukosey 2015), §3.2, Fig. 9: sparse matrix-vector product with
 the hardware all-gather vs recursive doubling on a 4D torus.
 
 Published (bundled table ``angara-spmv-fig9``): N = 20,480,000 rows, d = 10; the hardware
@@ -35,7 +35,7 @@ from functools import lru_cache
 
 from icnperf.validation.claim import Claim
 
-SOURCE = "Angara collectives paper (seeds/000), §3.2 and conclusion (Fig. 9)"
+SOURCE = "Angara collectives paper (Mukosey 2015), §3.2 and conclusion (Fig. 9)"
 TABLE = "angara-spmv-fig9"
 PRESET = "angara-4d"
 DIMS = 4

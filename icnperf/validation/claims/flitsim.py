@@ -1,12 +1,12 @@
 """The closed forms checked against the embedded flit-level simulator (validation/flitsim),
-and the NUDT paper's qualitative simulation findings (seeds/002).
+and the NUDT paper's qualitative simulation findings (Jiang et al.).
 
 The simulator knows topologies, routing and router micro-architecture, never the formulas,
 so each claim sets a simulated value (the ``measured`` side) against the model's
 prediction. The router is the simulator's default: input-queued, 2 VCs x 8 flits per
 port (6 VCs on the dragonfly: its routing needs hop-index classes), 1-flit packets, every
 pipeline stage and link 1 cycle, oldest-first allocation. Runs use the NUDT setup
-(seeds/002): 10,000 warm-up, 5,000 measured and up to 5,000 drain cycles.
+(Jiang et al.): 10,000 warm-up, 5,000 measured and up to 5,000 drain cycles.
 
 * zero-load latency at 2 % offered load against
   ``network.path_latency(H)`` = 2 t_terminal + (H + 1) t_router + H t_link cycles, H the
@@ -73,9 +73,9 @@ from icnperf.model.network import ROUTER_EFFICIENCY, router_efficiency
 from icnperf.validation.claim import Claim
 
 SOURCE = "flit-level simulator (validation/flitsim) vs closed forms"
-NUDT_SOURCE = "NUDT topologies paper (seeds/002), simulation findings; flit-level simulator"
+NUDT_SOURCE = "NUDT topologies paper (Jiang et al.), simulation findings; flit-level simulator"
 WINDOWS = {"warmup": 10_000, "measure": 5_000, "drain": 5_000}
-"""Warm-up / measurement / drain cycles (the NUDT simulator's, seeds/002)."""
+"""Warm-up / measurement / drain cycles (the NUDT simulator's, Jiang et al.)."""
 LOW_RATE = 0.02
 """Offered load (flits/endpoint/cycle) of the zero-load runs."""
 SEED = 1
@@ -101,7 +101,7 @@ DRAGONFLY_GROUP = 8
 HOT_TRAFFIC = 0.1
 """Fraction of the packets sent to the hot region (the paper's X-10%-Z mixes)."""
 HOTSPOTS = {"10pct": 0.1, "2pct": 0.02}
-"""Hot regions of the NUDT paper's mixes (seeds/002 Fig. 8b: 10 % of the endpoints; Fig.
+"""Hot regions of the NUDT paper's mixes (Jiang et al. Fig. 8b: 10 % of the endpoints; Fig.
 8a: 2 %), keyed as the claim ids name them."""
 MARGIN_FRACTION = 0.02
 MARGIN = 1 + MARGIN_FRACTION

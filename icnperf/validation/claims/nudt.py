@@ -1,4 +1,4 @@
-"""Claims of the NUDT topology paper (seeds/002_790e969e6b408e2e.txt), scalability section.
+"""Claims of the NUDT topology paper (Jiang et al.), scalability section.
 
 Jiang, Dong, Tang, Qi, ..., Pang, "Topologies of large-scale high-performance
 interconnects" (NUDT). The sentences checked here are the 6D-torus example before Fig. 5
@@ -16,7 +16,7 @@ more" percentages keep the +-5 points they were registered with (7061b64); the p
 no spread for them. "Nearly 4x" keeps the 10 % it was first registered with (7061b64).
 
 Expected values of the known discrepancies come from the paper's own formulas
-(:func:`paper_design`, written out here from seeds/002 §1, never from the model):
+(:func:`paper_design`, written out here from Jiang et al. §1, never from the model):
 
 * slim fly: q a prime power, q = 4w + δ; router ports (3q-δ)/2 + (3q-δ)/4, of which
   (3q-δ)/4 face endpoints; 2q² routers, 2q²(3q-δ)/4 endpoints;
@@ -39,10 +39,10 @@ from functools import lru_cache
 
 from icnperf.validation.claim import Claim
 
-SOURCE = "NUDT topologies paper (seeds/002), scalability section, text under Fig. 5"
-TORUS_SOURCE = "NUDT topologies paper (seeds/002), scalability section, 6D torus example"
-SOURCE_FIG5 = "NUDT topologies paper (seeds/002), Fig. 5 and the text under it"
-MEGAFLY_SOURCE = "NUDT topologies paper (seeds/002), megafly paragraph (Fig. 3)"
+SOURCE = "NUDT topologies paper (Jiang et al.), scalability section, text under Fig. 5"
+TORUS_SOURCE = "NUDT topologies paper (Jiang et al.), scalability section, 6D torus example"
+SOURCE_FIG5 = "NUDT topologies paper (Jiang et al.), Fig. 5 and the text under it"
+MEGAFLY_SOURCE = "NUDT topologies paper (Jiang et al.), megafly paragraph (Fig. 3)"
 TARGET = 100_000
 """'10^5 scale' (10万量级) read as at least 100,000 endpoints."""
 SIZE_RADIX = 36
@@ -82,7 +82,7 @@ LARGEST_REASON = (
 )
 
 
-# --- the paper's own formulas (seeds/002 §1), independent of icnperf.model ---------------
+# --- the paper's own formulas (Jiang et al. §1), independent of icnperf.model ---------------
 
 
 def _is_prime_power(n: int) -> bool:

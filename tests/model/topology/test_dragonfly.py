@@ -447,7 +447,7 @@ def test_balanced_dragonfly_df_3_6_3_matches_graph():
 
 
 def test_dragonfly_paper_formulas_and_balanced_example():
-    """seeds/002 §1.3 for DF(4,8,4): k = 15, a(ah+1) = 264 routers, 1,056 endpoints."""
+    """Jiang et al. §1.3 for DF(4,8,4): k = 15, a(ah+1) = 264 routers, 1,056 endpoints."""
     m = df.evaluate_dragonfly(4, 8, 4)
     assert (scalar(m.radix), scalar(m.routers), scalar(m.endpoints)) == (15, 264, 1056)
     assert scalar(m.diameter) == 3
@@ -604,7 +604,7 @@ def test_design_for_endpoints_is_smallest(n):
 
 
 def test_design_at_one_hundred_thousand_endpoints():
-    """NUDT (seeds/002 §2.1): at ~1e5 endpoints DF about 50 ports, MF 36 ports."""
+    """NUDT (Jiang et al. §2.1): at ~1e5 endpoints DF about 50 ports, MF 36 ports."""
     dragonfly = df.evaluate_dragonfly(**df.design_dragonfly_for_endpoints(100_000))
     megafly = df.evaluate_megafly(**df.design_megafly_for_endpoints(100_000))
     assert (scalar(dragonfly.radix), scalar(dragonfly.routers)) == (51, 8814)

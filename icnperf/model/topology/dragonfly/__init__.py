@@ -5,7 +5,7 @@ Sources:
 
 * Kim, Dally, Scott, Abts, "Technology-Driven, Highly-Scalable Dragonfly Topology", ISCA 2008
   (§3 topology, §4 minimal routing and the adversarial group-shift traffic).
-* Jiang et al. (NUDT), seeds/002 §1.3: DF(t, a, h) with t = p endpoints per router, radix
+* Jiang et al. (NUDT), Jiang et al. §1.3: DF(t, a, h) with t = p endpoints per router, radix
   k = p + a + h - 1, a(ah + 1) routers, a·p·(ah + 1) endpoints, at most 3 hops, balanced when
   a = 2p = 2h; megafly (dragonfly+, Shpiner et al., HiPINEB 2017) with 2-level Clos groups and
   router radix 2k.

@@ -6,7 +6,7 @@ with the conventions as ``notes``; the checks and exact endpoint counts serve ``
 :data:`FAMILIES` registers both families and the generalized dragonfly of ``general``. Units: counts, router hops, flits/cycle per channel.
 
 Sizing rules (:func:`design_for_endpoints`): the smallest balanced dragonfly a = 2p = 2h
-(Kim et al., ISCA 2008, §3.1; seeds/002 §1.3) and the smallest megafly reaching a number of
+(Kim et al., ISCA 2008, §3.1; Jiang et al. §1.3) and the smallest megafly reaching a number of
 endpoints. The conventions are those of :mod:`icnperf.model.topology.dragonfly`.
 """
 

@@ -7,7 +7,7 @@ graph that :mod:`icnperf.model.topology.dragonfly` constructs (consecutive globa
 arrangement, endpoints numbered group-major).
 
 Sources: Kim, Dally, Scott, Abts, "Technology-Driven, Highly-Scalable Dragonfly Topology",
-ISCA 2008, §3; Jiang et al. (NUDT), seeds/002 §1.3. What is marked "derived here" is checked
+ISCA 2008, §3; Jiang et al. (NUDT), Jiang et al. §1.3. What is marked "derived here" is checked
 against networkx graphs, exhaustive search and MILP in tests/model/topology/test_dragonfly.py.
 """
 
@@ -24,25 +24,25 @@ def _arrays(*values) -> list[np.ndarray]:
 
 
 def dragonfly_groups(a, h) -> np.ndarray:
-    """Number of groups g = a·h + 1 (Kim et al. 2008 §3.1; seeds/002 §1.3)."""
+    """Number of groups g = a·h + 1 (Kim et al. 2008 §3.1; Jiang et al. §1.3)."""
     a, h = _arrays(a, h)
     return a * h + 1.0
 
 
 def dragonfly_routers(a, h) -> np.ndarray:
-    """Routers a·(a·h + 1) (seeds/002 §1.3)."""
+    """Routers a·(a·h + 1) (Jiang et al. §1.3)."""
     a, h = _arrays(a, h)
     return a * dragonfly_groups(a, h)
 
 
 def dragonfly_endpoints(p, a, h) -> np.ndarray:
-    """Endpoints a·p·(a·h + 1) (seeds/002 §1.3)."""
+    """Endpoints a·p·(a·h + 1) (Jiang et al. §1.3)."""
     p, a, h = _arrays(p, a, h)
     return p * dragonfly_routers(a, h)
 
 
 def dragonfly_radix(p, a, h) -> np.ndarray:
-    """Router ports k = p + (a - 1) + h: endpoint, local and global ports (seeds/002 §1.3)."""
+    """Router ports k = p + (a - 1) + h: endpoint, local and global ports (Jiang et al. §1.3)."""
     p, a, h = _arrays(p, a, h)
     return p + a + h - 1.0
 
@@ -65,7 +65,7 @@ def dragonfly_links(a, h) -> np.ndarray:
 
 
 def dragonfly_diameter(a, h) -> np.ndarray:
-    """Diameter in hops: 3 (local, global, local; seeds/002 §1.3) for a >= 2, 1 for a = 1.
+    """Diameter in hops: 3 (local, global, local; Jiang et al. §1.3) for a >= 2, 1 for a = 1.
 
     Derived here for the exact value: with a = 1 the routers form a complete graph. With a >= 2
     router 0 owns the links to groups G+1..G+h only, so it is 3 hops from every non-landing
@@ -169,7 +169,7 @@ def dragonfly_bisection_links(a, h) -> np.ndarray:
     return np.minimum(dragonfly_group_cut_links(a, h), dragonfly_index_cut_links(a, h))
 
 def dragonfly_is_balanced(p, a, h) -> np.ndarray:
-    """True where a = 2p = 2h, the balanced dragonfly (Kim et al. 2008 §3.1; seeds/002)."""
+    """True where a = 2p = 2h, the balanced dragonfly (Kim et al. 2008 §3.1; Jiang et al.)."""
     p, a, h = _arrays(p, a, h)
     return (a == 2.0 * p) & (a == 2.0 * h)
 
@@ -183,20 +183,20 @@ def megafly_groups(k) -> np.ndarray:
 
 
 def megafly_routers(k) -> np.ndarray:
-    """Routers 2k(k² + 1): k leaves and k spines per group (derived here; seeds/002's k(k²+1)
+    """Routers 2k(k² + 1): k leaves and k spines per group (derived here; Jiang et al.'s k(k²+1)
     counts one router layer only)."""
     (k,) = _arrays(k)
     return 2.0 * k * megafly_groups(k)
 
 
 def megafly_endpoints(k) -> np.ndarray:
-    """Endpoints k²(k² + 1): k leaves of k endpoints per group (seeds/002 §1.3)."""
+    """Endpoints k²(k² + 1): k leaves of k endpoints per group (Jiang et al. §1.3)."""
     (k,) = _arrays(k)
     return k * k * megafly_groups(k)
 
 
 def megafly_radix(k) -> np.ndarray:
-    """Router ports 2k: leaf k endpoints + k spines; spine k leaves + k global (seeds/002)."""
+    """Router ports 2k: leaf k endpoints + k spines; spine k leaves + k global (Jiang et al.)."""
     (k,) = _arrays(k)
     return 2.0 * k
 

@@ -6,8 +6,8 @@ configurations into one ``Metrics`` record with the conventions as ``notes``; th
 exact endpoint counts serve ``spec.py``; :data:`FAMILIES` registers the three families.
 Units: counts, router hops, flits/cycle per channel.
 
-Sizing rules: :func:`design_for_endpoints` is the NUDT topology comparison's (seeds/002);
-:func:`balanced_torus_shape` is how the Angara paper grows its tori (seeds/000 §3.1).
+Sizing rules: :func:`design_for_endpoints` is the NUDT topology comparison's (Jiang et al.);
+:func:`balanced_torus_shape` is how the Angara paper grows its tori (Mukosey 2015 §3.1).
 Everything else follows from the formulas of ``structure`` and ``loads`` and the
 conventions of :mod:`icnperf.model.topology.torus`.
 """
@@ -312,7 +312,7 @@ def balanced_torus_shape(nodes: int, dims: int) -> tuple[int, ...]:
     "Most balanced": the smallest largest radix, then the smallest sum of radices (the
     smallest diameter among those), e.g. 8192 nodes in 3D -> (16, 16, 32), in 4D ->
     (8, 8, 8, 16); 8 in 3D -> (2, 2, 2). This is how the Angara paper's sweeps grow the
-    torus (seeds/000 §3.1: 2x2x2 ... 16x16x32, 8x8x8x16). Raises InputError when no such
+    torus (Mukosey 2015 §3.1: 2x2x2 ... 16x16x32, 8x8x8x16). Raises InputError when no such
     shape exists (``nodes`` < 2^dims, or a prime factor too large to split, e.g. 7 in 3D).
     """
     require(is_integer(dims) and dims >= 1, f"torus: dimensions must be an integer >= 1, "

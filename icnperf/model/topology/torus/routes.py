@@ -1,7 +1,7 @@
 """Explicit messages on a torus under dimension-order routing: coordinates, hop distances,
 the dimension-order spanning tree, and the hops and channel load of one communication step.
 
-Used by ``model/collectives`` (the hardware collective tree of the Angara router, seeds/000
+Used by ``model/collectives`` (the hardware collective tree of the Angara router, Mukosey 2015
 §1, and the point-to-point algorithms whose steps map messages onto the torus), the
 applications and the simulator's closed-form companions. Endpoints are numbered with
 dimension 0 fastest (:func:`endpoint_coordinates`). Units: router hops (router-router
@@ -9,7 +9,7 @@ channels) and messages per channel (one direction of one link); a radix-2 ring i
 so its two directions are two channels.
 
 Sources: minimal ring distance of Dally & Towles, *Principles and Practices of
-Interconnection Networks* (2004), §5.2; the collective tree of seeds/000 §1, Fig. 1. The tree
+Interconnection Networks* (2004), §5.2; the collective tree of Mukosey 2015 §1, Fig. 1. The tree
 depth, its ties and :func:`dor_traffic` are derived here and checked by walking every route
 in tests/model/test_collectives.py.
 """
@@ -46,7 +46,7 @@ def hop_distance(radices, source, destination, wrap=True):
 # --- collective spanning trees, traffic of one communication step -------------------------
 #
 # Used by model/collectives: the hardware collective tree of the Angara router
-# (seeds/000 §1) is a spanning tree laid on the torus from a root in dimension order X, Y,
+# (Mukosey 2015 §1) is a spanning tree laid on the torus from a root in dimension order X, Y,
 # Z, W; the point-to-point algorithms map each step's messages onto the torus with these.
 
 
@@ -54,7 +54,7 @@ def spanning_tree_depth(radices) -> int:
     """Depth (tree edges = router hops) of the dimension-order spanning tree from any root:
     sum_i floor(k_i / 2), which is the torus diameter.
 
-    The tree (seeds/000 §1, Fig. 1): the root's ring in dimension 0 (X) is covered first, in
+    The tree (Mukosey 2015 §1, Fig. 1): the root's ring in dimension 0 (X) is covered first, in
     both directions; each router of that ring covers its ring in dimension 1 (Y); each router
     of the resulting plane covers its ring in dimension 2 (Z); and so on. A router's parent is
     its neighbour towards the root in the highest dimension where its coordinate differs from
