@@ -113,6 +113,28 @@ class Machine:
             )
         return value
 
+    def size_note(self) -> str:
+        """How ``system.nodes`` compares with the topology's endpoints, in one sentence
+        ("" when the key is absent or they are equal): a network built from whole switches
+        often holds more endpoints than the machine has nodes, and default jobs run on the
+        nodes (``Layout.machine_job``)."""
+        from icnperf.model.topology.spec import parse_spec
+
+        nodes = self.system.get("nodes")
+        spec = parse_spec(self.topology)
+        endpoints = int(spec.family.endpoints(spec.params))
+        if nodes is None or nodes == endpoints:
+            return ""
+        if nodes > endpoints:
+            return (f"system.nodes = {nodes:,} is more than the {endpoints:,} endpoints of "
+                    f"{self.topology}: default jobs run on all {endpoints:,}")
+        if spec.family.name in ("torus", "hypercube"):
+            return (f"the torus {self.topology} holds {endpoints:,} nodes, system.nodes "
+                    f"says {nodes:,}: default jobs run on the whole torus")
+        return (f"the topology {self.topology} holds {endpoints:,} endpoints, more than the "
+                f"machine's {nodes:,} nodes (system.nodes): a default job takes {nodes:,} "
+                "of them")
+
     def source(self, path: str) -> str:
         """Where the value at ``path`` came from ("" when the file does not say)."""
         return self.provenance.get(path, "")

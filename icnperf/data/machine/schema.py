@@ -215,6 +215,11 @@ SCHEMA: dict[str, dict[str, Key]] = {
         ("site", "text", "where the system is installed"),
         ("year", "count", "year the system (or this configuration) entered service",
          {"positive": True}),
+        ("nodes", "count",
+         "nodes the machine has (compute nodes; on a torus the nodes on its network): the "
+         "default job of predict, explain and simulate; a fat tree or dragonfly built from "
+         "whole switches may hold more (absent: every endpoint of the topology)",
+         {"positive": True}),
     ),
 }
 """Every allowed key, by section and name: its unit kind and meaning. The one place keys live."""

@@ -41,12 +41,12 @@ from icnperf.model.collectives.schedules import schedule, schedule_time
 
 
 def machine_layout(machine, layout: Layout | None = None) -> Layout:
-    """``layout`` (default: the machine's topology, ``Layout.from_topology``) with the
-    machine's ring tie rule (``network.ring_ties``, absent: plus) and fat-tree routing
-    (``network.tree_routing``, absent: random) unless the layout sets its own
-    (``Layout.routed``, ``Layout.tree_routed``)."""
+    """``layout`` (default: the machine's own job, ``Layout.machine_job`` of its topology
+    and ``system.nodes``) with the machine's ring tie rule (``network.ring_ties``, absent:
+    plus) and fat-tree routing (``network.tree_routing``, absent: random) unless the layout
+    sets its own (``Layout.routed``, ``Layout.tree_routed``)."""
     if layout is None:
-        layout = Layout.from_topology(machine.topology)
+        layout = Layout.machine_job(machine.topology, machine.get("system.nodes"))
     if layout.ring_ties is None:
         layout = layout.routed(machine.get("network.ring_ties", "plus"))
     if layout.tree_routing is None and layout.tree is not None:

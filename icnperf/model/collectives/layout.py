@@ -144,6 +144,18 @@ class Layout:
                          f"(fattree, clos) and dragonflies (dragonfly, megafly, gdragonfly) "
                          f"only, not {spec.text}")
 
+    @classmethod
+    def machine_job(cls, text: str, nodes: int | None = None) -> Layout:
+        """The default job of a machine whose topology is ``text`` and which has ``nodes``
+        nodes (``system.nodes``; None: as many as the topology's endpoints): a job of
+        ``nodes`` on the fat tree or dragonfly as it is when the network holds more
+        endpoints (one built from whole switches, e.g. Summit's 4,608 nodes on a radix-36
+        Clos of 11,664), else the whole topology (a torus is its nodes)."""
+        layout = cls.from_topology(text)
+        if nodes is None or layout.network is None or not 2 <= nodes < layout.endpoints:
+            return layout
+        return layout.on_part(int(nodes))
+
     def placed(self, processes_per_node: int = 1, placement: str = "linear",
                seed: int = 0) -> Layout:
         """This layout with ``processes_per_node`` ranks per node and the nodes placed by

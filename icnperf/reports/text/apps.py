@@ -379,7 +379,8 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
     skeleton, ppn = resolve_skeleton(app, {k: v for k, v in given.items() if k != "klass"},
                                      params, machine)
     layouts = [layout.placed(layout.processes_per_node, placement)
-               for layout in layouts_for(machine.topology, nodes, shape)]
+               for layout in layouts_for(machine.topology, nodes, shape,
+                                         machine.get("system.nodes"))]
     skeleton_within_limits(skeleton, machine, [lay.endpoints for lay in layouts], ppn,
                            algorithm, fmt)
     if algorithm == ALL:

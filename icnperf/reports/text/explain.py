@@ -85,11 +85,12 @@ def parse_shape(text: str) -> tuple[int, ...]:
     return tuple(int(p) for p in parts)
 
 
-def layout_for(topology: str, nodes: int | None, shape: str | None):
+def layout_for(topology: str, nodes: int | None, shape: str | None,
+               system_nodes: int | None = None):
     """The layout of a collective: ``--shape`` if given (checked against ``--nodes``), else
     the machine's torus reshaped to ``--nodes`` (predict's layouts_for: balanced radices in
     its dimension count), or a job of ``--nodes`` on a fat tree or dragonfly as it is, else
-    the machine's topology."""
+    the machine's own job (``Layout.machine_job``: ``system_nodes`` of a larger network)."""
     from icnperf.model.collectives import Layout
     from icnperf.reports.text.predict import layouts_for
 
@@ -100,7 +101,9 @@ def layout_for(topology: str, nodes: int | None, shape: str | None):
                              f"{nodes}")
         return layout
     base = Layout.from_topology(topology)
-    if nodes is None or nodes == base.endpoints:
+    if nodes is None:
+        return Layout.machine_job(topology, system_nodes)
+    if nodes == base.endpoints:
         return base
     return layouts_for(topology, str(nodes), None)[0]
 
@@ -213,7 +216,7 @@ def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
     if what != "collective":
         raise InputError(f"explain {what!r}: only 'collective' is explained so far")
     machine = _machine(machine_name, overrides)
-    layout = layout_for(machine.topology, nodes, shape)
+    layout = layout_for(machine.topology, nodes, shape, machine.get("system.nodes"))
     size = _size(bytes_text or DEFAULT_BYTES)
     rule = None
     if algorithm == "auto":
@@ -361,8 +364,8 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
     if not factor > 1:
         raise InputError(f"--factor must be > 1 (how many times faster), not {factor_text!r}")
     machine = _machine(machine_name, overrides)
-    scanned = (layout_for(machine.topology, nodes, shape) if vary == "bytes"
-               else Layout.from_topology(machine.topology))
+    scanned = (layout_for(machine.topology, nodes, shape, machine.get("system.nodes"))
+               if vary == "bytes" else Layout.from_topology(machine.topology))
     torus_dims = (dims if vary == "nodes" and dims is not None
                   else len(scanned.radices or (0, 0, 0)))
 
@@ -388,7 +391,8 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
         values = (None if range_text is None
                   else parse_range(range_text, "size", default_unit="B"))
         record = crossover(machine, operation, faster, slower, factor, variable="bytes",
-                           values=values, layout=layout_for(machine.topology, nodes, shape),
+                           values=values, layout=layout_for(machine.topology, nodes, shape,
+                                             machine.get("system.nodes")),
                            api=api, budget=lambda ranks: budget(
                                ranks, 27 if values is None else len(values)))
     else:

@@ -195,7 +195,8 @@ def explain_app_text(app: str, machine_name: str, overrides: tuple[str, ...],
                          "explain app takes a skeleton file or a bundled skeleton")
     machine = load_machine(machine_name).with_overrides(list(overrides))
     skeleton, _ = resolve_skeleton(app, {}, params)
-    layouts = layouts_for(machine.topology, None if nodes is None else str(nodes), shape)
+    layouts = layouts_for(machine.topology, None if nodes is None else str(nodes), shape,
+                          machine.get("system.nodes"))
     skeleton_within_limits(skeleton, machine, [layouts[0].endpoints], ppn, algorithm, fmt,
                            "explain app", SYMBOLIC_SECONDS)
     form = explain_skeleton(skeleton, machine, layouts[0], ppn=ppn, algorithm=algorithm)

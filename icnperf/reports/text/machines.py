@@ -45,13 +45,16 @@ def machine_text(name: str, overrides: tuple[str, ...], fmt: str, wide: bool = F
     if fmt == "json":
         return json_text({"inputs": {"machine": name, "set": list(overrides)},
                           "name": machine.name, "description": machine.description,
-                          "topology": machine.topology, "parameters": rows,
+                          "topology": machine.topology, "size": machine.size_note(),
+                          "parameters": rows,
                           "notes": list(machine.notes)})
     if fmt == "csv":
         return csv_text(rows, ["section", "key", "value", "source"])
     page = Page(wide)
     page.line(f"{machine.name}: {machine.description}")
     page.line(f"topology: {machine.topology}")
+    if machine.size_note():
+        page.line(machine.size_note())
     page.blank()
     page.table(rows, MACHINE_COLUMNS)
     if machine.notes:

@@ -185,6 +185,11 @@ def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
 def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
     """Layouts to evaluate: the machine's own, a fixed --shape, or per node count of
     --nodes one balanced torus shape in the machine's dimension count (Mukosey 2015 §3.1
+def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None,
+                system_nodes: int | None = None):
+    """Layouts to evaluate: the machine's own job (``Layout.machine_job``: its
+    ``system_nodes`` on a larger fat tree or dragonfly), a fixed --shape, or per node count of
+    --nodes one balanced torus shape in the machine's dimension count (seeds/000 §3.1
     sweeps) or, on a fat tree or dragonfly, a job of that many nodes on the machine as it
     is (Layout.on_part); 1 node is Layout.one_node (no network)."""
     from icnperf.model.collectives import Layout
@@ -204,7 +209,7 @@ def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
                                  f" {nodes_text}; give one node count equal to the shape's")
         return [Layout.torus(shape)]
     if nodes_text is None:
-        return [Layout.from_topology(topology)]
+        return [Layout.machine_job(topology, system_nodes)]
     spec = parse_spec(topology)
     counts = [int(n) for n in parse_range(nodes_text, "count")]
     if spec.family.name in ROUTED_FAMILIES:
@@ -389,7 +394,8 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
 
     operation = operation_name(operation)
     machine = load_machine(machine_name).with_overrides(list(overrides))
-    layouts = layouts_for(machine.topology, nodes_text, shape_text)
+    layouts = layouts_for(machine.topology, nodes_text, shape_text,
+                          machine.get("system.nodes"))
     sizes = parse_range(sizes_text, "size", default_unit="B")
     mode = hierarchy_for(hierarchy, processes_per_node, operation)
     element = parse_range(element_size_text, "size", default_unit="B")
