@@ -183,12 +183,17 @@ def test_auto_table_on_open_mpi_says_where_it_approximates():
     assert "Open MPI 4.1: allreduce P 128..255" in flowing and "approximated" in flowing
 
 
-def test_auto_without_an_mpi_library_is_a_one_line_error():
-    result = CliRunner().invoke(cli, ["predict", "collective", "allreduce", "--machine",
-                                      "angara-3d", "--algorithm", "auto"])
-    assert result.exit_code == 2
-    assert result.output.count("\n") == 1
-    assert "--set software.mpi_library=mpich" in result.output
+def test_auto_without_an_mpi_library_takes_mpich_4_and_says_so():
+    base = ["predict", "collective", "allreduce", "--machine", "angara-3d", "--nodes", "16",
+            "--bytes", "4KiB", "--algorithm", "auto"]
+    result = run(*base)
+    # 4 KiB = 512 doubles > 8 B, 512 >= pof2 16: MPICH 4.x picks Rabenseifner
+    assert "auto: rabenseifner" in result.output
+    assert "no MPI library named" in " ".join(result.output.split())
+    named = run(*base, "--set", "software.mpi_library=mpich", "--format", "json")
+    unnamed = run(*base, "--format", "json")
+    assert json.loads(unnamed.output)["rows"][0]["time_s"] == \
+        json.loads(named.output)["rows"][0]["time_s"]
 
 
 def test_auto_with_a_library_set_on_the_command_line():

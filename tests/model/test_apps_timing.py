@@ -160,9 +160,12 @@ def test_best_takes_the_fastest_algorithm_and_override_wins():
 def test_auto_is_the_mpi_library_choice():
     layout = Layout.torus((4, 4, 4))
     body = 'collective = {{ op = "allreduce", bytes = {}, algorithm = "auto" }}'
-    with pytest.raises(InputError, match="software.mpi_library"):
-        one_phase(body.format(8), layout=layout)
     mpich = MACHINE.with_overrides(["software.mpi_library=mpich"])
+    # no library named: MPICH 4.x's rules, the default (library_rules.UNNAMED_LIBRARY)
+    unnamed = one_phase(body.format(4096), layout=layout)
+    assert unnamed.communication_s == timing.run(
+        skeleton(f'[[phase]]\nname = "p"\n{body.format(4096)}\n'), mpich,
+        layout).phases[0].communication_s
     s = skeleton(f'[[phase]]\nname = "p"\n{body.format(4096)}\n')
     phase = timing.run(s, mpich, layout).phases[0]
     # MPICH 4.x: 4096 B > 8 B and 512 doubles >= pof2 64: Rabenseifner

@@ -171,9 +171,14 @@ def test_rule_set_for_says_when_the_version_is_not_encoded():
     assert R.rule_set_for("mpich", "cray-mpich/9.0.1")[1].startswith("Cray MPICH")
 
 
+def test_no_library_named_takes_mpich_4_and_says_so():
+    for library in (None, ""):
+        key, why = R.rule_set_for(library)
+        assert key == "mpich-4"
+        assert why.startswith("no MPI library named") and "Open MPI" in why
+
+
 def test_refusals():
-    with pytest.raises(InputError, match="--set software.mpi_library=mpich"):
-        R.rule_set_for(None)
     with pytest.raises(InputError, match="mpich and openmpi, not mvapich2"):
         R.rule_set_for("mvapich2")
     with pytest.raises(InputError, match="unknown MPI rule set"):

@@ -283,6 +283,12 @@ RULE_SETS = {
 DEFAULT_RULE_SET = {"mpich": "mpich-4", "openmpi": "openmpi-4.1"}
 """The rule set of a library whose version is not recognised (the newest encoded)."""
 
+UNNAMED_LIBRARY = ("mpich-4", "no MPI library named (software.mpi_library): MPICH 4.x's "
+                   "rules, icnperf's default, as the Angara papers and the SimGrid runs "
+                   "compare with MPICH's algorithms (--set software.mpi_library=openmpi "
+                   "for Open MPI's)")
+"""(rule set, why) of ``--algorithm auto`` on a machine that names no MPI library."""
+
 
 def _pow2_floor(p: int) -> int:
     return 1 << (int(p).bit_length() - 1)
@@ -293,13 +299,12 @@ def rule_set_for(library: str | None, version: str | None = None) -> tuple[str, 
     ``software.mpi_version``: MPICH2 or an MPICH release below 3.4 -> ``mpich-3``; another
     MPICH release -> ``mpich-4``; Open MPI -> ``openmpi-4.1``; a version that names no
     library release (Cray MPICH's numbers are Cray's own) -> the library's default, said in
-    ``why``.
-    InputError for no library or one without encoded rules."""
+    ``why``; no library -> :data:`UNNAMED_LIBRARY` (MPICH 4.x, said in ``why``).
+    InputError for a library without encoded rules."""
     import re
 
     if not library:
-        raise InputError("--algorithm auto needs the machine's MPI library: give "
-                         "--algorithm, or --set software.mpi_library=mpich (or openmpi)")
+        return UNNAMED_LIBRARY
     library = str(library).strip().lower()
     if library not in DEFAULT_RULE_SET:
         raise InputError(f"--algorithm auto has rules for mpich and openmpi, not "

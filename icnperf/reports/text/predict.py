@@ -444,8 +444,9 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     page.blank()
     lines = _shared_then_own(assumptions)
     if algorithm == "auto" and rows:
-        lines = [f"auto: the MPI library's default choice, software.mpi_library "
-                 f"{machine.get('software.mpi_library')} ({rows[0]['rule_set']}); element "
-                 f"counts with {element_size:g}-byte elements (--element-size)"] + lines
+        library = machine.get("software.mpi_library")
+        chosen = (f"the MPI library's default choice, software.mpi_library {library} "
+                  f"({rows[0]['rule_set']})" if library else rows[0]["rule_set"])
+        lines = [f"auto: {chosen}; element counts with {element_size:g}-byte elements (--element-size)"] + lines
     page.notes("assumptions", lines)
     return page.text()
