@@ -149,7 +149,14 @@ def test_nudt_generic_is_in_cycles():
     assert (m.network["terminal_link_latency"], m.network["router_link_latency"]) == (5, 50)
     assert (m.network["virtual_channels"], m.network["vc_buffer_flits"]) == (8, 300)
     assert m.network["packet_max_flits"] == 1
-    assert "link_latency" not in m.network  # no clock: no time-valued keys
+    # the paper gives no clock: 1 GHz is assumed, so each time is the paper's cycles in ns
+    assert m.network["router_clock"] == 1e9
+    assert m.network["router_latency"] == pytest.approx(4 / 1e9, rel=1e-12)
+    assert m.network["link_latency"] == pytest.approx(50 / 1e9, rel=1e-12)
+    assert m.network["injection_latency"] == pytest.approx(5 / 1e9, rel=1e-12)
+    assert "assumed" in m.source("network.router_clock")
+    # one 16-byte flit per 1 ns cycle: 16 GB/s (128 Gbit/s), in bytes per second
+    assert m.network["link_bandwidth"] == pytest.approx(16 * 1e9, rel=1e-12)
 
 
 # ------------------------------------------------------------------------------ the object
@@ -179,13 +186,21 @@ def test_rows_show_units_and_sources():
     assert "Mukosey 2015" in rows["network", "link_latency"][2]
 
 
-def test_require_explains_a_missing_value():
-    m = load_machine("nudt-generic")
+def test_require_explains_a_missing_value_with_the_syntax_not_a_number():
+    m = Machine("x", "torus:4x4", network={"router_link_latency": 50})
     assert m.require("network.router_link_latency") == 50
-    missing = r"has no network\.link_latency.*--set network\.link_latency="
+    missing = (r"has no network\.link_latency.*--set network\.link_latency=VALUE with a unit "
+               r"such as ns$")
     with pytest.raises(InputError, match=missing):
         m.require("network.link_latency")
     assert m.get("network.link_latency") is None and m.get("topology") == m.topology
+    for path, syntax in (("node.peak_flops", "VALUE with a unit such as GFLOP/s"),
+                         ("node.cores", "COUNT"),
+                         ("network.switching", "cut-through|store-and-forward"),
+                         ("node.memory_efficiency", "VALUE")):
+        with pytest.raises(InputError) as error:
+            m.require(path)
+        assert str(error.value).endswith(f"--set {path}={syntax}")
 
 
 def test_constructor_validates():

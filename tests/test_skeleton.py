@@ -6,7 +6,7 @@ from importlib import resources
 
 import pytest
 
-from icnperf.data.machine import load_machine
+from icnperf.data.machine import Machine, load_machine
 from icnperf.data.skeleton import (list_skeletons, load_skeleton, parse_skeleton,
                                    skeleton_to_toml)
 from icnperf.errors import InputError
@@ -127,10 +127,11 @@ def test_parameters_override_and_unknown_ones_are_refused():
 
 
 def test_a_machine_without_a_value_gets_the_machines_missing_key_error():
-    machine = load_machine("nudt-generic")
-    if machine.get("node.spmv_rate") is not None:
-        pytest.skip("preset has a SpMV rate")
-    with pytest.raises(InputError, match="has no node.spmv_rate.*--set"):
+    """No measured SpMV rate and no roofline to derive one from (no memory values)."""
+    angara = load_machine("angara-4d")
+    machine = Machine("bare", angara.topology, network=angara.network,
+                      node={"peak_flops": 1e11}, software=angara.software)
+    with pytest.raises(InputError, match="has no node.spmv_rate.*--set node.spmv_rate=VALUE"):
         timing.run(load_skeleton("spmv"), machine, None)
 
 

@@ -27,6 +27,9 @@ COLLECTIVE_BYTES = 256.0
 APPS = ("spmv", "heat")
 """Applications swept with their default problems. HPCG is left out: its model walks every
 rank's halo exchange, too slow for a node sweep in a report (icnperf predict app hpcg)."""
+RATE_KEYS = {"spmv": "node.spmv_rate", "heat": "node.stencil_rate"}
+"""The measured compute rate of each swept application (absent: derived, model/apps/
+node_rates)."""
 API = "mpi"
 
 
@@ -256,6 +259,10 @@ def apps_section(machines, names) -> Section:
             except IcnperfError as error:
                 absent.append(f"{name}: no {app} predictions: {_short(error)}")
                 continue
+            rate_key = RATE_KEYS[app]
+            if machine.get(rate_key) is None:
+                absent.append(f"{name}: {app} computes at the node's roofline rate, derived: "
+                              f"the machine has no measured {rate_key}")
             rows_all += [(name, r) for r in rows]
         if not rows_all:
             continue

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from icnperf.data.machine import load_machine
+from icnperf.data.machine import Machine, load_machine
 from icnperf.model.network import p2p_table
 from icnperf.reports import machine_report
 from icnperf.reports.figures import crossings
@@ -41,11 +41,27 @@ def test_sections_and_self_contained(angara4d_page, network_loads, tag_count):
     assert '"type":"scattergl"' not in angara4d_page.split("</script>", 1)[1]
 
 
-def test_apps_absent_with_the_reason_when_rates_are_missing():
-    """angara-36 has no node.spmv_rate / node.stencil_rate: notes say so, no app figures."""
+def test_apps_without_measured_rates_say_they_are_derived():
+    """angara-36 has no node.spmv_rate / node.stencil_rate: its roofline rates are derived
+    and the notes say so; angara-4d's measured rates carry no such note."""
     section = machine_report.apps_section([load_machine("angara-36")], ["angara-36"])
+    assert len(section.figures) == 4
+    assert "angara-36: spmv computes at the node's roofline rate, derived: the machine has " \
+           "no measured node.spmv_rate" in section.notes
+    assert any(n.startswith("angara-36: heat computes at the node's roofline rate")
+               for n in section.notes)
+    measured = machine_report.apps_section([load_machine("angara-4d")], ["angara-4d"])
+    assert not any("roofline" in n for n in measured.notes)
+
+
+def test_apps_absent_with_the_reason_when_nothing_gives_a_rate(tmp_path):
+    """No measured rate and no memory values to derive one: notes say why, no figures."""
+    angara = load_machine("angara-36")
+    bare = Machine("bare", angara.topology, network=angara.network,
+                   node={"peak_flops": 1e11}, software=angara.software)
+    section = machine_report.apps_section([bare], ["bare"])
     assert section.figures == []
-    assert any(n.startswith("angara-36: no spmv predictions: machine 'angara-36' has no"
+    assert any(n.startswith("bare: no spmv predictions: machine 'bare' has no"
                             " node.spmv_rate") for n in section.notes)
 
 
@@ -68,11 +84,17 @@ def test_node_layouts_double_up_to_the_machine():
     assert [layout.endpoints for layout in three] == [8, 16, 32, 36]
 
 
-def test_machine_without_p2p_keys_says_why(network_loads):
-    """gige-cluster lacks flit and latency keys: the page still renders, and says so."""
-    page = machine_report.report_html("gige-cluster", validation=False)
-    assert "gige-cluster: no point-to-point predictions: machine gige-cluster lacks" in page
-    assert "gige-cluster: no broadcast predictions" in page
+def test_machine_without_p2p_keys_says_why(network_loads, tmp_path):
+    """A machine file without flit and latency keys: the page still renders, and says so."""
+    gige = load_machine("gige-cluster")
+    bare = Machine("bare", gige.topology,
+                   network={k: gige.network[k] for k in ("link_bandwidth", "switching")},
+                   software={"mpi_latency": gige.software["mpi_latency"]})
+    path = tmp_path / "bare.toml"
+    path.write_text(bare.to_toml())
+    page = machine_report.report_html(str(path), validation=False)
+    assert "bare: no point-to-point predictions: machine bare lacks" in page
+    assert "bare: no broadcast predictions" in page
     assert "No machine has the parameters." in page
     assert network_loads(page) == []
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
-from icnperf import units
 from icnperf.data.machine.parse import machine_fields, parse_overrides
 from icnperf.data.machine.schema import (
     NODE_TYPE_KEYS,
@@ -25,6 +24,7 @@ from icnperf.data.machine.schema import (
     key_for_path,
     ordered,
     unknown_key,
+    value_syntax,
 )
 from icnperf.data.machine.serialize import machine_dict, machine_rows, machine_toml
 from icnperf.errors import InputError
@@ -106,10 +106,9 @@ class Machine:
         value = getattr(self, section).get(name)
         if value is None:
             key = SCHEMA[section][name]
-            example = units.KINDS[key.kind].example if key.kind in units.KINDS else "..."
             raise InputError(
                 f"machine {self.name!r} has no {path} ({key.meaning}); add it to the machine "
-                f"file or pass --set {path}={example.replace(' ', '')}"
+                f"file or pass --set {path}={value_syntax(key)}"
             )
         return value
 

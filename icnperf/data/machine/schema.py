@@ -151,10 +151,10 @@ SCHEMA: dict[str, dict[str, Key]] = {
         ("cores", "count", "CPU cores of one node", {"positive": True}),
         ("processes_per_node", "count", "default number of processes placed on one node",
          {"positive": True}),
-        ("spmv_rate", "rate", "measured single-node sparse matrix-vector product rate",
-         {"positive": True}),
-        ("stencil_rate", "rate", "measured single-node rate of the heat-equation stencil",
-         {"positive": True}),
+        ("spmv_rate", "rate", "measured single-node sparse matrix-vector product rate "
+         "(absent: the node's SpMV roofline, derived)", {"positive": True}),
+        ("stencil_rate", "rate", "measured single-node rate of the heat-equation stencil "
+         "(absent: the node's stencil roofline, derived)", {"positive": True}),
         ("stencil_overhead", "time",
          "fixed time of one stencil sweep on one node whatever the block size (thread "
          "start-up and join, loop set-up; absent: 0)"),
@@ -361,6 +361,20 @@ def parse_value(key: Key, raw: Any, where: str, path: str) -> Value:
     if key.kind in ("count", "cycles"):
         value = int(value)
     return check_value(key, value, where, path)
+
+
+def value_syntax(key: Key) -> str:
+    """What a ``--set`` of ``key`` takes, as syntax rather than a value (a suggested number
+    would not fit every machine): ``VALUE`` with a unit of its kind, the choices, ``COUNT``
+    or ``VALUE``."""
+    if key.kind == "choice":
+        return "|".join(key.choices)
+    if key.kind in ("count", "cycles"):
+        return "COUNT"
+    if key.kind in units.KINDS and key.dimensioned:
+        unit = key.unit or units.KINDS[key.kind].example.split(" ", 1)[1]
+        return f"VALUE with a unit such as {unit}"
+    return "VALUE"
 
 
 def key_for_path(path: str, where: str) -> Key:

@@ -12,7 +12,8 @@ One time step on P nodes (bulk-synchronous, one process per node):
   Nx mod Px block columns (Ny mod Py block rows) taking one more cell
   (:func:`block_sizes`). The step waits for the largest block, ceil(Nx/Px) × ceil(Ny/Py).
 * **Compute**: T_comp = t_0 + F · ceil(Nx/Px) · ceil(Ny/Py) / R_stencil, R_stencil =
-  ``node.stencil_rate`` (the paper's ~11 GFLOP/s) and F = :data:`FLOPS_PER_CELL` = 17:
+  ``node.stencil_rate`` (the paper's ~11 GFLOP/s; absent: the node's roofline,
+  :mod:`.node_rates`) and F = :data:`FLOPS_PER_CELL` = 17:
   the stencil's arithmetic, a weighted sum of the 9 cells of the previous layer (Mukosey 2015
   Fig. 11), 9 multiplications and 8 additions (time step, h² and source term folded into
   the weights). Chosen once for every grid and node count. t_0 =
@@ -50,6 +51,7 @@ from fractions import Fraction
 
 from icnperf.errors import InputError
 from icnperf.model import collectives, network
+from icnperf.model.apps import node_rates
 from icnperf.model.apps.base import AppResult
 from icnperf.model.apps.patterns import halo_pairs
 from icnperf.model.apps.spmv import BYTES_PER_ELEMENT, _whole
@@ -147,7 +149,7 @@ def predict(machine, layout: Layout | None = None, *, algorithm: str = "hw-tree"
     px, py = process_grid(nodes)
     nx, ny = grid_shape(cells)
     xs, ys = block_sizes(nx, px), block_sizes(ny, py)
-    rate = float(machine.require("node.stencil_rate"))
+    rate, derived = node_rates.machine_rate(machine, "node.stencil_rate")
     overhead = float(machine.get("node.stencil_overhead", 0.0))
     compute = compute_time(xs[0] * ys[0], rate, flops_per_cell, overhead)
     params = collectives.collective_parameters(machine, api)
@@ -177,6 +179,7 @@ def predict(machine, layout: Layout | None = None, *, algorithm: str = "hw-tree"
         f"all-reduce (max) of one 8-byte double per step: {algorithm}, model/collectives",
         *reduced.assumptions,
         "bulk-synchronous: compute, halo, all-reduce",
+        *([] if derived is None else [derived]),
     )
     return AppResult("heat", nodes, layout.text, algorithm, steps, compute, halo,
                      collective, iteration, steps * iteration,

@@ -9,7 +9,8 @@ One iteration on P nodes (bulk-synchronous, one process per node):
   (:func:`rows_per_node`). The step waits for the slowest node: ceil(N/P) rows.
 * **Compute**: T_comp = 2·d·ceil(N/P) / R_spmv (one multiply and one add per non-zero;
   d = non-zeros per row). R_spmv defaults to the machine's ``node.spmv_rate`` (the paper's
-  measured 591 MFLOP/s on a Xeon E5-2660); :func:`rate_from_memory_bandwidth` derives a
+  measured 591 MFLOP/s on a Xeon E5-2660), else the node's SpMV roofline
+  (:mod:`.node_rates`, said in the notes); :func:`rate_from_memory_bandwidth` derives a
   bandwidth-bound rate from ``node.memory_bandwidth`` instead and is used only when the
   caller passes ``spmv_rate="memory"``.
 * **All-gather** of y, 8-byte doubles: m = 8·N bytes, the whole gathered vector
@@ -36,6 +37,7 @@ import numbers
 
 from icnperf.errors import InputError
 from icnperf.model import collectives
+from icnperf.model.apps import node_rates
 from icnperf.model.apps.base import AppResult
 from icnperf.model.collectives import Layout
 
@@ -112,7 +114,9 @@ def compute_time(rows: int, nodes: int, nonzeros_per_row: int, rate: float) -> f
 
 def _rate(machine, spmv_rate, nonzeros_per_row) -> tuple[float, str]:
     if spmv_rate is None:
-        rate = float(machine.require("node.spmv_rate"))
+        rate, derived = node_rates.machine_rate(machine, "node.spmv_rate")
+        if derived is not None:
+            return rate, f"compute rate: {derived}"
         return rate, f"compute rate: node.spmv_rate = {rate / 1e6:g} MFLOP/s (measured rate)"
     if spmv_rate == "memory":
         bandwidth = float(machine.require("node.memory_bandwidth"))

@@ -32,12 +32,12 @@ from typing import NamedTuple
 
 from icnperf.errors import InputError
 from icnperf.model import collectives, network
-from icnperf.model.apps import patterns
+from icnperf.model.apps import node_rates, patterns
 from icnperf.model.apps.expressions import value
 from icnperf.model.apps.helpers import HELPERS, HelperContext
 from icnperf.model.apps.skeleton import Skeleton
 
-__all__ = ["PhaseResult", "SkeletonResult", "environment", "phase_computes",
+__all__ = ["PhaseResult", "SkeletonResult", "derived_notes", "environment", "phase_computes",
            "processes_per_node", "run"]
 
 _SECTIONS = ("network", "node", "software")
@@ -67,7 +67,7 @@ class PhaseResult(NamedTuple):
 class SkeletonResult(NamedTuple):
     """A skeleton on one node count: its phases, ``total_s`` (Σ phase times) and ``flops``
     (the run's FLOP count: total_flops, else Σ repeat x flops x P; None when no phase counts
-    FLOP)."""
+    FLOP); ``notes`` the machine values derived for it (:func:`derived_notes`)."""
 
     app: str
     nodes: int
@@ -78,6 +78,7 @@ class SkeletonResult(NamedTuple):
     total_s: float
     flops: float | None
     parameters: dict
+    notes: tuple = ()
 
     @property
     def gflops(self) -> float | None:
@@ -99,7 +100,9 @@ def processes_per_node(skeleton: Skeleton, machine, ppn: int | None = None) -> i
     return 1
 
 
-def _machine_values(skeleton: Skeleton, machine, node_params=None) -> dict:
+def _given_values(skeleton: Skeleton, machine, node_params=None) -> dict:
+    """The machine's numeric values over the skeleton's machine_defaults, a node type's
+    values (``node_params``) replacing [node]'s."""
     values = dict(skeleton.machine_defaults)
     for section in _SECTIONS:
         for key, v in getattr(machine, section).items():
@@ -108,10 +111,30 @@ def _machine_values(skeleton: Skeleton, machine, node_params=None) -> dict:
     for key, v in (node_params or {}).items():
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             values[f"node.{key}"] = v
+    return values
+
+
+def _machine_values(skeleton: Skeleton, machine, node_params=None) -> dict:
+    """:func:`_given_values` with the rates the skeleton reads and the machine lacks derived
+    from the node's roofline (:mod:`.node_rates`); InputError for any other missing key."""
+    values = _given_values(skeleton, machine, node_params)
+    for path, (rate, _) in node_rates.derived_rates(skeleton.machine_keys(), values).items():
+        values[path] = rate
     for path in sorted(skeleton.machine_keys()):
         if path not in values:
             machine.require(path)
     return values
+
+
+def derived_notes(skeleton: Skeleton, machine) -> tuple[str, ...]:
+    """What :mod:`.node_rates` derived for the skeleton on this machine, one note per rate
+    (and per node type, named, on a machine with types)."""
+    notes = [note for _, note in node_rates.derived_rates(
+        skeleton.machine_keys(), _given_values(skeleton, machine)).values()]
+    for name, params in _node_types(machine):
+        notes += [f"node type {name}: {note}" for _, note in node_rates.derived_rates(
+            skeleton.machine_keys(), _given_values(skeleton, machine, params), True).values()]
+    return tuple(notes)
 
 
 def environment(skeleton: Skeleton, machine, nodes: int, ppn: int,
@@ -329,4 +352,4 @@ def run(skeleton: Skeleton, machine, layout=None, *, ppn: int | None = None,
     shown = {k: (int(v) if isinstance(v, Fraction) and v.denominator == 1 else float(v))
              for k, v in {**skeleton.parameters, **skeleton.coefficients}.items()}
     return SkeletonResult(skeleton.name, nodes, nodes * ppn, ppn, layout.text, tuple(phases),
-                          total, flops_total, shown)
+                          total, flops_total, shown, derived_notes(skeleton, machine))

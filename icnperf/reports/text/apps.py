@@ -337,7 +337,7 @@ def _efficiency_rule(skeleton) -> str:
 
 
 def _run_notes(results) -> list[str]:
-    notes = []
+    notes = list(results[0].notes)
     shown = [results[0]] if len(results) == 1 else [results[0], results[-1]]
     for r in shown:
         for p in r.phases:
