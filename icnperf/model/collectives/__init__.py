@@ -76,6 +76,7 @@ from icnperf.model.collectives.api import (
     collective_time,
     compare,
     evaluate,
+    left_out,
     machine_layout,
 )
 from icnperf.model.collectives.api import (
@@ -271,6 +272,7 @@ __all__ = [
     "hw_broadcast",
     "hw_reduce",
     "intra_node_time",
+    "left_out",
     "machine_layout",
     "operation_name",
     "p2p_tree_allreduce",

@@ -54,6 +54,55 @@ def machine_layout(machine, layout: Layout | None = None) -> Layout:
     return layout
 
 
+def _left_out(machine, operation: str, layout: Layout, mode: str) -> dict[str, str]:
+    """The algorithms of ``operation`` that :func:`compare` leaves out on this placed layout
+    and hierarchy, each with the reason (one place for compare's rule)."""
+    shared = layout.processes_per_node != 1 and mode == "flat"
+    ranks = max(layout.endpoints if mode == "node" else layout.ranks, 2)
+    hardware = collective_hardware(machine)
+    reasons = {}
+    for a in ALL_ALGORITHMS:
+        if (a, operation) not in TABLE:
+            continue
+        limit = fluid.rank_limit(a, operation)
+        if a in ("hw-tree", "p2p-tree") and shared:
+            reasons[a] = "modelled with one process per node (use --hierarchy node)"
+        elif a == "hw-tree" and hardware is None:
+            reasons[a] = ("the machine has no hardware collectives "
+                          "(network.collective_trees, network.collective_hardware)")
+        elif a == "hw-tree" and hardware == "switch-aggregation":
+            if layout.tree is None:
+                reasons[a] = f"switch aggregation needs a fat tree, not {layout.text}"
+            elif operation not in SWITCH_OPERATIONS:
+                reasons[a] = (f"switch aggregation combines {', '.join(SWITCH_OPERATIONS)}, "
+                              f"not {operation}")
+        elif a in ("hw-tree", "p2p-tree") and not layout.is_torus:
+            reasons[a] = f"its tree is modelled on tori, not {layout.text}"
+        if a in reasons:
+            continue
+        if limit is not None and ranks > limit:
+            reasons[a] = f"beyond its {limit:,}-rank limit"
+        elif a in ("linear", "reduce-bcast") and shared:
+            reasons[a] = "timed as flows, which take one process per node (use --hierarchy node)"
+        elif a in ("linear", "reduce-bcast") and \
+                machine.get("network.switching") == "store-and-forward":
+            reasons[a] = "timed as flows, which do not take store-and-forward switching"
+    return reasons
+
+
+def left_out(machine, operation: str, layout: Layout | None = None, *,
+             processes_per_node: int = 1, placement: str = "linear", seed: int = 0,
+             hierarchy: str | None = None) -> dict[str, str]:
+    """Every algorithm of ``operation`` that :func:`compare` (with the same arguments and no
+    ``algorithms``) leaves out, with why: no hardware collectives, a tree off a torus, an
+    MPI library's algorithm past its rank limit (``fluid.rank_limit``, e.g. "beyond its
+    4,096-rank limit"), a flow-timed one under ppn > 1 flat or store-and-forward switching.
+    What ``--algorithm all`` names under its table."""
+    operation = operation_name(operation)
+    layout = machine_layout(machine, layout).placed(processes_per_node, placement, seed)
+    return _left_out(machine, operation, layout, _hierarchy(hierarchy, layout))
+
+
 def evaluate(operation: str, algorithm: str, m, layout: Layout, params: dict, *,
              source_hops: int = 0):
     """The time (s) of one (algorithm, operation) on a layout: m and every value of
@@ -290,23 +339,10 @@ def compare(machine, operation: str, sizes=None, *, layout: Layout | None = None
     operation = operation_name(operation)
     layout = machine_layout(machine, layout).placed(processes_per_node, placement, seed)
     mode = _hierarchy(hierarchy, layout)
-    shared = layout.processes_per_node != 1 and mode == "flat"
-    ranks = layout.endpoints if mode == "node" else layout.ranks
     if algorithms is None:
-        trees_fit = layout.is_torus and not shared
-        hardware = collective_hardware(machine)
-        if hardware == "switch-aggregation":
-            hardware_fits = (layout.tree is not None and not shared
-                             and operation in SWITCH_OPERATIONS)
-        else:
-            hardware_fits = hardware is not None and trees_fit
+        left_out = _left_out(machine, operation, layout, mode)
         algorithms = [a for a in ALL_ALGORITHMS if (a, operation) in TABLE
-                      and not (a == "hw-tree" and not hardware_fits)
-                      and not (a == "p2p-tree" and not trees_fit)
-                      and fluid.offered(a, max(ranks, 2), operation)
-                      and not (a in ("linear", "reduce-bcast")
-                               and (shared or machine.get("network.switching")
-                                    == "store-and-forward"))]
+                      and a not in left_out]
     return {a: collective_time(machine, operation, a, sizes, layout=layout, api=api,
                                combine_time=combine_time,
                                processes_per_node=layout.processes_per_node,

@@ -354,6 +354,25 @@ def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api
     return rows, assumptions
 
 
+def absent_notes(machine, operation: str, layouts, processes_per_node: int, placement: str,
+                 hierarchy: str) -> list[str]:
+    """``--algorithm all``: one line per algorithm of the operation left out of the table,
+    with why (collectives.left_out), naming the node counts when it is absent on some
+    layouts only."""
+    from icnperf.model.collectives import left_out
+
+    by_reason: dict[tuple[str, str], list[int]] = {}
+    for layout in layouts:
+        for name, why in left_out(machine, operation, layout,
+                                  processes_per_node=processes_per_node, placement=placement,
+                                  hierarchy=hierarchy).items():
+            by_reason.setdefault((name, why), []).append(layout.endpoints)
+    every = len(layouts)
+    return [f"{name}: {why}" + ("" if len(nodes) == every else
+                                f" (at {', '.join(f'{n:,}' for n in nodes)} nodes)")
+            for (name, why), nodes in by_reason.items()]
+
+
 def _shared_then_own(assumptions: dict[str, tuple[str, ...]]) -> list[str]:
     """Assumption lines: those every algorithm shares once, then each algorithm's own."""
     lists = list(assumptions.values())
@@ -411,6 +430,8 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
         dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation))
     rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
                                         processes_per_node, placement, mode, element_size)
+    absent = (absent_notes(machine, operation, layouts, processes_per_node, placement, mode)
+              if algorithm == "all" else [])
     require_finite(rows, ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree"),
                    "predict collective",
                    lambda row: f"for {row['algorithm']} at {row['bytes']:g} B on {row['shape']}")
@@ -423,7 +444,7 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
                                      "placement": placement, "hierarchy": mode,
                                      "element_bytes": element_size},
                           "assumptions": {a: list(n) for a, n in assumptions.items()},
-                          "rows": rows})
+                          "absent": absent, "rows": rows})
     if fmt == "csv":
         return csv_text(rows, [*rows[0]] if rows else ["nodes"])
     placed = ("" if processes_per_node == 1 and placement == "linear" else
@@ -447,6 +468,10 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
         library = machine.get("software.mpi_library")
         chosen = (f"the MPI library's default choice, software.mpi_library {library} "
                   f"({rows[0]['rule_set']})" if library else rows[0]["rule_set"])
-        lines = [f"auto: {chosen}; element counts with {element_size:g}-byte elements (--element-size)"] + lines
+        lines = [f"auto: {chosen}; element counts with {element_size:g}-byte elements "
+                 "(--element-size)"] + lines
+    if absent:
+        page.notes("not in the table", absent)
+        page.blank()
     page.notes("assumptions", lines)
     return page.text()
