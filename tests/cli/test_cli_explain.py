@@ -147,7 +147,7 @@ def test_shape_helpers():
     [*EXPLAIN, "--bytes", "0"],
     [*EXPLAIN, "--bytes", "-8"],
     [*EXPLAIN, "--set", "network.nosuch=1"],
-    ["explain", "collective", "broadcast", "--algorithm", "ring", "--machine", "gige-cluster"],
+    ["explain", "collective", "broadcast", "--algorithm", "ring", "--machine", "no-such-preset"],
     ["explain", "collective", "broadcast", "--machine", "angara-4d"],
     [*CROSSOVER, "--factor", "1"],
     [*CROSSOVER, "--factor", "0.5"],
