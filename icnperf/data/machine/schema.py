@@ -217,7 +217,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
          {"positive": True}),
         ("nodes", "count",
          "nodes the machine has (compute nodes; on a torus the nodes on its network): the "
-         "default job of predict, explain and simulate; a fat tree or dragonfly built from "
+         "default job of predict and explain; a fat tree or dragonfly built from "
          "whole switches may hold more (absent: every endpoint of the topology)",
          {"positive": True}),
     ),

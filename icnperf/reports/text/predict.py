@@ -182,14 +182,11 @@ def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
     return page.text()
 
 
-def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None):
-    """Layouts to evaluate: the machine's own, a fixed --shape, or per node count of
-    --nodes one balanced torus shape in the machine's dimension count (Mukosey 2015 §3.1
 def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None,
                 system_nodes: int | None = None):
     """Layouts to evaluate: the machine's own job (``Layout.machine_job``: its
     ``system_nodes`` on a larger fat tree or dragonfly), a fixed --shape, or per node count of
-    --nodes one balanced torus shape in the machine's dimension count (seeds/000 §3.1
+    --nodes one balanced torus shape in the machine's dimension count (Mukosey 2015 §3.1
     sweeps) or, on a fat tree or dragonfly, a job of that many nodes on the machine as it
     is (Layout.on_part); 1 node is Layout.one_node (no network)."""
     from icnperf.model.collectives import Layout
