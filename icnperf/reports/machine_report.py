@@ -43,7 +43,7 @@ def _short(error: IcnperfError) -> str:
 def node_layouts(machine):
     """The layouts to sweep: on a torus (or hypercube) balanced shapes of 2^d, 2^(d+1), ...
     nodes up to the machine's own size, ending with the machine's own shape; elsewhere the
-    machine's own layout only."""
+    machine's own job only (system.nodes on a larger fat tree or dragonfly)."""
     from icnperf.model.collectives import Layout
     from icnperf.model.topology.spec import parse_spec
     from icnperf.model.topology.torus import balanced_torus_shape
@@ -51,7 +51,7 @@ def node_layouts(machine):
     own = Layout.from_topology(machine.topology)
     spec = parse_spec(machine.topology)
     if spec.family.name not in ("torus", "hypercube"):
-        return [own]
+        return [Layout.machine_job(machine.topology, machine.get("system.nodes"))]
     dims = len(spec.params["radices"]) if "radices" in spec.params else spec.params["n"]
     layouts, nodes = [], 2 ** dims
     while nodes < own.endpoints:

@@ -82,6 +82,9 @@ def test_node_layouts_double_up_to_the_machine():
     assert layouts[-1].text == "torus:8x8x8x16"
     three = machine_report.node_layouts(load_machine("angara-36"))
     assert [layout.endpoints for layout in three] == [8, 16, 32, 36]
+    # a fat tree larger than the machine: its 4,608 nodes (system.nodes), not 11,664
+    (summit,) = machine_report.node_layouts(load_machine("summit"))
+    assert (summit.endpoints, summit.network_endpoints) == (4608, 11664)
 
 
 def test_machine_without_p2p_keys_says_why(network_loads, tmp_path):
