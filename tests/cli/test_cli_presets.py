@@ -152,3 +152,10 @@ def test_a_derived_rate_is_the_roofline_worked_by_hand():
     doc = _run("predict", "app", "spmv", "--machine", "lumi", "--nodes", "16")
     (phase,) = [r for r in doc["rows"] if r["phase"] == "spmv"]
     assert phase["time_s"] == pytest.approx(2 * 10 * 20_480_000 / 16 / rate, rel=1e-12)
+
+
+def test_explain_app_says_the_rate_is_derived_only_where_it_is():
+    derived = _run("explain", "app", "spmv", "--machine", "lumi", "--nodes", "16")["notes"]
+    assert sum(n.startswith("node.spmv_rate derived") for n in derived) == 1
+    measured = _run("explain", "app", "spmv", "--machine", "angara-4d", "--nodes", "16")
+    assert not any(n.startswith("node.spmv_rate derived") for n in measured["notes"])

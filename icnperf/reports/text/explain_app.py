@@ -187,6 +187,7 @@ def explain_app_text(app: str, machine_name: str, overrides: tuple[str, ...],
     from icnperf.data.limits import skeleton_within_limits
     from icnperf.data.machine import load_machine
     from icnperf.model.apps.closed_form import explain_skeleton
+    from icnperf.model.apps.timing import derived_notes
     from icnperf.model.budget import SYMBOLIC_SECONDS
     from icnperf.reports.text.predict import layouts_for
 
@@ -201,7 +202,7 @@ def explain_app_text(app: str, machine_name: str, overrides: tuple[str, ...],
                            "explain app", SYMBOLIC_SECONDS)
     form = explain_skeleton(skeleton, machine, layouts[0], ppn=ppn, algorithm=algorithm)
     notes = [f"{skeleton.name}: {skeleton.description}" if skeleton.description
-             else skeleton.name, *skeleton.notes]
+             else skeleton.name, *skeleton.notes, *derived_notes(skeleton, machine)]
     if fmt == "json":
         return json_text({"inputs": {"app": app, "machine": machine.name, "nodes": nodes,
                                      "shape": shape, "algorithm": algorithm},
