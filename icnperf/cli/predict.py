@@ -7,6 +7,11 @@ import click
 from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, MACHINE_OPTION,
                                 SET_OPTION, WIDE_OPTION, Count, emit)
 
+BUFFERS_OPTION = click.option(
+    "--buffers", type=click.Choice(["host", "gpu"]), default="host", show_default=True,
+    help="Message buffers in host memory or in GPU memory (OSU's -d cuda|rocm D D): gpu"
+         " takes the machine's GPU-buffer path (software.gpu_buffer_path[_node]).")
+
 
 @click.group()
 def predict() -> None:
@@ -34,6 +39,12 @@ def predict() -> None:
 @click.option("--same-node", is_flag=True,
               help="Both ranks on one node: shared memory (node.shared_memory_latency and"
                    " node.shared_memory_bandwidth), no network.")
+@BUFFERS_OPTION
+@click.option("--from-gpu", "from_gpu", type=click.IntRange(min=0), default=None,
+              help="With --buffers gpu: the sending GPU (its NIC between nodes) [default: 0].")
+@click.option("--to-gpu", "to_gpu", type=click.IntRange(min=0), default=None,
+              help="With --buffers gpu --same-node: the receiving GPU of the scale-up domain"
+                   " [default: 1, or 0 when --from-gpu is not 0].")
 @click.option("--load", "offered_load", type=click.FloatRange(min=0, max=1), default=0.0,
               show_default=True,
               help="Background load, flits/endpoint/cycle as a fraction of a channel: charges"
@@ -46,13 +57,15 @@ def predict() -> None:
 @WIDE_OPTION
 def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float | None,
         source: str | None, destination: str | None, api: str, processes_per_node: int,
-        same_node: bool, offered_load: float, pattern: str, fmt: str, output: str | None,
-        force: bool, wide: bool) -> None:
+        same_node: bool, buffers: str, from_gpu: int | None, to_gpu: int | None,
+        offered_load: float, pattern: str, fmt: str, output: str | None, force: bool,
+        wide: bool) -> None:
     """Latency, bandwidth and message rate of one message per size."""
     from icnperf.reports.text.predict import p2p_output
 
     emit(p2p_output(machine_name, overrides, sizes, hops, source, destination, api,
-                  processes_per_node, fmt, offered_load, pattern, wide, same_node),
+                  processes_per_node, fmt, offered_load, pattern, wide, same_node,
+                  buffers, from_gpu, to_gpu),
          output, force)
 
 
@@ -91,6 +104,7 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
               default="linear", show_default=True,
               help="Nodes on endpoints: in order, round-robin over leaf switches (trees) or"
                    " groups (dragonflies), or a random permutation (seed 0).")
+@BUFFERS_OPTION
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
@@ -98,7 +112,7 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                nodes: str | None, shape: str | None, sizes: str, algorithm: str,
                element_size: str, api: str, processes_per_node: int, hierarchy: str | None,
-               placement: str, fmt: str, output: str | None, force: bool,
+               placement: str, buffers: str, fmt: str, output: str | None, force: bool,
                wide: bool) -> None:
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
@@ -107,7 +121,7 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
 
     emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
                          api, fmt, processes_per_node, placement, wide, hierarchy,
-                         element_size),
+                         element_size, buffers),
          output, force)
 
 
@@ -146,13 +160,15 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
               help="Nodes on endpoints, as in predict collective: in order, round-robin over"
                    " leaf switches (trees) or groups (dragonflies), or a random permutation"
                    " (seed 0).")
+@BUFFERS_OPTION
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
 @WIDE_OPTION
 def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | None,
         shape: str | None, params: tuple[str, ...], algorithm: str | None, placement: str,
-        fmt: str, output: str | None, force: bool, wide: bool, **problem) -> None:
+        buffers: str, fmt: str, output: str | None, force: bool, wide: bool,
+        **problem) -> None:
     """Time per phase and its share of the total per node count for an application
     skeleton: a TOML file (docs/skeleton-format.md) or a bundled NAME (spmv, heat, hpcg,
     hpcg-optimized, hpcg-vendor, jacobi3d); npb-is ranks placements with its Python
@@ -160,4 +176,4 @@ def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | No
     from icnperf.reports.text.apps import app_text
 
     emit(app_text(app, machine_name, overrides, nodes, shape, algorithm, problem, fmt,
-                  params, wide, placement), output, force)
+                  params, wide, placement, buffers), output, force)

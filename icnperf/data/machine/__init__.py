@@ -15,10 +15,12 @@ are declared once, in :data:`SCHEMA`. Nothing here knows formulas: models take t
 
 The package is split by job: :mod:`.schema` (keys, node types, value checks), :mod:`.parse`
 (TOML text and ``--set`` items in), :mod:`.serialize` (rows, dict and TOML out),
-:mod:`.machine` (the record) and :mod:`.presets` (bundled presets and files). Import from
+:mod:`.machine` (the record), :mod:`.presets` (bundled presets and files) and
+:mod:`.buffers` (the machine on GPU buffers). Import from
 the package: ``from icnperf.data.machine import load_machine, Machine, SCHEMA``.
 """
 
+from icnperf.data.machine.buffers import with_buffers
 from icnperf.data.machine.machine import Machine, parse_machine
 from icnperf.data.machine.presets import list_presets, load_machine, write_machine
 from icnperf.data.machine.schema import (
@@ -41,5 +43,6 @@ __all__ = [
     "list_presets",
     "load_machine",
     "parse_machine",
+    "with_buffers",
     "write_machine",
 ]

@@ -28,7 +28,9 @@ class Key:
     ``kind`` is a units.py kind (time, bandwidth, size, frequency, rate, count, cycles) or
     ``choice`` (one of ``choices``) or ``text`` (free text, shown but not used by models).
     ``positive`` keys must be > 0 (others ≥ 0); ``maximum`` (when set) is the largest value
-    allowed (1 for fractions); ``unit`` is the preferred display unit.
+    allowed (1 for fractions); ``unit`` is the preferred display unit. A ``text`` key with a
+    ``table`` (``links``: GPU pairs and their link counts, ``nics``: a NIC per GPU) is
+    checked with the model's table reader and kept as written.
     """
 
     section: str
@@ -39,6 +41,7 @@ class Key:
     unit: str | None = None
     choices: tuple[str, ...] = ()
     maximum: float | None = None
+    table: str | None = None
 
     @property
     def path(self) -> str:
@@ -180,6 +183,51 @@ SCHEMA: dict[str, dict[str, Key]] = {
         ("accelerator_memory_efficiency", "number",
          "fraction of accelerator_memory_bandwidth a streaming kernel reaches (e.g. "
          "BabelStream triad / peak), with its source", _FRACTION),
+        ("scaleup_fabric", "choice",
+         "how a node's GPUs are joined: switched (NVLink through NVSwitch: any pair of a "
+         "domain at scaleup_bandwidth) or direct (a link table of GPU pairs: xGMI, Xe-Link, "
+         "GH200's NVLink mesh) (absent: none, GPU pairs go through the host at "
+         "gpu_host_bandwidth)", {"choices": ("switched", "direct")}),
+        ("scaleup_bandwidth", "bandwidth",
+         "switched fabric: bandwidth of one GPU into the fabric, per direction",
+         {"positive": True, "unit": "GB/s"}),
+        ("scaleup_latency", "time",
+         "one-way hardware latency of a small GPU-to-GPU transfer over the scale-up fabric "
+         "(one switch crossing or one direct link; absent: 0)"),
+        ("scaleup_domain", "count",
+         "switched fabric: GPUs in one scale-up domain; more than accelerators when a domain "
+         "spans nodes (NVL72: 72 GPUs over 18 nodes of 4) (absent: accelerators)",
+         {"positive": True}),
+        ("scaleup_links", "text",
+         "direct fabric: link table of GPU pairs, items A-B:N (GPUs A and B joined by N "
+         "links, e.g. '0-1:4 0-2:1'); pairs not listed have no direct link",
+         {"table": "links"}),
+        ("scaleup_link_bandwidth", "bandwidth",
+         "direct fabric: bandwidth of one link, per direction", {"positive": True, "unit": "GB/s"}),
+        ("gpu_nics", "text",
+         "the NIC of each GPU, NIC indices (0..nics_per_node-1) in GPU order, e.g. "
+         "'0 0 1 1 2 2 3 3' (absent: round robin, GPU g on NIC g mod nics_per_node)",
+         {"table": "nics"}),
+        ("gpu_nic_path", "choice",
+         "the path between a GPU and its NIC: pcie-switch (both behind one PCIe switch), "
+         "gpu-attached (the NIC on the GPU package's own link), c2c (NVLink-C2C through the "
+         "Grace CPU, NIC on its PCIe), cpu (through the host CPU's PCIe root)",
+         {"choices": ("pcie-switch", "gpu-attached", "c2c", "cpu")}),
+        ("gpu_nic_bandwidth", "bandwidth",
+         "bandwidth of the GPU-NIC path, per direction: caps GPUDirect RDMA",
+         {"positive": True, "unit": "GB/s"}),
+        ("gpu_nic_latency", "time",
+         "time the GPU-NIC path adds on each side over the host-memory path (absent: 0)"),
+        ("gpu_host_bandwidth", "bandwidth",
+         "bandwidth between one GPU's memory and host memory, per direction (PCIe, "
+         "NVLink-C2C, Infinity Fabric): staging copies, GPU pairs with no direct link",
+         {"positive": True, "unit": "GB/s"}),
+        ("gpu_copy_latency", "time",
+         "start-up time of one staging copy between GPU and host memory (absent: 0)"),
+        ("gpu_memory", "choice",
+         "GPU memory separate from the host's, or unified: one memory (MI300A's HBM, "
+         "GH200's coherent pair) whose bandwidth is counted once (absent: separate)",
+         {"choices": ("separate", "unified")}),
         ("shared_memory_latency", "time",
          "one-way latency of a small MPI message between two processes of one node "
          "(shared memory; osu_latency inside a node)"),
@@ -197,6 +245,16 @@ SCHEMA: dict[str, dict[str, Key]] = {
          "software time MPI adds per message on top of the network path (send + receive)"),
         ("shmem_overhead", "time",
          "software time SHMEM adds per message on top of the network path"),
+        ("gpu_buffer_path", "choice",
+         "how the machine's MPI moves GPU buffers between nodes: gpudirect-rdma (the NIC "
+         "reads and writes GPU memory) or staging (copies through host memory)",
+         {"choices": ("gpudirect-rdma", "staging")}),
+        ("gpu_buffer_path_node", "choice",
+         "how it moves GPU buffers inside a node: ipc (GPU to GPU over the scale-up fabric) "
+         "or staging (through host shared memory)", {"choices": ("ipc", "staging")}),
+        ("gpu_mpi_overhead", "time",
+         "software time MPI adds per message on GPU buffers (send + receive), in place of "
+         "mpi_overhead; registrations are cached, not charged per message"),
         ("eager_limit", "size",
          "largest message MPI sends eagerly; larger ones pay a rendezvous handshake"),
         ("mpi_library", "choice",
@@ -322,6 +380,8 @@ def check_value(key: Key, value: Any, where: str, path: str) -> Value:
             raise InputError(
                 f"{where}: {path} = {value!r} is not one of: {', '.join(key.choices)}"
             )
+        if key.table is not None:
+            _check_table(key, value, where, path)
         return value
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InputError(f"{where}: {path} must be a number, got {value!r}")
@@ -338,6 +398,16 @@ def check_value(key: Key, value: Any, where: str, path: str) -> Value:
             raise InputError(f"{where}: {path} must be a whole number, got {value!r}")
         return int(value)
     return float(value)
+
+
+def _check_table(key: Key, value: str, where: str, path: str) -> None:
+    """InputError naming the key unless ``value`` reads as the key's table."""
+    from icnperf.model.network.gpu import link_table, nic_table
+
+    try:
+        (link_table if key.table == "links" else nic_table)(value)
+    except InputError as error:
+        raise InputError(f"{where}: {path}: {error}") from None
 
 
 def parse_value(key: Key, raw: Any, where: str, path: str) -> Value:

@@ -57,6 +57,10 @@ write ``from icnperf.model import network`` and ``network.<name>``:
 * ``multipath``: one message over several paths under adaptive gdragonfly routing
   (``network.dragonfly_routing``, ``network.nic_ports``): :func:`parallel_paths`,
   :func:`multipath_serialization`, :func:`dragonfly_routing`, :func:`nic_ports`;
+* ``gpu``: messages with GPU buffers (:data:`BUFFERS`): the scale-up fabric between GPUs
+  (:func:`pair_route`, :func:`link_table`, :func:`scaleup_domain`), each GPU's NIC
+  (:func:`gpu_nics`, :func:`nic_table`, :func:`gpus_sharing_nic`) and the machine values of
+  the GPU-buffer path (:func:`gpu_buffer_values`, :class:`WithValues`);
 * ``table``: :func:`p2p_table` (every term for sizes x hops, with its assumptions),
   :func:`intra_node_table` (two ranks on one node), :data:`COLUMNS`, :class:`P2PTable`.
 """
@@ -82,6 +86,20 @@ from icnperf.model.network.contention import (
     saturation_load,
     shared_bandwidth,
     sharing_delay,
+)
+from icnperf.model.network.gpu import (
+    BUFFERS,
+    GpuBufferPath,
+    PairRoute,
+    WithValues,
+    gpu_buffer_values,
+    gpu_nics,
+    gpus_per_node,
+    gpus_sharing_nic,
+    link_table,
+    nic_table,
+    pair_route,
+    scaleup_domain,
 )
 from icnperf.model.network.loggp_view import (
     LogGP,
@@ -132,6 +150,18 @@ from icnperf.model.network.zero_load import (
 )
 
 __all__ = [
+    "BUFFERS",
+    "GpuBufferPath",
+    "PairRoute",
+    "WithValues",
+    "gpu_buffer_values",
+    "gpu_nics",
+    "gpus_per_node",
+    "gpus_sharing_nic",
+    "link_table",
+    "nic_table",
+    "pair_route",
+    "scaleup_domain",
     "APIS",
     "ROUTINGS",
     "dragonfly_routing",

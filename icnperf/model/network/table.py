@@ -36,6 +36,7 @@ from icnperf.model.network.multipath import (
     parallel_paths,
     routing_note,
 )
+from icnperf.model.network.gpu import WithValues, gpu_buffer_values, gpus_sharing_nic
 from icnperf.model.network.node import (
     nics_per_node,
     processes_per_nic,
@@ -96,7 +97,8 @@ def _checked(values, what: str) -> np.ndarray:
 
 def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | None = None,
               processes_per_node: int = 1, offered_load: float = 0.0,
-              pattern: str = "uniform", same_node: bool = False) -> P2PTable:
+              pattern: str = "uniform", same_node: bool = False, buffers: str = "host",
+              from_gpu: int = 0, to_gpu: int | None = None) -> P2PTable:
     """Point-to-point latency, bandwidth and message rate of ``sizes`` (bytes) at ``hops``.
 
     ``sizes`` and ``hops`` broadcast together. ``hops=None`` takes the average distance of the
@@ -111,7 +113,11 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
     queueing delay (InputError at or past the saturation load, where it is infinite), the
     background carried in full packets (contention.background_service_time:
     the same delay for every size, so latency never falls as the message grows); otherwise
-    contention is ignored.
+    contention is ignored. ``buffers="gpu"`` puts both buffers in GPU memory: the message
+    runs at the values of :func:`icnperf.model.network.gpu.gpu_buffer_values` (the machine's
+    GPU-buffer path from GPU ``from_gpu``, to GPU ``to_gpu`` inside a node), and the
+    processes of a node drive GPUs 0..p-1, each sending through its GPU's NIC
+    (``node.gpu_nics``) instead of round robin.
 
     Columns (:data:`COLUMNS`; seconds, bytes, bytes/s): packetization (packets, flits,
     wire_bytes), the latency terms (software_overhead_s, path_latency_s, serialization_s,
@@ -130,11 +136,26 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
     if not (isinstance(processes_per_node, (int, np.integer)) and processes_per_node >= 1):
         raise InputError(f"processes_per_node must be a whole number >= 1, "
                          f"not {processes_per_node!r}")
+    if buffers not in ("host", "gpu"):
+        raise InputError(f"unknown buffers {buffers!r}; choose host or gpu")
+    gpu_notes: tuple[str, ...] = ()
+    if buffers == "gpu":
+        if api != "mpi":
+            raise InputError("GPU buffers are modelled for MPI only (software.gpu_mpi_overhead"
+                             "); give api mpi")
+        path = gpu_buffer_values(machine, same_node=same_node, from_gpu=from_gpu,
+                                 to_gpu=to_gpu)
+        machine, gpu_notes = WithValues(machine, path.values), path.notes
     if same_node:
         if hops is not None or offered_load:
             raise InputError("two ranks on one node use no network: give no hops and no "
                              "load with same_node")
-        return intra_node_table(machine, sizes)
+        table = intra_node_table(machine, sizes)
+        if buffers == "gpu":
+            placement = ("placement: both GPUs in one scale-up domain (one node, or one "
+                         "domain of nodes such as an NVL72 rack); no network",)
+            table = P2PTable(table.columns, placement + gpu_notes + table.assumptions[2:])
+        return table
     params = machine_parameters(machine, api, switching)
     load = float(_checked(offered_load, "offered_load"))
     m = _checked(sizes, "message sizes")
@@ -166,7 +187,10 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
                              f" value; give a load below {saturation:.4g}")
     m, h = np.broadcast_arrays(m, h)
     nics = nics_per_node(machine)
-    p = int(processes_per_nic(processes_per_node, nics))
+    if buffers == "gpu":
+        p = gpus_sharing_nic(machine, processes_per_node, from_gpu)
+    else:
+        p = int(processes_per_nic(processes_per_node, nics))
 
     packet = bind(flits, params)
     with ops.quiet():
@@ -212,8 +236,17 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
         }
     columns = {name: np.array(np.broadcast_to(columns[name], m.shape), dtype=float)
                for name in COLUMNS}
-    return P2PTable(columns, _assumptions(machine, params, api, hops is None,
-                                          processes_per_node, nics, load, pattern))
+    notes = _assumptions(machine, params, api, hops is None, processes_per_node, nics, load,
+                         pattern)
+    if buffers == "gpu":
+        notes = gpu_notes + tuple(
+            f"{processes_per_node} processes per node on GPUs 0..{processes_per_node - 1}, each"
+            f" sending through its GPU's NIC (node.gpu_nics): {p} share the sender's NIC"
+            if note.startswith(f"{processes_per_node} processes per node send")
+            else note.replace("overhead software.mpi_overhead", "overhead "
+                              "software.gpu_mpi_overhead")
+            for note in notes)
+    return P2PTable(columns, notes)
 
 
 def intra_node_table(machine, sizes) -> P2PTable:

@@ -352,17 +352,17 @@ def _run_notes(results) -> list[str]:
 def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | None,
              shape: str | None, algorithm: str | None, given: dict, fmt: str,
              params: tuple[str, ...] = (), wide: bool = False,
-             placement: str = "linear") -> str:
+             placement: str = "linear", buffers: str = "host") -> str:
     """The rendered ``predict app`` output: a skeleton (bundled name or file) per node
     count, or NPB IS's placements (its Python model); ``algorithm`` ``all`` sets the
     hardware tree and the point-to-point algorithms side by side; ``wide`` the full
     layout; ``placement`` puts the nodes on the endpoints (collectives.Layout.placed:
     linear, spread over leaf switches or groups, random)."""
     from icnperf.data.limits import skeleton_within_limits
-    from icnperf.data.machine import load_machine
+    from icnperf.data.machine import load_machine, with_buffers
     from icnperf.reports.text.predict import layouts_for
 
-    machine = load_machine(machine_name).with_overrides(list(overrides))
+    machine = with_buffers(load_machine(machine_name).with_overrides(list(overrides)), buffers)
     if app == "npb-is":
         used = {k: v for k, v in given.items() if v is not None}
         stray = sorted(set(used) - NPB_IS_OPTIONS)

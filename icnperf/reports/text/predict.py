@@ -110,7 +110,9 @@ def p2p_text(*args, **kwargs) -> str:
 def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
              hops: float | None, source: str | None, destination: str | None, api: str,
              processes_per_node: int, fmt: str, offered_load: float = 0.0,
-             pattern: str = "uniform", wide: bool = False, same_node: bool = False) -> str:
+             pattern: str = "uniform", wide: bool = False, same_node: bool = False,
+             buffers: str = "host", from_gpu: int | None = None,
+             to_gpu: int | None = None) -> str:
     """The rendered ``predict p2p`` table for one machine (``wide``: at full width;
     ``same_node``: both ranks on one node, through shared memory): a string for the table,
     an iterator of chunks for JSON and CSV (every check done before it is returned, so the
@@ -127,6 +129,11 @@ def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
     if same_node and (source is not None or hops is not None or offered_load):
         raise InputError("--same-node puts both ranks on one node: drop --hops, --from/--to"
                          " and --load")
+    if buffers != "gpu" and (from_gpu is not None or to_gpu is not None):
+        raise InputError("--from-gpu/--to-gpu name GPUs: give --buffers gpu")
+    if to_gpu is not None and not same_node:
+        raise InputError("--to-gpu names the receiving GPU inside a node: give --same-node"
+                         " (between nodes the receiver is on another node)")
     if source is not None:
         if hops is not None:
             raise InputError("give --hops or --from/--to, not both")
@@ -141,7 +148,8 @@ def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
     sizes = parse_range(sizes_text, "size", default_unit="B")
     within_limits(p2p_estimate(sizes.size, fmt))
     table = p2p_table(machine, sizes, hops, api, processes_per_node=processes_per_node,
-                      offered_load=offered_load, pattern=pattern, same_node=same_node)
+                      offered_load=offered_load, pattern=pattern, same_node=same_node,
+                      buffers=buffers, from_gpu=from_gpu or 0, to_gpu=to_gpu)
     names = list(table.columns)
     columns = {name: np.asarray(table.columns[name], dtype=float) for name in names}
     count = len(columns["bytes"])
@@ -167,14 +175,18 @@ def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
                                        "hops": hops, "from": source, "to": destination,
                                        "api": api, "processes_per_node": processes_per_node,
                                        "load": offered_load, "pattern": pattern,
-                                       "same_node": same_node},
+                                       "same_node": same_node, "buffers": buffers,
+                                       "from_gpu": from_gpu, "to_gpu": to_gpu},
                             "assumptions": list(table.assumptions)}, "rows", rows)
     if fmt == "csv":
         return csv_chunks(rows, names)
     rows = list(rows)
     page = Page(wide)
+    where = ("both GPUs in one scale-up domain" if buffers == "gpu" else
+             "both ranks on one node (shared memory)")
     page.line(f"{machine.name} ({machine.topology}), "
-              + ("both ranks on one node (shared memory)" if same_node else f"api {api}"))
+              + (where if same_node else f"api {api}")
+              + (", GPU buffers" if buffers == "gpu" else ""))
     page.blank()
     page.table(rows, P2P_COLUMNS)
     page.blank()
@@ -397,7 +409,8 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
                     nodes_text: str | None, shape_text: str | None, sizes_text: str,
                     algorithm: str, api: str, fmt: str, processes_per_node: int = 1,
                     placement: str = "linear", wide: bool = False,
-                    hierarchy: str | None = None, element_size_text: str = "8B") -> str:
+                    hierarchy: str | None = None, element_size_text: str = "8B",
+                    buffers: str = "host") -> str:
     """The rendered ``predict collective`` table (``wide``: at full width). Without
     --nodes/--shape the machine's own topology is used, whatever its family (torus, fat tree,
     Clos, dragonfly, megafly). ``element_size_text``: one element of the data (default a
@@ -408,8 +421,10 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     from icnperf.model.collectives import ALL_ALGORITHMS, operation_name
     from icnperf.units import parse_range
 
+    from icnperf.data.machine import with_buffers
+
     operation = operation_name(operation)
-    machine = load_machine(machine_name).with_overrides(list(overrides))
+    machine = with_buffers(load_machine(machine_name).with_overrides(list(overrides)), buffers)
     layouts = layouts_for(machine.topology, nodes_text, shape_text,
                           machine.get("system.nodes"))
     sizes = parse_range(sizes_text, "size", default_unit="B")
