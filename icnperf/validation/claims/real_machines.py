@@ -49,7 +49,7 @@ Point-to-point (``closed-form``):
   (4 MiB streamed by one pair: the model's streaming bandwidth, set by the NIC's documented
   25 GB/s and the chosen 64-byte frame units; nothing was fitted to a bandwidth). Not
   registered: osu_mbw_mr (its 29.5 GB/s exceeds the endpoint's documented 25 GB/s each
-  way) and the gpu rows (LUMI-G, no preset). The osu_allreduce rows at 128 processes per
+  way) and the gpu rows (LUMI-G: registered on the lumi-g preset in gpu_buffers.py). The osu_allreduce rows at 128 processes per
   node (1, 2 and 4 nodes) are registered with hierarchical collectives and marked open (the
   node-local steps' cost, docs/real-machines.md).
 
