@@ -38,6 +38,17 @@ PRESETS = [
     "lumi",
     "frontier",
     "summit",
+    "dgx-a100",
+    "dgx-h100",
+    "dgx-b200",
+    "gb200-nvl72",
+    "alps",
+    "lumi-g",
+    "el-capitan",
+    "jupiter",
+    "juwels-booster",
+    "aurora",
+    "perlmutter",
 ]
 PRESET_DIR = Path(__file__).resolve().parents[1] / "icnperf" / "data" / "machines"
 
