@@ -68,10 +68,14 @@ def test_processes_sharing_a_nic_follow_the_table():
     frontier = load_machine("frontier")
     # GCDs 0 and 1 share NIC 0 (round robin would give them NICs 0 and 1)
     assert gpus_sharing_nic(frontier, 2) == 2
-    assert gpus_sharing_nic(frontier, 3, gpu=2) == 1
-    assert gpus_sharing_nic(frontier, 8, gpu=7) == 2
+    assert gpus_sharing_nic(frontier, 2, gpu=1) == 1          # GCDs 1 (NIC 0) and 2 (NIC 1)
+    assert gpus_sharing_nic(frontier, 3, gpu=2) == 2          # GCDs 2, 3 on NIC 1; 4 on NIC 2
+    assert gpus_sharing_nic(frontier, 2, gpu=7) == 1          # GCDs 7 (NIC 3) and 0 (NIC 0)
+    assert gpus_sharing_nic(frontier, 8, gpu=5) == 2
     with pytest.raises(InputError, match="8 GPUs"):
         gpus_sharing_nic(frontier, 9)
+    with pytest.raises(InputError, match="GPUs 0..7"):
+        gpus_sharing_nic(frontier, 1, gpu=8)
 
 
 # --- pairs -------------------------------------------------------------------------------
@@ -88,6 +92,9 @@ def test_pair_routes_on_mi250x():
         pair_route(frontier, 3, 3)
     with pytest.raises(InputError, match="GPUs 0..7"):
         pair_route(frontier, 0, 8)
+    four = frontier.with_overrides(["node.accelerators=4", "node.gpu_nics=0 0 1 1"])
+    with pytest.raises(InputError, match="scaleup_links names GPU 7"):
+        pair_route(four, 0, 1)
 
 
 def test_nvl72_domain_spans_trays():
@@ -159,6 +166,14 @@ def test_with_buffers_sets_the_gpu_path_for_collectives():
     assert with_buffers(h100, "host") is h100
     with pytest.raises(InputError, match="choose host or gpu"):
         with_buffers(h100, "device")
+
+
+def test_one_gpu_per_node_has_no_pair_inside():
+    single = load_machine("frontier").with_overrides(["node.accelerators=1",
+                                                     "node.gpu_nics=0"])
+    with pytest.raises(InputError, match="GPUs 0..0"):
+        p2p_table(single, [8], None, "mpi", buffers="gpu", same_node=True)
+    assert p2p_table(single, [8], 0, "mpi", buffers="gpu").columns["latency_s"][0] > 0
 
 
 def test_gpu_buffers_need_gpus_and_mpi():

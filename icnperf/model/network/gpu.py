@@ -120,17 +120,19 @@ def gpu_nics(machine) -> tuple[int, ...]:
 
 
 def gpus_sharing_nic(machine, processes: int, gpu: int = 0) -> int:
-    """Processes on the NIC of ``gpu`` when ``processes`` processes of a node drive GPUs
-    0..processes-1 (one each) and each sends through its GPU's NIC (``gpu_nics``)."""
+    """Processes on the NIC of ``gpu`` when ``processes`` processes of a node each drive one
+    GPU, the sending ``gpu`` and the next ones in order (mod the GPU count), and each sends
+    through its GPU's NIC (:func:`gpu_nics`): Frontier, GCD 0 and 2 processes: GCDs 0 and 1,
+    both on NIC 0, so 2."""
     gpus = gpus_per_node(machine)
     if processes > gpus:
         raise InputError(f"{processes} processes per node with GPU buffers: the node has "
                          f"{gpus} GPUs (one process per GPU)")
-    if not 0 <= gpu < processes:
-        raise InputError(f"the sending GPU {gpu} is not among the {processes} GPUs in use "
-                         f"(0..{processes - 1})")
+    if not 0 <= gpu < gpus:
+        raise InputError(f"GPU {gpu} is not on the node (GPUs 0..{gpus - 1}); between nodes "
+                         "the sender is one of its node's GPUs")
     table = gpu_nics(machine)
-    return sum(1 for g in range(processes) if table[g] == table[gpu])
+    return sum(1 for k in range(processes) if table[(gpu + k) % gpus] == table[gpu])
 
 
 def scaleup_domain(machine) -> int:
@@ -169,7 +171,12 @@ def pair_route(machine, a: int, b: int) -> PairRoute:
                          f"switched scale-up fabric, node.scaleup_bandwidth per GPU per"
                          f" direction (domain of {domain} GPUs)")
     if fabric == "direct":
-        links = link_table(machine.require("node.scaleup_links")).get((min(a, b), max(a, b)))
+        table = link_table(machine.require("node.scaleup_links"))
+        highest = max(max(pair) for pair in table)
+        if highest >= domain:
+            raise InputError(f"machine {machine.name!r}: node.scaleup_links names GPU "
+                             f"{highest}, node.accelerators is {domain} (GPUs 0..{domain - 1})")
+        links = table.get((min(a, b), max(a, b)))
         if links:
             rate = float(machine.require("node.scaleup_link_bandwidth"))
             return PairRoute(links * rate, latency,
@@ -207,14 +214,14 @@ def gpu_buffer_values(machine, *, same_node: bool = False, from_gpu: int = 0,
              "MPI, not charged per message"]
     if to_gpu is None:
         to_gpu = 1 if from_gpu == 0 else 0
-    if same_node or scaleup_domain(machine) > 1:
-        route = pair_route(machine, from_gpu, to_gpu) if scaleup_domain(machine) > 1 else None
-        inside = machine.require("software.gpu_buffer_path_node")
-        if inside == "ipc" and route is not None:
+    pairs = scaleup_domain(machine) > 1
+    if same_node or pairs:
+        where = "inside a node" if same_node else "node-local stages"
+        route = pair_route(machine, from_gpu, to_gpu)
+        if machine.require("software.gpu_buffer_path_node") == "ipc":
             values["node.shared_memory_latency"] = overhead + route.latency
             values["node.shared_memory_bandwidth"] = route.bandwidth
-            notes.append(f"{'inside a node' if same_node else 'node-local stages'}: GPU IPC,"
-                         f" GPU {from_gpu} -> GPU {to_gpu} over "
+            notes.append(f"{where}: GPU IPC, GPU {from_gpu} -> GPU {to_gpu} over "
                          f"{route.route}; latency = software.gpu_mpi_overhead + "
                          "node.scaleup_latency")
         else:
@@ -223,20 +230,20 @@ def gpu_buffer_values(machine, *, same_node: bool = False, from_gpu: int = 0,
             host = float(machine.require("node.gpu_host_bandwidth"))
             values["node.shared_memory_latency"] = shm_latency + 2 * copy_latency
             values["node.shared_memory_bandwidth"] = 1 / (1 / shm_bandwidth + 2 / host)
-            notes.append(f"{'inside a node' if same_node else 'node-local stages'}: staged "
-                         "through host memory, a device-host copy on "
-                         "each side in series with the shared-memory message")
+            notes.append(f"{where}: GPU {from_gpu} -> GPU {to_gpu} staged through host "
+                         "memory, a device-host copy on each side in series with the "
+                         "shared-memory message")
     if not same_node:
         path = machine.require("software.gpu_buffer_path")
         injection = float(machine.require("network.injection_latency"))
         ejection = float(machine.require("network.ejection_latency"))
         host_bandwidth = float(machine.require("network.host_bandwidth"))
         link_bandwidth = float(machine.require("network.link_bandwidth"))
-        nic = gpu_nics(machine)[from_gpu] if from_gpu < gpus_per_node(machine) else None
-        if nic is None:
+        if not 0 <= from_gpu < gpus_per_node(machine):
             raise InputError(f"GPU {from_gpu} is not on the node (GPUs 0.."
                              f"{gpus_per_node(machine) - 1}); between nodes the sender is one"
-                             " of the node's GPUs")
+                             " of its node's GPUs")
+        nic = gpu_nics(machine)[from_gpu]
         if path == "gpudirect-rdma":
             extra = float(machine.get("node.gpu_nic_latency", 0.0))
             values["software.mpi_overhead"] = overhead

@@ -116,8 +116,8 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
     contention is ignored. ``buffers="gpu"`` puts both buffers in GPU memory: the message
     runs at the values of :func:`icnperf.model.network.gpu.gpu_buffer_values` (the machine's
     GPU-buffer path from GPU ``from_gpu``, to GPU ``to_gpu`` inside a node), and the
-    processes of a node drive GPUs 0..p-1, each sending through its GPU's NIC
-    (``node.gpu_nics``) instead of round robin.
+    processes of a node drive GPU ``from_gpu`` and the next ones, each sending through its
+    GPU's NIC (``node.gpu_nics``) instead of round robin.
 
     Columns (:data:`COLUMNS`; seconds, bytes, bytes/s): packetization (packets, flits,
     wire_bytes), the latency terms (software_overhead_s, path_latency_s, serialization_s,
@@ -240,7 +240,7 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
                          pattern)
     if buffers == "gpu":
         notes = gpu_notes + tuple(
-            f"{processes_per_node} processes per node on GPUs 0..{processes_per_node - 1}, each"
+            f"{processes_per_node} processes per node on GPU {from_gpu} and the next ones, each"
             f" sending through its GPU's NIC (node.gpu_nics): {p} share the sender's NIC"
             if note.startswith(f"{processes_per_node} processes per node send")
             else note.replace("overhead software.mpi_overhead", "overhead "
