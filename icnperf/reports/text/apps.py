@@ -405,7 +405,7 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
         return json_text({"inputs": {"app": app, "skeleton": skeleton.name,
                                      "machine": machine.name, "nodes": nodes, "shape": shape,
                                      "algorithm": algorithm, "placement": placement,
-                                     "processes_per_node": first.ppn,
+                                     "buffers": buffers, "processes_per_node": first.ppn,
                                      "parameters": first.parameters},
                           "notes": notes, "rows": phase_rows, "totals": total_rows})
     if fmt == "csv":
@@ -417,7 +417,8 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
                              "share": 1.0})
         return csv_text(rows, ["nodes", "layout", "algorithm", "phase", "time_s", "share",
                                "gflops", "efficiency", "hw_gain"])
-    placed = "" if placement == "linear" else f", {placement} placement"
+    placed = ("" if placement == "linear" else f", {placement} placement") + (
+        ", GPU buffers" if buffers == "gpu" else "")
     return _app_page(skeleton, f"{machine.name}{placed}", first.ppn, runs, tables, comparison,
                      notes, wide)
 

@@ -454,7 +454,7 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
                                      "algorithm": algorithm, "api": api,
                                      "processes_per_node": processes_per_node,
                                      "placement": placement, "hierarchy": mode,
-                                     "element_bytes": element_size},
+                                     "element_bytes": element_size, "buffers": buffers},
                           "assumptions": {a: list(n) for a, n in assumptions.items()},
                           "absent": absent, "rows": rows})
     if fmt == "csv":
@@ -466,6 +466,7 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
                    " among one leader per node)" if mode == "node" else
                    ", hierarchy flat (the algorithm over every rank)")
     page = Page(wide)
+    placed += ", GPU buffers" if buffers == "gpu" else ""
     page.line(f"{operation} on {machine.name}, api {api}{placed}; ratios are the best"
               " point-to-point algorithm's and the point-to-point tree's time over this one's")
     page.blank()
