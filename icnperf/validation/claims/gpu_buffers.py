@@ -23,6 +23,15 @@ computed; the two calibrations were computed after the claims were written.
   runs) and the intra-node osu_mbw_mr of the notes (482,735 MB/s over 4 GCD pairs whose GCDs
   the check's binding does not name).
 
+* LUMI-G, the mpi4py/CuPy port of osu_bw in the LUMI checks (table
+  ``lumi-g-osu-bw-cupy-reframe``): 4 MiB between two nodes, and GCD 0 -> GCD 1 inside one
+  node (the only GPU-buffer figure inside a node with its GCDs named). Both held out.
+  Disclosed: both model values were known when these two claims were written, the two-node
+  one as the osu_bw prediction above (24.6 GB/s), the one-node one as the in-package links'
+  peak the model streams at (4 x 50 GB/s, tests/model/test_network_gpu.py); the bands are
+  the module's LUMI-G bandwidth band, not chosen for these values. The one-node claim
+  misses and is open (its reason below, written after).
+
 osu_latency is half a round trip of one message: the ``latency_s`` column. osu_bw and
 osu_mbw_mr stream a window of messages: the ``streaming_bandwidth_Bps`` column (one
 message every max(overhead / 2, serialization) per process, NIC sharing included).
@@ -77,6 +86,17 @@ LUMI_G_BANDWIDTH_REASON = (
     "bind; the check's own band is ±5 % (osu_bw) and ±1 % (osu_mbw_mr)")
 
 
+LUMI_G_IPC_OPEN = (
+    "the model streams GCD 0 -> GCD 1 at the in-package Infinity Fabric's peak, 4 links x "
+    "50 GB/s = 200 GB/s per direction (OLCF: 'a peak bandwidth of 200 GB/s'); the reference "
+    "is 125.3 GB/s, 63 % of it. What sets the achievable rate of an IPC copy between the two "
+    "GCDs (the copy engines or a blit kernel, and the link protocol's efficiency) is not in "
+    "the model; which GCDs the check's two ranks drive is also an assumption (0 and 1). No "
+    "constant was changed to close it")
+"""Why the LUMI-G one-node bandwidth claim is open. Written after its result was seen (its
+band was not); its open tolerance, 75 %, is the miss then seen (60 %) with a margin."""
+
+
 def _row(name: str, **where) -> dict:
     from icnperf.data.measurements.tables import load_table
 
@@ -96,6 +116,17 @@ def gpu_p2p(machine_name: str, size: int, column: str, buffers: str = "gpu",
     table = p2p_table(load_machine(machine_name), [size], HOPS, "mpi",
                       processes_per_node=processes_per_node, buffers=buffers)
     return float(table.columns[column][0])
+
+
+def gpu_pair_stream(machine_name: str, size: int, from_gpu: int, to_gpu: int) -> float:
+    """Streaming bandwidth of ``predict p2p --buffers gpu --same-node --from-gpu A --to-gpu
+    B`` at one size (bytes/s)."""
+    from icnperf.data.machine import load_machine
+    from icnperf.model.network import p2p_table
+
+    table = p2p_table(load_machine(machine_name), [size], None, "mpi", same_node=True,
+                      buffers="gpu", from_gpu=from_gpu, to_gpu=to_gpu)
+    return float(table.columns["streaming_bandwidth_Bps"][0])
 
 
 def _alps(cid, table, buffers, benchmark, size, what, reason, kind="predicted", fitted=""):
@@ -167,4 +198,21 @@ CLAIMS = [
             "streaming_bandwidth_Bps", "osu_mbw_mr -d rocm 4 MiB, 8 GCD pairs streaming "
             "between two LUMI-G nodes (the sum over pairs; two GCDs share each of the 4 NICs)",
             LUMI_G_BANDWIDTH_REASON, processes=8, pairs=8, kind="predicted"),
+    Claim("lumi-g-osu-bw-cupy-4mib", LUMI_G + "LUMI ReFrame regression checks, "
+          "check_mpi4py.py (mpi4py + CuPy port of osu_bw) reference values, lumi:gpu; table "
+          "lumi-g-osu-bw-cupy-reframe",
+          "osu_bw (mpi4py + CuPy port) 4 MiB, one GCD pair streaming between two LUMI-G nodes "
+          "on one switch",
+          _row("lumi-g-osu-bw-cupy-reframe", nodes=2)["bandwidth_bytes_per_s"] / 1e9, "GB/s",
+          0.10, "relative", lambda: gpu_p2p("lumi-g", 4194304, "streaming_bandwidth_Bps") / 1e9,
+          kind="predicted", tolerance_reason=LUMI_G_BANDWIDTH_REASON),
+    Claim("lumi-g-osu-bw-cupy-ipc-4mib", LUMI_G + "LUMI ReFrame regression checks, "
+          "check_mpi4py.py (mpi4py + CuPy port of osu_bw) reference values, lumi:gpu; table "
+          "lumi-g-osu-bw-cupy-reframe",
+          "osu_bw (mpi4py + CuPy port) 4 MiB from GCD 0 to GCD 1 of one LUMI-G node (GPU IPC "
+          "over the in-package Infinity Fabric)",
+          _row("lumi-g-osu-bw-cupy-reframe", nodes=1)["bandwidth_bytes_per_s"] / 1e9, "GB/s",
+          0.10, "relative", lambda: gpu_pair_stream("lumi-g", 4194304, 0, 1) / 1e9,
+          kind="predicted", tolerance_reason=LUMI_G_BANDWIDTH_REASON,
+          open_reason=LUMI_G_IPC_OPEN, open_tolerance=0.75),
 ]
