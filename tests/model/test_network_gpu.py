@@ -181,3 +181,14 @@ def test_gpu_buffers_need_gpus_and_mpi():
         gpu_buffer_values(load_machine("lumi"))
     with pytest.raises(InputError, match="MPI only"):
         p2p_table(load_machine("frontier"), [8], 0, "shmem", buffers="gpu")
+
+
+def test_between_nodes_needs_no_intra_node_path():
+    frontier = load_machine("frontier")
+    bare = replace(frontier, software={k: v for k, v in frontier.software.items()
+                                       if k != "gpu_buffer_path_node"})
+    path = gpu_buffer_values(bare)
+    assert "node.shared_memory_latency" not in path.values
+    assert any("no software.gpu_buffer_path_node" in note for note in path.notes)
+    with pytest.raises(InputError, match="gpu_buffer_path_node"):
+        gpu_buffer_values(bare, same_node=True)

@@ -214,8 +214,11 @@ def gpu_buffer_values(machine, *, same_node: bool = False, from_gpu: int = 0,
              "MPI, not charged per message"]
     if to_gpu is None:
         to_gpu = 1 if from_gpu == 0 else 0
-    pairs = scaleup_domain(machine) > 1
-    if same_node or pairs:
+    node_path = machine.get("software.gpu_buffer_path_node")
+    if not same_node and scaleup_domain(machine) > 1 and node_path is None:
+        notes.append("node-local stages: host shared memory (no "
+                     "software.gpu_buffer_path_node)")
+    if same_node or (scaleup_domain(machine) > 1 and node_path is not None):
         where = "inside a node" if same_node else "node-local stages"
         route = pair_route(machine, from_gpu, to_gpu)
         if machine.require("software.gpu_buffer_path_node") == "ipc":
