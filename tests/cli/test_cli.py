@@ -71,6 +71,7 @@ def test_compare_by_radix_and_counts_with_exponents():
     assert "megafly:k=18" in exponent.output
 
 
+@pytest.mark.slow
 def test_validate_json_lists_checks_with_the_registry_keys():
     result = run("validate", "--format", "json")
     assert result.exit_code == 0

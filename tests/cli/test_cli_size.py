@@ -40,6 +40,7 @@ def run_json(*args):
     return json.loads(result.output)
 
 
+@pytest.mark.slow
 def test_nudt_conclusions_with_the_default_workload():
     """The issue's command: among fat tree, dragonfly, megafly and slim fly sized by the NUDT
     rules (Jiang et al.), slim fly needs the fewest routers and megafly the lowest radix."""
@@ -61,6 +62,7 @@ def test_nudt_conclusions_with_the_default_workload():
         assert 1.0 <= tight["min"] <= tight["median"] <= tight["max"] < 1.5, family
 
 
+@pytest.mark.slow
 def test_shortlist_safe_all_and_a_number(small):
     """safe evaluates few designs, all every one, N tops safe up to N: the front is the
     same design for design; the text says how many were evaluated and why the rest went."""
@@ -85,6 +87,7 @@ def test_shortlist_safe_all_and_a_number(small):
     assert sum("NUDT rule" in d["notes"] for d in safe["designs"]) == 5
 
 
+@pytest.mark.slow
 def test_default_table_fits_100_columns_and_wide_keeps_the_old_layout():
     result = invoke("--endpoints", "10000")
     assert result.exit_code == 0, result.output
@@ -97,6 +100,7 @@ def test_default_table_fits_100_columns_and_wide_keeps_the_old_layout():
     assert max(len(line) for line in wide.output.splitlines()) > 100
 
 
+@pytest.mark.slow
 def test_processes_give_the_inline_study(small):
     args = ("--endpoints", "200", "--workload", small, "--families",
             "dragonfly,megafly,slimfly", "--shortlist", "all")

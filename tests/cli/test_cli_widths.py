@@ -62,6 +62,9 @@ COMMANDS = {
                              "--nodes", "48", "--set", "node.spmv_rate=591MFLOP/s"],
 }
 
+SLOW_COMMANDS = {"explain collective"}
+"""Commands of COMMANDS that take tens of seconds (run with the slow tests)."""
+
 LONG_TEXT_KEYS = {"description", "source", "notes", "assumptions", "statement"}
 
 
@@ -81,7 +84,9 @@ def _run(args: list[str]) -> str:
     return result.output
 
 
-@pytest.mark.parametrize("args", COMMANDS.values(), ids=COMMANDS.keys())
+@pytest.mark.parametrize("args", [
+    pytest.param(args, id=name, marks=[pytest.mark.slow] if name in SLOW_COMMANDS else [])
+    for name, args in COMMANDS.items()])
 def test_default_fits_100_columns_and_wide_keeps_the_full_text(args):
     fitted, wide = _run(args), _run([*args, "--wide"])
     texts = _long_texts(json.loads(_run([*args, "--format", "json"])))

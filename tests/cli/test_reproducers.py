@@ -176,6 +176,7 @@ def test_p2p_million_sizes_streams_in_bounded_memory_and_is_timed(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_calibrate_24000_rows_is_a_bounded_fit(tmp_path):
     """Reproducer 1: the thin SVD keeps memory linear; the fit ends and reports its two
     parameters (the data are 1.5 us at every size, so no bandwidth term at all)."""

@@ -463,7 +463,9 @@ def test_hw_allgather_is_bounded_by_ejection():
 
 # --- properties -----------------------------------------------------------------------------
 
-LAYOUTS = [C.Layout.torus((2, 2, 2)), C.Layout.torus((3, 4, 5)), C.Layout.torus((8, 8, 16)),
+LAYOUTS = [C.Layout.torus((2, 2, 2)),
+           pytest.param(C.Layout.torus((3, 4, 5)), marks=pytest.mark.slow),  # minutes
+           C.Layout.torus((8, 8, 16)),
            C.Layout.crossbar(24)]
 
 
@@ -520,6 +522,7 @@ def test_4d_gains_less_than_3d_at_equal_size():
     assert speedup("angara-4d", 8192, 4) < speedup("angara-3d", 8192, 3)
 
 
+@pytest.mark.slow
 def test_sympy_agrees_with_numpy_on_every_formula():
     params = C.collective_parameters(load_machine("angara-4d"), "mpi", combine_time=2e-10)
     symbols = C.symbolic_collective_parameters()

@@ -68,6 +68,7 @@ def test_the_packet_boundary_of_the_issue():
 LAYOUTS = [None, (2, 2, 2), (4, 4, 4), (3, 5), (2, 3, 4, 2), (5,)]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(machine=st.sampled_from(PRESETS), operation=st.sampled_from(
            [op for op in collectives.OPERATIONS if op != "barrier"]),
@@ -97,8 +98,9 @@ def test_collective_time_never_falls_as_the_data_grows(machine, operation, shape
         assert np.all(np.diff(time) >= -1e-12 * time[1:]), (algorithm, grid[even], time)
 
 
-@pytest.mark.parametrize("operation", ["allreduce", "allgather", "alltoall", "broadcast",
-                                       "reduce"])
+@pytest.mark.parametrize("operation", [
+    "allreduce", pytest.param("allgather", marks=pytest.mark.slow),
+    pytest.param("alltoall", marks=pytest.mark.slow), "broadcast", "reduce"])
 def test_every_algorithm_over_a_dense_sweep(operation):
     """Every byte count to 4 KiB and a geometric sweep to 64 MiB on a 4x4x4 Angara torus:
     packet boundaries, the fold of non-powers of two and the size splits of Rabenseifner

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -85,6 +86,7 @@ def test_predict_collective(machine, items, operation, sizes):
                                                ",".join(sizes), "all", "mpi", "csv"))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(items=overrides(), algorithm=st.sampled_from(["hw-tree", "ring", "rabenseifner"]),
        size=size_texts)
@@ -106,6 +108,7 @@ def test_crossover_over_bytes(items, faster):
                                               None, None, "csv"))
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(items=overrides(), app=st.sampled_from(["spmv", "heat"]))
 def test_predict_app(items, app):

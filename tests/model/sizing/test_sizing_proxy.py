@@ -71,6 +71,7 @@ def one_block(family: str, params: dict) -> Block:
     return Block(family, arrays, np.array([False]), metrics, electrical, optical)
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
 @given(designs, collectives(), st.integers(2, 600), st.floats(0.05, 1.0), st.booleans(),
        st.integers(0, len(MACHINES) - 1))
@@ -134,6 +135,7 @@ def fronts(n_endpoints, families, dims, workload, machine):
 ALL = ("torus", "fattree", "clos", "xgft", "dragonfly", "megafly", "slimfly")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n_endpoints, families, dims, machine", [
     (64, ALL, (2, 3, 6), 0),
     (100, ALL, (2, 3), 0),

@@ -172,6 +172,7 @@ collective = { op = "broadcast", bytes = "4096", algorithm = "auto" }
 SKELETONS = {"mine.toml": MINE, "other.toml": OTHER}
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
 @given(designs, st.integers(2, 200),
        st.sampled_from(["mine.toml", "other.toml", "heat", "spmv", "jacobi3d"]),
