@@ -34,7 +34,7 @@ class _Family:
     forms for uniform traffic (self included), or None to sum over all pairs.
     """
 
-    def __init__(self, spec, routing: str):
+    def __init__(self, spec, routing: str, ring_ties: str = "plus"):
         from icnperf.model.topology import dragonfly, fattree, slimfly, torus
 
         name, params = spec.family.name, spec.params
@@ -54,6 +54,18 @@ class _Family:
                                for p in ("tornado", "bit-complement")}
             if len(k) == 2:  # the model's transpose swaps halves of the dims: 2-D only
                 self.fixed_load["transpose"] = float(metrics.channel_load["transpose"])
+            if wrap and ring_ties != "plus":
+                ties = "random" if ring_ties == "random" else "split"
+                self.uniform_load = float(torus.uniform_load(k, ties=ties))
+                self.fixed_load["bit-complement"] = float(
+                    torus.bit_complement_load(k, ties=ties))
+                if len(k) == 2:
+                    self.fixed_load["transpose"] = float(torus.transpose_load(k, ties=ties))
+                self.notes.append(
+                    f"gamma_max of uniform, bit-complement and transpose with the router's"
+                    f" {ring_ties} direction at a half-ring tie (torus loads, ties={ties!r});"
+                    " other patterns' exact DOR loads send ties + (an upper bound of the"
+                    " load)")
 
             def hops(s, d):
                 return torus.hop_distance(k, torus.endpoint_coordinates(k, s),
@@ -258,7 +270,7 @@ def predictions(spec, routing: str, network, traffic_name: str, router, seed: in
     # only to learn which destinations the pattern draws (the simulator's first draw)
     traffic = Traffic(traffic_name, network, np.random.default_rng(seed),
                       **(traffic_options or {}))
-    family = _Family(spec, routing)
+    family = _Family(spec, routing, getattr(router, "ring_ties", "plus"))
     hops = _mean_hops(family, traffic, n)
     gamma = _channel_load(family, traffic, n)
     eject = _ejection_load(traffic, n)

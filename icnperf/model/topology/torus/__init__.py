@@ -17,7 +17,8 @@ Conventions (each also in the returned ``notes``):
 * Routing is dimension-order (DOR): dimension 0 (X) first, then 1 (Y), 2 (Z), ... In a torus
   each ring is crossed in the minimal direction; at distance exactly k/2 (even k) the +
   direction is taken (the metrics here; :func:`dor_traffic` can also split such ties,
-  :data:`RING_TIES`). A mesh routes DOR without wraparound.
+  :data:`RING_TIES`; the uniform, bit-complement and transpose loads also take the split
+  and random rules, :data:`LOAD_TIES`). A mesh routes DOR without wraparound.
 * radix = max router degree + 1 endpoint port: 2 ports per dimension of radix > 2, 1 per
   dimension of radix 2 (mesh: interior routers; edge and corner routers use fewer ports).
 
@@ -65,6 +66,7 @@ from icnperf.model.topology.torus.family import (
     torus_shapes,
 )
 from icnperf.model.topology.torus.loads import (
+    LOAD_TIES,
     bit_complement_load,
     nearest_neighbour_load,
     tornado_load,
@@ -92,6 +94,7 @@ from icnperf.model.topology.torus.structure import (
 
 __all__ = [
     "FAMILIES",
+    "LOAD_TIES",
     "RING_TIES",
     "average_distance",
     "balanced_torus_shape",

@@ -3,7 +3,8 @@
 γ_max is the load of the busiest unidirectional router-router channel, in flits/cycle, when
 every endpoint injects 1 flit/cycle (``model/topology/base.py``), under dimension-order
 routing with ties at exactly half a ring taken in the + direction (the conventions of
-:mod:`icnperf.model.topology.torus`). Every function takes radices of shape (..., n) and
+:mod:`icnperf.model.topology.torus`), or by another tie rule where a function takes ``ties``
+(:data:`LOAD_TIES`). Every function takes radices of shape (..., n) and
 returns an array of shape (...); ``wrap=True`` is the torus, ``wrap=False`` the mesh, one
 bool per dimension a mix (each dimension's ring or path term, as the docstrings say).
 
@@ -19,11 +20,40 @@ import numpy as np
 
 from icnperf.model.topology.torus.structure import _Lines, _one, _per_dimension
 
+LOAD_TIES = ("plus", "split", "random")
+"""Tie rules of the channel loads: a message exactly half a ring away goes ``plus`` (+,
+this module's convention), ``split`` (+ from an even ring position, - from an odd one,
+torus.RING_TIES) or ``random`` (a fair coin per packet, BookSim2's dimension-order rule and
+the simulator's ``ring_ties="random"``: each direction carries half of it on average, which
+is the load a saturated channel sees). A radix-2 ring is one link, so every rule loads it
+alike."""
+
+
+def _check_ties(ties: str) -> None:
+    if ties not in LOAD_TIES:
+        raise ValueError(f"unknown ring tie rule {ties!r}; choose one of {', '.join(LOAD_TIES)}")
+
+
+def _tie_even(g: _Lines) -> np.ndarray:
+    """1.0 where a ring has ties to split (even radix above 2), else 0.0."""
+    return np.where((g.odd == 0.0) & (g.k > 2.0), 1.0, 0.0)
+
+
 # --- channel loads (each takes _Lines and returns shape (b,)) ---------------------------
 
 
-def _uniform(g: _Lines, wrap) -> np.ndarray:
-    per_dimension = _per_dimension(wrap, g, lambda: (g.k + 2.0 - g.odd * (2.0 + 1.0 / g.k)) / 8.0,
+def _uniform_ring(g: _Lines, ties: str) -> np.ndarray:
+    plus = (g.k + 2.0 - g.odd * (2.0 + 1.0 / g.k)) / 8.0
+    if ties == "plus":
+        return plus
+    even = _tie_even(g)
+    if ties == "random":
+        return plus - even * 0.25
+    return plus - even * (0.25 - np.where(np.mod(g.k, 4.0) == 2.0, 0.5 / g.k, 0.0))
+
+
+def _uniform(g: _Lines, wrap, ties: str = "plus") -> np.ndarray:
+    per_dimension = _per_dimension(wrap, g, lambda: _uniform_ring(g, ties),
                                    lambda: g.half * (g.k - g.half) / g.k)
     return np.max(per_dimension, axis=0)
 
@@ -32,18 +62,24 @@ def _tornado(g: _Lines) -> np.ndarray:
     return np.max(g.half + g.odd - 1.0, axis=0)
 
 
-def _bit_complement(g: _Lines, wrap) -> np.ndarray:
-    return np.max(_per_dimension(wrap, g, lambda: np.floor(0.25 * (g.k + 2.0)),
-                                 lambda: g.half), axis=0)
+def _bit_complement(g: _Lines, wrap, ties: str = "plus") -> np.ndarray:
+    def ring():
+        plus = np.floor(0.25 * (g.k + 2.0))
+        if ties != "random":
+            return plus
+        return plus - 0.5 * _tie_even(g) * (np.mod(g.k, 4.0) == 2.0)
+
+    return np.max(_per_dimension(wrap, g, ring, lambda: g.half), axis=0)
 
 
-def _transpose(g: _Lines, wrap) -> np.ndarray:
+def _transpose(g: _Lines, wrap, ties: str = "plus") -> np.ndarray:
     n = len(g.k)
     if n % 2:
         return np.full_like(g.routers, np.nan)
     h = n // 2
     symmetric = np.all(g.k[:h] == g.k[h:], axis=0)
-    per_line = _per_dimension(wrap, g, lambda: g.half, lambda: g.k - 1.0)
+    tie = 0.5 * _tie_even(g) if ties == "random" else 0.0
+    per_line = _per_dimension(wrap, g, lambda: g.half - tie, lambda: g.k - 1.0)
     within_half = g.before[h] / (g.before[:h] * g.k[:h])
     all_to_one = np.max(per_line[:h] * g.before[:h], axis=0)
     one_to_all = np.max(per_line[h:] * within_half, axis=0)
@@ -76,7 +112,7 @@ def _worst_case(g: _Lines, wrap) -> np.ndarray:
 # --- public channel loads (radices of shape (..., n) -> arrays of shape (...)) ----------
 
 
-def uniform_load(radices, wrap=True) -> np.ndarray:
+def uniform_load(radices, wrap=True, ties: str = "plus") -> np.ndarray:
     """γ_max under uniform traffic (self included): max_i g(k_i), flits/cycle.
 
     Under DOR a dimension-i channel carries exactly the traffic of one ring/path of k_i
@@ -84,8 +120,15 @@ def uniform_load(radices, wrap=True) -> np.ndarray:
     (k+2)/8 for even k (+ channels; - channels carry (k-2)/8), (k^2-1)/(8k) for odd k.
     Dally & Towles §3.3.1/§5.2 give k/8, which assumes ties split evenly. Path:
     floor(k/2)*ceil(k/2)/k at the middle link (k/4 for even k, Dally & Towles §3.3.1).
+
+    Other tie rules (``ties``, :data:`LOAD_TIES`; even k > 2, derived here by counting the
+    k/2 tie sources whose half-ring path crosses one channel): ``random`` k/8 (each tie
+    source sends half its share each way: Dally & Towles' k/8); ``split`` k/8 when k/2 is
+    even, k/8 + 1/(2k) when k/2 is odd (k/2 consecutive ring positions hold one more even
+    position than odd ones).
     """
-    return _one(radices, _uniform, wrap)
+    _check_ties(ties)
+    return _one(radices, _uniform, wrap, ties)
 
 
 def tornado_load(radices, wrap=True) -> np.ndarray:
@@ -100,18 +143,22 @@ def tornado_load(radices, wrap=True) -> np.ndarray:
     return _one(radices, _tornado)
 
 
-def bit_complement_load(radices, wrap=True) -> np.ndarray:
+def bit_complement_load(radices, wrap=True, ties: str = "plus") -> np.ndarray:
     """γ_max under bit-complement d_i = k_i - 1 - x_i: max_i floor((k_i+2)/4) (torus).
 
     Derived here: coordinate-wise, so each ring sees the reflection x -> k-1-x. Pairs near
     the centre cross the middle link, pairs near the ends the wrap link; pairs at distance
     exactly k/2 (k = 2 mod 4) send both ways in + and load both. Counting gives
     floor((k+2)/4) for every k. Path (mesh): every pair crosses the middle, floor(k/2).
+    ``ties="split"``: the two tie sources x and x + k/2 have opposite parity (k/2 odd), so
+    they go opposite ways and each direction still carries floor((k+2)/4); ``"random"``: each
+    sends half its flits each way, floor((k+2)/4) - 1/2 for k = 2 mod 4, k > 2.
     """
-    return _one(radices, _bit_complement, wrap)
+    _check_ties(ties)
+    return _one(radices, _bit_complement, wrap, ties)
 
 
-def transpose_load(radices, wrap=True) -> np.ndarray:
+def transpose_load(radices, wrap=True, ties: str = "plus") -> np.ndarray:
     """γ_max under transpose (swap first and second halves of the coordinates), flits/cycle.
 
     Defined when n is even and k_i = k_{i+h}, h = n/2; NaN otherwise. Derived here: a
@@ -120,8 +167,11 @@ def transpose_load(radices, wrap=True) -> np.ndarray:
     dimension h+m carries one source to all k_m destinations, times prod_{m<i<h} k_i. A
     ring's all-to-one/one-to-all loads floor(k/2) on one channel (ties to +), a path's k-1.
     γ = max(max_{j<h} g(k_j) prod_{i<j} k_i, max_{m<h} g(k_m) prod_{m<i<h} k_i).
+    Other tie rules (even k > 2): ``split`` sends the one tie source's flits one way, as
+    plus does (k/2); ``random`` halves it, k/2 - 1/2.
     """
-    return _one(radices, _transpose, wrap)
+    _check_ties(ties)
+    return _one(radices, _transpose, wrap, ties)
 
 
 def nearest_neighbour_load(radices, wrap=True) -> np.ndarray:
