@@ -14,6 +14,7 @@ import time
 import numpy as np
 
 from icnperf.model.topology import dragonfly, torus
+from icnperf.model.topology.saturation import DEFAULT_ROUTER, saturation_of
 
 
 def _median_seconds(call, repeats: int) -> float:
@@ -40,9 +41,22 @@ def main() -> None:
     radices = rng.integers(2, 33, size=(n, 3))
     p, h = rng.integers(1, 17, size=n), rng.integers(1, 17, size=n)
     a = rng.integers(2, 33, size=n)
+    def torus_estimate():
+        metrics = torus.torus_metrics(radices)
+        _touch(metrics)
+        saturation_of("torus", {"radices": radices}, metrics, "uniform", DEFAULT_ROUTER)
+
+    def dragonfly_estimate():
+        metrics = dragonfly.evaluate_dragonfly(p, a, h)
+        _touch(metrics)
+        saturation_of("dragonfly", {"p": p, "a": a, "h": h}, metrics, "uniform",
+                      DEFAULT_ROUTER, routing="min")
+
     cases = {
         "torus (3D, mixed radices)": lambda: _touch(torus.torus_metrics(radices)),
         "dragonfly DF(p,a,h)": lambda: _touch(dragonfly.evaluate_dragonfly(p, a, h)),
+        "torus + saturation estimate": torus_estimate,
+        "dragonfly + sat. estimate": dragonfly_estimate,
     }
     print(f"{n:,} configurations per call, median of {args.repeats} runs")
     for name, call in cases.items():

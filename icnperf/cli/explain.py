@@ -54,6 +54,29 @@ def explain_collective(operation: str, algorithm: str, machine_name: str,
          output, force)
 
 
+@explain.command("saturation")
+@click.argument("spec")
+@click.option("--traffic", default="uniform", show_default=True,
+              help="uniform, tornado, bit-complement, transpose, nearest-neighbour or"
+                   " worst-case.")
+@click.option("--machine", "machine_name", default=None, metavar="NAME|FILE",
+              help="Routers of this machine [default: the simulator's default router].")
+@SET_OPTION
+@FORMAT_OPTION
+@OUTPUT_OPTION
+@FORCE_OPTION
+@WIDE_OPTION
+def explain_saturation(spec: str, traffic: str, machine_name: str | None,
+                       overrides: tuple[str, ...], fmt: str, output: str | None, force: bool,
+                       wide: bool) -> None:
+    """Every factor of the saturation estimate of topology SPEC: its value, formula and
+    source (allocator matching, head-of-line blocking, VC classes, credits, speedup)."""
+    from icnperf.reports.text.explain_saturation import explain_saturation_text
+
+    emit(explain_saturation_text(spec, traffic, machine_name, overrides, fmt, wide), output,
+         force)
+
+
 @explain.command("app")
 @click.argument("app", metavar="FILE.toml|NAME")
 @MACHINE_OPTION

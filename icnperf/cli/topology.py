@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_OPTION, Count,
-                                emit)
+from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, SET_OPTION,
+                                WIDE_OPTION, Count, emit)
 
 
 class FamilyListingCommand(click.Command):
@@ -24,16 +24,23 @@ class FamilyListingCommand(click.Command):
 @click.argument("spec")
 @click.option("--tree-routing", type=click.Choice(["random", "dmodk"]), default=None,
               help="Up-port rule of a fat tree (fattree, clos, xgft) [default: random].")
+@click.option("--machine", "machine_name", default=None, metavar="NAME|FILE",
+              help="Routers of this machine (VCs, buffers, allocator, speedup) for the"
+                   " saturation estimate [default: the simulator's default router].")
+@SET_OPTION
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
 @WIDE_OPTION
-def topology(spec: str, tree_routing: str | None, fmt: str, output: str | None, force: bool,
+def topology(spec: str, tree_routing: str | None, machine_name: str | None,
+             overrides: tuple[str, ...], fmt: str, output: str | None, force: bool,
              wide: bool) -> None:
-    """Structural metrics and channel loads of one topology SPEC (FAMILY:PARAMETERS)."""
+    """Structural metrics, channel loads, throughput bound and saturation estimate of one
+    topology SPEC (FAMILY:PARAMETERS)."""
     from icnperf.reports.text.topology import topology_text
 
-    emit(topology_text(spec, fmt, tree_routing, wide), output, force)
+    emit(topology_text(spec, fmt, tree_routing, wide, machine_name, overrides), output,
+         force)
 
 
 @click.command("compare-topologies")

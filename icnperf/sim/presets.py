@@ -5,7 +5,7 @@ given on the command line override single values.
 
 * ``default``: a small input-queued router, 2 VCs x 8 flits per port, one cycle per
   router, link and endpoint link, 1-flit packets, oldest-first allocation; the setup of
-  the registered cross-checks and of ``network.ROUTER_EFFICIENCY``'s calibration.
+  the registered cross-checks (and once of the retired router efficiency η = 0.67).
 * ``nudt``: the NUDT paper's simulator (Jiang et al., simulator setup): routing computation,
   VC allocation, switch allocation and switch traversal one cycle each, 8 VCs x 300 flits
   per input port, router-router links 50 cycles, router-endpoint links 5 cycles, 1-flit

@@ -151,13 +151,24 @@ class _Family:
                                       " over the pattern's pairs (exact: MIN routes are"
                                       " unique)")
                 else:
+                    from icnperf.model.network.saturation import ugal_channel_load
+
+                    uniform = float(spec.evaluate().channel_load["uniform"])
+                    self.load = lambda s, d: float(ugal_channel_load(
+                        dragonfly.dragonfly_route_load(p, a, h, s, d), uniform * len(s) / (
+                            (a * h + 1) * a * p)))
+                    self.notes.append(
+                        "dragonfly ugal: gamma_max = min(MIN's exact load of the pattern,"
+                        " Valiant's 2 x uniform load), saturation.ugal_channel_load: UGAL"
+                        " reaches the better of its two paths (an upper bound of its"
+                        " throughput)")
                     self.notes.append(
                         "dragonfly ugal: H is MIN's, the zero-load limit (UGAL-L keeps the"
                         " minimal route while its queues are empty); at low but nonzero"
                         " load it already diverts some packets to Valiant paths, so the"
                         " simulated latency sits above this T0 (dragonfly:p=2,a=4,h=2 at"
                         " 0.002: +0.4 % uniform, +1.9 % bit-complement; at 0.02: +3 %,"
-                        " +11 %); gamma_max n/a (no UGAL load in the model)")
+                        " +11 %)")
         elif name != "slimfly":
             raise ValueError(f"no closed forms for the simulated family {name!r}")
         else:
@@ -259,11 +270,10 @@ def predictions(spec, routing: str, network, traffic_name: str, router, seed: in
         T0 = 2·terminal + (H+1)·router_total + H·link + (L-1)   cycles
 
     with H the pattern's mean hop count from the model. Saturation bound min(1, 1/γ_max,
-    1/γ_ejection); the router-efficiency estimate η·bound with η =
-    model.network.router_efficiency(pattern) (1 for fixed permutations). NaN where the model
-    has no exact figure (see ``notes``).
+    1/γ_ejection); the saturation estimate of model.topology.saturation for the simulated
+    router (:func:`saturation_estimate`). NaN where the model has no exact figure (see
+    ``notes``).
     """
-    from icnperf.model.network import router_efficiency
     from icnperf.sim.traffic import Traffic
 
     n = int(network.endpoints)
@@ -288,21 +298,70 @@ def predictions(spec, routing: str, network, traffic_name: str, router, seed: in
                      " to-hot hops; gamma_max n/a (the model gives the busiest channel of"
                      " one pattern, not of a weighted mix), so the bound is the hot"
                      " endpoints' ejection channel alone, 1/((1-F) + F*N/K): an upper bound")
+    estimate = saturation_estimate(spec, routing, traffic_name, router, gamma, hops, eject)
     return {"mean_hops": hops, "gamma_max": gamma, "ejection_load": eject,
-            "saturation_bound": bound, "router_efficiency": router_efficiency(traffic_name),
-            "efficiency_bound": router_efficiency(traffic_name) * bound,
+            "saturation_bound": bound, "saturation_estimate": estimate,
             "zero_load_latency": zero_load,
             "hot_endpoints": [int(e) for e in traffic.hot], "notes": notes}
 
 
+def router_model(router) -> dict:
+    """The simulated router (sim RouterConfig) as the saturation estimate's keywords: VCs,
+    buffer, packet length, stage delays, allocator, speedup, and the latency of the channel
+    whose VC class saturates first (a dragonfly's global links, else router-router links);
+    BookSim2's channels (the islip router's) deliver one cycle after their latency."""
+    rc, va, sa, _ = router.stages
+    family_link = router.global_delay
+    return {"vcs": router.vcs, "packet_flits": router.packet_flits,
+            "buffer_flits": router.buffer, "link_delay": family_link,
+            "router_delay": router.router_delay, "routing_delay": rc, "vc_alloc_delay": va,
+            "switch_alloc_delay": sa,
+            "channel_extra": 1 if router.allocator == "islip" else 0,
+            "allocator": router.allocator, "speedup": float(router.internal_speedup)}
+
+
+def saturation_estimate(spec, routing: str, pattern: str, router, gamma: float,
+                        hops: float, ejection: float) -> float:
+    """model.topology.saturation's estimate (flits/endpoint/cycle) for the simulated router
+    and the pattern's γ_max, mean hops and ejection load; NaN where γ_max is n/a."""
+    from icnperf.model.topology.saturation import saturation_of
+
+    if math.isnan(gamma):
+        return math.nan
+    terms = saturation_of(spec.family.name, spec.params, spec.evaluate(), pattern,
+                          router_model(router), routing=routing, gamma=gamma,
+                          hops=None if math.isnan(hops) else hops, ejection=ejection)
+    return float(terms["saturation_estimate"])
+
+
+def uniform_estimate(spec_text: str, routing: str | None, router) -> float:
+    """The saturation estimate under uniform traffic from the topology model alone (no
+    simulator network): γ_max of the torus loads under the router's tie rule, else the
+    family's uniform channel load; the simulated router's keywords (:func:`router_model`)."""
+    from icnperf.model.topology import torus
+    from icnperf.model.topology.saturation import saturation_of
+    from icnperf.model.topology.spec import parse_spec
+
+    spec = parse_spec(spec_text)
+    metrics = spec.evaluate()
+    gamma = None
+    if spec.family.name == "torus" and getattr(router, "ring_ties", "plus") == "random":
+        gamma = torus.uniform_load(spec.params["radices"], ties="random")
+    terms = saturation_of(spec.family.name, spec.params, metrics, "uniform",
+                          router_model(router), routing=routing, gamma=gamma)
+    return float(terms["saturation_estimate"])
+
+
 def queueing_latency(rate: float, model: dict, packet_flits: int) -> float:
     """Zero-load latency plus model.network.queueing_delay(rate, γ_max, H, service = L
-    cycles, router_efficiency = η): the M/D/1 estimate of the mean latency (cycles)."""
+    cycles, router_efficiency = estimate / bound): the M/D/1 estimate of the mean latency
+    (cycles), whose queues saturate at the saturation estimate."""
     from icnperf.model.network import queueing_delay
 
     gamma, hops = model["gamma_max"], model["mean_hops"]
-    if math.isnan(gamma) or math.isnan(hops):
+    estimate, bound = model["saturation_estimate"], model["saturation_bound"]
+    if math.isnan(gamma) or math.isnan(hops) or math.isnan(estimate):
         return math.nan
     wait = float(queueing_delay(rate, gamma, hops, float(packet_flits),
-                                router_efficiency=model["router_efficiency"]))
+                                router_efficiency=estimate / bound))
     return model["zero_load_latency"] + wait

@@ -11,7 +11,7 @@ from icnperf.cli import cli
 
 TOPOLOGY_KEYS = {"family", "spec", "routers", "endpoints", "radix", "links", "diameter",
                  "average_distance", "bisection_links", "channel_load", "throughput",
-                 "icnperf_version", "notes"}
+                 "saturation_estimate", "router", "icnperf_version", "notes"}
 CHECK_KEYS = {"id", "source", "quantity", "measured", "predicted", "unit", "error",
               "tolerance", "tolerance_kind", "status", "passed"}
 
@@ -38,7 +38,23 @@ def test_topology_json_has_the_documented_keys():
     # 16-ring with ties at distance 8 all sent in + direction: (k + 2) / 8 (torus notes)
     assert doc["channel_load"]["uniform"] == pytest.approx(18 / 8)
     assert doc["throughput"]["uniform"] == pytest.approx(8 / 18)
+    assert 0 < doc["saturation_estimate"]["uniform"] < doc["throughput"]["uniform"]
     assert doc["icnperf_version"] == __version__
+
+
+def test_topology_estimate_takes_the_machines_routers():
+    """Internal speedup 2 gives the allocator two rounds per cycle, so the estimate rises;
+    --set alone (no machine) is a one-line error."""
+    base = ["topology", "torus:8x8", "--format", "json"]
+    plain = json.loads(run(*base).output)
+    machine = json.loads(run(*base, "--machine", "angara-3d").output)
+    faster = json.loads(run(*base, "--machine", "angara-3d", "--set",
+                            "network.internal_speedup=2").output)
+    assert faster["router"]["speedup"] == 2.0
+    assert faster["saturation_estimate"]["uniform"] > machine["saturation_estimate"]["uniform"]
+    assert plain["router"]["vcs"] == 2
+    bad = run(*base, "--set", "network.internal_speedup=2")
+    assert bad.exit_code == 2 and "--set needs --machine" in bad.output
 
 
 def test_topology_table_and_csv():

@@ -191,3 +191,26 @@ def test_explain_auto_refuses_an_algorithm_without_a_closed_form():
     # 16 ranks: one block of 4 KiB, <= 32768 B: MPICH's scattered all-to-all (linear)
     assert result.exit_code == 2
     assert "auto picks linear" in result.output and "no closed form" in result.output
+
+
+def test_explain_saturation_lists_every_factor():
+    """The factors' values are saturation_terms' own; the default router on the 8x8 torus:
+    bound 0.8, separable allocator, no VC turnaround (t_v = 0), credit loop 2 + 1 + 1 = 4
+    cycles, and the estimate is the smallest ceiling."""
+    import json
+
+    from click.testing import CliRunner
+
+    from icnperf.cli import cli
+
+    result = CliRunner().invoke(cli, ["explain", "saturation", "torus:8x8", "--format",
+                                      "json"])
+    assert result.exit_code == 0, result.output
+    factors = {f["key"]: f["value"] for f in json.loads(result.output)["factors"]}
+    assert factors["saturation_bound"] == 0.8
+    assert factors["vc_turnaround_steps"] == 0 and factors["credit_round_trip"] == 4
+    ceilings = [factors[k] for k in ("channel_ceiling", "vc_class_ceiling",
+                                     "injection_ceiling", "endpoint_ceiling")]
+    assert factors["saturation_estimate"] == min(ceilings)
+    bad = CliRunner().invoke(cli, ["explain", "saturation", "torus:8x8", "--traffic", "zipf"])
+    assert bad.exit_code == 2 and "unknown pattern 'zipf'" in bad.output

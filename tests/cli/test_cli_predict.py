@@ -1,6 +1,7 @@
 """``icnperf predict p2p`` through Click's CliRunner."""
 
 import json
+import math
 
 import pytest
 from click.testing import CliRunner
@@ -115,19 +116,30 @@ def test_collective_bad_input(args):
     assert len(result.output.strip().splitlines()) == 1
 
 
-def test_background_load_charges_queueing_until_saturation():
-    # angara-4d is torus:8x8x8x16: uniform gamma_max = (16 + 2) / 8 = 2.25, so channels
-    # saturate at an offered load of 1 / 2.25 = 0.444 flits/endpoint/cycle.
+def test_background_load_charges_queueing_until_the_saturation_estimate():
+    """angara-4d is torus:8x8x8x16: uniform gamma_max = (16 + 2) / 8 = 2.25, so channels
+    would saturate at 1 / 2.25 = 0.444 with ideal routers. Its routers (docs/saturation.md;
+    the machine gives 16-flit packets, the rest the default router: 2 VCs, one per dateline
+    class, separable allocation, P = 9 ports) saturate earlier, by hand: E_sep = 1 - (8/9)^9,
+    Karol's kappa, load balance beta = (8 ports x N H / C + 1) / 9 / 2.25 with N H / C =
+    8192 x 10 / 65536 = 1.25 (H = 2 + 2 + 2 + 4 with self), wormhole 1 - (8/9)^9 x 15/16 x
+    beta; the busiest channel's ceiling E W / 2.25 is the smallest."""
     def queueing(load):
         doc = json.loads(run("predict", "p2p", "--machine", "angara-4d", "--bytes", "256",
                              "--load", str(load), "--format", "json").output)
         return doc["rows"][0]["queueing_delay_s"]
 
+    kappa = (2 - math.sqrt(2)) / (1 - math.exp(-1))
+    beta = (8 * 1.25 + 1) / 9 / 2.25
+    miss = (8 / 9) ** 9
+    matching = 1 - (1 - (1 - miss) * kappa) * beta
+    estimate = matching * (1 - miss * 15 / 16 * beta) / 2.25
     assert queueing(0) == 0
-    assert 0 < queueing(0.2) < queueing(0.4)
-    saturated = run("predict", "p2p", "--machine", "angara-4d", "--load", "0.45")
+    assert 0 < queueing(0.1) < queueing(0.25)
+    saturated = run("predict", "p2p", "--machine", "angara-4d", "--load", "0.29")
     assert saturated.exit_code == 2         # infinite past saturation: refused, not printed
-    assert "saturation" in saturated.output and "0.4444" in saturated.output
+    assert "saturation estimate" in saturated.output
+    assert f"{estimate:.4g}" in saturated.output and "bound 0.4444" in saturated.output
 
 
 def test_same_node_prices_shared_memory():

@@ -9,6 +9,7 @@ stays fast.
 from __future__ import annotations
 
 import json
+import math
 import socket
 import statistics
 
@@ -17,7 +18,6 @@ from click.testing import CliRunner
 
 from icnperf import runner
 from icnperf.cli import cli
-from icnperf.model.network import ROUTER_EFFICIENCY
 
 BASE = ["simulate", "traffic", "--topology", "torus:4x4", "--rates", "0.2,0.6",
         "--warmup", "100", "--measure", "200", "--drain", "200"]
@@ -218,38 +218,41 @@ def test_pipeline_stages_set_the_router_delay():
             inputs["router_delay_cycles"]) == (1, 1, 1, 1, 4)
 
 
-def test_queueing_and_efficiency_columns_follow_the_model_formulas():
-    """torus:4x4 uniform: H = 2, T0 = 7; gamma_max = 0.75 (ring of 4, self included: a
-    quarter of the packets take 1 step +, a quarter 2 steps + at the tie, 0.25 + 0.5 per
-    + channel). Recomputed here: M/D/1 wait rho*s/(2(1-rho)) on the H router channels at
-    rho = lambda*gamma/eta and on the 2 endpoint channels at rho = lambda/eta, s = 1 cycle.
-    eta*bound = 0.67; the estimate is infinite once lambda >= eta*min(1, 1/gamma) = 0.67
-    (0.95), JSON null."""
+def test_queueing_and_estimate_columns_follow_the_model_formulas():
+    """torus:4x4 uniform, default router: H = 2, T0 = 7; gamma_max = 0.75 (ring of 4, self
+    included: a quarter of the packets take 1 step +, a quarter 2 steps + at the tie, 0.25 +
+    0.5 per + channel). Saturation estimate by hand (docs/saturation.md): P = 5 ports,
+    separable matching 1 - 0.8^5 = 0.67232, Karol's factor (2 - sqrt 2)/(1 - 1/e) with one
+    VC per dateline class, load balance (4 x 16 x 2 / 64 + 1) / 5 = 0.6 of the ejection
+    port's 1, so E = 1 - (1 - 0.67232 kappa) 0.6; the ejection port caps at E, every other
+    ceiling is higher (channel E/0.75, one VC passing E flits/cycle over 0.75). The M/D/1
+    wait rho*s/(2(1-rho)) on the H router channels at rho = lambda*gamma/eta and on the 2
+    endpoint channels at rho = lambda/eta, s = 1 cycle, eta = estimate/bound; infinite (JSON
+    null) at 0.95 > the estimate."""
     doc = run_json("--topology", "torus:4x4", "--rates", "0.3,0.95", "--warmup", "100",
                    "--measure", "300", "--drain", "200", "--format", "json")
     model = doc["model"]
     assert model["gamma_max"] == 0.75 and model["saturation_bound"] == 1.0
-    assert model["router_efficiency"] == 0.67 and model["efficiency_bound"] == 0.67
+    kappa = (2 - math.sqrt(2)) / (1 - math.exp(-1))
+    estimate = 1 - (1 - (1 - 0.8**5) * kappa) * 0.6
+    assert model["saturation_estimate"] == pytest.approx(estimate, rel=1e-12)
+    assert "router_efficiency" not in model and "efficiency_bound" not in model
     rate = 0.3
-    rho = rate * 0.75 / 0.67
+    rho = rate * 0.75 / estimate
 
     def wait(r):
         return r / (2 * (1 - r))
 
     low, high = doc["rows"]
-    assert low["queueing_latency"] == pytest.approx(7 + 2 * wait(rho) + 2 * wait(rate / 0.67))
+    assert low["queueing_latency"] == pytest.approx(7 + 2 * wait(rho)
+                                                    + 2 * wait(rate / estimate))
     assert low["queueing_diff"] == pytest.approx(low["average_latency"]
                                                  - low["queueing_latency"])
-    assert low["efficiency_accepted"] == 0.3
-    assert high["efficiency_accepted"] == 0.67 and high["predicted_accepted"] == 0.95
+    assert low["estimate_accepted"] == 0.3
+    assert high["estimate_accepted"] == pytest.approx(estimate)
+    assert high["predicted_accepted"] == 0.95
     assert high["queueing_latency"] is None  # infinite
-    assert high["efficiency_diff"] == pytest.approx(high["accepted"] - 0.67)
-    # a fixed permutation reaches the bound in the simulator: eta = 1 there
-    tornado = run_json("--topology", "torus:4x4", "--traffic", "tornado", "--rates", "0.3",
-                       "--warmup", "100", "--measure", "300", "--drain", "200",
-                       "--format", "json")["model"]
-    assert tornado["router_efficiency"] == 1.0
-    assert tornado["efficiency_bound"] == tornado["saturation_bound"]
+    assert high["estimate_diff"] == pytest.approx(high["accepted"] - estimate)
 
 
 def test_hotspot_bound_is_the_hot_ejection_channel_and_json_carries_the_options():
@@ -329,24 +332,18 @@ def test_router_presets_set_the_timing_and_options_override_them():
     assert bad.exit_code == 2 and "unknown router preset 'cray'" in bad.output
 
 
-def test_header_says_when_eta_was_calibrated_on_another_router():
-    """eta (model.network.ROUTER_EFFICIENCY) was fitted on the default router: the header
-    says so when another router runs, not for the default router itself nor for a fixed
-    permutation (eta = 1, not fitted)."""
-    base = ["simulate", "traffic", "--topology", "torus:4x4", "--rates", "0.1", "--warmup",
-            "100", "--measure", "100", "--drain", "100"]
-
-    def header(*args: str) -> str:
-        result = CliRunner().invoke(cli, [*base, *args])
-        assert result.exit_code == 0, result.output
-        return " ".join(result.stdout.split("\n\n")[0].split())
-
-    eta = f"(eta {ROUTER_EFFICIENCY:g}"
-    for router in ("booksim", "nudt"):
-        assert f"{eta}, calibrated on the default router)" in header("--router", router)
-    assert f"{eta}) flits/endpoint/cycle" in header()
-    assert "(eta 1) flits/endpoint/cycle" in header("--router", "booksim", "--traffic",
-                                                   "tornado")
+def test_header_shows_the_bound_beside_the_estimate():
+    """The header carries the bound and the estimate; with --router booksim (random
+    direction at a k/2 tie) the 8x8 torus's uniform bound is BookSim's 1.0, not 0.8."""
+    base = ["simulate", "traffic", "--rates", "0.1", "--warmup", "10", "--measure", "10",
+            "--drain", "10"]
+    result = CliRunner().invoke(cli, [*base, "--topology", "torus:8x8", "--router", "booksim"])
+    assert result.exit_code == 0, result.output
+    head = " ".join(result.stdout.split("\n\n")[0].split())
+    assert "gamma_max 1, saturation bound 1, saturation estimate 0." in head
+    result = CliRunner().invoke(cli, [*base, "--topology", "torus:8x8"])
+    head = " ".join(result.stdout.split("\n\n")[0].split())
+    assert "gamma_max 1.25, saturation bound 0.8, saturation estimate 0." in head
 
 
 def test_booksim_router_matches_its_zero_load_and_takes_the_new_options():

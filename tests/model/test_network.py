@@ -3,6 +3,8 @@ independent flow-shop recurrence for store-and-forward, on SymPy, and by propert
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -284,8 +286,16 @@ def test_table_charges_contention_on_the_topology():
     # the background is full packets: 16 flits x 16 B on a 75 Gbit/s link, whatever the
     # message (a 16-byte message is one 2-flit packet, but it waits behind the background)
     s = 16 * 16 / (75e9 / 8)
-    rho = 0.5 * 0.75
-    expected = 2 * rho * s / (2 * (1 - rho)) + 2 * 0.5 * s / (2 * 0.5)
+    # the routers reach eta = estimate / bound of the bound 1 (docs/saturation.md, by hand:
+    # 7 ports, one VC per dateline class, 16-flit packets, load balance (6 x 36 x 7/3 / 216
+    # + 1) / 7 against the ejection port's 1; the ejection port's ceiling is the smallest)
+    kappa = (2 - math.sqrt(2)) / (1 - math.exp(-1))
+    miss, beta = (6 / 7) ** 7, (6 * 36 * (7 / 3) / 216 + 1) / 7
+    eta = ((1 - (1 - (1 - miss) * kappa) * beta)
+           * (1 - miss ** math.sqrt(2) * 15 / 16 * beta))
+    rho = 0.5 * 0.75 / eta
+    endpoint = 0.5 / eta
+    expected = 2 * rho * s / (2 * (1 - rho)) + 2 * endpoint * s / (2 * (1 - endpoint))
     assert busy["utilisation"][()] == pytest.approx(rho)
     assert busy["queueing_delay_s"][()] == pytest.approx(expected)
     assert busy["latency_s"] - idle["latency_s"] == pytest.approx(expected)
@@ -448,14 +458,12 @@ def test_angara_36_hardware_latency_against_published_16_byte_latency():
 
 
 def test_router_efficiency_scales_the_whole_bound():
-    """η multiplies min(1, 1/γ): with γ = 0.75 the endpoint channel binds (bound 1), so
-    0.67 of it; with γ = 1.25 (8x8 uniform) 0.67 x 0.8 = 0.536. Queueing diverges at the
-    same load. Fixed permutations keep η = 1."""
+    """η (the saturation estimate's share of the bound) multiplies min(1, 1/γ): with γ =
+    0.75 the endpoint channel binds (bound 1), so 0.67 of it; with γ = 1.25 (8x8 uniform)
+    0.67 x 0.8 = 0.536. Queueing diverges at the same load."""
     assert float(N.saturation_load(0.75, 0.67)) == pytest.approx(0.67)
     assert float(N.saturation_load(1.25, 0.67)) == pytest.approx(0.536)
     assert np.isfinite(float(N.queueing_delay(0.66, 0.75, 2, 1.0,
                                                       router_efficiency=0.67)))
     assert np.isinf(float(N.queueing_delay(0.68, 0.75, 2, 1.0,
                                                    router_efficiency=0.67)))
-    assert N.router_efficiency("tornado") == 1.0
-    assert N.router_efficiency("uniform") == N.ROUTER_EFFICIENCY

@@ -6,7 +6,6 @@ import pytest
 from click.testing import CliRunner
 
 from icnperf.cli import cli
-from icnperf.model import network
 from icnperf.validation.claims import flitsim as F
 from icnperf.validation.registry import all_claims, evaluate
 
@@ -29,9 +28,12 @@ def test_every_cross_check_holds_or_is_a_known_discrepancy(results):
     statuses = {r.id: r.status for r in results.values()}
     known = {"flitsim-nudt-ugal-beats-min-hotspot", "flitsim-nudt-ugal-beats-min-hotspot-2pct",
              "flitsim-nudt-ugal-min-little-difference-2pct"}
-    assert statuses == {i: "known-discrepancy" if i in known else "pass" for i in statuses}
-    calibrated = [r.id for r in results.values() if r.kind == "calibrated"]
-    assert calibrated == ["flitsim-router-efficiency-torus:8x8-uniform"]
+    # the saturation estimate misses the 8x8x8 torus by +15.4 % (0.551 against 0.478): it
+    # leaves out how head-of-line blocking compounds over H = 6 hops (docs/saturation.md)
+    missed = {"flitsim-saturation-estimate-torus:8x8x8-uniform"}
+    assert statuses == {i: "known-discrepancy" if i in known else "fail" if i in missed
+                        else "pass" for i in statuses}
+    assert [r.id for r in results.values() if r.kind == "calibrated"] == []
 
 
 def test_ugal_margin_per_seed():
@@ -82,11 +84,13 @@ def test_simulated_saturation_never_exceeds_the_channel_load_bound(results):
             assert r.measured == pytest.approx(r.predicted, rel=0.01)
 
 
-def test_router_efficiency_is_the_8x8_uniform_calibration():
-    """η = accepted / bound on the calibration case: 8x8 uniform bound 1/((8+2)/8) = 0.8."""
+def test_default_router_saturation_is_predicted_not_fitted():
+    """The 8x8 torus, uniform, default router: 0.534 accepted at offered load 1 (the old
+    eta = 0.67 calibration point) against the estimate's 0.559, within 15 % with no
+    fitted value (bound 1/((8+2)/8) = 0.8)."""
     assert F.bound("torus:8x8", "uniform") == pytest.approx(0.8)
-    ratio = F.saturation("torus:8x8", "uniform") / 0.8
-    assert network.ROUTER_EFFICIENCY == pytest.approx(ratio, abs=0.005)
+    assert F.saturation("torus:8x8", "uniform") == pytest.approx(0.534, abs=0.005)
+    assert F.saturation_estimate("torus:8x8") == pytest.approx(0.534, rel=0.15)
 
 
 def test_simulation_flag_runs_the_cross_checks():

@@ -102,6 +102,17 @@ SCHEMA: dict[str, dict[str, Key]] = {
         ("virtual_channels", "count", "virtual channels per input port", {"positive": True}),
         ("vc_buffer_flits", "count", "buffer depth of one virtual channel in flits",
          {"positive": True}),
+        ("switch_allocator", "choice",
+         "the routers' switch and VC allocators, one iteration per cycle: separable "
+         "(input-first) or islip (BookSim2's iq router); the saturation estimate's matching "
+         "efficiency (absent: separable)", {"choices": ("separable", "islip")}),
+        ("arbiter", "choice",
+         "allocation priority: round-robin or age (oldest packet first); it decides which "
+         "requester wins, not how many outputs are matched (absent: age)",
+         {"choices": ("round-robin", "age")}),
+        ("internal_speedup", "number",
+         "allocation rounds per router cycle (BookSim2's internal_speedup; 1: none), "
+         "a positive number (absent: 1)", {"positive": True}),
         ("switching", "choice",
          "how ordinary packets cross a router: cut-through forwards the head before the tail "
          "arrives, store-and-forward waits for the whole packet", {"choices": _SWITCHING}),

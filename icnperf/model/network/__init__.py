@@ -76,13 +76,11 @@ from icnperf.model.network.bandwidth import (
 )
 from icnperf.model.network.contention import (
     FIXED_PERMUTATIONS,
-    ROUTER_EFFICIENCY,
     background_service_time,
     channel_utilisation,
     md1_waiting_time,
     packet_service_time,
     queueing_delay,
-    router_efficiency,
     saturation_load,
     shared_bandwidth,
     sharing_delay,
@@ -199,8 +197,6 @@ __all__ = [
     "queueing_delay",
     "rate_bound",
     "FIXED_PERMUTATIONS",
-    "ROUTER_EFFICIENCY",
-    "router_efficiency",
     "saturation_load",
     "serialization_time",
     "SHARED_MEMORY_KEYS",

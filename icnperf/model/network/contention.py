@@ -3,8 +3,8 @@ adapter.
 
 The busiest channel's utilisation ρ = λ·γ_max/η, the saturation load, the M/D/1 waiting
 time and the queueing delay of a path under background load, with the router efficiency η
-of input-queued virtual-channel routers (:data:`ROUTER_EFFICIENCY`, calibrated on the flit
-simulator, see its provenance); and the bandwidth and extra latency when p processes of a
+of input-queued virtual-channel routers: the saturation estimate's share of the bound
+(model/network/saturation.py; the single calibrated η = 0.67 it replaced is retired); and the bandwidth and extra latency when p processes of a
 node send through one adapter. Units: loads in flits/cycle as fractions of one channel's
 bandwidth, utilisation dimensionless, times in seconds, bandwidths in bytes/s.
 
@@ -29,34 +29,14 @@ def channel_utilisation(offered_load, channel_load, router_efficiency=1):
     λ = offered load per endpoint as a fraction of one channel's bandwidth (flits per
     channel cycle), γ_max the topology's channel load for the traffic pattern (flits per
     cycle on the busiest channel when every endpoint injects 1 flit per cycle; see
-    ``model/topology/base.py``), η the router efficiency (1: ideal routers; see
-    :data:`ROUTER_EFFICIENCY`). Saturation at ρ = 1.
+    ``model/topology/base.py``), η the router efficiency (1: ideal routers; the saturation
+    estimate over the bound, model/network/saturation.py). Saturation at ρ = 1.
     """
     return offered_load * channel_load / router_efficiency
 
 
-ROUTER_EFFICIENCY = 0.67
-"""Fraction of the channel-load bound an input-queued virtual-channel router reaches under
-uniform traffic: η = Θ_sim / min(1, 1/γ_max). Calibrated on the flit simulator
-(validation/flitsim) only, for uniform traffic on an 8x8 torus (bound 0.8 flits/endpoint/
-cycle) with 2 VCs x 8 flits per port, 1-flit packets, a one-iteration separable allocator
-with oldest-first priority: offered 1.0 flit/endpoint/cycle, accepted 0.534 (seed 1,
-10,000 / 5,000 / 5,000 cycles), 0.534 / 0.8 = 0.67. Head-of-line blocking in the input
-queues, two VCs split into dateline classes and one allocation iteration per cycle keep
-such routers near half to three quarters of the bound under random destinations; the
-4x4x4 and 8x8x8 tori are held out (validation/claims/flitsim.py). Fixed permutations
-(tornado, bit-complement) reach the bound itself in the simulator (η = 1): the allocators
-see no conflicts beyond the channel load, so η applies to random traffic only
-(:func:`router_efficiency`)."""
-
 FIXED_PERMUTATIONS = ("tornado", "bit-complement", "transpose", "permutation")
 """Patterns in which every endpoint sends to one fixed destination."""
-
-
-def router_efficiency(pattern: str) -> float:
-    """η for a traffic pattern: 1 for a fixed permutation, :data:`ROUTER_EFFICIENCY` for
-    random destinations (uniform, hotspot mixes, random halves)."""
-    return 1.0 if pattern in FIXED_PERMUTATIONS else ROUTER_EFFICIENCY
 
 
 def saturation_load(channel_load, router_efficiency=1):
@@ -64,8 +44,8 @@ def saturation_load(channel_load, router_efficiency=1):
 
     The busiest router channel saturates at 1/γ_max, the endpoint's own channel at 1; the
     same ideal throughput Θ as ``Metrics.throughput`` when η = ``router_efficiency`` = 1
-    (ideal routers); input-queued VC routers reach the fraction η of it
-    (:func:`router_efficiency`).
+    (ideal routers); input-queued VC routers reach the fraction η of it (the saturation
+    estimate over the bound, model/network/saturation.py).
     """
     with ops.quiet():
         return router_efficiency * ops.minimum(1, 1 / ops.array(channel_load))

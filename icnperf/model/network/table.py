@@ -110,7 +110,8 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
     one node: the message goes through shared memory (:func:`intra_node_table`).
     ``offered_load`` > 0 (fraction of a channel's
     bandwidth injected by every endpoint, with ``pattern``'s channel load) charges M/D/1
-    queueing delay (InputError at or past the saturation load, where it is infinite), the
+    queueing delay (InputError at or past the saturation estimate, where it is infinite;
+    model.topology.saturation for the machine's routers, machine_router), the
     background carried in full packets (contention.background_service_time:
     the same delay for every size, so latency never falls as the message grows); otherwise
     contention is ignored. ``buffers="gpu"`` puts both buffers in GPU memory: the message
@@ -126,7 +127,8 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
     (ping-pong); streaming_bandwidth_Bps and message_rate_per_s of one process streaming
     back to back; rate_bound_per_s = link_bandwidth / bytes (Klimov et al.'s V/L; k links' worth
     under multipath routing, below); utilisation
-    = offered_load · γ_max. Under ``network.dragonfly_routing = adaptive`` on a gdragonfly
+    = offered_load · γ_max / η, η = saturation estimate / bound (the queues saturate at the
+    estimate). Under ``network.dragonfly_routing = adaptive`` on a gdragonfly
     the serialization (and so latency_s and both bandwidths) is that of the message's
     packets over min(``network.nic_ports``, max-flow between the routers) parallel links
     (:mod:`icnperf.model.network.multipath`); the path latency stays the MIN route's.
@@ -169,7 +171,7 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
         h = np.asarray(metrics.average_distance, dtype=float)
     else:
         h = _checked(hops, "hops")
-    gamma = 0.0
+    gamma, efficiency = 0.0, 1.0
     if load > 0:
         from icnperf.model.topology.base import PATTERNS
 
@@ -179,12 +181,18 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
         gamma = float(metrics.channel_load[pattern])
         if math.isnan(gamma):
             raise InputError(f"traffic pattern {pattern!r} is not defined for {spec.text}")
-        saturation = float(saturation_load(gamma))
+        from icnperf.model.topology.saturation import machine_router, saturation_of
+
+        bound = float(saturation_load(gamma))
+        saturation = float(saturation_of(spec.family.name, spec.params, metrics, pattern,
+                                         machine_router(machine))["saturation_estimate"])
+        efficiency = saturation / bound
         if load >= saturation:
-            raise InputError(f"offered load {load:g} is at or past saturation for {pattern}"
-                             f" traffic on {spec.text} ({saturation:.4g}"
-                             " flits/endpoint/cycle), where the queueing delay has no finite"
-                             f" value; give a load below {saturation:.4g}")
+            raise InputError(f"offered load {load:g} is at or past the saturation estimate"
+                             f" for {pattern} traffic on {spec.text} ({saturation:.4g}"
+                             f" flits/endpoint/cycle, bound {bound:.4g}; docs/saturation.md),"
+                             " where the queueing delay has no finite value; give a load"
+                             f" below {saturation:.4g}")
     m, h = np.broadcast_arrays(m, h)
     nics = nics_per_node(machine)
     if buffers == "gpu":
@@ -207,9 +215,10 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
             hw = (head + ser + params["store_and_forward"]
                   * store_and_forward_delay(m, h, **bind(store_and_forward_delay, params)))
         share = sharing_delay(ser, p)
-        rho = channel_utilisation(load, gamma) * np.ones_like(m)
+        rho = channel_utilisation(load, gamma, efficiency) * np.ones_like(m)
         service = background_service_time(**bind(background_service_time, params))
-        queue = queueing_delay(load, gamma, h, service) * np.ones_like(m)
+        queue = queueing_delay(load, gamma, h, service,
+                               router_efficiency=efficiency) * np.ones_like(m)
         overhead = params["software_overhead"] * np.ones_like(m)
         total = overhead + hw + share + queue
         interval = streaming_interval(ser, overhead_per_side=params["software_overhead"] / 2,
@@ -332,7 +341,10 @@ def _assumptions(machine, params, api, average, processes, nics, load,
     if load > 0:
         notes.append(f"contention charged: {pattern} background load; each channel an "
                      "independent M/D/1 queue (Poisson arrivals of full packets, infinite "
-                     "buffers), router channels at the busiest channel's utilisation; the "
+                     "buffers), router channels at the busiest channel's utilisation over the "
+                     "saturation estimate's share of the bound (the machine's routers: "
+                     "virtual_channels, vc_buffer_flits, switch_allocator, internal_speedup; "
+                     "docs/saturation.md); the "
                      "wait is the background's queued work, the same for every message size; "
                      "streaming and message rate ignore the background load")
     else:

@@ -19,10 +19,12 @@ Where a job sits on a design (Layout):
   clos:radix=R,levels=L is mapped as FT(R/2, L), the same network.
 * slimfly: collectives and applications are not modelled on slim fly (collectives.Layout
   has no slim fly routes); the term is evaluated on a crossbar of n endpoints (every
-  message 1 hop) whose links carry only the slim fly's uniform saturation throughput
-  Θ = min(1, 1/γ_uniform) of their bandwidth (model/topology/slimfly.py), so an
-  oversubscribed slim fly (many endpoints per router) pays for it; the hop count and
-  pattern-specific contention are not modelled, and the term says so.
+  message 1 hop) whose links carry only the slim fly's uniform saturation estimate of
+  their bandwidth (model/topology/saturation.py for the machine's routers; at most
+  Θ = min(1, 1/γ_uniform), model/topology/slimfly.py), so an oversubscribed slim fly (many
+  endpoints per router) pays for it; the hop count and pattern-specific contention are
+  not modelled, and the term says so. The proxy (proxy.py) derates by Θ itself, at least
+  the estimate, so it stays a lower bound of the time.
 
 Algorithms: ``best`` takes the fastest algorithm the model defines on the layout; a name,
 or a list of names (the fastest of them), is used where the model defines it there. The hardware tree (hw-tree) and the
@@ -73,8 +75,8 @@ APPS = {
 SLIMFLY_PROXY_NOTE = (
     "slimfly: collectives are not modelled on slim fly; the job is timed on a crossbar of as"
     " many endpoints (1 hop per message) with links derated to the slim fly's uniform"
-    " saturation throughput min(1, 1/gamma_uniform): oversubscription counted, hops and"
-    " pattern-specific contention not")
+    " saturation estimate (at most min(1, 1/gamma_uniform); docs/saturation.md):"
+    " oversubscription counted, hops and pattern-specific contention not")
 
 _COLLECTIVE_KEYS = {"name", "weight", "operation", "bytes", "algorithm", "nodes"}
 _APP_KEYS = {"name", "weight", "app", "algorithm", "nodes", "problem"}
@@ -484,13 +486,18 @@ def predict_workload(workload: Workload, machine, design: Candidate, n_endpoints
     if parse_spec(design.spec).family.name == "slimfly":
         machine = machine.with_values(
             {"network.link_bandwidth": float(machine.require("network.link_bandwidth"))
-             * slimfly_throughput(design.spec)},
-            "icnperf size: link bandwidth x the slim fly's uniform saturation throughput")
+             * slimfly_throughput(design.spec, machine)},
+            "icnperf size: link bandwidth x the slim fly's uniform saturation estimate")
     return [predict_term(term, machine, design, n_endpoints, cache)
             for term in workload.terms]
 
 
-def slimfly_throughput(spec: str) -> float:
-    """A slim fly's uniform saturation throughput Θ = min(1, 1/γ_uniform), the fraction of a
-    link's bandwidth its crossbar stand-in keeps (module docstring)."""
-    return float(parse_spec(spec).evaluate().throughput["uniform"])
+def slimfly_throughput(spec: str, machine) -> float:
+    """A slim fly's uniform saturation estimate for the machine's routers
+    (model/topology/saturation.py, machine_router; at most Θ = min(1, 1/γ_uniform)), the
+    fraction of a link's bandwidth its crossbar stand-in keeps (module docstring)."""
+    from icnperf.model.topology.saturation import machine_router, saturation_of
+
+    parsed = parse_spec(spec)
+    return float(saturation_of("slimfly", parsed.params, parsed.evaluate(), "uniform",
+                               machine_router(machine))["saturation_estimate"])

@@ -32,8 +32,8 @@ TRAFFIC_COLUMNS = (
     Column("accepted_min", "sim worst dest", number(4)),
     Column("predicted_accepted", "model min(rate, bound)", number(4)),
     Column("accepted_diff", "sim - model", number(3)),
-    Column("efficiency_accepted", "model min(rate, eta*bound)", number(4)),
-    Column("efficiency_diff", "sim - eta model", number(3)),
+    Column("estimate_accepted", "model min(rate, estimate)", number(4)),
+    Column("estimate_diff", "sim - estimate", number(3)),
     Column("saturated", "saturated"),
     Column("packets", "packets"),
 )
@@ -151,7 +151,7 @@ def _one_run_with_bar(task: tuple, label: str) -> dict:
 
 def _run_row(rate: float, r: dict, model: dict, traffic: str, packet_flits: int = 1) -> dict:
     """One run's row: simulated figures next to the closed forms and their differences."""
-    bound, eff = model["saturation_bound"], model["efficiency_bound"]
+    bound, eff = model["saturation_bound"], model["saturation_estimate"]
     predicted = min(rate, bound) if not math.isnan(bound) else math.nan
     efficiency = min(rate, eff) if not math.isnan(eff) else math.nan
     below = rate <= bound
@@ -171,8 +171,8 @@ def _run_row(rate: float, r: dict, model: dict, traffic: str, packet_flits: int 
         "predicted_accepted": predicted,
         "accepted_min": r["accepted_min"],
         "accepted_diff": compared - predicted,
-        "efficiency_accepted": efficiency,
-        "efficiency_diff": compared - efficiency,
+        "estimate_accepted": efficiency,
+        "estimate_diff": compared - efficiency,
         "saturated": "yes" if r["saturated"] else "no",
         "packets": r["packets_measured"],
         "unfinished": r["packets_unfinished"],
@@ -196,7 +196,7 @@ def _bounds(values) -> tuple[float, float]:
 
 MEANED = ("offered", "average_latency", "p99_latency", "zero_load_latency", "latency_diff",
           "queueing_latency", "queueing_diff", "accepted", "predicted_accepted",
-          "accepted_min", "accepted_diff", "efficiency_accepted", "efficiency_diff")
+          "accepted_min", "accepted_diff", "estimate_accepted", "estimate_diff")
 SUMMED = ("packets", "unfinished", "flit_hops", "wall_seconds")
 
 
@@ -343,15 +343,15 @@ NOTES = (
     "model bound = min(1, 1/gamma_max) (hotspot: the hot endpoints' ejection channel);"
     " input-queued routers with few shallow VCs saturate below it (head-of-line blocking,"
     " allocator, dateline imbalance)",
-    "eta*bound: eta = model.network.ROUTER_EFFICIENCY (0.67) for random destinations,"
-    " calibrated on the simulator for uniform traffic on an 8x8 torus only (2 VCs x 8"
-    " flits, 1-flit packets, age arbiter), 1 for fixed permutations (which reach the bound"
-    " in the simulator); every other topology, pattern and router setting here is held out",
+    "saturation estimate: model.topology.saturation's closed form for the simulated router"
+    " (allocator matching, head-of-line blocking against the VCs of the busiest class,"
+    " load balance, internal speedup, wormhole VC holding, VC turnaround, credit round"
+    " trip; docs/saturation.md); no value in it was fitted to a run shown here",
     "queueing (model) = zero-load + model.network.queueing_delay(rate, gamma_max, H,"
-    " service = L cycles, eta): independent M/D/1 channels, the busiest channel's"
-    " utilisation charged on every hop (an upper estimate for uneven patterns); '-' (JSON"
-    " null) once rate >= eta*min(1, 1/gamma_max), where the queues have no steady state,"
-    " and where gamma_max is n/a",
+    " service = L cycles, estimate/bound): independent M/D/1 channels, the busiest"
+    " channel's utilisation charged on every hop (an upper estimate for uneven patterns);"
+    " '-' (JSON null) once rate >= the saturation estimate, where the queues have no steady"
+    " state, and where gamma_max is n/a",
     "sim - model compares the mean accepted throughput, except above the bound under a"
     " permutation pattern (tornado, bit-complement, transpose, permutation), where it"
     " compares the worst destination's: past saturation flows off the busiest channel"
@@ -424,14 +424,10 @@ def traffic_text(topology: str, traffic: str, rates_text: str, router: dict, war
         return csv_text(rows, keys)
     fmt4 = number(4)
     inputs = shared["inputs"]
-    from icnperf.sim.presets import ROUTER_PRESETS
-    elsewhere = (", calibrated on the default router" if router != ROUTER_PRESETS["default"]
-                 and model["router_efficiency"] != 1 else "")
     head = (f"{inputs['topology']} ({inputs['routing']} routing), {traffic} traffic:"
             f" mean hops {fmt4(model['mean_hops'])}, gamma_max {fmt4(model['gamma_max'])},"
-            f" saturation bound {fmt4(model['saturation_bound'])}, eta*bound"
-            f" {fmt4(model['efficiency_bound'])} (eta {model['router_efficiency']:g}"
-            f"{elsewhere}) flits/endpoint/cycle")
+            f" saturation bound {fmt4(model['saturation_bound'])}, saturation estimate"
+            f" {fmt4(model['saturation_estimate'])} flits/endpoint/cycle")
     columns = TRAFFIC_COLUMNS
     if seeds > 1:
         head += f"; {seeds} seeds per rate"

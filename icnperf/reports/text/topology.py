@@ -14,14 +14,28 @@ def _count(value) -> int | float:
     return int(value) if value.is_integer() else value
 
 
-def topology_document(spec_text: str, tree_routing: str | None = None) -> dict:
+def topology_document(spec_text: str, tree_routing: str | None = None,
+                      machine_name: str | None = None, overrides=()) -> dict:
     """All metrics of one spec as a plain dict (the JSON layout of ``icnperf topology``);
-    ``tree_routing`` picks a fat tree's up-port rule (TopologySpec.evaluate)."""
+    ``tree_routing`` picks a fat tree's up-port rule (TopologySpec.evaluate). The saturation
+    estimate per pattern uses the routers of ``machine_name`` (with ``overrides``), or the
+    simulator's default router."""
+    from icnperf.model.topology.saturation import (DEFAULT_ROUTER, machine_router,
+                                                   saturation_of)
     from icnperf.model.topology.spec import parse_spec
 
     spec = parse_spec(spec_text)
     m = spec.evaluate(tree_routing)
     throughput = m.throughput
+    router = dict(DEFAULT_ROUTER)
+    if machine_name is not None:
+        from icnperf.data.machine import load_machine
+
+        router = machine_router(load_machine(machine_name).with_overrides(list(overrides)))
+    elif overrides:
+        raise InputError("--set needs --machine (it overrides a machine's keys)")
+    estimate = {p: float(saturation_of(spec.family.name, spec.params, m, p, router)
+                         ["saturation_estimate"]) for p in PATTERNS}
     return {
         "family": spec.family.name,
         "spec": spec.text,
@@ -34,14 +48,28 @@ def topology_document(spec_text: str, tree_routing: str | None = None) -> dict:
         "bisection_links": _count(m.bisection_links),
         "channel_load": {p: float(m.channel_load[p]) for p in PATTERNS},
         "throughput": {p: float(throughput[p]) for p in PATTERNS},
-        "notes": list(m.notes),
+        "saturation_estimate": estimate,
+        "router": router,
+        "notes": list(m.notes) + [ESTIMATE_NOTE],
     }
 
 
+ESTIMATE_NOTE = (
+    "saturation estimate: the channel-load bound (throughput) as an input-queued VC router"
+    " reaches it (model/topology/saturation.py, docs/saturation.md: allocator matching,"
+    " head-of-line blocking, dateline VC classes, load balance, speedup, VC turnaround,"
+    " credit round trip) for the machine's routers (--machine: network.virtual_channels,"
+    " vc_buffer_flits, switch_allocator, internal_speedup, router_pipeline_cycles,"
+    " router_link_latency, packet_max_flits) or the simulator's default router (2 VCs x 8"
+    " flits, separable allocator, one-cycle router and links, 1-flit packets); patterns"
+    " other than uniform on grids take the load balance as 1 (the pessimistic end)")
+
+
 def topology_text(spec_text: str, fmt: str, tree_routing: str | None = None,
-                  wide: bool = False) -> str:
+                  wide: bool = False, machine_name: str | None = None,
+                  overrides=()) -> str:
     """``icnperf topology SPEC`` output in the chosen format (``wide``: notes unwrapped)."""
-    doc = topology_document(spec_text, tree_routing)
+    doc = topology_document(spec_text, tree_routing, machine_name, overrides)
     if fmt == "json":
         return json_text(doc)
     scalar_keys = ("family", "spec", "routers", "endpoints", "radix", "links", "diameter",
@@ -52,19 +80,22 @@ def topology_text(spec_text: str, fmt: str, tree_routing: str | None = None,
                  for p in PATTERNS]
         rows += [{"metric": f"throughput.{p}", "value": doc["throughput"][p]}
                  for p in PATTERNS]
+        rows += [{"metric": f"saturation_estimate.{p}", "value": doc["saturation_estimate"][p]}
+                 for p in PATTERNS]
         return csv_text(rows, ["metric", "value"])
     fmt_number = number()
     head = [{"metric": k.replace("_", " "), "value": fmt_number(doc[k])
              if not isinstance(doc[k], str) else doc[k]} for k in scalar_keys]
-    loads = [{"pattern": p, "gamma": doc["channel_load"][p], "theta": doc["throughput"][p]}
-             for p in PATTERNS]
+    loads = [{"pattern": p, "gamma": doc["channel_load"][p], "theta": doc["throughput"][p],
+              "estimate": doc["saturation_estimate"][p]} for p in PATTERNS]
     page = Page(wide)
     page.table(head, [Column("metric", "metric"), Column("value", "value")])
     page.blank()
     page.table(loads, [
         Column("pattern", "traffic"),
         Column("gamma", "channel load (flits/cycle)", fmt_number),
-        Column("theta", "throughput (flits/endpoint/cycle)", fmt_number),
+        Column("theta", "throughput bound (flits/endpoint/cycle)", fmt_number),
+        Column("estimate", "saturation estimate (flits/endpoint/cycle)", number(3)),
     ])
     page.blank()
     page.notes("notes", doc["notes"])

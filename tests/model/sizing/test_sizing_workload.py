@@ -62,8 +62,11 @@ def test_hw_tree_off_a_torus_is_noted_and_replaced():
 
 def test_slimfly_uses_a_derated_crossbar_and_says_so():
     """A 1 MiB all-gather is bandwidth-bound: on slimfly:q=5 with p = 20 endpoints per
-    router (oversubscribed) the crossbar's links keep Θ = min(1, 1/γ_uniform) of their
-    bandwidth, so it is slower than on the balanced p = 4 one."""
+    router (oversubscribed) the crossbar's links keep the uniform saturation estimate of
+    their bandwidth (below Θ = min(1, 1/γ_uniform): the machine's routers), so it is slower
+    than on the balanced p = 4 one."""
+    from icnperf.model.topology.saturation import machine_router, saturation_of
+
     w = workload({"name": "ag", "weight": 1, "operation": "allgather", "bytes": "1 MiB",
                   "algorithm": "ring", "nodes": 16})
     results = {}
@@ -71,7 +74,11 @@ def test_slimfly_uses_a_derated_crossbar_and_says_so():
         spec = f"slimfly:q=5,p={p}"
         [results[p]] = predict_workload(w, MACHINE, candidate("slimfly", {"q": 5, "p": p}),
                                         30)
-        theta = float(parse_spec(spec).evaluate().throughput["uniform"])
+        parsed = parse_spec(spec)
+        bound = float(parsed.evaluate().throughput["uniform"])
+        theta = float(saturation_of("slimfly", parsed.params, parsed.evaluate(), "uniform",
+                                    machine_router(MACHINE))["saturation_estimate"])
+        assert 0 < theta < bound
         derated = MACHINE.with_values(
             {"network.link_bandwidth": MACHINE.require("network.link_bandwidth") * theta},
             "test")

@@ -1,0 +1,247 @@
+"""Saturation throughput of an input-queued virtual-channel network: a closed-form estimate
+beside the channel-load bound, every factor a named mechanism of the router.
+
+Loads are flits/cycle on one channel when every endpoint injects 1 flit/cycle
+(``model/topology/base.py``); throughputs are flits/endpoint/cycle; times are router
+cycles. Every function broadcasts over NumPy arrays (a sweep of configurations is one call).
+The derivation, the numbers it is checked against and where it stops being right:
+docs/saturation.md.
+
+The estimate is the smallest of four ceilings, each a resource divided by its load:
+
+* **channel**: the busiest channel carries E/γ_max (E the fraction of cycles its output
+  port is matched, below);
+* **VC class**: the busiest single VC class on one channel (γ_class: the wraparound link
+  of a torus ring carries one dateline class only; a dragonfly's global hop one phase
+  class) has V_c VCs, each passing at most r_v flits per cycle;
+* **injection**: an endpoint's packets enter on V_inj VCs of r_v each;
+* **endpoint**: min(1, 1/γ_ejection) times E (the ejection port is a router output too).
+
+Mechanisms (sources):
+
+* **Allocator matching** (one iteration, P ports, w requests per input): a separable
+  input-first allocator forwards one request per input, so an output is matched when any
+  of the P inputs picked it: E_sep = 1 - (1 - 1/P)^P (the probability of at least one
+  request of P uniform ones; Dally & Towles, *Principles and Practices of Interconnection
+  Networks*, 2004, §19.3, separable allocators). iSLIP (McKeown, "The iSLIP scheduling
+  algorithm for input-queued switches", IEEE/ACM ToN 1999) sends each input's w requests:
+  an input requests a given output with q = 1 - (1 - 1/P)^w, an output grants one of its
+  requesters, so a request is granted with g = (1 - (1 - q)^P)/(P·q), and an input is
+  matched when at least one of its P·q requests is granted: E_islip = 1 - (1 - g)^(P·q)
+  (one grant-accept round as in parallel iterative matching, Anderson et al., "High-speed
+  switch scheduling for local-area networks", ACM TOCS 1993; derived here). The arbiter
+  (round-robin or age) picks which requester wins, not how many outputs are matched, so it
+  does not change the mean (it changes fairness: the starvation of the tornado collapse).
+* **Head-of-line blocking**: a FIFO input queue whose head waits holds back the packets
+  behind it; Karol, Hluchyj & Morgan ("Input versus output queueing on a space-division
+  packet switch", IEEE Trans. Commun. 1987) find 2 - √2 = 58.6 % for FIFO inputs where an
+  unmemoried random match gives 1 - 1/e = 63.2 %: the ratio κ = (2 - √2)/(1 - 1/e) = 0.927
+  is the cost of a head's blocking persisting. With w VCs a blocked head holds back one
+  queue of w, so κ_w = 1 - (1 - κ)/w (derived here).
+* **Load balance**: a head waits only while its output is busy; Karol's outputs are all
+  equally loaded. Where the router's outputs carry on average the fraction β of the
+  bottleneck's load, the lost fraction shrinks to (1 - E·κ_w)·β (derived here; β = 1 on a
+  torus under uniform traffic, about 0.7 on a mesh, whose centre channels alone saturate).
+* **Internal speedup** S: S allocation rounds per cycle, so an output stays unmatched only
+  if every round misses it: E_S = 1 - (1 - E)^S, at most 1 (Dally & Towles §17.3,
+  input speedup).
+* **Wormhole VC holding** (packet length L): a packet holds its output VC for all its
+  flits, so a head may wait for one (:func:`wormhole_factor`).
+* **VC turnaround** (packet length L): a VC serves one packet at a time; its head spends
+  t_v = routing + VC allocation + switch allocation - 1 steps before its first flit can
+  leave (BookSim2's iq router: 2 steps; a router that routes and allocates a VC in the
+  cycle of arrival: 0), then each flit needs a switch grant (1/E attempts): r_v =
+  S·L/(t_v + L/E) flits per cycle (wormhole: the VC is held for the whole packet).
+* **Credit round trip**: a VC of B flits sends at most B flits per round trip t_crt =
+  2·(link + c) + pipeline + 1 cycles (c = 1 where a channel delivers one cycle after its
+  latency, BookSim2's; Dally & Towles §16.3, eq. for credit-based flow control), so
+  r_v ≤ E·B/t_crt.
+* **UGAL**: adaptive routing between the minimal path and Valiant's (two uniform phases,
+  twice the uniform load, Valiant & Brebner 1981; Kim, Dally, Scott & Abts, "Technology-
+  driven, highly-scalable dragonfly topology", ISCA 2008) reaches the better of the two:
+  γ = min(γ_min, 2·γ_uniform) (:func:`ugal_channel_load`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+ALLOCATORS = ("separable", "islip")
+"""One-iteration switch allocators: separable input-first, or iSLIP (BookSim2's)."""
+
+ARBITERS = ("round-robin", "age")
+"""Arbiter priorities: rotating, or oldest packet first (same mean matching, see above)."""
+
+KAROL_KAPPA = (2.0 - np.sqrt(2.0)) / (1.0 - np.exp(-1.0))
+"""κ = (2 - √2)/(1 - 1/e) = 0.927: Karol, Hluchyj & Morgan's FIFO saturation over the
+memoryless random match (the persistence of head-of-line blocking)."""
+
+
+def _f(x) -> np.ndarray:
+    return np.asarray(x, dtype=float)
+
+
+def separable_matching(ports) -> np.ndarray:
+    """E_sep = 1 - (1 - 1/P)^P: fraction of a saturated router's outputs matched in one
+    separable input-first iteration (each input forwards one uniform request)."""
+    p = _f(ports)
+    return 1.0 - (1.0 - 1.0 / p) ** p
+
+
+def islip_matching(ports, requests) -> np.ndarray:
+    """E_islip = 1 - (1 - g)^(P·q), q = 1 - (1 - 1/P)^w, g = (1 - (1 - q)^P)/(P·q): one
+    iSLIP grant-accept round with w requests per input over P outputs (module docstring)."""
+    p, w = _f(ports), np.maximum(_f(requests), 1.0)
+    q = 1.0 - (1.0 - 1.0 / p) ** w
+    g = (1.0 - (1.0 - q) ** p) / (p * q)
+    return 1.0 - (1.0 - g) ** (p * q)
+
+
+def hol_factor(queues) -> np.ndarray:
+    """κ_w = 1 - (1 - κ)/w: Karol's head-of-line factor with w VC queues per input."""
+    return 1.0 - (1.0 - KAROL_KAPPA) / np.maximum(_f(queues), 1.0)
+
+
+def matching_efficiency(ports, requests, allocator, speedup=1.0, balance=1.0) -> np.ndarray:
+    """E: fraction of cycles a bottleneck output is matched at saturation.
+
+    (allocator matching x head-of-line factor), with ``speedup`` rounds per cycle, its
+    loss scaled by the router's load balance β (``balance``, at most 1). ``allocator``:
+    ``"separable"`` or ``"islip"`` (a scalar or an array of them)."""
+    alloc = np.asarray(allocator)
+    if not np.all(np.isin(alloc, ALLOCATORS)):
+        raise ValueError(f"unknown allocator {allocator!r}; choose one of"
+                         f" {', '.join(ALLOCATORS)}")
+    w = np.maximum(_f(requests), 1.0)
+    if alloc.ndim == 0:  # one allocator: only its formula (a sweep's common case)
+        base = (islip_matching(ports, w) if alloc == "islip" else separable_matching(ports))
+    else:
+        base = np.where(alloc == "islip", islip_matching(ports, w), separable_matching(ports))
+    one = base * hol_factor(w)
+    speedup = _f(speedup)
+    rounds = one if speedup.ndim == 0 and speedup == 1.0 else 1.0 - (1.0 - one) ** speedup
+    return 1.0 - (1.0 - rounds) * np.clip(_f(balance), 0.0, 1.0)
+
+
+def wormhole_factor(ports, packet_flits, class_vcs, balance=1.0) -> np.ndarray:
+    """W_L = 1 - (1 - E_sep)^√V_c · (L - 1)/L · β: the share of cycles a head does not
+    wait for an output VC of its class, all V_c of which other packets hold (β: the load
+    balance, as for head-of-line blocking: held VCs of lightly loaded outputs free soon).
+
+    A packet holds its output VC for all L flits (wormhole), so from L = 2 on the VC
+    allocator is a second arbitration stage whose outputs stay busy for a packet time: a
+    head loses it with the separable matching's probability 1 - E_sep (P inputs contending)
+    in the (L - 1)/L of a packet's time past its head. With V_c VCs of the class it waits
+    only if every one is held; the VCs are not independent (they are held by packets
+    stopped by the same congestion downstream), so the exponent is √V_c, between
+    independent VCs (V_c) and one shared fate (1): chosen on the simulator's packet-length
+    sweep (docs/saturation.md), the one fitted form in the estimate."""
+    length = np.maximum(_f(packet_flits), 1.0)
+    if length.ndim == 0 and length == 1.0:
+        return np.ones(np.shape(ports))  # a 1-flit packet holds its VC for no other flit
+    miss = (1.0 - separable_matching(ports)) ** np.sqrt(np.maximum(_f(class_vcs), 1.0))
+    return 1.0 - miss * (length - 1.0) / length * np.clip(_f(balance), 0.0, 1.0)
+
+
+def turnaround_steps(routing_delay, vc_alloc_delay, switch_alloc_delay) -> np.ndarray:
+    """t_v = routing + VC allocation + switch allocation - 1 (at least 0): steps a VC's
+    new head spends before its first flit can leave."""
+    return np.maximum(_f(routing_delay) + _f(vc_alloc_delay) + _f(switch_alloc_delay) - 1.0,
+                      0.0)
+
+
+def credit_round_trip(link_delay, router_delay, channel_extra=0) -> np.ndarray:
+    """t_crt = 2·(link + c) + router pipeline + 1 cycles (c: ``channel_extra``)."""
+    return 2.0 * (_f(link_delay) + _f(channel_extra)) + _f(router_delay) + 1.0
+
+
+def vc_rate(packet_flits, turnaround, efficiency, buffer_flits, round_trip,
+            speedup=1.0) -> np.ndarray:
+    """r_v = min(S·L/(t_v + L/E), E·B/t_crt): flits per cycle one VC can pass."""
+    length, e = _f(packet_flits), _f(efficiency)
+    serve = _f(speedup) * length / (_f(turnaround) + length / e)
+    return np.minimum(serve, e * _f(buffer_flits) / _f(round_trip))
+
+
+def ugal_channel_load(minimal_load, uniform_load) -> np.ndarray:
+    """γ under UGAL: the better of the minimal route's γ_min and Valiant's 2·γ_uniform."""
+    return np.minimum(_f(minimal_load), 2.0 * _f(uniform_load))
+
+
+def saturation_terms(*, gamma_max, ejection_load=1.0, gamma_class=None, class_vcs,
+                     injection_vcs, ports, mean_output_load=None, packet_flits=1,
+                     buffer_flits=8, link_delay=1, router_delay=1, routing_delay=0,
+                     vc_alloc_delay=0, switch_alloc_delay=1, channel_extra=0,
+                     allocator="separable", speedup=1.0) -> dict[str, np.ndarray]:
+    """Every factor of the estimate and the estimate itself (``saturation_estimate``).
+
+    ``gamma_max``: busiest router-router channel's load; ``ejection_load``: busiest
+    ejection channel's; ``gamma_class``: busiest single VC class's load on one channel
+    (default ``gamma_max``); ``class_vcs``: VCs of that class (V_c); ``injection_vcs``:
+    VCs an endpoint may inject on; ``ports``: router ports P (network and endpoint);
+    ``mean_output_load``: mean load of a router's output ports (default: the bottleneck's,
+    β = 1). Pipeline stages in cycles; ``channel_extra``: cycles a channel adds to its
+    latency (1 for BookSim2's). NaN ``gamma_max`` gives NaN.
+    """
+    gamma = _f(gamma_max)
+    eject = _f(ejection_load)
+    g_class = gamma if gamma_class is None else _f(gamma_class)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bound = np.minimum(1.0, np.minimum(1.0 / np.where(gamma > 0, gamma, np.nan),
+                                           1.0 / eject))
+        bound = np.where(gamma > 0, bound, np.minimum(1.0, 1.0 / eject))
+        bottleneck = np.maximum(gamma, eject)
+        balance = (np.ones_like(bottleneck) if mean_output_load is None
+                   else _f(mean_output_load) / bottleneck)
+        matching = matching_efficiency(ports, class_vcs, allocator, speedup, balance)
+        efficiency = matching * wormhole_factor(ports, packet_flits, class_vcs, balance)
+        eject_efficiency = matching * wormhole_factor(ports, packet_flits, injection_vcs,
+                                                      balance)
+        turnaround = turnaround_steps(routing_delay, vc_alloc_delay, switch_alloc_delay)
+        round_trip = credit_round_trip(link_delay, router_delay, channel_extra)
+        rate = vc_rate(packet_flits, turnaround, efficiency, buffer_flits, round_trip,
+                       speedup)
+        channel = np.where(gamma > 0, efficiency / gamma, np.inf)
+        vc_class = np.where(g_class > 0, _f(class_vcs) * rate / g_class, np.inf)
+        injection = _f(injection_vcs) * rate
+        endpoint = eject_efficiency * np.minimum(1.0, 1.0 / eject)
+        estimate = np.minimum(np.minimum(channel, vc_class), np.minimum(injection, endpoint))
+        estimate = np.minimum(estimate, bound)
+        unknown = np.isnan(gamma)
+        bound, estimate = np.where(unknown, np.nan, bound), np.where(unknown, np.nan, estimate)
+    return {"saturation_bound": bound, "load_balance": np.minimum(balance, 1.0),
+            "matching_efficiency": efficiency, "vc_turnaround_steps": turnaround,
+            "credit_round_trip": round_trip, "vc_rate": rate,
+            "channel_ceiling": channel, "vc_class_ceiling": vc_class,
+            "injection_ceiling": injection, "endpoint_ceiling": endpoint,
+            "saturation_estimate": estimate}
+
+
+def saturation_estimate(**kwargs) -> np.ndarray:
+    """The estimate alone (flits/endpoint/cycle); arguments as :func:`saturation_terms`."""
+    return saturation_terms(**kwargs)["saturation_estimate"]
+
+
+FACTORS = (
+    ("saturation_bound", "channel-load bound", "min(1, 1/gamma_max, 1/gamma_ejection)",
+     "Dally & Towles 2004, §3.3 (ideal throughput)"),
+    ("load_balance", "load balance beta", "mean output load / bottleneck load (<= 1)",
+     "derived here (docs/saturation.md)"),
+    ("matching_efficiency", "matching efficiency E",
+     "1 - (1 - E_alloc(P, w) kappa_w)^S ... scaled by beta, x wormhole W_L",
+     "Dally & Towles §19.3; McKeown 1999 (iSLIP); Karol, Hluchyj & Morgan 1987 (HOL)"),
+    ("vc_turnaround_steps", "VC turnaround t_v", "routing + VC alloc + switch alloc - 1",
+     "the router's pipeline (BookSim2's iq router: 2)"),
+    ("credit_round_trip", "credit round trip t_crt", "2 (link + c) + pipeline + 1 cycles",
+     "Dally & Towles §16.3 (credit-based flow control)"),
+    ("vc_rate", "one VC's rate r_v", "min(S L / (t_v + L/E), E B / t_crt)",
+     "derived here (docs/saturation.md)"),
+    ("channel_ceiling", "busiest channel", "E / gamma_max", "derived here"),
+    ("vc_class_ceiling", "busiest VC class", "V_c r_v / gamma_class",
+     "dateline classes: Dally & Towles §14.2"),
+    ("injection_ceiling", "injection", "V_inj r_v", "derived here"),
+    ("endpoint_ceiling", "ejection port", "E min(1, 1/gamma_ejection)", "derived here"),
+    ("saturation_estimate", "saturation estimate", "min of the four ceilings and the bound",
+     "docs/saturation.md"),
+)
+"""(key of saturation_terms, name, formula, source) of every factor, for ``explain``."""

@@ -1,0 +1,51 @@
+"""``icnperf explain saturation``: every factor of the saturation estimate, its value,
+formula and source."""
+
+from __future__ import annotations
+
+from icnperf.reports.page import Page
+from icnperf.reports.render import Column, csv_text, json_text, number
+
+
+def saturation_rows(spec_text: str, pattern: str, machine_name: str | None,
+                    overrides=()) -> tuple[list[dict], dict]:
+    """(one row per factor, the document's inputs) for one topology and pattern."""
+    from icnperf.model.network.saturation import FACTORS
+    from icnperf.reports.text.topology import topology_document
+    from icnperf.model.topology.base import PATTERNS
+    from icnperf.model.topology.saturation import saturation_of
+    from icnperf.model.topology.spec import parse_spec
+    from icnperf.errors import InputError
+
+    if pattern not in PATTERNS:
+        raise InputError(f"--traffic: unknown pattern {pattern!r} (choose from"
+                         f" {', '.join(PATTERNS)})")
+    doc = topology_document(spec_text, None, machine_name, overrides)
+    spec = parse_spec(spec_text)
+    terms = saturation_of(spec.family.name, spec.params, spec.evaluate(), pattern,
+                          doc["router"])
+    rows = [{"factor": name, "value": float(terms[key]), "formula": formula,
+             "source": source, "key": key} for key, name, formula, source in FACTORS]
+    inputs = {"topology": spec.text, "traffic": pattern, "machine": machine_name,
+              "router": doc["router"], "gamma_max": doc["channel_load"][pattern]}
+    return rows, inputs
+
+
+def explain_saturation_text(spec_text: str, pattern: str, machine_name: str | None,
+                            overrides, fmt: str, wide: bool = False) -> str:
+    """The factors as a table, CSV or JSON."""
+    rows, inputs = saturation_rows(spec_text, pattern, machine_name, overrides)
+    if fmt == "json":
+        return json_text({"inputs": inputs, "factors": rows})
+    if fmt == "csv":
+        return csv_text(rows, ["key", "factor", "value", "formula", "source"])
+    router = ", ".join(f"{k} {v}" for k, v in inputs["router"].items())
+    page = Page(wide)
+    page.line(f"{inputs['topology']}, {pattern} traffic (flits/endpoint/cycle; router: {router})")
+    page.blank()
+    page.table(rows, [Column("factor", "factor"), Column("value", "value", number(4)),
+                      Column("formula", "formula"), Column("source", "source")])
+    page.blank()
+    page.notes("notes", ["the smallest ceiling is the estimate; docs/saturation.md derives"
+                         " each factor and shows where the estimate stops being right"])
+    return page.text()
