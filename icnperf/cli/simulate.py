@@ -44,6 +44,10 @@ def simulate() -> None:
                    " iq router: 4 VCs x 8 flits, 4 one-cycle stages, iSLIP allocation,"
                    " its torus VC classes and random k/2 ties); the options below override"
                    " single values.")
+@click.option("--machine", "machine_name", default=None, metavar="NAME|FILE",
+              help="Take the router's VCs, buffer, allocator, arbiter and internal speedup"
+                   " from this machine's network keys (over --router; the options below"
+                   " override them).")
 @click.option("--vcs", type=int, default=None,
               help="VCs per port (dragonfly: >= 2 for min, 3 for ugal, 6 for valiant /"
                    " ugal-hops).")
@@ -104,7 +108,7 @@ def simulate() -> None:
 def simulate_traffic(topology: str, routing: str | None, global_wiring: str | None,
                      traffic: str, hotspot_fraction: float | None,
                      hotspot_nodes: int | None, rates: str, router_preset: str,
-                     vcs: int | None, buffer: int | None, router_delay: int | None,
+                     machine_name: str | None, vcs: int | None, buffer: int | None, router_delay: int | None,
                      routing_delay: int | None, vc_alloc_delay: int | None,
                      switch_alloc_delay: int | None, switch_traversal_delay: int | None,
                      link_delay: int | None, global_link_delay: int | None,
@@ -129,6 +133,16 @@ def simulate_traffic(topology: str, routing: str | None, global_wiring: str | No
             raise InputError(f"--global-link-delay applies to dragonflies (their inter-group"
                              f" links); {topology} is a {family}")
 
+    if machine_name is not None:
+        from icnperf.reports.text.simulate import machine_router_keys
+
+        given = machine_router_keys(machine_name)
+        vcs = given.get("vcs") if vcs is None else vcs
+        buffer = given.get("buffer") if buffer is None else buffer
+        allocator = given.get("allocator") if allocator is None else allocator
+        arbiter = given.get("arbiter") if arbiter is None else arbiter
+        internal_speedup = (given.get("internal_speedup") if internal_speedup is None
+                            else internal_speedup)
     router = router_settings(router_preset, vcs=vcs, buffer=buffer, router_delay=router_delay,
                              link_delay=link_delay, global_link_delay=global_link_delay,
                              terminal_delay=terminal_delay, packet_flits=packet_flits,

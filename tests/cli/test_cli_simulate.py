@@ -406,3 +406,14 @@ def test_global_link_delay_needs_a_dragonfly():
                                       "--rates", "0.1", "--global-link-delay", "5"])
     assert result.exit_code == 2
     assert "dragonflies" in result.output and "torus:8x8 is a torus" in result.output
+
+
+def test_machine_gives_the_router_and_options_override_it():
+    """nudt-generic sets network.virtual_channels = 8 and vc_buffer_flits = 300: they reach
+    the simulated router over the default preset, and --vcs overrides the machine."""
+    base = ["--topology", "torus:4x4", "--rates", "0.1", "--warmup", "10", "--measure", "10",
+            "--drain", "10", "--format", "json"]
+    doc = run_json(*base, "--machine", "nudt-generic")
+    assert (doc["inputs"]["vcs"], doc["inputs"]["buffer_flits"]) == (8, 300)
+    doc = run_json(*base, "--machine", "nudt-generic", "--vcs", "4")
+    assert (doc["inputs"]["vcs"], doc["inputs"]["buffer_flits"]) == (4, 300)

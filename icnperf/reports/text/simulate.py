@@ -308,6 +308,21 @@ def traffic_rows(topology: str, traffic: str, rates_text: str, router: dict, war
     return rows, shared
 
 
+MACHINE_ROUTER_KEYS = {"network.virtual_channels": "vcs", "network.vc_buffer_flits": "buffer",
+                       "network.switch_allocator": "allocator", "network.arbiter": "arbiter",
+                       "network.internal_speedup": "internal_speedup"}
+"""Machine keys that describe the simulated router, and the RouterConfig field of each."""
+
+
+def machine_router_keys(machine_name: str) -> dict:
+    """The RouterConfig values a machine gives (only the keys it sets)."""
+    from icnperf.data.machine import load_machine
+
+    machine = load_machine(machine_name)
+    return {field: machine.get(path) for path, field in MACHINE_ROUTER_KEYS.items()
+            if machine.get(path) is not None}
+
+
 def router_notes(config) -> list[str]:
     """Notes on where the simulated router departs from the model's assumptions."""
     notes = []
