@@ -38,6 +38,8 @@ Mechanisms (sources):
   unmemoried random match gives 1 - 1/e = 63.2 %: the ratio κ = (2 - √2)/(1 - 1/e) = 0.927
   is the cost of a head's blocking persisting. With w VCs a blocked head holds back one
   queue of w, so κ_w = 1 - (1 - κ)/w (derived here).
+* **Fixed permutations** (tornado, bit-complement, transpose, a seeded permutation, the
+  worst case): no random destination conflicts, so E = 1 and only the VC ceilings act.
 * **Load balance**: a head waits only while its output is busy; Karol's outputs are all
   equally loaded. Where the router's outputs carry on average the fraction β of the
   bottleneck's load, the lost fraction shrinks to (1 - E·κ_w)·β (derived here; β = 1 on a
@@ -172,7 +174,8 @@ def saturation_terms(*, gamma_max, ejection_load=1.0, gamma_class=None, class_vc
                      injection_vcs, ports, mean_output_load=None, packet_flits=1,
                      buffer_flits=8, link_delay=1, router_delay=1, routing_delay=0,
                      vc_alloc_delay=0, switch_alloc_delay=1, channel_extra=0,
-                     allocator="separable", speedup=1.0) -> dict[str, np.ndarray]:
+                     allocator="separable", speedup=1.0,
+                     permutation=False) -> dict[str, np.ndarray]:
     """Every factor of the estimate and the estimate itself (``saturation_estimate``).
 
     ``gamma_max``: busiest router-router channel's load; ``ejection_load``: busiest
@@ -181,7 +184,10 @@ def saturation_terms(*, gamma_max, ejection_load=1.0, gamma_class=None, class_vc
     VCs an endpoint may inject on; ``ports``: router ports P (network and endpoint);
     ``mean_output_load``: mean load of a router's output ports (default: the bottleneck's,
     β = 1). Pipeline stages in cycles; ``channel_extra``: cycles a channel adds to its
-    latency (1 for BookSim2's). NaN ``gamma_max`` gives NaN.
+    latency (1 for BookSim2's). ``permutation``: every endpoint sends to one fixed
+    destination, so the allocators meet no random conflicts (Karol's premise, uniformly
+    random destinations, does not hold) and E = 1; the VC turnaround and credit ceilings
+    remain. NaN ``gamma_max`` gives NaN.
     """
     gamma = _f(gamma_max)
     eject = _f(ejection_load)
@@ -193,10 +199,13 @@ def saturation_terms(*, gamma_max, ejection_load=1.0, gamma_class=None, class_vc
         bottleneck = np.maximum(gamma, eject)
         balance = (np.ones_like(bottleneck) if mean_output_load is None
                    else _f(mean_output_load) / bottleneck)
-        matching = matching_efficiency(ports, class_vcs, allocator, speedup, balance)
-        efficiency = matching * wormhole_factor(ports, packet_flits, class_vcs, balance)
-        eject_efficiency = matching * wormhole_factor(ports, packet_flits, injection_vcs,
-                                                      balance)
+        if permutation:
+            efficiency = eject_efficiency = np.ones_like(bottleneck)
+        else:
+            matching = matching_efficiency(ports, class_vcs, allocator, speedup, balance)
+            efficiency = matching * wormhole_factor(ports, packet_flits, class_vcs, balance)
+            eject_efficiency = matching * wormhole_factor(ports, packet_flits, injection_vcs,
+                                                          balance)
         turnaround = turnaround_steps(routing_delay, vc_alloc_delay, switch_alloc_delay)
         round_trip = credit_round_trip(link_delay, router_delay, channel_extra)
         rate = vc_rate(packet_flits, turnaround, efficiency, buffer_flits, round_trip,

@@ -19,13 +19,18 @@ Rules (loads in flits/cycle at 1 flit/endpoint/cycle, ``base.py``'s conventions)
   (from the average distance), else taken as the bottleneck's (β = 1, the pessimistic
   end).
 * **UGAL** on a dragonfly: γ = min(γ_min, 2·γ_uniform) (saturation.ugal_channel_load).
+* **Fixed permutations** (:data:`PERMUTATIONS`): no allocator matching loss.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from icnperf.model.network.contention import FIXED_PERMUTATIONS
 from icnperf.model.network.saturation import saturation_terms, ugal_channel_load
+
+PERMUTATIONS = FIXED_PERMUTATIONS + ("worst-case",)
+"""Patterns that send every endpoint's packets to one fixed destination."""
 
 GRID_FAMILIES = ("torus", "mesh", "hypercube")
 
@@ -51,7 +56,8 @@ def estimate_inputs(family: str, params: dict, metrics, pattern: str, *, vcs,
     n = np.asarray(metrics.endpoints, dtype=float)
     inputs = {"gamma_max": g, "ejection_load": ejection, "gamma_class": g,
               "class_vcs": vcs, "injection_vcs": vcs,
-              "ports": np.asarray(metrics.radix, dtype=float), "mean_output_load": None}
+              "ports": np.asarray(metrics.radix, dtype=float), "mean_output_load": None,
+              "permutation": pattern in PERMUTATIONS}
     if family in GRID_FAMILIES:
         if family == "torus":
             rings = np.any(np.asarray(params["radices"]) > 2, axis=-1)

@@ -118,3 +118,17 @@ def test_vectorised_over_a_batch():
         assert batch["saturation_estimate"][i] == pytest.approx(
             float(one["saturation_estimate"]))
     assert np.all(batch["saturation_estimate"] <= batch["saturation_bound"])
+
+
+def test_fixed_permutation_has_no_matching_loss():
+    """Tornado on the 8x8 torus (gamma_max = 3): the default router (t_v = 0, one VC per
+    class passing 1 flit/cycle) reaches the bound 1/3, as the simulator does; BookSim's
+    router is held to its two wraparound-class VCs at 1/3 flit/cycle each: 2/3 / 3 = 0.222."""
+    from icnperf.model.topology.saturation import DEFAULT_ROUTER
+
+    spec = parse_spec("torus:8x8")
+    metrics = spec.evaluate()
+    default = saturation_of("torus", spec.params, metrics, "tornado", DEFAULT_ROUTER)
+    assert float(default["saturation_estimate"]) == pytest.approx(1 / 3)
+    booksim = saturation_of("torus", spec.params, metrics, "tornado", {"vcs": 4, **BOOKSIM})
+    assert float(booksim["saturation_estimate"]) == pytest.approx(2 / 3 / 3)
