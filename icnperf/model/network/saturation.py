@@ -187,7 +187,8 @@ def saturation_terms(*, gamma_max, ejection_load=1.0, gamma_class=None, class_vc
     latency (1 for BookSim2's). ``permutation``: every endpoint sends to one fixed
     destination, so the allocators meet no random conflicts (Karol's premise, uniformly
     random destinations, does not hold) and E = 1; the VC turnaround and credit ceilings
-    remain. NaN ``gamma_max`` gives NaN.
+    remain. NaN ``gamma_max`` gives NaN, and so does ``class_vcs`` below 1 (fewer VCs than
+    the routing's classes: it cannot route deadlock-free).
     """
     gamma = _f(gamma_max)
     eject = _f(ejection_load)
@@ -216,7 +217,8 @@ def saturation_terms(*, gamma_max, ejection_load=1.0, gamma_class=None, class_vc
         endpoint = eject_efficiency * np.minimum(1.0, 1.0 / eject)
         estimate = np.minimum(np.minimum(channel, vc_class), np.minimum(injection, endpoint))
         estimate = np.minimum(estimate, bound)
-        unknown = np.isnan(gamma)
+        # fewer VCs than the routing's classes: no deadlock-free routing, no estimate
+        unknown = np.isnan(gamma) | (_f(class_vcs) < 1)
         bound, estimate = np.where(unknown, np.nan, bound), np.where(unknown, np.nan, estimate)
     return {"saturation_bound": bound, "load_balance": np.minimum(balance, 1.0),
             "matching_efficiency": efficiency, "vc_turnaround_steps": turnaround,

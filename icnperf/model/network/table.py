@@ -186,6 +186,10 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
         bound = float(saturation_load(gamma))
         saturation = float(saturation_of(spec.family.name, spec.params, metrics, pattern,
                                          machine_router(machine))["saturation_estimate"])
+        if math.isnan(saturation):
+            raise InputError(f"no saturation estimate for {spec.text}: network."
+                             "virtual_channels leaves a VC class of its routing without a VC"
+                             " (a torus needs 2, one per dateline class)")
         efficiency = saturation / bound
         if load >= saturation:
             raise InputError(f"offered load {load:g} is at or past the saturation estimate"

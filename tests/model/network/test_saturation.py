@@ -132,3 +132,17 @@ def test_fixed_permutation_has_no_matching_loss():
     assert float(default["saturation_estimate"]) == pytest.approx(1 / 3)
     booksim = saturation_of("torus", spec.params, metrics, "tornado", {"vcs": 4, **BOOKSIM})
     assert float(booksim["saturation_estimate"]) == pytest.approx(2 / 3 / 3)
+
+
+def test_fewer_vcs_than_classes_has_no_estimate():
+    """One VC on a torus leaves a dateline class without a VC: no deadlock-free routing, so
+    the estimate is n/a (NaN), not 0."""
+    from icnperf.model.topology.saturation import DEFAULT_ROUTER
+
+    spec = parse_spec("torus:4x4")
+    terms = saturation_of("torus", spec.params, spec.evaluate(), "uniform",
+                          {**DEFAULT_ROUTER, "vcs": 1})
+    assert math.isnan(float(terms["saturation_estimate"]))
+    mesh = parse_spec("mesh:4x4")
+    assert float(saturation_of("mesh", mesh.params, mesh.evaluate(), "uniform",
+                               {**DEFAULT_ROUTER, "vcs": 1})["saturation_estimate"]) > 0
