@@ -13,7 +13,8 @@ collective terms.
 The proxy also gives each design an equivalence key: designs with equal keys run every
 term on the same job layout with the same parameters, so the full model gives them the
 same time (tori sharing their partitions; a Clos and the fat tree it is; slim flies whose
-uniform throughput is 1, whose crossbar stand-ins keep the links' full bandwidth; xgft
+uniform saturation estimate is the same, whose crossbar stand-ins keep the same share of
+the links' bandwidth (model/topology/saturation.py, the machine's routers); xgft
 trees equal below the top level whose jobs use the same top-level pods: a job on the first
 n endpoints of m_h pods of P_(h-1) endpoints touches only the first ceil(n / P_(h-1)) of
 them, and NCA hops, pod channel counts and dmodk ports do not depend on m_h). Once the
@@ -37,6 +38,7 @@ from icnperf.model.sizing.views import (Crossbar, Dragonfly, FatTree, Megafly, T
                                       XGFTree, farthest_rank, torus_halo)
 from icnperf.model.sizing.workload import APPS, AppTerm, Workload, _candidates
 from icnperf.model.sizing.workload import app_default as _default
+from icnperf.model.topology.saturation import machine_router, saturation_of
 
 _TREES = ("hw-tree", "p2p-tree")
 
@@ -121,6 +123,7 @@ class Proxy:
         self.n_endpoints = n_endpoints
         self.params = collective_parameters(machine, "mpi")
         self.ring_ties = machine.get("network.ring_ties", "plus")
+        self.router = machine_router(machine)
         self.plans = [term_plan(t, machine, n_endpoints) for t in workload.terms]
         self._fixed: dict = {}
         views = [self._view(b) for b in blocks if b.family != "torus"]
@@ -153,12 +156,18 @@ class Proxy:
         view = self._view(block)
         bandwidth = None
         if block.family == "slimfly":
-            theta = np.asarray(block.metrics.throughput["uniform"], dtype=float)
-            bandwidth = self.params["link_bandwidth"] * theta
+            bandwidth = self.params["link_bandwidth"] * self._slimfly_share(block)
         total = np.zeros(len(block))
         for plan in self.plans:
             total = total + plan.term.weight * self._network_term(plan, view, bandwidth)
         return total
+
+    def _slimfly_share(self, block: Block) -> np.ndarray:
+        """The share of link bandwidth a slim fly's crossbar stand-in keeps: its uniform
+        saturation estimate for the machine's routers (workload.slimfly_throughput's, over
+        the block's arrays)."""
+        return np.asarray(saturation_of("slimfly", block.params, block.metrics, "uniform",
+                                        self.router)["saturation_estimate"], dtype=float)
 
     def keys(self, block: Block) -> list:
         """Equivalence keys (module docstring), one per design."""
@@ -182,9 +191,8 @@ class Proxy:
             return [("xgft", tuple(int(v) for v in m[:-1]), tuple(int(v) for v in w),
                      tuple(int(v) for v in u)) for m, w, u in zip(p["m"], p["w"], used)]
         if block.family == "slimfly":
-            theta = np.asarray(block.metrics.throughput["uniform"], dtype=float)
-            return [("crossbar", 1.0) if t == 1.0 else ("slimfly", int(q), int(r))
-                    for t, q, r in zip(theta, p["q"], p["p"])]
+            share = self._slimfly_share(block)
+            return [("crossbar", float(t)) for t in share]
         names = list(p)
         return [(block.family, *(int(p[name][i]) for name in names))
                 for i in range(len(block))]

@@ -23,8 +23,7 @@ Where a job sits on a design (Layout):
   their bandwidth (model/topology/saturation.py for the machine's routers; at most
   Θ = min(1, 1/γ_uniform), model/topology/slimfly.py), so an oversubscribed slim fly (many
   endpoints per router) pays for it; the hop count and pattern-specific contention are
-  not modelled, and the term says so. The proxy (proxy.py) derates by Θ itself, at least
-  the estimate, so it stays a lower bound of the time.
+  not modelled, and the term says so. The proxy (proxy.py) derates by the same estimate.
 
 Algorithms: ``best`` takes the fastest algorithm the model defines on the layout; a name,
 or a list of names (the fastest of them), is used where the model defines it there. The hardware tree (hw-tree) and the
