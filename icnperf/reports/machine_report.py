@@ -82,7 +82,7 @@ def topology_section(machines, names) -> Section:
     from icnperf.reports.text.topology import topology_document
     from icnperf.model.topology.base import PATTERNS
 
-    docs = [topology_document(machine.topology) for machine in machines]
+    docs = [topology_document(machine.topology, machine=machine) for machine in machines]
     notes = []
     keys = (("spec", "topology"), ("routers", "routers"), ("endpoints", "endpoints"),
             ("radix", "router radix (ports)"), ("links", "links"),
@@ -92,11 +92,13 @@ def topology_section(machines, names) -> Section:
                     caption="Structure (hops between routers)")
     loads = Table(
         ["traffic pattern", *[f"{n}: channel load (flits/cycle)" for n in names],
-         *[f"{n}: throughput (flits/endpoint/cycle)" for n in names]],
-        [[p, *[d["channel_load"][p] for d in docs], *[d["throughput"][p] for d in docs]]
-         for p in PATTERNS],
+         *[f"{n}: throughput (flits/endpoint/cycle)" for n in names],
+         *[f"{n}: saturation estimate (flits/endpoint/cycle)" for n in names]],
+        [[p, *[d["channel_load"][p] for d in docs], *[d["throughput"][p] for d in docs],
+          *[d["saturation_estimate"][p] for d in docs]] for p in PATTERNS],
         caption="Channel load per unidirectional channel when every endpoint injects one"
-                " flit per cycle, and the saturation throughput it implies")
+                " flit per cycle, the saturation throughput it implies, and the saturation"
+                " estimate of the machine's routers (docs/saturation.md)")
     fig = figure("Saturation throughput by traffic pattern", "traffic pattern",
                  "throughput (flits/endpoint/cycle)", y_log=False, x_type="category")
     for i, (doc, name) in enumerate(zip(docs, names)):

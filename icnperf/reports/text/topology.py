@@ -15,11 +15,11 @@ def _count(value) -> int | float:
 
 
 def topology_document(spec_text: str, tree_routing: str | None = None,
-                      machine_name: str | None = None, overrides=()) -> dict:
+                      machine_name: str | None = None, overrides=(), machine=None) -> dict:
     """All metrics of one spec as a plain dict (the JSON layout of ``icnperf topology``);
     ``tree_routing`` picks a fat tree's up-port rule (TopologySpec.evaluate). The saturation
-    estimate per pattern uses the routers of ``machine_name`` (with ``overrides``), or the
-    simulator's default router."""
+    estimate per pattern uses the routers of ``machine`` (a loaded Machine) or
+    ``machine_name`` (with ``overrides``), or the simulator's default router."""
     from icnperf.model.topology.saturation import (DEFAULT_ROUTER, machine_router,
                                                    saturation_of)
     from icnperf.model.topology.spec import parse_spec
@@ -28,7 +28,9 @@ def topology_document(spec_text: str, tree_routing: str | None = None,
     m = spec.evaluate(tree_routing)
     throughput = m.throughput
     router = dict(DEFAULT_ROUTER)
-    if machine_name is not None:
+    if machine is not None:
+        router = machine_router(machine)
+    elif machine_name is not None:
         from icnperf.data.machine import load_machine
 
         router = machine_router(load_machine(machine_name).with_overrides(list(overrides)))
