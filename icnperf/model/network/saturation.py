@@ -51,8 +51,8 @@ Mechanisms (sources):
   flits, so a head may wait for one (:func:`wormhole_factor`).
 * **VC turnaround** (packet length L): a VC serves one packet at a time; its head spends
   t_v = routing + VC allocation + switch allocation - 1 steps before its first flit can
-  leave (BookSim2's iq router: 2 steps; a router that routes and allocates a VC in the
-  cycle of arrival: 0), then each flit needs a switch grant (1/E attempts): r_v =
+  leave (BookSim2's iq router: 2 steps; a router that routes while the head waits in the
+  buffer drops the routing term; one that allocates in the cycle of arrival: 0), then each flit needs a switch grant (1/E attempts): r_v =
   S·L/(t_v + L/E) flits per cycle (wormhole: the VC is held for the whole packet).
 * **Credit round trip**: a VC of B flits sends at most B flits per round trip t_crt =
   2·(link + c) + pipeline + 1 cycles (c = 1 where a channel delivers one cycle after its
@@ -145,11 +145,16 @@ def wormhole_factor(ports, packet_flits, class_vcs, balance=1.0) -> np.ndarray:
     return 1.0 - miss * (length - 1.0) / length * np.clip(_f(balance), 0.0, 1.0)
 
 
-def turnaround_steps(routing_delay, vc_alloc_delay, switch_alloc_delay) -> np.ndarray:
-    """t_v = routing + VC allocation + switch allocation - 1 (at least 0): steps a VC's
-    new head spends before its first flit can leave."""
-    return np.maximum(_f(routing_delay) + _f(vc_alloc_delay) + _f(switch_alloc_delay) - 1.0,
-                      0.0)
+def turnaround_steps(routing_delay, vc_alloc_delay, switch_alloc_delay,
+                     allocator="islip") -> np.ndarray:
+    """t_v: steps a VC's new head spends at the front of its VC before its first flit can
+    leave, at least 0. BookSim2's iq router (``islip``) starts route computation when the
+    head reaches the front: t_v = routing + VC allocation + switch allocation - 1. The
+    separable router counts the routing delay from the head's arrival in the buffer, which
+    a saturated VC's queueing already covers: t_v = VC allocation + switch allocation - 1
+    (the engine's and kernel's stage timing, sim/engine.py and sim/kernel.py)."""
+    routing = np.where(np.asarray(allocator) == "islip", _f(routing_delay), 0.0)
+    return np.maximum(routing + _f(vc_alloc_delay) + _f(switch_alloc_delay) - 1.0, 0.0)
 
 
 def credit_round_trip(link_delay, router_delay, channel_extra=0) -> np.ndarray:
@@ -207,7 +212,8 @@ def saturation_terms(*, gamma_max, ejection_load=1.0, gamma_class=None, class_vc
             efficiency = matching * wormhole_factor(ports, packet_flits, class_vcs, balance)
             eject_efficiency = matching * wormhole_factor(ports, packet_flits, injection_vcs,
                                                           balance)
-        turnaround = turnaround_steps(routing_delay, vc_alloc_delay, switch_alloc_delay)
+        turnaround = turnaround_steps(routing_delay, vc_alloc_delay, switch_alloc_delay,
+                                      allocator)
         round_trip = credit_round_trip(link_delay, router_delay, channel_extra)
         rate = vc_rate(packet_flits, turnaround, efficiency, buffer_flits, round_trip,
                        speedup)
@@ -241,7 +247,8 @@ FACTORS = (
     ("matching_efficiency", "matching efficiency E",
      "1 - (1 - E_alloc(P, w) kappa_w)^S ... scaled by beta, x wormhole W_L",
      "Dally & Towles §19.3; McKeown 1999 (iSLIP); Karol, Hluchyj & Morgan 1987 (HOL)"),
-    ("vc_turnaround_steps", "VC turnaround t_v", "routing + VC alloc + switch alloc - 1",
+    ("vc_turnaround_steps", "VC turnaround t_v",
+     "(routing, iSLIP only) + VC alloc + switch alloc - 1",
      "the router's pipeline (BookSim2's iq router: 2)"),
     ("credit_round_trip", "credit round trip t_crt", "2 (link + c) + pipeline + 1 cycles",
      "Dally & Towles §16.3 (credit-based flow control)"),

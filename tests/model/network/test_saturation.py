@@ -58,6 +58,8 @@ def test_vc_rate_turnaround_and_credit_by_hand():
     steps. Credits: 8 flits over 2 (100 + 1) + 4 + 1 = 207 cycles."""
     assert float(S.turnaround_steps(1, 1, 1)) == 2.0
     assert float(S.turnaround_steps(0, 0, 1)) == 0.0
+    # the separable router routes while the head waits in the buffer: no routing term
+    assert float(S.turnaround_steps(1, 1, 1, "separable")) == 1.0
     assert float(S.credit_round_trip(100, 4, 1)) == 207.0
     assert float(S.vc_rate(1, 2, 1.0, 8, 11)) == pytest.approx(1 / 3)
     assert float(S.vc_rate(1, 2, 1.0, 8, 207)) == pytest.approx(8 / 207)
