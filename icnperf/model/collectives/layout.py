@@ -23,8 +23,8 @@ default_rng); ``spread`` deals the nodes round-robin over the leaf switches of a
 or the groups of a dragonfly / megafly / gdragonfly (node i on unit i mod U, the
 (i // U)-th endpoint of it)."""
 
-_NETWORK_FAMILIES = ("fattree", "clos", "xgft", "dragonfly", "megafly", "gdragonfly")
-_TREE_FAMILIES = ("fattree", "clos", "xgft")
+_NETWORK_FAMILIES = ("fattree", "clos", "xgft", "rail", "dragonfly", "megafly", "gdragonfly")
+_TREE_FAMILIES = ("fattree", "clos", "xgft", "rail")
 """Non-torus families whose minimal routes the textbook algorithms are mapped onto."""
 
 
@@ -44,8 +44,14 @@ class Layout:
     ``ring_ties``: how a torus routes a message half a ring away (torus.RING_TIES; None:
     not set, routed + unless a machine sets it, see collectives.machine_layout).
     ``tree_routing``: a fat tree's up-port rule (xgft.TREE_ROUTINGS; None: random).
-    ``machine_endpoints``: the network's endpoints when the job uses only ``endpoints`` of
-    them (:meth:`on_part`; None: the job fills the network)."""
+    ``machine_endpoints``: the network's nodes when the job uses only ``endpoints`` of
+    them (:meth:`on_part`; None: the job fills the network).
+
+    On a rail-optimised tree (``rail``, model/topology/rail.py) a node is R NICs: node
+    slot g owns the NIC endpoints g·R .. g·R+R-1 (NIC i on rail i), rank r's messages
+    leave and enter by NIC (r mod ppn) mod R (one NIC per GPU when ppn = R; NIC 0 with one
+    rank per node); :meth:`rank_endpoints` and :meth:`traffic` speak NIC endpoints, which
+    :meth:`tree_points` places on the XGFT."""
 
     endpoints: int
     radices: tuple[int, ...] | None = None
@@ -88,9 +94,30 @@ class Layout:
         return cls(1, None)
 
     @property
-    def network_endpoints(self) -> int:
-        """Endpoints of the whole network (the job's nodes unless :meth:`on_part`)."""
+    def network_nodes(self) -> int:
+        """Nodes of the whole network (the job's nodes unless :meth:`on_part`)."""
         return self.machine_endpoints or self.endpoints
+
+    @property
+    def network_endpoints(self) -> int:
+        """Endpoints of the whole network: its nodes times :attr:`rails`."""
+        return self.network_nodes * self.rails
+
+    @property
+    def rails(self) -> int:
+        """NIC endpoints per node: R on a rail-optimised tree, else 1."""
+        return self.network[1] if self.family == "rail" else 1
+
+    def tree_points(self, endpoints) -> np.ndarray:
+        """The XGFT positions of endpoints (rail.positions on a rail tree; the endpoints
+        themselves on other trees)."""
+        endpoints = np.asarray(endpoints, dtype=np.int64)
+        if self.family != "rail":
+            return endpoints
+        from icnperf.model.topology.rail import positions
+
+        _, rails, m, _, _, join = self.network
+        return positions(rails, m, join, endpoints)
 
     def on_part(self, nodes: int) -> Layout:
         """A job of ``nodes`` nodes on this fat tree / dragonfly as it is (the network keeps
@@ -99,7 +126,7 @@ class Layout:
         if self.network is None:
             raise InputError(f"a job on part of the machine needs a fat tree or dragonfly, "
                              f"not {self.text}")
-        size = self.network_endpoints
+        size = self.network_nodes
         if not (isinstance(nodes, (int, np.integer)) and not isinstance(nodes, bool)
                 and 2 <= nodes):
             raise InputError(f"a job needs a whole number of nodes >= 2, not {nodes!r}")
@@ -131,6 +158,15 @@ class Layout:
             p = spec.params.get("p", (1,) * len(m))
             p = (p,) if isinstance(p, int) else p
             return cls(int(spec.family.endpoints(spec.params)), None, (name, m, w, p))
+        if name == "rail":
+            def levels(key, default):
+                value = spec.params.get(key, default)
+                return (value,) if isinstance(value, int) else tuple(value)
+            m = levels("m", None)
+            rails = int(spec.params["rails"])
+            network = (name, rails, m, levels("w", None), levels("p", (1,) * len(m)),
+                       int(spec.params.get("join", len(m))))
+            return cls(int(spec.family.endpoints(spec.params)) // rails, None, network)
         if name == "gdragonfly":
             from icnperf.model.topology.dragonfly.general import DEFAULTS
 
@@ -141,7 +177,7 @@ class Layout:
             values = tuple(int(spec.params[key]) for key in spec.family.parameters)
             return cls(int(spec.family.endpoints(spec.params)), None, (name, *values))
         raise InputError(f"collectives are modelled on tori (torus, hypercube), fat trees "
-                         f"(fattree, clos) and dragonflies (dragonfly, megafly, gdragonfly) "
+                         f"(fattree, clos, xgft, rail) and dragonflies (dragonfly, megafly, gdragonfly) "
                          f"only, not {spec.text}")
 
     @classmethod
@@ -197,6 +233,8 @@ class Layout:
         name, *values = self.network
         if name == "xgft":
             return tuple(values)
+        if name == "rail":
+            return tuple(values[1:4])
         k, n = (values[0] // 2 if name == "clos" else values[0]), values[1]
         params = fattree_as_xgft(k, n)
         return params["m"], params["w"], params["p"]
@@ -248,6 +286,11 @@ class Layout:
             text = ",".join(f"{key}=" + "x".join(map(str, v)) for key, v in zip("mwp", values)
                             if not (key == "p" and set(v) == {1}))
             return f"xgft:{text}"
+        if name == "rail":
+            rails, m, w, p, join = values
+            text = ",".join(f"{key}=" + "x".join(map(str, v)) for key, v in zip("mwp", (m, w, p))
+                            if not (key == "p" and set(v) == {1}))
+            return f"rail:rails={rails},{text}" + (f",join={join}" if join != len(m) else "")
         if name == "gdragonfly":
             from icnperf.model.topology.dragonfly.general import DEFAULTS, PARAMETERS
 
@@ -303,7 +346,7 @@ class Layout:
                              f"not on {self.text}")
         from icnperf.model.topology import tree_routing
 
-        ends = self.node_endpoints()
+        ends = self.tree_points(self.node_endpoints() * self.rails)
         m, w, _ = self.tree
         return int(tree_routing.hops(m, w, np.full(ends.size, ends[0]), ends).max())
 
@@ -325,21 +368,24 @@ class Layout:
         (i mod U)·E + i // U (spread: U leaf switches or groups of E endpoints)."""
         node = np.arange(self.endpoints, dtype=np.int64)
         if self.placement == "random":
-            perm = np.random.default_rng(self.seed).permutation(self.network_endpoints)
+            perm = np.random.default_rng(self.seed).permutation(self.network_nodes)
             return perm.astype(np.int64)[node]
         if self.placement == "spread":
             size = self._unit_size()
-            units = self.network_endpoints // size
+            units = self.network_nodes // size
             return (node % units) * size + node // units
         return node
 
     def rank_endpoints(self) -> np.ndarray:
         """The endpoint of every rank: rank r is on node r // ppn, node i on
-        :meth:`node_endpoints` [i]."""
-        node = np.arange(self.ranks, dtype=np.int64) // self.processes_per_node
-        if self.placement == "linear":
+        :meth:`node_endpoints` [i]; on a rail tree NIC (r mod ppn) mod R of that node."""
+        rank = np.arange(self.ranks, dtype=np.int64)
+        node = rank // self.processes_per_node
+        if self.placement != "linear":
+            node = self.node_endpoints()[node]
+        if self.rails == 1:
             return node
-        return self.node_endpoints()[node]
+        return node * self.rails + (rank % self.processes_per_node) % self.rails
 
     def traffic(self, sources, destinations) -> tuple[int, int]:
         """(largest hops, largest channel load) of messages sent at once between distinct
@@ -365,6 +411,7 @@ class Layout:
             from icnperf.model.topology import tree_routing
 
             m, w, p = self.tree
+            sources, destinations = self.tree_points(sources), self.tree_points(destinations)
             hops = tree_routing.hops(m, w, sources, destinations)
             load = tree_routing.message_load(m, w, p, self.tree_routing or "random",
                                              sources, destinations)
@@ -389,7 +436,7 @@ class Layout:
         destinations = np.asarray(destinations, dtype=np.int64)
         if len(sources) == 0:
             return (0, 0, 0, False)
-        if self.is_default_placement:
+        if self.is_default_placement and self.rails == 1:
             hops, load = self.traffic(sources, destinations)
             return hops, max(load, 1), 1, False
         ends = self.rank_endpoints()

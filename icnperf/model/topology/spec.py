@@ -72,7 +72,8 @@ class TopologySpec:
         if self.family.name in ("fattree", "clos"):
             evaluate = fattree.fattree if self.family.name == "fattree" else fattree.clos
             return evaluate(**self.params, up_port=tree_routing)
-        raise InputError(f"tree routing applies to fattree, clos, xgft and rail, not {self.family.name}")
+        raise InputError(f"tree routing applies to fattree, clos, xgft and rail, "
+                         f"not {self.family.name}")
 
 
 def _integer(token: str, spec: str, what: str) -> int:
