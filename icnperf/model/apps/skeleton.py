@@ -113,13 +113,15 @@ class Phase:
     """One phase, charged ``repeat`` times. Compute keys: ``flops`` and ``memory_bytes``
     per rank per repeat, ``rate`` (FLOP/s) and ``bandwidth`` (B/s) per node (shared by its
     ppn ranks; default node.peak_flops, node.memory_bandwidth), ``fixed`` seconds per
-    repeat. Communication: any of ``halo``, ``collective``, ``p2p``, ``helper`` (one after
-    the other). ``overlap``: compute and communication overlap (the larger counts)."""
+    repeat; ``gpu_memory_bytes`` the bytes per rank per repeat the kernel moves when it
+    runs on the GPUs (model/apps/gpu.py; default memory_bytes). Communication: any of
+    ``halo``, ``collective``, ``p2p``, ``helper`` (one after the other). ``overlap``: compute and communication overlap (the larger counts)."""
 
     name: str
     repeat: Expression
     flops: Expression | None = None
     memory_bytes: Expression | None = None
+    gpu_memory_bytes: Expression | None = None
     rate: Expression | None = None
     bandwidth: Expression | None = None
     fixed: Expression | None = None
@@ -141,8 +143,8 @@ class Phase:
     def expressions(self) -> list[Expression]:
         """Every expression of the phase, in file order."""
         out = [self.repeat]
-        out += [e for e in (self.flops, self.memory_bytes, self.rate, self.bandwidth,
-                            self.fixed) if e is not None]
+        out += [e for e in (self.flops, self.memory_bytes, self.gpu_memory_bytes, self.rate,
+                            self.bandwidth, self.fixed) if e is not None]
         if self.halo:
             out.append(self.halo.bytes)
         if self.collective and self.collective.bytes is not None:
