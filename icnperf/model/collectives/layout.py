@@ -23,7 +23,8 @@ default_rng); ``spread`` deals the nodes round-robin over the leaf switches of a
 or the groups of a dragonfly / megafly / gdragonfly (node i on unit i mod U, the
 (i // U)-th endpoint of it)."""
 
-_NETWORK_FAMILIES = ("fattree", "clos", "xgft", "rail", "dragonfly", "megafly", "gdragonfly")
+_NETWORK_FAMILIES = ("fattree", "clos", "xgft", "rail", "dragonfly", "megafly", "gdragonfly",
+                     "dfplus")
 _TREE_FAMILIES = ("fattree", "clos", "xgft", "rail")
 """Non-torus families whose minimal routes the textbook algorithms are mapped onto."""
 
@@ -167,6 +168,11 @@ class Layout:
             network = (name, rails, m, levels("w", None), levels("p", (1,) * len(m)),
                        int(spec.params.get("join", len(m))))
             return cls(int(spec.family.endpoints(spec.params)) // rails, None, network)
+        if name == "dfplus":
+            p = spec.params
+            values = (p["p"], p["l"], p["s"], p["h"], p.get("g", p["s"] * p["h"] + 1))
+            return cls(int(spec.family.endpoints(spec.params)), None,
+                       (name, *(int(v) for v in values)))
         if name == "gdragonfly":
             from icnperf.model.topology.dragonfly.general import DEFAULTS
 
@@ -177,7 +183,8 @@ class Layout:
             values = tuple(int(spec.params[key]) for key in spec.family.parameters)
             return cls(int(spec.family.endpoints(spec.params)), None, (name, *values))
         raise InputError(f"collectives are modelled on tori (torus, hypercube), fat trees "
-                         f"(fattree, clos, xgft, rail) and dragonflies (dragonfly, megafly, gdragonfly) "
+                         f"(fattree, clos, xgft, rail) and dragonflies (dragonfly, megafly, "
+                         f"dfplus, gdragonfly) "
                          f"only, not {spec.text}")
 
     @classmethod
@@ -297,7 +304,8 @@ class Layout:
             return f"{name}:" + ",".join(f"{key}={v}" for key, v in zip(PARAMETERS, values)
                                          if DEFAULTS.get(key) != v)
         keys = {"fattree": ("k", "n"), "clos": ("radix", "levels"),
-                "dragonfly": ("p", "a", "h"), "megafly": ("k",)}[name]
+                "dragonfly": ("p", "a", "h"), "megafly": ("k",),
+                "dfplus": ("p", "l", "s", "h", "g")}[name]
         return f"{name}:" + ",".join(f"{key}={v}" for key, v in zip(keys, values))
 
     def _require_torus(self, what: str) -> tuple[int, ...]:
@@ -327,7 +335,7 @@ class Layout:
             m = self.tree[0]
             size = math.prod(m)
             return 2 * sum(1 for level in range(1, len(m)) if math.prod(m[:level]) < size)
-        if family == "megafly":
+        if family in ("megafly", "dfplus"):
             return 3
         if family == "gdragonfly":
             _, _, a, b, _, _, g, _ = self.network
@@ -360,6 +368,8 @@ class Layout:
             return values[0] * values[1]
         if name == "gdragonfly":
             return values[0] * values[1] * values[2]
+        if name == "dfplus":
+            return values[0] * values[1]
         return values[0] * values[0]
 
     def node_endpoints(self) -> np.ndarray:
@@ -421,6 +431,12 @@ class Layout:
         elif name == "gdragonfly":
             hops = dragonfly.gdragonfly_route_hops(*values, sources, destinations)
             load = dragonfly.gdragonfly_route_load(*values, sources, destinations)
+        elif name == "dfplus":
+            from icnperf.model.topology.dragonfly.plus import DFPlus
+
+            net = DFPlus(*values)
+            hops = net.hops(sources, destinations)
+            load = math.ceil(net.pattern_load(sources, destinations) - 1e-9)
         else:
             hops = dragonfly.megafly_route_hops(*values, sources, destinations)
             load = dragonfly.megafly_route_load(*values, sources, destinations)

@@ -39,6 +39,7 @@ def _placement_note(layout: Layout, algorithm: str) -> str:
                          "rank r sends by NIC (r mod ppn) mod R",
                  "dragonfly": "endpoints numbered router by router, groups in order",
                  "megafly": "endpoints numbered leaf by leaf, groups in order",
+                 "dfplus": "endpoints numbered leaf by leaf, groups in order",
                  "gdragonfly": "endpoints numbered router by router (r = i + a*j within a "
                                "group), groups in order"}[layout.family]
     where = {"linear": "node i on endpoint i (linear)",
@@ -147,6 +148,12 @@ def _topology_note(layout: Layout) -> str:
                 "(dragonfly.gdragonfly_route_hops); channel load of a step: the most messages "
                 "on one channel, counted exactly over these shares and the parallel local "
                 "links, rounded up (dragonfly.gdragonfly_route_load)")
+    if family == "dfplus":
+        return (f"topology: {layout.text}, minimal routing: 0 hops on one leaf, 2 within a "
+                "group (leaf, spine, leaf; split evenly over the s spines), 3 across groups "
+                "(split evenly over the group pair's m global links; plus.DFPlus.hops); "
+                "channel load of a step: the most messages on one channel counted over these "
+                "splits, rounded up (plus.DFPlus.pattern_load)")
     return (f"topology: {layout.text}, minimal routing: 0 hops on one leaf, 2 within a "
             "group (leaf, spine, leaf), 3 across groups (dragonfly.megafly_route_hops); "
             "channel load of a step: the most messages on one channel, a global channel "

@@ -245,3 +245,19 @@ def test_spec_and_bad_specs():
         with pytest.raises(InputError) as info:
             parse_spec(text)
         assert "\n" not in str(info.value)
+
+
+def test_collective_layout_routes_by_the_splits():
+    """dfplus:p=2,l=2,s=2,h=2,g=3 (m = 2): group 0's links to group 1 are ports 0 and 2
+    (spines 0 and 1), to group 2 ports 1 and 3. Endpoints 0, 1 (leaf 0) to group 1: half
+    of each on both up channels of leaf 0, 1 message each; adding 0 -> group 2 puts another
+    half on each: 1.5, rounded up to 2. Inside a group: leaf, spine, leaf, 1/2 per spine."""
+    from icnperf.model.collectives import Layout
+
+    layout = Layout.from_topology("dfplus:p=2,l=2,s=2,h=2,g=3")
+    assert (layout.endpoints, layout.text, layout.diameter) == (
+        12, "dfplus:p=2,l=2,s=2,h=2,g=3", 3)
+    assert layout.traffic([0, 1], [4, 5]) == (3, 1)
+    assert layout.traffic([0, 1, 0], [4, 5, 8]) == (3, 2)
+    assert layout.traffic([0], [2]) == (2, 1)
+    assert layout.traffic([0], [1]) == (0, 0)
