@@ -31,6 +31,8 @@ CASES = [
     (2, 2, 1, 2, 2),     # one spine, 2 groups, 2 parallel links
     (2, 1, 2, 2, 5),     # one leaf per group
     (3, 2, 2, 2, 5),     # p != l
+    (1, 2, 2, 2, 4),     # 4 ports for 3 other groups: spine 1's last port unconnected
+    (2, 2, 3, 2, 5),     # 6 ports for 4 other groups: 2 unconnected, m = 1
 ]
 """(p, l, s, h, g): every shape the parameters allow, small enough to route pair by pair."""
 
@@ -46,8 +48,9 @@ class Built:
         for leaf in self.leaves:
             for x in range(s):
                 self.graph.add_edge(leaf, ("S", leaf[1], x), key=("local",))
+        used = (s * h) // (g - 1) * (g - 1)
         for grp in range(g):
-            for port in range(s * h):
+            for port in range(used):
                 other = (grp + 1 + port % (g - 1)) % g
                 far = port - port % (g - 1) + g - 2 - port % (g - 1)
                 assert (other + 1 + far % (g - 1)) % g == grp
@@ -93,7 +96,7 @@ def crossing(case):
             walks = net.paths(a, b)
             if a != b:
                 assert len(walks) == (net.s if a[1] == b[1] else
-                                      net.s * net.h // (net.g - 1))
+                                      net.s * net.h // (net.g - 1))   # the 1/s, 1/m splits
             for w in walks:
                 for u, v, key in w:
                     c = index.setdefault((u, v, key), len(index))
@@ -240,7 +243,8 @@ def test_spec_and_bad_specs():
     spec = parse_spec("dfplus:p=4,l=8,s=8,h=4,g=33")
     assert spec.text == "dfplus:p=4,l=8,s=8,h=4,g=33"
     assert scalar(spec.evaluate().endpoints) == 33 * 8 * 4
-    for text in ("dfplus:p=4,l=8,s=8,h=4,g=6", "dfplus:p=4,l=8,s=8", "dfplus:p=0,l=1,s=1,h=1",
+    assert scalar(parse_spec("dfplus:p=4,l=8,s=8,h=4,g=6").evaluate().links) == 6 * 64 + 6 * 30 // 2
+    for text in ("dfplus:p=4,l=8,s=8,h=4,g=34", "dfplus:p=4,l=8,s=8", "dfplus:p=0,l=1,s=1,h=1",
                  "dfplus:p=1,l=1,s=1,h=1,g=1", "dfplus:p=1,l=1,s=1,h=1,q=2"):
         with pytest.raises(InputError) as info:
             parse_spec(text)

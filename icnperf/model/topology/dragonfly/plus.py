@@ -7,15 +7,17 @@ all-to-all by global links between spines. ``megafly:k`` is its maximal form p =
 h = k, g = k² + 1; machines such as JUWELS Booster and JUPITER are built with other sizes.
 
 Parameters (all integers >= 1): ``p`` endpoints per leaf, ``l`` leaves per group, ``s``
-spines per group, ``h`` global links per spine, ``g`` groups (default s·h + 1, one link per
+spines per group, ``h`` global ports per spine, ``g`` groups (default s·h + 1, one link per
 group pair). Every leaf links once to every spine of its group; the g - 1 other groups
-share the s·h global ports of a group evenly, m = s·h / (g - 1) links per group pair, so
-g - 1 must divide s·h (and g >= 2).
+share a group's s·h global ports evenly, m = floor(s·h / (g - 1)) links per group pair
+(g >= 2 and s·h >= g - 1); the last s·h - m(g - 1) ports of a group (the highest-numbered
+spines') stay unconnected, as in a machine whose group count does not divide its ports.
 
 Construction (the consecutive arrangement of dragonfly/__init__.py, repeated m times):
 spine x of group G owns global ports j = x·h .. x·h + h - 1; port j = c·(g-1) + t
 (c < m, t < g - 1) links to group G + t + 1 (mod g), landing on its port
-c·(g-1) + g - 2 - t (an involution: the far port's group is G again). Endpoint
+c·(g-1) + g - 2 - t (an involution: the far port's group is G again, and the connected
+ports j < m(g-1) map onto themselves, so a spine receives as many links as it owns). Endpoint
 e = (G·l + leaf)·p + port.
 
 MIN routing: same leaf, no router-router hop; same group, leaf -> spine -> leaf with the
@@ -27,8 +29,9 @@ is used, so MIN is the even split over shortest paths.
 Closed forms (derived here, checked in tests/model/topology/test_dfplus.py against the
 graph built and routed there, maximum matchings per channel and exhaustive bisection):
 routers g(l + s), endpoints N = g·l·p, radix max(p + s, l + h), router links
-g·l·s + g·s·h/2, diameter 3, mean distance (2p(l-1) + 3lp(g-1)) / (N - 1); uniform load
-max(lp / (g·m), p²(l-1)/(N·s) + h·l·p²/(N·m)) (global; leaf-spine, either direction);
+g·l·s + g·m(g-1)/2, diameter 3, mean distance (2p(l-1) + 3lp(g-1)) / (N - 1); uniform load
+max(lp / (g·m), p²(l-1)/(N·s) + o·l·p²/(N·m)) (global; leaf-spine, either direction; o the
+most connected ports of one spine, h when every port is used);
 worst-case max(lp/m, p·max(1/s if l >= 2, L/m)), L the most links one spine has to one
 group. Tornado (the group shift e -> e + lp), bit-complement, transpose and nearest-
 neighbour are counted flow by flow (:func:`pattern_load`) up to COUNT_LIMIT endpoints.
@@ -56,6 +59,7 @@ class DFPlus:
         self.p, self.l, self.s, self.h = int(p), int(l), int(s), int(h)
         self.g = self.s * self.h + 1 if g is None else int(g)
         self.m = self.s * self.h // (self.g - 1)
+        self.ports = self.m * (self.g - 1)
         self.n = self.g * self.l * self.p
 
     # --- structure -------------------------------------------------------------------
@@ -70,7 +74,7 @@ class DFPlus:
         return max(self.p + self.s, self.l + self.h)
 
     def links(self) -> int:
-        return self.g * self.l * self.s + self.g * self.s * self.h // 2
+        return self.g * self.l * self.s + self.g * self.ports // 2
 
     def diameter(self) -> int:
         return 3
@@ -81,7 +85,7 @@ class DFPlus:
 
     def spine_group_links(self) -> np.ndarray:
         """[x, t]: links of spine x to group G + t + 1 (the same in every group)."""
-        ports = np.arange(self.s * self.h)
+        ports = np.arange(self.ports)
         counts = np.zeros((self.s, self.g - 1), dtype=np.int64)
         np.add.at(counts, (ports // self.h, ports % (self.g - 1)), 1)
         return counts
@@ -145,8 +149,9 @@ class DFPlus:
                    for x in self.channel_loads(sources, destinations, weights))
 
     def uniform_load(self) -> float:
-        p, l, s, h, g, m, n = self.p, self.l, self.s, self.h, self.g, self.m, self.n
-        return max(l * p / (g * m), p * p * (l - 1) / (n * s) + h * l * p * p / (n * m))
+        p, l, s, g, m, n = self.p, self.l, self.s, self.g, self.m, self.n
+        owned = self.spine_group_links().sum(axis=1).max()
+        return max(l * p / (g * m), p * p * (l - 1) / (n * s) + owned * l * p * p / (n * m))
 
     def worst_case_load(self) -> float:
         most = self.spine_group_links().max() / self.m
@@ -173,8 +178,9 @@ class DFPlus:
 
 NOTES = (
     "dragonfly+ (Shpiner et al. 2017): g groups, each a complete bipartite Clos of l leaves "
-    "(p endpoints each) and s spines (h global links each); m = s*h/(g-1) global links per "
-    "group pair; megafly:k is p = l = s = h = k, g = k^2+1",
+    "(p endpoints each) and s spines (h global ports each); m = floor(s*h/(g-1)) global "
+    "links per group pair, a group's last s*h - m(g-1) ports unconnected; megafly:k is "
+    "p = l = s = h = k, g = k^2+1",
     "global links: consecutive arrangement repeated m times -- spine x owns ports "
     "x*h..x*h+h-1, port c*(g-1)+t links to group G+t+1 and lands on its port c*(g-1)+g-2-t",
     "routing MIN: leaf-spine-leaf in a group split 1/s over the spines; across groups "
@@ -196,8 +202,8 @@ def _full(params: dict) -> dict:
 
 
 def check_dfplus(params: dict) -> None:
-    """InputError unless p, l, s, h (and g) are whole numbers >= 1, g >= 2 and g - 1
-    divides s·h."""
+    """InputError unless p, l, s, h (and g) are whole numbers >= 1, g >= 2 and
+    s·h >= g - 1 (every group pair joined)."""
     for key in params:
         require(key in PARAMETERS, f"dfplus: unknown parameter {key!r} (known: "
                 f"{', '.join(PARAMETERS)})")
@@ -209,9 +215,9 @@ def check_dfplus(params: dict) -> None:
     full = _full(params)
     s, h, g = full["s"], full["h"], full["g"]
     require(g >= 2, "dfplus: g must be at least 2 groups")
-    require((s * h) % (g - 1) == 0,
-            f"dfplus: the {s * h} global ports of a group (s*h) must split evenly over the "
-            f"{g - 1} other groups; g - 1 = {g - 1} does not divide {s * h}")
+    require(s * h >= g - 1,
+            f"dfplus: a group's {s * h} global ports (s*h) cannot reach the {g - 1} other "
+            "groups; give g <= s*h + 1")
     require(math.log2(full["p"]) + math.log2(full["l"]) + math.log2(g) <= 40
             and g * (full["l"] + s) <= 10**12,
             "dfplus: the network would have more than 1e12 endpoints or routers, the "
@@ -238,7 +244,7 @@ def evaluate_dfplus(p, l, s, h, g=None) -> Metrics:
 FAMILY = Family(
     name="dfplus",
     description="dragonfly+ with free sizes: g groups of l leaves (p endpoints each) and s "
-    "spines (h global links each), m = s*h/(g-1) links per group pair",
+    "spines (h global ports each), floor(s*h/(g-1)) links per group pair",
     parameters=PARAMETERS,
     positional=None,
     check=check_dfplus,
