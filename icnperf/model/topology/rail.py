@@ -106,12 +106,12 @@ def rail_loads(rails: int, m, w, p, join: int, routing: str) -> dict:
 
 
 def _notes(rails: int, m, join: int, routing: str, xgft_notes) -> tuple[str, ...]:
-    units = m[join - 1] // rails
+    units, nodes = m[join - 1] // rails, math.prod(m[:join - 1])
     return COMMON_NOTES + (
         f"construction: the switches and cables of xgft:m={'x'.join(map(str, m))}; a node "
         f"is {rails} consecutive endpoints (its NICs); NIC i of each node sits on rail i: "
-        f"level-{join - 1} pods hold one rail, level-{join} switches join the {rails} rails "
-        f"({units} unit(s) of m1..m_{join - 1} nodes per level-{join} pod)",
+        f"a level-{join - 1} pod holds rail i of {nodes} nodes, a level-{join} pod "
+        f"{units} such unit(s) of every rail, joined by its switches",
         "cross-rail traffic (NIC i to NIC j != i, also of one node or one unit) climbs to "
         f"level {join}; NCCL's PXN detour over the scale-up fabric is not modelled here",
         "uniform, worst-case, counts, distances and bisection: the XGFT's closed forms "
