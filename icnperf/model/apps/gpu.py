@@ -17,8 +17,9 @@ multicore architectures", CACM 2009), shared by the node's ppn ranks as on the C
 
 The phase's own ``rate`` and ``bandwidth`` describe the CPU (a measured stencil rate, the
 CPU's STREAM share) and are replaced; ``fixed`` times stay. Communication phases are
-unchanged: their messages leave from host memory as today (GPU-buffer messages over the
-scale-up fabric are the GPU-node keys' part, issue 29 item 1/3).
+timed as without it: host buffers unless the run says otherwise (GPU-buffer messages over
+the scale-up fabric are the GPU-node keys' part, issue 29 items 1 and 3; charging each
+intra-node halo message its own GPU pair's route is not done yet).
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ def on_gpus(skeleton: Skeleton) -> Skeleton:
                          "time")
         notes.append(f"compute on the GPUs, phase {phase.name!r}: " + "; ".join(roofs)
                      + " per rank, the node's GPUs shared by its ppn ranks")
-    notes.append("compute on the GPUs: communication phases unchanged (messages from host "
-                 "memory; intra-node messages at the node's shared-memory figures)")
+    notes.append("compute on the GPUs: communication phases timed as without it (their "
+                 "buffers and intra-node path as the machine and options give them; each GPU "
+                 "pair's own scale-up route is not yet charged per halo message)")
     return replace(skeleton, phases=tuple(phases), notes=tuple(skeleton.notes) + tuple(notes))
