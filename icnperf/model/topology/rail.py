@@ -43,7 +43,7 @@ from icnperf.model.topology.base import (
     COMMON_NOTES, PATTERNS, Family, Metrics, is_integer, require, structure_metrics)
 from icnperf.model.topology.xgft import TREE_ROUTINGS, XGFT, check_xgft, tree_notes
 
-COUNT_LIMIT = 2**22
+COUNT_LIMIT = 2**20
 """Most endpoints for which the label-dependent patterns are counted flow by flow."""
 
 

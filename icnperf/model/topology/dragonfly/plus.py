@@ -48,7 +48,7 @@ from icnperf.model.topology.base import COMMON_NOTES, PATTERNS, Family, Metrics,
 PARAMETERS = ("p", "l", "s", "h", "g")
 """Spec parameters of ``dfplus``, in order (g optional)."""
 
-COUNT_LIMIT = 2**22
+COUNT_LIMIT = 2**20
 """Most endpoints for which the label-dependent patterns are counted flow by flow."""
 
 
@@ -187,7 +187,7 @@ NOTES = (
     "leaf-spine-global-spine-leaf split 1/m over the group pair's links",
     "tornado = group shift (e -> e + l*p); bit-complement / transpose on the endpoint index "
     "where N allows; nearest-neighbour e -> e + 1 (as dragonfly, megafly); these four counted "
-    "flow by flow up to 4194304 endpoints (NaN beyond)",
+    "flow by flow up to 1048576 endpoints (NaN beyond)",
     "worst-case: maximum over permutations (a maximum matching per channel, derived in "
     "closed form)",
     "bisection_links: an explicit balanced cut of the leaves (whole groups, half a group "
