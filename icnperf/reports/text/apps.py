@@ -411,7 +411,9 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
         return json_text({"inputs": {"app": app, "skeleton": skeleton.name,
                                      "machine": machine.name, "nodes": nodes, "shape": shape,
                                      "algorithm": algorithm, "placement": placement,
-                                     "buffers": buffers, "processes_per_node": first.ppn,
+                                     "buffers": buffers,
+                                     "compute": given.get("compute") or "cpu",
+                                     "processes_per_node": first.ppn,
                                      "parameters": first.parameters},
                           "notes": notes, "rows": phase_rows, "totals": total_rows})
     if fmt == "csv":
