@@ -170,7 +170,8 @@ class Layout:
             return cls(int(spec.family.endpoints(spec.params)) // rails, None, network)
         if name == "dfplus":
             p = spec.params
-            values = (p["p"], p["l"], p["s"], p["h"], p.get("g", p["s"] * p["h"] + 1))
+            values = (p["p"], p["l"], p["s"], p["h"], p.get("g", p["s"] * p["h"] + 1),
+                      p.get("c", 1))
             return cls(int(spec.family.endpoints(spec.params)), None,
                        (name, *(int(v) for v in values)))
         if name == "gdragonfly":
@@ -305,8 +306,9 @@ class Layout:
                                          if DEFAULTS.get(key) != v)
         keys = {"fattree": ("k", "n"), "clos": ("radix", "levels"),
                 "dragonfly": ("p", "a", "h"), "megafly": ("k",),
-                "dfplus": ("p", "l", "s", "h", "g")}[name]
-        return f"{name}:" + ",".join(f"{key}={v}" for key, v in zip(keys, values))
+                "dfplus": ("p", "l", "s", "h", "g", "c")}[name]
+        return f"{name}:" + ",".join(f"{key}={v}" for key, v in zip(keys, values)
+                                     if not (name == "dfplus" and key == "c" and v == 1))
 
     def _require_torus(self, what: str) -> tuple[int, ...]:
         if self.radices is None:

@@ -8,7 +8,8 @@ h = k, g = k² + 1; machines such as JUWELS Booster and JUPITER are built with o
 
 Parameters (all integers >= 1): ``p`` endpoints per leaf, ``l`` leaves per group, ``s``
 spines per group, ``h`` global ports per spine, ``g`` groups (default s·h + 1, one link per
-group pair). Every leaf links once to every spine of its group; the g - 1 other groups
+group pair), ``c`` cables between each leaf and each spine of its group (default 1; a flow
+is split evenly over them). The g - 1 other groups
 share a group's s·h global ports evenly, m = floor(s·h / (g - 1)) links per group pair
 (g >= 2 and s·h >= g - 1); the last s·h - m(g - 1) ports of a group (the highest-numbered
 spines') stay unconnected, as in a machine whose group count does not divide its ports.
@@ -23,17 +24,18 @@ e = (G·l + leaf)·p + port.
 MIN routing: same leaf, no router-router hop; same group, leaf -> spine -> leaf with the
 flow split evenly over the s spines (1/s each); other group, leaf -> spine -> global ->
 spine -> leaf with the flow split evenly over the m links of the group pair (1/m each,
-the spines that own them). Every split path is a shortest path and every shortest path
-is used, so MIN is the even split over shortest paths.
+the spines that own them), and each leaf-spine hop evenly over its c cables. Every split
+path is a shortest path and every shortest path is used, so MIN is the even split over
+shortest paths.
 
 Closed forms (derived here, checked in tests/model/topology/test_dfplus.py against the
 graph built and routed there, maximum matchings per channel and exhaustive bisection):
-routers g(l + s), endpoints N = g·l·p, radix max(p + s, l + h), router links
-g·l·s + g·m(g-1)/2, diameter 3, mean distance (2p(l-1) + 3lp(g-1)) / (N - 1); uniform load
-max(lp / (g·m), p²(l-1)/(N·s) + o·l·p²/(N·m)) (global; leaf-spine, either direction; o the
-most connected ports of one spine, h when every port is used);
-worst-case max(lp/m, p·max(1/s if l >= 2, L/m)), L the most links one spine has to one
-group. Tornado (the group shift e -> e + lp), bit-complement, transpose and nearest-
+routers g(l + s), endpoints N = g·l·p, radix max(p + s·c, l·c + h), router links
+g·l·s·c + g·m(g-1)/2, diameter 3, mean distance (2p(l-1) + 3lp(g-1)) / (N - 1); uniform
+load max(lp / (g·m), [p²(l-1)/(N·s) + o·l·p²/(N·m)] / c) (global; a leaf-spine cable,
+either direction; o the most connected ports of one spine, h when every port is used);
+worst-case max(lp/m, p·max(1/s if l >= 2, L/m) / c), L the most links one spine has to
+one group. Tornado (the group shift e -> e + lp), bit-complement, transpose and nearest-
 neighbour are counted flow by flow (:func:`pattern_load`) up to COUNT_LIMIT endpoints.
 """
 
@@ -45,8 +47,8 @@ import numpy as np
 
 from icnperf.model.topology.base import COMMON_NOTES, PATTERNS, Family, Metrics, is_integer, require
 
-PARAMETERS = ("p", "l", "s", "h", "g")
-"""Spec parameters of ``dfplus``, in order (g optional)."""
+PARAMETERS = ("p", "l", "s", "h", "g", "c")
+"""Spec parameters of ``dfplus``, in order (g and c optional)."""
 
 COUNT_LIMIT = 2**20
 """Most endpoints for which the label-dependent patterns are counted flow by flow."""
@@ -55,8 +57,10 @@ COUNT_LIMIT = 2**20
 class DFPlus:
     """One dragonfly+ (module docstring); Python ints, assumed checked."""
 
-    def __init__(self, p: int, l: int, s: int, h: int, g: int | None = None):
+    def __init__(self, p: int, l: int, s: int, h: int, g: int | None = None,
+                 c: int | None = None):
         self.p, self.l, self.s, self.h = int(p), int(l), int(s), int(h)
+        self.c = 1 if c is None else int(c)
         self.g = self.s * self.h + 1 if g is None else int(g)
         self.m = self.s * self.h // (self.g - 1)
         self.ports = self.m * (self.g - 1)
@@ -71,10 +75,10 @@ class DFPlus:
         return self.n
 
     def radix(self) -> int:
-        return max(self.p + self.s, self.l + self.h)
+        return max(self.p + self.s * self.c, self.l * self.c + self.h)
 
     def links(self) -> int:
-        return self.g * self.l * self.s + self.g * self.ports // 2
+        return self.g * self.l * self.s * self.c + self.g * self.ports // 2
 
     def diameter(self) -> int:
         return 3
@@ -94,7 +98,7 @@ class DFPlus:
         """An explicit balanced cut of the leaves (an upper bound). g even: g/2 whole
         groups a side, (g/2)²·m global links. g odd: groups S+1..S+M (M = (g-1)/2) and
         floor(l/2) leaves of group S on side A; each spine of S goes to the side its
-        links cross least: M²·m + Σ_x min(l_B + b_x, l_A + a_x), a_x (b_x) its global
+        links cross least: M²·m + Σ_x min(c·l_B + b_x, c·l_A + a_x), a_x (b_x) its global
         links to side A's (B's) groups."""
         g, m = self.g, self.m
         if g % 2 == 0:
@@ -104,7 +108,9 @@ class DFPlus:
         to_a, to_b = counts[:, :half].sum(axis=1), counts[:, half:].sum(axis=1)
         leaves_a = self.l // 2
         leaves_b = self.l - leaves_a
-        return int(half * half * m + np.minimum(leaves_b + to_b, leaves_a + to_a).sum())
+        c = self.c
+        return int(half * half * m
+                   + np.minimum(c * leaves_b + to_b, c * leaves_a + to_a).sum())
 
     # --- routes and loads ------------------------------------------------------------
 
@@ -116,7 +122,8 @@ class DFPlus:
 
     def channel_loads(self, sources, destinations, weights=None):
         """(up, down, global) loads of flows s -> d of rate ``weights`` (default 1):
-        up[leaf, spine], down[leaf, spine] (spine -> leaf), global[group, port]."""
+        up[leaf, spine], down[leaf, spine] (spine -> leaf), per cable, global[group,
+        port]."""
         src = np.asarray(sources, dtype=np.int64).ravel()
         dst = np.asarray(destinations, dtype=np.int64).ravel()
         w = np.ones(src.shape) if weights is None else np.asarray(weights, float).ravel()
@@ -141,7 +148,7 @@ class DFPlus:
                 up += np.bincount(ls[across] * s + port // h, wa, minlength=leaves * s)
                 glob += np.bincount(gs[across] * s * h + port, wa, minlength=g * s * h)
                 down += np.bincount(ld[across] * s + far // h, wa, minlength=leaves * s)
-        return up, down, glob
+        return up / self.c, down / self.c, glob
 
     def pattern_load(self, sources, destinations, weights=None) -> float:
         """γ_max of the flows (flits/cycle); 0 when none leaves its leaf."""
@@ -151,12 +158,13 @@ class DFPlus:
     def uniform_load(self) -> float:
         p, l, s, g, m, n = self.p, self.l, self.s, self.g, self.m, self.n
         owned = self.spine_group_links().sum(axis=1).max()
-        return max(l * p / (g * m), p * p * (l - 1) / (n * s) + owned * l * p * p / (n * m))
+        spine = (p * p * (l - 1) / (n * s) + owned * l * p * p / (n * m)) / self.c
+        return max(l * p / (g * m), spine)
 
     def worst_case_load(self) -> float:
         most = self.spine_group_links().max() / self.m
         spine = max(most, 1.0 / self.s if self.l >= 2 else 0.0)
-        return max(self.l * self.p / self.m, self.p * spine)
+        return max(self.l * self.p / self.m, self.p * spine / self.c)
 
     def loads(self) -> dict:
         """γ_max per pattern (base.PATTERNS)."""
@@ -180,7 +188,7 @@ NOTES = (
     "dragonfly+ (Shpiner et al. 2017): g groups, each a complete bipartite Clos of l leaves "
     "(p endpoints each) and s spines (h global ports each); m = floor(s*h/(g-1)) global "
     "links per group pair, a group's last s*h - m(g-1) ports unconnected; megafly:k is "
-    "p = l = s = h = k, g = k^2+1",
+    "p = l = s = h = k, g = k^2+1; c cables per leaf-spine pair (default 1), loads per cable",
     "global links: consecutive arrangement repeated m times -- spine x owns ports "
     "x*h..x*h+h-1, port c*(g-1)+t links to group G+t+1 and lands on its port c*(g-1)+g-2-t",
     "routing MIN: leaf-spine-leaf in a group split 1/s over the spines; across groups "
@@ -198,6 +206,7 @@ NOTES = (
 def _full(params: dict) -> dict:
     out = {key: int(params[key]) for key in ("p", "l", "s", "h")}
     out["g"] = int(params.get("g", out["s"] * out["h"] + 1))
+    out["c"] = int(params.get("c", 1))
     return out
 
 
@@ -219,7 +228,7 @@ def check_dfplus(params: dict) -> None:
             f"dfplus: a group's {s * h} global ports (s*h) cannot reach the {g - 1} other "
             "groups; give g <= s*h + 1")
     require(math.log2(full["p"]) + math.log2(full["l"]) + math.log2(g) <= 40
-            and g * (full["l"] + s) <= 10**12,
+            and g * (full["l"] + s) <= 10**12 and full["c"] <= 10**6,
             "dfplus: the network would have more than 1e12 endpoints or routers, the "
             "largest icnperf accepts")
 
@@ -229,9 +238,9 @@ def dfplus_endpoint_count(params: dict) -> int:
     return full["g"] * full["l"] * full["p"]
 
 
-def evaluate_dfplus(p, l, s, h, g=None) -> Metrics:
+def evaluate_dfplus(p, l, s, h, g=None, c=None) -> Metrics:
     """Metrics of one dragonfly+ (Python ints)."""
-    net = DFPlus(p, l, s, h, g)
+    net = DFPlus(p, l, s, h, g, c)
     return Metrics(
         family="dfplus", routers=np.array(float(net.routers())),
         endpoints=np.array(float(net.endpoints())), radix=np.array(float(net.radix())),
