@@ -55,3 +55,41 @@ def test_gpu_compute_on_a_machine_without_accelerators_is_a_one_line_error():
     with pytest.raises(InputError, match="node.accelerator") as info:
         timing.phase_computes(on_gpus(load_skeleton("jacobi3d")), angara, 8)
     assert "\n" not in str(info.value)
+
+
+def _halo_on_frontier(machine, nodes=2):
+    from icnperf.data.machine import with_buffers
+    from icnperf.model import collectives
+    from icnperf.model.collectives import Layout
+
+    gpu_machine = with_buffers(machine, "gpu")
+    layout = (collectives.machine_layout(gpu_machine).on_part(2) if nodes == 2
+              else Layout.one_node())
+    result = timing.run(on_gpus(load_skeleton("jacobi3d"), "gpu"), gpu_machine, layout, ppn=8)
+    return next(p for p in result.phases if p.name == "halo").terms[0]
+
+
+def test_gpu_halo_takes_each_pairs_route_and_each_gpus_nic():
+    """jacobi3d on 2 Frontier nodes x 8 GCDs, GPU buffers: the 2 x 2 x 4 grid puts x
+    neighbours on GCD pairs 0-1 (4 xGMI links), y on 0-2 (1 link), z inside a node on 0-4,
+    which Frontier's link table does not join: through the host, the slowest pair. Between
+    the nodes GCDs 4..7 send to 8..11 (GCDs 0..3), through NICs 2, 2, 3, 3 (node.gpu_nics):
+    2 messages per NIC, not the node's 4. On one node (every message inside it) joining
+    every pair by 4 links makes the slowest pair 0 -> 1 and the halo faster."""
+    term = _halo_on_frontier(FRONTIER)
+    assert "slowest GPU pair present, 0 -> 4: no direct link" in term.detail
+    assert term.host == 2
+    joined = FRONTIER.with_values({"node.scaleup_links": " ".join(
+        f"{a}-{b}:4" for a in range(8) for b in range(a + 1, 8))}, "test: all pairs 4 links")
+    alone, faster = _halo_on_frontier(FRONTIER, 1), _halo_on_frontier(joined, 1)
+    assert "0 -> 1: 4 direct link(s)" in faster.detail
+    assert faster.time_s < alone.time_s
+
+
+def test_host_buffers_keep_the_node_wide_halo():
+    from icnperf.model import collectives
+
+    layout = collectives.machine_layout(FRONTIER).on_part(2)
+    result = timing.run(on_gpus(load_skeleton("jacobi3d")), FRONTIER, layout, ppn=8)
+    halo = next(p for p in result.phases if p.name == "halo").terms[0]
+    assert "GPU pair" not in halo.detail and halo.host == 4

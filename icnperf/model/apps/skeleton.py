@@ -167,7 +167,9 @@ class Skeleton:
     (``"node.stencil_overhead": 0``); ``processes_per_node`` the skeleton's default ppn
     (None: the machine's node.processes_per_node, else 1); ``total_flops`` the official
     FLOP count of a run (None: Σ repeat x flops x P); ``scaling`` how efficiency is read
-    (strong: fixed problem; weak: fixed per-rank problem)."""
+    (strong: fixed problem; weak: fixed per-rank problem). ``compute`` and ``buffers`` say
+    where the run puts the ranks' work and message buffers (``gpu`` when
+    model/apps/gpu.on_gpus moved it; never read from a file)."""
 
     name: str
     phases: tuple[Phase, ...]
@@ -182,6 +184,8 @@ class Skeleton:
     notes: tuple[str, ...] = ()
     origin: str = ""
     symbols: dict = field(default_factory=dict, compare=False)
+    compute: str = "cpu"
+    buffers: str = "host"
 
     def with_parameters(self, values: dict) -> Skeleton:
         """A copy with some parameters set (name -> number); InputError naming an unknown

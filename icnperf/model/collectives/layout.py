@@ -109,6 +109,17 @@ class Layout:
         """NIC endpoints per node: R on a rail-optimised tree, else 1."""
         return self.network[1] if self.family == "rail" else 1
 
+    def same_node_as_source(self, sources, destinations) -> np.ndarray:
+        """``destinations`` with every endpoint on its source's node replaced by the source
+        (a rail tree's NICs of one node; a no-op elsewhere): messages inside a node never
+        cross the network."""
+        sources = np.asarray(sources, dtype=np.int64)
+        destinations = np.asarray(destinations, dtype=np.int64)
+        if self.rails == 1:
+            return destinations
+        return np.where(sources // self.rails == destinations // self.rails, sources,
+                        destinations)
+
     def tree_points(self, endpoints) -> np.ndarray:
         """The XGFT positions of endpoints (rail.positions on a rail tree; the endpoints
         themselves on other trees)."""
@@ -459,7 +470,7 @@ class Layout:
             return hops, max(load, 1), 1, False
         ends = self.rank_endpoints()
         src, dst = ends[sources], ends[destinations]
-        inter = src != dst
+        inter = src // self.rails != dst // self.rails
         intra = bool((~inter).any())
         if not inter.any():
             return (0, 0, 0, intra)

@@ -139,6 +139,7 @@ def resolve_skeleton(app: str, given: dict, params=(), machine=None):
     ppn = used.pop("processes_per_node", None)
     variant = used.pop("variant", None)
     compute = used.pop("compute", "cpu")
+    buffers = used.pop("buffers", "host")
     aliases = LEGACY_ALIASES.get(app, {})
     stray = sorted(k for k in used if k not in aliases)
     if variant is not None and app != "hpcg":
@@ -168,7 +169,7 @@ def resolve_skeleton(app: str, given: dict, params=(), machine=None):
     if compute == "gpu":
         from icnperf.model.apps.gpu import on_gpus
 
-        skeleton = on_gpus(skeleton)
+        skeleton = on_gpus(skeleton, buffers)
     return skeleton, ppn
 
 
@@ -382,8 +383,8 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
                               ppn=used.get("processes_per_node"), wide=wide)
     if given.get("klass") is not None:
         raise InputError(f"--class does not apply to {printable(app)} (npb-is only)")
-    skeleton, ppn = resolve_skeleton(app, {k: v for k, v in given.items() if k != "klass"},
-                                     params, machine)
+    skeleton, ppn = resolve_skeleton(app, {**{k: v for k, v in given.items() if k != "klass"},
+                                           "buffers": buffers}, params, machine)
     layouts = [layout.placed(layout.processes_per_node, placement)
                for layout in layouts_for(machine.topology, nodes, shape,
                                          machine.get("system.nodes"))]

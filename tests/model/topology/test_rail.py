@@ -141,10 +141,11 @@ def test_bad_specs_are_one_line_input_errors(text):
 
 def test_collective_layout_sends_by_each_ranks_nic():
     """rail:rails=2,m=4x4,w=1x2: 8 nodes (2 SUs of 4), leaves (SU, rail) = u + 2 i, two
-    spines. With 2 ranks per node, rank r sends by NIC r mod 2. Shift by one rank: every
-    message goes NIC 0 -> NIC 1 or NIC 1 -> NIC 0 (next node), cross-rail, so all 4 NICs
-    of every leaf send up its 2 channels: 2 messages per channel, 2 hops. Shift by two
-    ranks: node g -> g + 1 on the same rail; only node 3 (7) leaves its SU's leaf: 1."""
+    spines. With 2 ranks per node, rank r sends by NIC r mod 2. Shift by one rank: rank
+    2g -> 2g + 1 stays in node g (an intra-node copy, off the network); 2g + 1 -> 2g + 2
+    goes NIC 1 -> NIC 0 of the next node, cross-rail, so the 4 NICs of each rail-1 leaf
+    send up its 2 channels: 2 messages per channel, 2 hops. Shift by two ranks: node
+    g -> g + 1 on the same rail; only node 3 (7) leaves its SU's leaf: 1."""
     from icnperf.model.collectives import Layout
 
     layout = Layout.from_topology("rail:rails=2,m=4x4,w=1x2").placed(2).tree_routed("random")
@@ -152,10 +153,29 @@ def test_collective_layout_sends_by_each_ranks_nic():
     assert layout.text == "rail:rails=2,m=4x4,w=1x2"
     np.testing.assert_array_equal(layout.rank_endpoints()[:6], [0, 1, 2, 3, 4, 5])
     ranks = np.arange(16)
-    assert layout.rank_traffic(ranks, (ranks + 1) % 16) == (2, 2, 1, False)
+    assert layout.rank_traffic(ranks, (ranks + 1) % 16) == (2, 2, 1, True)
     assert layout.rank_traffic(ranks, (ranks + 2) % 16) == (2, 1, 1, False)
     # NIC 0 -> NIC 1 of one node climbs to a spine; NIC 0 -> NIC 0 of the next node does not
     assert layout.traffic([0], [1])[0] == 2
     assert layout.traffic([0], [2])[0] == 0
     one_rank = Layout.from_topology("rail:rails=2,m=4x4,w=1x2,join=2").placed(1)
     assert one_rank.rank_traffic([0, 1, 2], [1, 2, 3]) == (0, 1, 1, False)
+
+
+def test_messages_inside_a_node_stay_off_the_rails():
+    """Two ranks of one node on different NICs (rail:rails=2,m=4x4,w=1x2, 2 ranks per
+    node): their message is an intra-node copy, not a cross-rail trip to a spine; the
+    fluid model's flows and hops treat it the same way."""
+    from icnperf.model.collectives import Layout, fluid
+    from icnperf.model.topology import tree_routing
+
+    layout = Layout.from_topology("rail:rails=2,m=4x4,w=1x2").placed(2).tree_routed("dmodk")
+    assert layout.rank_traffic([0], [1]) == (0, 0, 0, True)
+    assert layout.rank_traffic([0, 0], [1, 2]) == (0, 1, 1, True)
+    ends = layout.rank_endpoints()
+    assert fluid._hops(layout, ends[[0]], ends[[1]], tree_routing).tolist() == [0]
+    inside = fluid.flow_resources(layout, ends[[0]], ends[[1]])
+    to_itself = fluid.flow_resources(layout, ends[[0]], ends[[0]])
+    across = fluid.flow_resources(layout, ends[[0]], ends[[3]])   # NIC 1 of node 1: a spine
+    assert all(np.array_equal(a, b) for a, b in zip(inside, to_itself))
+    assert len(across[0]) > len(inside[0])
