@@ -154,6 +154,9 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
 @click.option("--variant", type=click.Choice(["reference", "optimized"]), default=None,
               help="hpcg: reference 2.4 (MPI) or the machine's optimized HPCG"
                    " (hpcg-vendor; hpcg-optimized on the Angara presets).")
+@click.option("--compute", type=click.Choice(["cpu", "gpu"]), default=None,
+              help="Where the compute phases run: cpu (the skeleton as written) or gpu (the"
+                   " roofline of the node's accelerators) [default: cpu].")
 @click.option("--class", "klass", default=None, help="npb-is: problem class (S..D).")
 @click.option("--placement", type=click.Choice(["linear", "spread", "random"]),
               default="linear", show_default=True,

@@ -16,7 +16,8 @@ def simulate() -> None:
 @simulate.command("traffic")
 @click.option("--topology", required=True, metavar="SPEC",
               help="torus:8x8, mesh:4x4, hypercube:6, fattree:k=4,n=3,"
-                   " clos:radix=8,levels=2, xgft:m=4x4x4,w=1x4x4, dragonfly:p=2,a=4,h=2 or"
+                   " clos:radix=8,levels=2, xgft:m=4x4x4,w=1x4x4, rail:rails=4,m=8x8,w=1x8,"
+                   " dragonfly:p=2,a=4,h=2 or"
                    " slimfly:q=5.")
 @click.option("--routing", default=None, metavar="NAME",
               help="dor (grids); random or dmodk (fat trees: up port at random per router,"

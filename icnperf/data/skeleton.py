@@ -33,8 +33,8 @@ FORMAT_VERSION = 1
 
 _TOP = ("format", "name", "description", "notes", "parameters", "coefficients", "define",
         "machine_defaults", "processes_per_node", "total_flops", "scaling", "phase")
-_PHASE = ("name", "repeat", "flops", "memory_bytes", "rate", "bandwidth", "fixed", "overlap",
-          "api", "halo", "collective", "p2p", "helper")
+_PHASE = ("name", "repeat", "flops", "memory_bytes", "gpu_memory_bytes", "rate", "bandwidth",
+          "fixed", "overlap", "api", "halo", "collective", "p2p", "helper")
 _HALO = ("dims", "bytes", "periodic", "axes")
 _COLLECTIVE = ("op", "bytes", "algorithm", "scope", "p2p_algorithm")
 _P2P = ("pattern", "bytes", "distance")
@@ -241,7 +241,7 @@ def _phase(r: _Reader, raw, index: int, table: ex.SymbolTable) -> Phase:
         return r.expression(value, f"{label}, key {key!r}", table)
 
     fields = {}
-    for key in ("flops", "memory_bytes", "rate", "bandwidth", "fixed"):
+    for key in ("flops", "memory_bytes", "gpu_memory_bytes", "rate", "bandwidth", "fixed"):
         if key in raw:
             fields[key] = expr(key, raw[key])
     if "rate" in fields and "flops" not in fields:
@@ -418,7 +418,7 @@ def skeleton_to_toml(skeleton: Skeleton, header: tuple[str, ...] = ()) -> str:
     for phase in skeleton.phases:
         lines += ["", "[[phase]]", f"name = {_toml_text(phase.name)}",
                   f"repeat = {_expr(phase.repeat)}"]
-        for key in ("flops", "memory_bytes", "rate", "bandwidth", "fixed"):
+        for key in ("flops", "memory_bytes", "gpu_memory_bytes", "rate", "bandwidth", "fixed"):
             e = getattr(phase, key)
             if e is not None:
                 lines.append(f"{key} = {_expr(e)}")

@@ -35,7 +35,7 @@ from icnperf.sim.engine import Simulation, check_memory, estimate_memory
 from icnperf.sim.runs import Saturation, SimResult, saturation, simulate
 from icnperf.sim.network import GridNetwork, NetworkTables, TableNetwork
 from icnperf.sim.topologies import dragonfly, network_from_spec, slim_fly
-from icnperf.sim.trees import TreeNetwork, fat_tree, xgft
+from icnperf.sim.trees import TreeNetwork, fat_tree, rail, xgft
 from icnperf.sim.traffic import ALL_PATTERNS, Traffic
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "estimate_memory",
     "fat_tree",
     "network_from_spec",
+    "rail",
     "saturation",
     "simulate",
     "slim_fly",

@@ -35,7 +35,8 @@ Built here from their definitions (never from ``icnperf.model``; fat trees: ``tr
 
 ``network_from_spec("dragonfly:p=2,a=4,h=2", "ugal")`` also reads ``torus:8x8``,
 ``mesh:4x4``, ``hypercube:4`` / ``hypercube:n=4``, ``fattree:k=4,n=3``,
-``clos:radix=8,levels=2``, ``xgft:m=4x4x4,w=1x4x4[,p=1x1x1]`` and ``slimfly:q=5``.
+``clos:radix=8,levels=2``, ``xgft:m=4x4x4,w=1x4x4[,p=1x1x1]``,
+``rail:rails=4,m=8x8,w=1x8[,p=..][,join=2]`` and ``slimfly:q=5``.
 """
 
 from __future__ import annotations
@@ -58,11 +59,12 @@ from icnperf.sim.routing import (
     NONMIN_UGAL_HOPS,
     NONMIN_VALIANT,
 )
-from icnperf.sim.trees import TREE_ROUTINGS, fat_tree, xgft
+from icnperf.sim.trees import TREE_ROUTINGS, fat_tree, rail, xgft
 
 ROUTINGS = {
     "torus": ("dor",), "mesh": ("dor",), "hypercube": ("dor",),
     "fattree": TREE_ROUTINGS, "clos": TREE_ROUTINGS, "xgft": TREE_ROUTINGS,
+    "rail": TREE_ROUTINGS,
     "dragonfly": ("min", "valiant", "ugal", "ugal-hops"),
     "slimfly": ("min",),
 }
@@ -210,13 +212,23 @@ def network_from_spec(text: str, routing: str | None = None, wiring: str | None 
     routing = choose_routing(family, routing)
     if wiring is not None and family != "dragonfly":
         raise InputError(f"flitsim: a global wiring applies to dragonflies, not {family}")
-    if family == "xgft":
+    if family in ("xgft", "rail"):
         params = dict(pair.partition("=")[::2] for pair in body.split(","))
         params = {k.strip(): v.strip() for k, v in params.items()}
-        if set(params) - {"m", "w", "p"} or not {"m", "w"} <= set(params):
-            raise InputError(f"flitsim: xgft takes m, w and optionally p; spec {text!r}")
-        return xgft(_levels(params["m"], text), _levels(params["w"], text),
-                    _levels(params["p"], text) if "p" in params else None, routing=routing)
+        extra = {"rails", "join"} if family == "rail" else set()
+        need = {"m", "w"} | ({"rails"} if family == "rail" else set())
+        if set(params) - {"m", "w", "p"} - extra or not need <= set(params):
+            raise InputError(f"flitsim: {family} takes {'rails, ' if extra else ''}m, w and "
+                             f"optionally p{', join' if extra else ''}; spec {text!r}")
+        levels = (_levels(params["m"], text), _levels(params["w"], text),
+                  _levels(params["p"], text) if "p" in params else None)
+        if family == "xgft":
+            return xgft(*levels, routing=routing)
+        try:
+            rails, join = int(params["rails"]), int(params.get("join", len(levels[0])))
+        except ValueError:
+            raise InputError(f"flitsim: cannot read rails or join in {text!r}") from None
+        return rail(rails, *levels, join=join, routing=routing)
     try:
         if family in ("torus", "mesh"):
             return GridNetwork([int(k) for k in body.lower().split("x")],

@@ -17,6 +17,11 @@ Endpoints are numbered 0..N-1 (on a grid like their routers, dimension 0 fastest
   as the hot region, 10 % hotspot traffic and 90 % uniform");
 * ``permutation``: a random permutation of the endpoints drawn once from the seed.
 
+On a rail-optimised tree (``trees.rail``) the endpoints are numbered as NICs (node by
+node) and the patterns are defined on that numbering; the network routes on the tree's
+leaf-by-leaf positions (``network.place``), so the tables are mapped through it
+(asymmetric traffic, drawn per packet on halves of the positions, is refused there).
+
 The engine draws the random destinations itself (``kernel._destination``) from ``kind``,
 ``table``, ``hot`` and ``hot_fraction``.
 """
@@ -74,6 +79,15 @@ class Traffic:
             h = max(1, round(hotspot_nodes * n))
             self.hot = np.arange(h, dtype=np.int64)
             self.hot_fraction = float(hotspot_traffic)
+        place = getattr(network, "place", None)
+        if place is not None:
+            # a rail tree: the pattern is defined on NICs, the network routes on positions
+            if pattern == "asymmetric":
+                raise InputError(f"flitsim: asymmetric traffic is not drawn on {network.name}"
+                                 " (its halves are NIC numbers, not tree positions)")
+            if self.fixed is not None:
+                self.fixed = place[self.fixed[network.label]]
+            self.hot = place[self.hot]
         if self.fixed is not None:
             self.kind, self.table = TRAFFIC_FIXED, self.fixed.astype(np.int64)
         else:

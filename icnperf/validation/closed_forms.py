@@ -100,7 +100,7 @@ class _Family:
                 self.notes.append("fat tree, d-mod-k: H from fattree.nca_hops; gamma_max n/a"
                                   " here (the model's d-mod-k loads are not wired to this"
                                   " comparison)")
-        elif name == "xgft":
+        elif name in ("xgft", "rail"):
             from icnperf.model.topology import tree_routing
 
             m, w = tuple(params["m"]), tuple(params["w"])

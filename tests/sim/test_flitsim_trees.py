@@ -152,3 +152,45 @@ def test_bad_trees(m, w, p, message):
         xgft(m, w, p)
     with pytest.raises(InputError, match="unknown tree routing"):
         xgft((4, 4), (1, 4), routing="nca")
+
+
+def test_rail_tree_places_nics_as_the_model_does_and_routes_them():
+    """sim.rail writes the NIC placement out again (never importing icnperf.model): it
+    equals model/topology/rail.positions; NIC 0 -> NIC 1 of one node crosses to a spine,
+    NIC 0 of node 0 -> NIC 0 of node 1 (same rail, same unit) stays on its leaf; the
+    traffic tables are the NIC pattern carried to positions."""
+    from icnperf.model.topology.rail import positions
+    from icnperf.sim import Traffic, rail
+
+    net = rail(4, (4, 8), (1, 4), None, routing="dmodk")
+    assert net.name == "rail:rails=4,m=4x8,w=1x4"
+    np.testing.assert_array_equal(net.place, positions(4, (4, 8), 2, np.arange(32)))
+    np.testing.assert_array_equal(net.label[net.place], np.arange(32))
+    assert net.hops(net.place[0], net.place[1]) == 2
+    assert net.hops(net.place[0], net.place[4]) == 0
+    table = Traffic("bit-complement", net, np.random.default_rng(0)).table
+    np.testing.assert_array_equal(table[net.place], net.place[31 - np.arange(32)])
+    assert network_from_spec("rail:rails=4,m=4x8,w=1x4,join=2").name == net.name
+
+
+def test_rail_tree_bit_complement_runs_at_the_models_bound():
+    """rail:rails=4,m=8x8,w=1x8 under d-mod-k: the model's bit-complement gamma_max on the
+    NIC numbering is 1 (model/topology/rail.py, checked against the routed tree in
+    tests/model/topology), so every endpoint gets its full offered rate."""
+    from icnperf.model.topology.rail import rail as model_rail
+    from icnperf.sim import rail
+
+    assert float(model_rail(4, (8, 8), (1, 8), routing="dmodk")
+                 .channel_load["bit-complement"]) == 1.0
+    run = simulate(rail(4, (8, 8), (1, 8), routing="dmodk"), "bit-complement", 1.0,
+                   RouterConfig(), warmup=1000, measure=2000, drain=0, seed=1)
+    assert run.accepted_min == pytest.approx(1.0, abs=0.01)
+
+
+def test_rail_tree_refuses_asymmetric_traffic_and_bad_rails():
+    from icnperf.sim import Traffic, rail
+
+    with pytest.raises(InputError, match="asymmetric"):
+        Traffic("asymmetric", rail(2, (4, 4), (1, 2)), np.random.default_rng(0))
+    with pytest.raises(InputError, match="rails=3"):
+        network_from_spec("rail:rails=3,m=4x4,w=1x2")

@@ -113,13 +113,15 @@ class Phase:
     """One phase, charged ``repeat`` times. Compute keys: ``flops`` and ``memory_bytes``
     per rank per repeat, ``rate`` (FLOP/s) and ``bandwidth`` (B/s) per node (shared by its
     ppn ranks; default node.peak_flops, node.memory_bandwidth), ``fixed`` seconds per
-    repeat. Communication: any of ``halo``, ``collective``, ``p2p``, ``helper`` (one after
-    the other). ``overlap``: compute and communication overlap (the larger counts)."""
+    repeat; ``gpu_memory_bytes`` the bytes per rank per repeat the kernel moves when it
+    runs on the GPUs (model/apps/gpu.py; default memory_bytes). Communication: any of
+    ``halo``, ``collective``, ``p2p``, ``helper`` (one after the other). ``overlap``: compute and communication overlap (the larger counts)."""
 
     name: str
     repeat: Expression
     flops: Expression | None = None
     memory_bytes: Expression | None = None
+    gpu_memory_bytes: Expression | None = None
     rate: Expression | None = None
     bandwidth: Expression | None = None
     fixed: Expression | None = None
@@ -141,8 +143,8 @@ class Phase:
     def expressions(self) -> list[Expression]:
         """Every expression of the phase, in file order."""
         out = [self.repeat]
-        out += [e for e in (self.flops, self.memory_bytes, self.rate, self.bandwidth,
-                            self.fixed) if e is not None]
+        out += [e for e in (self.flops, self.memory_bytes, self.gpu_memory_bytes, self.rate,
+                            self.bandwidth, self.fixed) if e is not None]
         if self.halo:
             out.append(self.halo.bytes)
         if self.collective and self.collective.bytes is not None:
@@ -165,7 +167,9 @@ class Skeleton:
     (``"node.stencil_overhead": 0``); ``processes_per_node`` the skeleton's default ppn
     (None: the machine's node.processes_per_node, else 1); ``total_flops`` the official
     FLOP count of a run (None: Σ repeat x flops x P); ``scaling`` how efficiency is read
-    (strong: fixed problem; weak: fixed per-rank problem)."""
+    (strong: fixed problem; weak: fixed per-rank problem). ``compute`` and ``buffers`` say
+    where the run puts the ranks' work and message buffers (``gpu`` when
+    model/apps/gpu.on_gpus moved it; never read from a file)."""
 
     name: str
     phases: tuple[Phase, ...]
@@ -180,6 +184,8 @@ class Skeleton:
     notes: tuple[str, ...] = ()
     origin: str = ""
     symbols: dict = field(default_factory=dict, compare=False)
+    compute: str = "cpu"
+    buffers: str = "host"
 
     def with_parameters(self, values: dict) -> Skeleton:
         """A copy with some parameters set (name -> number); InputError naming an unknown

@@ -34,6 +34,7 @@ from icnperf.errors import InputError
 from icnperf.model import collectives, network
 from icnperf.model.apps import node_rates, patterns
 from icnperf.model.apps.expressions import value
+from icnperf.model.apps.gpu import gpu_step
 from icnperf.model.apps.helpers import HELPERS, HelperContext
 from icnperf.model.apps.skeleton import Skeleton
 
@@ -213,8 +214,29 @@ def _node_types(machine):
     return [(name, dict(t.params)) for name, t in types.items()]
 
 
+def _gpu_term(kind, machine, placed, pairs, mapping, m, params, ppn, detail):
+    """The term of messages between ranks on GPU buffers (model/apps/gpu.gpu_step): the
+    inter-node ones as message_term with each GPU's NIC as its adapter, the intra-node ones
+    a copy over the slowest GPU pair's route, latency + m / bandwidth plus the send gaps;
+    the larger counts, as for a host copy."""
+    copy, link, note = gpu_step(machine, placed, pairs[0], pairs[1], ppn)
+    if link is not None:
+        mapping = mapping._replace(load=link[0], host=link[1])
+    if copy is None:
+        return patterns.message_term(kind, mapping, m, params, detail + note)
+    gaps = (mapping.messages - 1) * float(collectives.send_gap(
+        m, **network.bind(collectives.send_gap, params)))
+    inside = copy[0] + m / copy[1] + gaps
+    if mapping.host == 0:
+        return patterns.CommunicationTerm(kind, inside, m, mapping.messages, 0, 0, 0, True,
+                                          detail + note)
+    term = patterns.message_term(kind, mapping._replace(intra=False), m, params,
+                                 detail + note)
+    return term._replace(time_s=max(term.time_s, inside), intra=True)
+
+
 def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_api,
-                   point_to_point=False):
+                   point_to_point=False, gpu_buffers=False):
     terms = []
     placed = layout.placed(ppn, layout.placement, layout.seed)
     params = params_by_api(phase.api)
@@ -227,7 +249,12 @@ def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_ap
         axes = "all axes" if halo.axes is None else "axes " + ",".join(map(str, halo.axes))
         detail = (f"halo on the {'x'.join(map(str, grid))} process grid, "
                   f"{'periodic' if halo.periodic else 'non-periodic'}, {axes}")
-        terms.append(patterns.message_term("halo", mapping, m, params, detail))
+        if gpu_buffers and mapping.messages:
+            pairs = patterns.halo_pairs(grid, halo.periodic, halo.axes)
+            terms.append(_gpu_term("halo", machine, placed, pairs, mapping, m, params, ppn,
+                                   detail))
+        else:
+            terms.append(patterns.message_term("halo", mapping, m, params, detail))
     if phase.collective is not None:
         c = phase.collective
         per_rank = (None if c.bytes is None else _nonnegative(c.bytes, env, at))
@@ -248,7 +275,12 @@ def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_ap
         mapping = patterns.p2p_mapping(placed, p.pattern, ranks, distance)
         detail = f"{p.pattern}" + (f" by {distance}" if p.pattern == "shift" else "") + \
             f" over {ranks} ranks"
-        terms.append(patterns.message_term("p2p", mapping, m, params, detail))
+        if gpu_buffers and mapping.messages:
+            pairs = patterns.p2p_pairs(p.pattern, ranks, distance)
+            terms.append(_gpu_term("p2p", machine, placed, pairs, mapping, m, params, ppn,
+                                   detail))
+        else:
+            terms.append(patterns.message_term("p2p", mapping, m, params, detail))
     if phase.helper is not None:
         if layout.placement != "linear":
             raise InputError(f"phase {phase.name!r}, key 'helper': {phase.helper.name} puts "
@@ -334,7 +366,8 @@ def run(skeleton: Skeleton, machine, layout=None, *, ppn: int | None = None,
         compute, flops, memory, bound, slowest = _phase_compute(skeleton, machine, phase, env,
                                                                 typed, at, ppn, where)
         terms = (_communication(phase, machine, layout, env, at, ppn, algorithm,
-                                params_by_api, point_to_point)
+                                params_by_api, point_to_point,
+                                skeleton.compute == "gpu" and skeleton.buffers == "gpu")
                  if phase.has_communication else ())
         comm = _finite(sum(t.time_s for t in terms), f"{where}: the communication time", at)
         per_repeat = max(compute, comm) if phase.overlap else compute + comm

@@ -67,7 +67,7 @@ def flow_resources(layout: Layout, src, dst):
     kind, width) arrays, kind 0 = a channel (wire bytes), 1 = a host interface (payload),
     width = channels behind the resource; resources numbered from 0."""
     src = np.asarray(src, dtype=np.int64)
-    dst = np.asarray(dst, dtype=np.int64)
+    dst = layout.same_node_as_source(src, dst)
     size = layout.network_endpoints
     index = np.arange(src.size, dtype=np.int64)
     flows = [index, index]
@@ -89,7 +89,7 @@ def flow_resources(layout: Layout, src, dst):
 
         m, w, p = layout.tree
         f, k, wd = tree_routing.channel_flows(m, w, p, layout.tree_routing or "random",
-                                              src, dst)
+                                              layout.tree_points(src), layout.tree_points(dst))
     else:
         f, k, wd = (np.zeros(0, dtype=np.int64),) * 2 + (np.zeros(0),)
     flows.append(f)
@@ -222,7 +222,8 @@ def _hops(layout: Layout, src, dst, tree_routing):
         return np.minimum(forward, k - forward).sum(axis=1)
     if layout.tree is not None:
         m, w, _ = layout.tree
-        return tree_routing.hops(m, w, src, dst)
+        dst = layout.same_node_as_source(src, dst)
+        return tree_routing.hops(m, w, layout.tree_points(src), layout.tree_points(dst))
     if layout.network is None:
         return np.ones(src.size)
     return np.array([layout.traffic([a], [b])[0] if a != b else 0

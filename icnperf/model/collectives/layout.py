@@ -23,8 +23,9 @@ default_rng); ``spread`` deals the nodes round-robin over the leaf switches of a
 or the groups of a dragonfly / megafly / gdragonfly (node i on unit i mod U, the
 (i // U)-th endpoint of it)."""
 
-_NETWORK_FAMILIES = ("fattree", "clos", "xgft", "dragonfly", "megafly", "gdragonfly")
-_TREE_FAMILIES = ("fattree", "clos", "xgft")
+_NETWORK_FAMILIES = ("fattree", "clos", "xgft", "rail", "dragonfly", "megafly", "gdragonfly",
+                     "dfplus")
+_TREE_FAMILIES = ("fattree", "clos", "xgft", "rail")
 """Non-torus families whose minimal routes the textbook algorithms are mapped onto."""
 
 
@@ -44,8 +45,14 @@ class Layout:
     ``ring_ties``: how a torus routes a message half a ring away (torus.RING_TIES; None:
     not set, routed + unless a machine sets it, see collectives.machine_layout).
     ``tree_routing``: a fat tree's up-port rule (xgft.TREE_ROUTINGS; None: random).
-    ``machine_endpoints``: the network's endpoints when the job uses only ``endpoints`` of
-    them (:meth:`on_part`; None: the job fills the network)."""
+    ``machine_endpoints``: the network's nodes when the job uses only ``endpoints`` of
+    them (:meth:`on_part`; None: the job fills the network).
+
+    On a rail-optimised tree (``rail``, model/topology/rail.py) a node is R NICs: node
+    slot g owns the NIC endpoints g·R .. g·R+R-1 (NIC i on rail i), rank r's messages
+    leave and enter by NIC (r mod ppn) mod R (one NIC per GPU when ppn = R; NIC 0 with one
+    rank per node); :meth:`rank_endpoints` and :meth:`traffic` speak NIC endpoints, which
+    :meth:`tree_points` places on the XGFT."""
 
     endpoints: int
     radices: tuple[int, ...] | None = None
@@ -88,9 +95,41 @@ class Layout:
         return cls(1, None)
 
     @property
-    def network_endpoints(self) -> int:
-        """Endpoints of the whole network (the job's nodes unless :meth:`on_part`)."""
+    def network_nodes(self) -> int:
+        """Nodes of the whole network (the job's nodes unless :meth:`on_part`)."""
         return self.machine_endpoints or self.endpoints
+
+    @property
+    def network_endpoints(self) -> int:
+        """Endpoints of the whole network: its nodes times :attr:`rails`."""
+        return self.network_nodes * self.rails
+
+    @property
+    def rails(self) -> int:
+        """NIC endpoints per node: R on a rail-optimised tree, else 1."""
+        return self.network[1] if self.family == "rail" else 1
+
+    def same_node_as_source(self, sources, destinations) -> np.ndarray:
+        """``destinations`` with every endpoint on its source's node replaced by the source
+        (a rail tree's NICs of one node; a no-op elsewhere): messages inside a node never
+        cross the network."""
+        sources = np.asarray(sources, dtype=np.int64)
+        destinations = np.asarray(destinations, dtype=np.int64)
+        if self.rails == 1:
+            return destinations
+        return np.where(sources // self.rails == destinations // self.rails, sources,
+                        destinations)
+
+    def tree_points(self, endpoints) -> np.ndarray:
+        """The XGFT positions of endpoints (rail.positions on a rail tree; the endpoints
+        themselves on other trees)."""
+        endpoints = np.asarray(endpoints, dtype=np.int64)
+        if self.family != "rail":
+            return endpoints
+        from icnperf.model.topology.rail import positions
+
+        _, rails, m, _, _, join = self.network
+        return positions(rails, m, join, endpoints)
 
     def on_part(self, nodes: int) -> Layout:
         """A job of ``nodes`` nodes on this fat tree / dragonfly as it is (the network keeps
@@ -99,7 +138,7 @@ class Layout:
         if self.network is None:
             raise InputError(f"a job on part of the machine needs a fat tree or dragonfly, "
                              f"not {self.text}")
-        size = self.network_endpoints
+        size = self.network_nodes
         if not (isinstance(nodes, (int, np.integer)) and not isinstance(nodes, bool)
                 and 2 <= nodes):
             raise InputError(f"a job needs a whole number of nodes >= 2, not {nodes!r}")
@@ -131,6 +170,21 @@ class Layout:
             p = spec.params.get("p", (1,) * len(m))
             p = (p,) if isinstance(p, int) else p
             return cls(int(spec.family.endpoints(spec.params)), None, (name, m, w, p))
+        if name == "rail":
+            def levels(key, default):
+                value = spec.params.get(key, default)
+                return (value,) if isinstance(value, int) else tuple(value)
+            m = levels("m", None)
+            rails = int(spec.params["rails"])
+            network = (name, rails, m, levels("w", None), levels("p", (1,) * len(m)),
+                       int(spec.params.get("join", len(m))))
+            return cls(int(spec.family.endpoints(spec.params)) // rails, None, network)
+        if name == "dfplus":
+            p = spec.params
+            values = (p["p"], p["l"], p["s"], p["h"], p.get("g", p["s"] * p["h"] + 1),
+                      p.get("c", 1))
+            return cls(int(spec.family.endpoints(spec.params)), None,
+                       (name, *(int(v) for v in values)))
         if name == "gdragonfly":
             from icnperf.model.topology.dragonfly.general import DEFAULTS
 
@@ -141,7 +195,8 @@ class Layout:
             values = tuple(int(spec.params[key]) for key in spec.family.parameters)
             return cls(int(spec.family.endpoints(spec.params)), None, (name, *values))
         raise InputError(f"collectives are modelled on tori (torus, hypercube), fat trees "
-                         f"(fattree, clos) and dragonflies (dragonfly, megafly, gdragonfly) "
+                         f"(fattree, clos, xgft, rail) and dragonflies (dragonfly, megafly, "
+                         f"dfplus, gdragonfly) "
                          f"only, not {spec.text}")
 
     @classmethod
@@ -197,6 +252,8 @@ class Layout:
         name, *values = self.network
         if name == "xgft":
             return tuple(values)
+        if name == "rail":
+            return tuple(values[1:4])
         k, n = (values[0] // 2 if name == "clos" else values[0]), values[1]
         params = fattree_as_xgft(k, n)
         return params["m"], params["w"], params["p"]
@@ -248,14 +305,21 @@ class Layout:
             text = ",".join(f"{key}=" + "x".join(map(str, v)) for key, v in zip("mwp", values)
                             if not (key == "p" and set(v) == {1}))
             return f"xgft:{text}"
+        if name == "rail":
+            rails, m, w, p, join = values
+            text = ",".join(f"{key}=" + "x".join(map(str, v)) for key, v in zip("mwp", (m, w, p))
+                            if not (key == "p" and set(v) == {1}))
+            return f"rail:rails={rails},{text}" + (f",join={join}" if join != len(m) else "")
         if name == "gdragonfly":
             from icnperf.model.topology.dragonfly.general import DEFAULTS, PARAMETERS
 
             return f"{name}:" + ",".join(f"{key}={v}" for key, v in zip(PARAMETERS, values)
                                          if DEFAULTS.get(key) != v)
         keys = {"fattree": ("k", "n"), "clos": ("radix", "levels"),
-                "dragonfly": ("p", "a", "h"), "megafly": ("k",)}[name]
-        return f"{name}:" + ",".join(f"{key}={v}" for key, v in zip(keys, values))
+                "dragonfly": ("p", "a", "h"), "megafly": ("k",),
+                "dfplus": ("p", "l", "s", "h", "g", "c")}[name]
+        return f"{name}:" + ",".join(f"{key}={v}" for key, v in zip(keys, values)
+                                     if not (name == "dfplus" and key == "c" and v == 1))
 
     def _require_torus(self, what: str) -> tuple[int, ...]:
         if self.radices is None:
@@ -284,7 +348,7 @@ class Layout:
             m = self.tree[0]
             size = math.prod(m)
             return 2 * sum(1 for level in range(1, len(m)) if math.prod(m[:level]) < size)
-        if family == "megafly":
+        if family in ("megafly", "dfplus"):
             return 3
         if family == "gdragonfly":
             _, _, a, b, _, _, g, _ = self.network
@@ -303,7 +367,7 @@ class Layout:
                              f"not on {self.text}")
         from icnperf.model.topology import tree_routing
 
-        ends = self.node_endpoints()
+        ends = self.tree_points(self.node_endpoints() * self.rails)
         m, w, _ = self.tree
         return int(tree_routing.hops(m, w, np.full(ends.size, ends[0]), ends).max())
 
@@ -317,6 +381,8 @@ class Layout:
             return values[0] * values[1]
         if name == "gdragonfly":
             return values[0] * values[1] * values[2]
+        if name == "dfplus":
+            return values[0] * values[1]
         return values[0] * values[0]
 
     def node_endpoints(self) -> np.ndarray:
@@ -325,21 +391,24 @@ class Layout:
         (i mod U)·E + i // U (spread: U leaf switches or groups of E endpoints)."""
         node = np.arange(self.endpoints, dtype=np.int64)
         if self.placement == "random":
-            perm = np.random.default_rng(self.seed).permutation(self.network_endpoints)
+            perm = np.random.default_rng(self.seed).permutation(self.network_nodes)
             return perm.astype(np.int64)[node]
         if self.placement == "spread":
             size = self._unit_size()
-            units = self.network_endpoints // size
+            units = self.network_nodes // size
             return (node % units) * size + node // units
         return node
 
     def rank_endpoints(self) -> np.ndarray:
         """The endpoint of every rank: rank r is on node r // ppn, node i on
-        :meth:`node_endpoints` [i]."""
-        node = np.arange(self.ranks, dtype=np.int64) // self.processes_per_node
-        if self.placement == "linear":
+        :meth:`node_endpoints` [i]; on a rail tree NIC (r mod ppn) mod R of that node."""
+        rank = np.arange(self.ranks, dtype=np.int64)
+        node = rank // self.processes_per_node
+        if self.placement != "linear":
+            node = self.node_endpoints()[node]
+        if self.rails == 1:
             return node
-        return self.node_endpoints()[node]
+        return node * self.rails + (rank % self.processes_per_node) % self.rails
 
     def traffic(self, sources, destinations) -> tuple[int, int]:
         """(largest hops, largest channel load) of messages sent at once between distinct
@@ -365,6 +434,7 @@ class Layout:
             from icnperf.model.topology import tree_routing
 
             m, w, p = self.tree
+            sources, destinations = self.tree_points(sources), self.tree_points(destinations)
             hops = tree_routing.hops(m, w, sources, destinations)
             load = tree_routing.message_load(m, w, p, self.tree_routing or "random",
                                              sources, destinations)
@@ -374,6 +444,12 @@ class Layout:
         elif name == "gdragonfly":
             hops = dragonfly.gdragonfly_route_hops(*values, sources, destinations)
             load = dragonfly.gdragonfly_route_load(*values, sources, destinations)
+        elif name == "dfplus":
+            from icnperf.model.topology.dragonfly.plus import DFPlus
+
+            net = DFPlus(*values)
+            hops = net.hops(sources, destinations)
+            load = math.ceil(net.pattern_load(sources, destinations) - 1e-9)
         else:
             hops = dragonfly.megafly_route_hops(*values, sources, destinations)
             load = dragonfly.megafly_route_load(*values, sources, destinations)
@@ -389,12 +465,12 @@ class Layout:
         destinations = np.asarray(destinations, dtype=np.int64)
         if len(sources) == 0:
             return (0, 0, 0, False)
-        if self.is_default_placement:
+        if self.is_default_placement and self.rails == 1:
             hops, load = self.traffic(sources, destinations)
             return hops, max(load, 1), 1, False
         ends = self.rank_endpoints()
         src, dst = ends[sources], ends[destinations]
-        inter = src != dst
+        inter = src // self.rails != dst // self.rails
         intra = bool((~inter).any())
         if not inter.any():
             return (0, 0, 0, intra)

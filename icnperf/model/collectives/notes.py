@@ -35,13 +35,16 @@ def _placement_note(layout: Layout, algorithm: str) -> str:
                  "fattree": "endpoints numbered leaf by leaf, k per leaf",
                  "clos": "endpoints numbered leaf by leaf, radix/2 per leaf",
                  "xgft": "endpoints numbered leaf by leaf, m1 per leaf",
+                 "rail": "node i owns NIC endpoints i*R..i*R+R-1, NIC j on rail j's leaf; "
+                         "rank r sends by NIC (r mod ppn) mod R",
                  "dragonfly": "endpoints numbered router by router, groups in order",
                  "megafly": "endpoints numbered leaf by leaf, groups in order",
+                 "dfplus": "endpoints numbered leaf by leaf, groups in order",
                  "gdragonfly": "endpoints numbered router by router (r = i + a*j within a "
                                "group), groups in order"}[layout.family]
     where = {"linear": "node i on endpoint i (linear)",
              "random": f"node i on endpoint perm[i], perm = numpy.random.default_rng("
-                       f"{layout.seed}).permutation({layout.network_endpoints}) (random, "
+                       f"{layout.seed}).permutation({layout.network_nodes}) (random, "
                        f"seed {layout.seed})",
              "spread": "node i on leaf switch (group) i mod U, the (i // U)-th endpoint of "
                        "it, U leaf switches (groups) (spread)"}[layout.placement]
@@ -112,7 +115,7 @@ def _topology_note(layout: Layout) -> str:
         return "topology: one node, every message inside it (no network)"
     if family == "crossbar":
         return f"topology: {layout.text}, every pair 1 hop apart, no shared channels"
-    if family in ("fattree", "clos", "xgft") and layout.tree_routing == "dmodk":
+    if family in ("fattree", "clos", "xgft", "rail") and layout.tree_routing == "dmodk":
         return (f"topology: {layout.text}, nearest-common-ancestor routing: 2(h-1) "
                 "router-router hops between endpoints whose lowest common pod is at level h "
                 "(0 on one leaf; tree_routing.hops); dmodk up ports (network.tree_routing: "
@@ -120,7 +123,7 @@ def _topology_note(layout: Layout) -> str:
                 "FatTreeZone); channel load of a step: the messages on the busiest channel, "
                 "counted exactly over these routes (tree_routing.message_load); a host's "
                 "single link to its leaf is its adapter, charged as the host interface")
-    if family in ("fattree", "clos", "xgft"):
+    if family in ("fattree", "clos", "xgft", "rail"):
         return (f"topology: {layout.text}, nearest-common-ancestor routing: 2(h-1) "
                 "router-router hops between endpoints whose lowest common pod is at level h "
                 "(0 on one leaf; tree_routing.hops); channel load of a step: the c messages "
@@ -145,6 +148,12 @@ def _topology_note(layout: Layout) -> str:
                 "(dragonfly.gdragonfly_route_hops); channel load of a step: the most messages "
                 "on one channel, counted exactly over these shares and the parallel local "
                 "links, rounded up (dragonfly.gdragonfly_route_load)")
+    if family == "dfplus":
+        return (f"topology: {layout.text}, minimal routing: 0 hops on one leaf, 2 within a "
+                "group (leaf, spine, leaf; split evenly over the s spines), 3 across groups "
+                "(split evenly over the group pair's m global links; plus.DFPlus.hops); "
+                "channel load of a step: the most messages on one channel counted over these "
+                "splits, rounded up (plus.DFPlus.pattern_load)")
     return (f"topology: {layout.text}, minimal routing: 0 hops on one leaf, 2 within a "
             "group (leaf, spine, leaf), 3 across groups (dragonfly.megafly_route_hops); "
             "channel load of a step: the most messages on one channel, a global channel "

@@ -21,12 +21,12 @@ import re
 from dataclasses import dataclass
 
 from icnperf.errors import InputError
-from icnperf.model.topology import dragonfly, fattree, slimfly, torus, xgft
+from icnperf.model.topology import dragonfly, fattree, rail, slimfly, torus, xgft
 from icnperf.model.topology.base import MAX_ENDPOINTS, Family, Metrics
 
 FAMILIES: dict[str, Family] = {
     family.name: family
-    for module in (torus, fattree, xgft, dragonfly, slimfly)
+    for module in (torus, fattree, xgft, rail, dragonfly, slimfly)
     for family in module.FAMILIES
 }
 """Every registered family by name; the CLI's help and choices come from here."""
@@ -67,12 +67,13 @@ class TopologySpec:
         if tree_routing not in xgft.TREE_ROUTINGS:
             raise InputError(f"unknown tree routing {tree_routing!r}; choose one of "
                              f"{', '.join(xgft.TREE_ROUTINGS)}")
-        if self.family.name == "xgft":
+        if self.family.name in ("xgft", "rail"):
             return self.family.evaluate(**self.params, routing=tree_routing)
         if self.family.name in ("fattree", "clos"):
             evaluate = fattree.fattree if self.family.name == "fattree" else fattree.clos
             return evaluate(**self.params, up_port=tree_routing)
-        raise InputError(f"tree routing applies to fattree, clos and xgft, not {self.family.name}")
+        raise InputError(f"tree routing applies to fattree, clos, xgft and rail, "
+                         f"not {self.family.name}")
 
 
 def _integer(token: str, spec: str, what: str) -> int:

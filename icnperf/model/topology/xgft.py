@@ -316,7 +316,7 @@ class XGFT:
 # --- the family ---------------------------------------------------------------------
 
 
-def _notes(tree: XGFT, routing: str) -> tuple[str, ...]:
+def tree_notes(tree: XGFT, routing: str) -> tuple[str, ...]:
     exact = bool(np.all(tree.bisection_cut() == tree.bisection_bound()))
     return COMMON_NOTES + (
         "construction: XGFT(h; m; w) of Öhring et al. 1995 with p parallel cables; level-l "
@@ -342,7 +342,7 @@ def xgft(m, w, p=None, *, routing: str = "random") -> Metrics:
     """Metrics of XGFT(h; m; w) with p cables; m, w, p are sequences of h values (each may
     be a NumPy array, all broadcast together). ``routing``: TREE_ROUTINGS."""
     tree = XGFT(m, w, p)
-    return structure_metrics("xgft", tree, tree.channel_loads(routing), _notes(tree, routing))
+    return structure_metrics("xgft", tree, tree.channel_loads(routing), tree_notes(tree, routing))
 
 
 def fattree_as_xgft(k: int, n: int) -> dict:

@@ -138,6 +138,8 @@ def resolve_skeleton(app: str, given: dict, params=(), machine=None):
     used = {k: v for k, v in given.items() if v is not None}
     ppn = used.pop("processes_per_node", None)
     variant = used.pop("variant", None)
+    compute = used.pop("compute", "cpu")
+    buffers = used.pop("buffers", "host")
     aliases = LEGACY_ALIASES.get(app, {})
     stray = sorted(k for k in used if k not in aliases)
     if variant is not None and app != "hpcg":
@@ -163,7 +165,12 @@ def resolve_skeleton(app: str, given: dict, params=(), machine=None):
         else:
             values[target] = used[flag]
     values.update(parse_params(params))
-    return skeleton.with_parameters(values), ppn
+    skeleton = skeleton.with_parameters(values)
+    if compute == "gpu":
+        from icnperf.model.apps.gpu import on_gpus
+
+        skeleton = on_gpus(skeleton, buffers)
+    return skeleton, ppn
 
 
 def skeleton_results(skeleton, machine, layouts, algorithm: str | None, ppn: int | None,
@@ -376,8 +383,8 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
                               ppn=used.get("processes_per_node"), wide=wide)
     if given.get("klass") is not None:
         raise InputError(f"--class does not apply to {printable(app)} (npb-is only)")
-    skeleton, ppn = resolve_skeleton(app, {k: v for k, v in given.items() if k != "klass"},
-                                     params, machine)
+    skeleton, ppn = resolve_skeleton(app, {**{k: v for k, v in given.items() if k != "klass"},
+                                           "buffers": buffers}, params, machine)
     layouts = [layout.placed(layout.processes_per_node, placement)
                for layout in layouts_for(machine.topology, nodes, shape,
                                          machine.get("system.nodes"))]
@@ -405,7 +412,9 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
         return json_text({"inputs": {"app": app, "skeleton": skeleton.name,
                                      "machine": machine.name, "nodes": nodes, "shape": shape,
                                      "algorithm": algorithm, "placement": placement,
-                                     "buffers": buffers, "processes_per_node": first.ppn,
+                                     "buffers": buffers,
+                                     "compute": given.get("compute") or "cpu",
+                                     "processes_per_node": first.ppn,
                                      "parameters": first.parameters},
                           "notes": notes, "rows": phase_rows, "totals": total_rows})
     if fmt == "csv":

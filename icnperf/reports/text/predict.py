@@ -12,7 +12,8 @@ from icnperf.reports.render import (Column, csv_chunks, csv_text, json_chunks, j
 GRID_FAMILIES = ("torus", "mesh", "hypercube")
 """Families whose endpoints ``--from``/``--to`` can name by coordinates or an index."""
 
-ROUTED_FAMILIES = ("fattree", "clos", "xgft", "dragonfly", "megafly", "gdragonfly")
+ROUTED_FAMILIES = ("fattree", "clos", "xgft", "rail", "dragonfly", "megafly", "gdragonfly",
+                   "dfplus")
 """Families whose endpoints ``--from``/``--to`` name by index (hops of their routing)."""
 
 

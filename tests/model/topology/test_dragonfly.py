@@ -582,7 +582,8 @@ def test_evaluate_rejects_non_integer_arrays():
 
 def test_families_registration():
     names = {f.name: f for f in df.FAMILIES}
-    assert set(names) == {"dragonfly", "megafly", "gdragonfly"}
+    assert set(names) == {"dragonfly", "megafly", "gdragonfly", "dfplus"}
+    assert names["dfplus"].parameters == ("p", "l", "s", "h", "g", "c")
     assert names["gdragonfly"].parameters == ("p", "a", "b", "la", "lb", "g", "m")
     assert names["gdragonfly"].endpoints({"p": 4, "a": 16, "b": 6, "g": 9}) == 3456
     assert names["dragonfly"].parameters == ("p", "a", "h")

@@ -61,6 +61,9 @@ The package is split by concept; everything public is re-exported here, so calle
   routing may use, per class of router pairs (:func:`general_flow.pair_classes`,
   :func:`general_flow.path_links`; imported from its module, used by
   :mod:`icnperf.model.network.multipath`);
+* ``plus``: the general dragonfly+ ``dfplus`` (megafly with free sizes: endpoints per leaf,
+  leaves and spines per group, global links per spine, groups; :class:`plus.DFPlus`,
+  imported from its module);
 * ``family``: the Metrics records (:func:`evaluate_dragonfly`, :func:`evaluate_megafly`),
   the notes, spec checks, exact endpoint counts, sizing rules
   (:func:`design_for_endpoints`) and :data:`FAMILIES`.

@@ -3,7 +3,8 @@
 :func:`evaluate_dragonfly` and :func:`evaluate_megafly` gather the structure (``structure``)
 and the channel loads (``loads``) of a batch of configurations into one ``Metrics`` record,
 with the conventions as ``notes``; the checks and exact endpoint counts serve ``spec.py``;
-:data:`FAMILIES` registers both families and the generalized dragonfly of ``general``. Units: counts, router hops, flits/cycle per channel.
+:data:`FAMILIES` registers both families, the generalized dragonfly of ``general`` and the
+general dragonfly+ of ``plus``. Units: counts, router hops, flits/cycle per channel.
 
 Sizing rules (:func:`design_for_endpoints`): the smallest balanced dragonfly a = 2p = 2h
 (Kim et al., ISCA 2008, §3.1; Jiang et al. §1.3) and the smallest megafly reaching a number of
@@ -19,6 +20,7 @@ import numpy as np
 from icnperf.model.topology.base import (
     COMMON_NOTES, PATTERNS, Family, Metrics, is_integer, require)
 from icnperf.model.topology.dragonfly.general import FAMILY as GDRAGONFLY
+from icnperf.model.topology.dragonfly.plus import FAMILY as DFPLUS
 from icnperf.model.topology.dragonfly.loads import dragonfly_channel_load, megafly_channel_load
 from icnperf.model.topology.dragonfly.structure import (
     _arrays,
@@ -255,4 +257,5 @@ FAMILIES: tuple[Family, ...] = (
         example="megafly:k=18",
     ),
     GDRAGONFLY,
+    DFPLUS,
 )
