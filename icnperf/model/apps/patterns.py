@@ -46,15 +46,16 @@ from icnperf.errors import InputError
 from icnperf.model import collectives, network
 from icnperf.model.apps.grid import most_square
 from icnperf.model.apps.skeleton import HARDWARE_ALGORITHM
-from icnperf.model.collectives import Step
+from icnperf.model.collectives import Step, structured
 
 __all__ = ["MAX_ALLTOALL_MESSAGES", "CommunicationTerm", "Mapping", "byte_count",
            "collective_term", "halo_grid", "halo_mapping", "halo_pairs", "message_term",
            "p2p_mapping", "p2p_pairs"]
 
 MAX_ALLTOALL_MESSAGES = 2**22
-"""Most messages a point-to-point all-to-all is mapped with (every pair is routed): about
-2,048 ranks."""
+"""Most messages a point-to-point all-to-all is mapped with where it is not counted in
+structure (every pair routed: random placement, fat trees, dragonflies): about 2,048
+ranks."""
 
 
 class CommunicationTerm(NamedTuple):
@@ -172,7 +173,15 @@ def halo_mapping(layout, grid: tuple[int, ...], periodic: bool, axes) -> Mapping
 
 @lru_cache(maxsize=512)
 def p2p_mapping(layout, pattern: str, ranks: int, distance: int) -> Mapping:
-    """A point-to-point pattern's messages (:func:`p2p_pairs`) on ``layout``; cached."""
+    """A point-to-point pattern's messages (:func:`p2p_pairs`) on ``layout``; cached. Over
+    every rank of the layout the all-to-all and the shift are counted in structure
+    (collectives.structured: closed forms on a torus, the messages mapped elsewhere, the
+    all-to-all then at most :data:`MAX_ALLTOALL_MESSAGES`)."""
+    if ranks == layout.ranks and ranks >= 2:
+        if pattern == "alltoall" and structured.has_closed_alltoall(layout):
+            return Mapping(*structured.alltoall_traffic(layout), ranks - 1)
+        if pattern == "shift" and distance % ranks:
+            return Mapping(*structured.shift_traffic(layout, [distance % ranks])[0], 1)
     return _mapped(layout, *p2p_pairs(pattern, ranks, distance))
 
 

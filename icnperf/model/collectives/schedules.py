@@ -15,6 +15,7 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.model import network, ops
+from icnperf.model.collectives import structured
 from icnperf.model.collectives.layout import Layout
 from icnperf.model.collectives.registry import TABLE
 
@@ -52,12 +53,14 @@ def _log2_ceil(p: int) -> int:
 
 
 class _Rounds:
-    """Collects the rounds of a schedule as (fraction, combine, sources, destinations)."""
+    """Collects the rounds of a schedule. A round is either explicit messages
+    (``sources[i]`` sends to ``destinations[i]``) or a whole-job pattern kept unbuilt: every
+    rank r sending to r + d mod P (``shift``) or r XOR d (``xor``) for each d of
+    ``offsets``, one round per offset, counted in structure (collectives.structured)."""
 
-    def __init__(self):
-        self.rounds: list[tuple[int, Fraction, bool, np.ndarray, np.ndarray]] = []
-        self.blocks: list[int] = []
-        self.last: list[np.ndarray | None] = []
+    def __init__(self, ranks: int):
+        self.ranks = ranks
+        self.entries: list[tuple] = []
 
     def add(self, fraction, combine, sources, destinations, count=1, blocks=0, last=None):
         """``count`` rounds in which ``sources[i]`` sends fraction * m to
@@ -67,10 +70,41 @@ class _Rounds:
         sources = np.asarray(sources, dtype=np.int64)
         destinations = np.asarray(destinations, dtype=np.int64)
         if len(sources) and count > 0:
-            self.rounds.append((count, Fraction(fraction), bool(combine), sources,
-                                destinations))
-            self.blocks.append(int(blocks))
-            self.last.append(None if last is None else np.asarray(last, dtype=bool))
+            self.entries.append((count, Fraction(fraction), bool(combine), sources,
+                                 destinations, int(blocks),
+                                 None if last is None else np.asarray(last, dtype=bool)))
+
+    def add_pattern(self, fraction, combine, kind: str, offsets, count=1):
+        """``count`` rounds per offset d of ``offsets`` (each 0 < d < P) in which every
+        rank r sends fraction * m to r + d mod P (``kind`` shift) or r XOR d (xor)."""
+        offsets = np.asarray(offsets, dtype=np.int64).ravel()
+        if len(offsets) and count > 0:
+            self.entries.append((count, Fraction(fraction), bool(combine), kind, offsets,
+                                 0, None))
+
+    def _expanded(self):
+        ranks = np.arange(self.ranks, dtype=np.int64)
+        for count, fraction, combine, src, dst, blocks, last in self.entries:
+            if isinstance(src, str):
+                for d in dst.tolist():
+                    target = (ranks + d) % self.ranks if src == "shift" else ranks ^ d
+                    yield (count, fraction, combine, ranks, target), blocks, last
+            else:
+                yield (count, fraction, combine, src, dst), blocks, last
+
+    @property
+    def rounds(self) -> list[tuple[int, Fraction, bool, np.ndarray, np.ndarray]]:
+        """Every round as (count, fraction, combine, sources, destinations), patterns
+        built out (O(P) per offset)."""
+        return [r for r, _, _ in self._expanded()]
+
+    @property
+    def blocks(self) -> list[int]:
+        return [b for _, b, _ in self._expanded()]
+
+    @property
+    def last(self) -> list[np.ndarray | None]:
+        return [x for _, _, x in self._expanded()]
 
 
 def _fold(p: int):
@@ -116,15 +150,13 @@ def _binomial_scatter(rounds: _Rounds, p: int):
 
 
 def _ring(rounds: _Rounds, p: int, steps: int, combine: bool):
-    src = np.arange(p, dtype=np.int64)
-    rounds.add(Fraction(1, p), combine, src, (src + 1) % p, count=steps)
+    rounds.add_pattern(Fraction(1, p), combine, "shift", [1], count=steps)
 
 
 def _bruck_allgather(rounds: _Rounds, p: int):
-    src = np.arange(p, dtype=np.int64)
     for t in range(_log2_ceil(p)):
         d = 1 << t
-        rounds.add(Fraction(min(d, p - d), p), False, src, (src - d) % p)
+        rounds.add_pattern(Fraction(min(d, p - d), p), False, "shift", [p - d])
 
 
 def _recursive_doubling_allgather(rounds: _Rounds, p: int):
@@ -133,18 +165,15 @@ def _recursive_doubling_allgather(rounds: _Rounds, p: int):
     if p & (p - 1):
         _bruck_allgather(rounds, p)
         return
-    src = np.arange(p, dtype=np.int64)
     for t in range(p.bit_length() - 1):
-        rounds.add(Fraction(1 << t, p), False, src, src ^ (1 << t))
+        rounds.add_pattern(Fraction(1 << t, p), False, "xor", [1 << t])
 
 
 def _pairwise_alltoall(rounds: _Rounds, p: int):
     # MPICH's pairwise exchange (Thakur et al. §4.5): step i = 1 .. P-1, rank r sends its
     # block for r XOR i (P a power of two) or r + i mod P (otherwise), m/P bytes
-    src = np.arange(p, dtype=np.int64)
     power = p & (p - 1) == 0
-    for i in range(1, p):
-        rounds.add(Fraction(1, p), False, src, src ^ i if power else (src + i) % p)
+    rounds.add_pattern(Fraction(1, p), False, "xor" if power else "shift", np.arange(1, p))
 
 
 def _recursive_doubling_allreduce(rounds: _Rounds, p: int, fraction=1):
@@ -156,6 +185,10 @@ def _recursive_doubling_allreduce(rounds: _Rounds, p: int, fraction=1):
 
 
 def _exchange(rounds, actual, p2, mask, fraction, combine, blocks=0, last=None):
+    if len(actual) == rounds.ranks and not blocks:
+        # no fold (P a power of two): survivor s is rank s, every rank exchanges with r ^ mask
+        rounds.add_pattern(fraction, combine, "xor", [mask])
+        return
     new = np.arange(p2, dtype=np.int64)
     rounds.add(fraction, combine, actual[new], actual[new ^ mask], blocks=blocks, last=last)
 
@@ -195,7 +228,7 @@ def _rabenseifner(rounds: _Rounds, p: int, to_root: bool):
 
 
 def _rounds(algorithm: str, operation: str, p: int) -> _Rounds:
-    rounds = _Rounds()
+    rounds = _Rounds(p)
     power = p & (p - 1) == 0
     if algorithm == "binomial":
         if operation in ("reduce", "allreduce"):
@@ -237,24 +270,21 @@ def _rounds(algorithm: str, operation: str, p: int) -> _Rounds:
         if operation == "alltoall":
             _pairwise_alltoall(rounds, p)
         else:
-            src = np.arange(p, dtype=np.int64)
-            for i in range(1, p):
-                rounds.add(Fraction(1, p), False, src, (src + i) % p)
+            rounds.add_pattern(Fraction(1, p), False, "shift", np.arange(1, p))
     elif algorithm == "reduce-bcast":
         rounds.add(1, True, np.arange(1, p, dtype=np.int64), np.zeros(p - 1, dtype=np.int64))
         _binomial_bcast(rounds, p)
     elif algorithm == "bruck":
-        src = np.arange(p, dtype=np.int64)
         if operation == "allgather":
             _bruck_allgather(rounds, p)
         elif operation == "alltoall":
             blocks = np.arange(p)
             for t in range(_log2_ceil(p)):
                 sent = int(np.count_nonzero(blocks & (1 << t)))
-                rounds.add(Fraction(sent, p), False, src, (src + (1 << t)) % p)
+                rounds.add_pattern(Fraction(sent, p), False, "shift", [1 << t])
         elif operation == "barrier":
             for t in range(_log2_ceil(p)):
-                rounds.add(0, False, src, (src + (1 << t)) % p)
+                rounds.add_pattern(0, False, "shift", [1 << t])
     return rounds
 
 
@@ -270,6 +300,19 @@ def _traffic(layout: Layout, src: np.ndarray, dst: np.ndarray) -> tuple[int, int
         if len(_TRAFFIC) >= 8192:
             _TRAFFIC.clear()
         _TRAFFIC[key] = layout.rank_traffic(src, dst)
+    return _TRAFFIC[key]
+
+
+def _pattern_traffic(layout: Layout, kind: str, offsets: np.ndarray) -> list[tuple]:
+    """layout.rank_traffic of a pattern round per offset (collectives.structured), cached
+    as :func:`_traffic`."""
+    digest = hashlib.blake2b(kind.encode() + b"|" + offsets.tobytes(), digest_size=20).digest()
+    key = (layout, digest)
+    if key not in _TRAFFIC:
+        if len(_TRAFFIC) >= 8192:
+            _TRAFFIC.clear()
+        count = structured.shift_traffic if kind == "shift" else structured.xor_traffic
+        _TRAFFIC[key] = count(layout, offsets)
     return _TRAFFIC[key]
 
 
@@ -290,8 +333,12 @@ def schedule(algorithm: str, operation: str, layout: Layout) -> tuple[Step, ...]
         raise InputError(f"{algorithm} has no step schedule for {operation}")
     merged: dict[tuple, int] = {}
     rounds = _rounds(algorithm, operation, layout.ranks)
-    for (count, fraction, combine, src, dst), blocks, last in zip(rounds.rounds, rounds.blocks,
-                                                                  rounds.last):
+    for count, fraction, combine, src, dst, blocks, last in rounds.entries:
+        if isinstance(src, str):
+            for traffic in _pattern_traffic(layout, src, dst):
+                step = (fraction, *traffic[:2], combine, *traffic[2:], blocks, None)
+                merged[step] = merged.get(step, 0) + count
+            continue
         hops, load, host, intra = _traffic(layout, src, dst)
         carriers = None if last is None else _traffic(layout, src[last], dst[last])
         step = (fraction, hops, load, combine, host, intra, blocks, carriers)

@@ -98,11 +98,12 @@ def _forward_loads(lines: int, k: int, line, start, length) -> int:
     if len(start) == 0:
         return 0
     width = 2 * k
-    marks = np.concatenate([line * width + start, line * width + start + length])
-    weights = np.concatenate([np.ones(len(start)), -np.ones(len(start))])
-    counts = np.bincount(marks, weights=weights, minlength=lines * width)
+    first = line * width + start
+    size = lines * width
+    counts = (np.bincount(first, minlength=size)
+              - np.bincount(first + length, minlength=size))
     running = np.cumsum(counts.reshape(lines, width), axis=1)
-    return int(round(float(np.max(running[:, :k] + running[:, k:]))))
+    return int(np.max(running[:, :k] + running[:, k:]))
 
 
 RING_TIES = ("plus", "split")
@@ -129,34 +130,40 @@ def dor_traffic(radices, sources, destinations, ties: str = "plus",
     """
     require(ties in RING_TIES, f"unknown ring tie rule {ties!r}; choose one of "
                                f"{', '.join(RING_TIES)}")
-    k = np.asarray(radices, dtype=np.int64)
-    src = endpoint_coordinates(k, np.asarray(sources, dtype=np.int64).ravel())
-    dst = endpoint_coordinates(k, np.asarray(destinations, dtype=np.int64).ravel())
-    if src.shape[0] == 0:
+    k = [int(x) for x in np.asarray(radices, dtype=np.int64).ravel()]
+    sources = np.asarray(sources, dtype=np.int64).ravel()
+    destinations = np.asarray(destinations, dtype=np.int64).ravel()
+    if sources.shape[0] == 0:
         return 0, 0
-    forward = (dst - src) % k
-    plus = 2 * forward < k
-    plus |= (2 * forward == k) & ((src % 2 == 0) | (k == 2) if ties == "split" else True)
-    steps = np.where(plus, forward, k - forward)
-    ring = np.broadcast_to(np.asarray(wrap, dtype=bool), k.shape)
-    plus = np.where(ring, plus, dst >= src)
-    steps = np.where(ring, steps, np.abs(dst - src))
-    hops = int(steps.sum(axis=1).max())
+    rings = np.broadcast_to(np.asarray(wrap, dtype=bool), (len(k),)).tolist()
+    total = int(np.prod(k))
+    hops = np.zeros(sources.shape[0], dtype=np.int64)
     load = 0
-    strides = np.concatenate(([1], np.cumprod(k)[:-1]))
-    for i, radix in enumerate(k.tolist()):
-        # before moving in dimension i the message sits at (dst_<i, src_i, src_>i)
-        here = np.concatenate([dst[:, :i], src[:, i:]], axis=1)
-        index = (here * strides).sum(axis=1)
-        # the ring's number: the endpoint index with coordinate i left out
-        block = strides[i] * radix
-        line = (index // block) * strides[i] + index % strides[i]
-        lines = int(np.prod(k)) // radix
-        moving = steps[:, i] > 0
-        up = moving & plus[:, i]
-        down = moving & ~plus[:, i]
-        load = max(load, _forward_loads(lines, radix, line[up], src[up, i], steps[up, i]))
-        # a - move from s over d channels is a + move in the mirrored ring x -> k-1-x
-        load = max(load, _forward_loads(lines, radix, line[down], radix - 1 - src[down, i],
-                                        steps[down, i]))
-    return hops, load
+    stride = 1
+    for radix, ring in zip(k, rings):
+        src = (sources // stride) % radix
+        dst = (destinations // stride) % radix
+        if ring:
+            forward = (dst - src) % radix
+            plus = 2 * forward < radix
+            tie = 2 * forward == radix
+            plus |= tie & ((src % 2 == 0) | (radix == 2)) if ties == "split" else tie
+            steps = np.where(plus, forward, radix - forward)
+        else:
+            plus = dst >= src
+            steps = np.abs(dst - src)
+        hops += steps
+        moving = steps > 0
+        if moving.any():
+            # before moving in dimension i the message sits at (dst_<i, src_i, src_>i); its
+            # ring is numbered by the endpoint index with coordinate i left out
+            line = destinations % stride + (sources // (stride * radix)) * stride
+            lines = total // radix
+            up = moving & plus
+            down = moving & ~plus
+            load = max(load, _forward_loads(lines, radix, line[up], src[up], steps[up]))
+            # a - move from s over d channels is a + move in the mirrored ring x -> k-1-x
+            load = max(load, _forward_loads(lines, radix, line[down], radix - 1 - src[down],
+                                            steps[down]))
+        stride *= radix
+    return int(hops.max()), load

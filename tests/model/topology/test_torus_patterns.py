@@ -1,0 +1,83 @@
+"""The closed forms of model.topology.torus.patterns against dor_traffic on the explicit
+messages (the oracle: every message routed), on random shapes mixing rings and paths,
+both tie rules."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from icnperf.errors import InputError
+from icnperf.model.topology.torus import dor_traffic
+from icnperf.model.topology.torus.patterns import (alltoall_traffic, shift_traffic,
+                                                   xor_traffic)
+
+shapes = st.lists(st.integers(2, 7), min_size=1, max_size=4).filter(
+    lambda k: math.prod(k) <= 400)
+power_shapes = st.lists(st.sampled_from([2, 4, 8]), min_size=1, max_size=4).filter(
+    lambda k: math.prod(k) <= 512)
+ties = st.sampled_from(["plus", "split"])
+
+
+def _wraps(draw, n):
+    return draw(st.lists(st.booleans(), min_size=n, max_size=n))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), shapes, ties)
+def test_shift_equals_the_mapper(data, radices, tie):
+    wrap = _wraps(data.draw, len(radices))
+    total = math.prod(radices)
+    shifts = np.arange(1, total)
+    hops, load = shift_traffic(radices, shifts, tie, wrap)
+    r = np.arange(total)
+    for d in shifts.tolist():
+        assert (hops[d - 1], load[d - 1]) == dor_traffic(radices, r, (r + d) % total, tie,
+                                                         wrap), d
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), power_shapes, ties)
+def test_xor_equals_the_mapper(data, radices, tie):
+    wrap = _wraps(data.draw, len(radices))
+    total = math.prod(radices)
+    masks = np.arange(1, total)
+    hops, load = xor_traffic(radices, masks, tie, wrap)
+    r = np.arange(total)
+    for i in masks.tolist():
+        assert (hops[i - 1], load[i - 1]) == dor_traffic(radices, r, r ^ i, tie, wrap), i
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), shapes, ties)
+def test_alltoall_equals_the_mapper(data, radices, tie):
+    wrap = _wraps(data.draw, len(radices))
+    total = math.prod(radices)
+    r = np.arange(total)
+    src, dst = np.repeat(r, total), np.tile(r, total)
+    keep = src != dst
+    assert alltoall_traffic(radices, tie, wrap) == dor_traffic(radices, src[keep], dst[keep],
+                                                               tie, wrap)
+
+
+def test_hand_worked_values():
+    # ring of 8, all-to-all: moves of 1..3 load each + channel 1+2+3 = 6, the ties (4
+    # steps, all +) 4 more
+    assert alltoall_traffic([8], "plus") == (4, 10)
+    # split ties: even sources + 4, odd - 4: at most ceil(8/4) = 2 of one parity per channel
+    assert alltoall_traffic([8], "split") == (4, 8)
+    # 4x5, ring x path: a 4-ring's all-to-all loads a + channel 1 + 2 (tie) = 3, with
+    # 20/4 = 5 copies per line; the path of 5 carries 2 x 3 = 6 on its middle channels,
+    # 20/5 = 4 copies; hops 2 + 4
+    assert alltoall_traffic([4, 5], "plus", [True, False]) == (2 + 4, max(5 * 3, 4 * 6))
+    # shift by 1 on a ring of 6 is one hop for every message, load 1; by 3 a tie
+    assert [tuple(x) for x in zip(*shift_traffic([6], [1, 3, 5]))] == [(1, 1), (3, 3), (1, 1)]
+
+
+def test_bad_arguments_are_input_errors():
+    with pytest.raises(InputError):
+        shift_traffic([4, 4], [16])
+    with pytest.raises(InputError):
+        xor_traffic([3, 4], [1])
