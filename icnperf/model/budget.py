@@ -186,32 +186,51 @@ def _rank_rounds(ranks: float) -> float:
 
 
 PAIRWISE_STEP_SECONDS = 2.5e-6
-"""Seconds per rank per step of the pairwise all-gather, whose P - 1 shift steps are all
-different and each mapped on its own (P (P - 1) message mappings, the only algorithm
-quadratic in the ranks; model.collectives.fluid offers it up to 4,096 ranks): measured
-2.1 us (allgather on a 16x16x16 torus, 4,095 steps in 35 s, machine load 6)."""
+"""Seconds per rank per step of the pairwise all-gather or all-to-all mapped message by
+message (P - 1 different shift or XOR steps of P messages, P (P - 1) message mappings in
+all; model.collectives.fluid offers pairwise up to 4,096 ranks): measured 2.1 us
+(allgather on a 16x16x16 torus, 4,095 steps in 35 s, machine load 6). Where the steps
+are counted in structure (collectives.structured: a torus or crossbar, linear placement,
+one process per node) they cost :data:`STRUCTURED_STEP_SECONDS` each instead."""
+
+STRUCTURED_STEP_SECONDS = 5e-6
+"""Seconds per shift or XOR step counted in structure (model.topology.torus.patterns,
+vectorised over the steps): measured about 2 us per step (158,975 shift steps of the
+pairwise all-to-all on Fugaku's 24x23x24x2x3x2 in 0.3 s), doubled."""
+
+_QUADRATIC_OPERATIONS = ("allgather", "alltoall")
 
 
-def _quadratic_steps(ranks: float, algorithms: Sequence[str], operation: str | None) -> float:
-    """Rank-steps of the pairwise all-gather among ``algorithms`` on ``ranks`` ranks: P (P -
-    1) when it is asked for (or "all") and offered at that size, else 0."""
-    if operation != "allgather" or not ("all" in algorithms or "pairwise" in algorithms):
-        return 0.0
+def _quadratic_steps(ranks: float, algorithms: Sequence[str], operation: str | None,
+                     counted: bool = False) -> tuple[float, float]:
+    """(rank-steps mapped message by message, steps counted in structure) of the pairwise
+    all-gather or all-to-all among ``algorithms`` on ``ranks`` ranks: P (P - 1) or P - 1
+    (``counted``: the layout counts its shifts in structure) when it is asked for (or
+    "all") and offered at that size, else 0."""
+    if operation not in _QUADRATIC_OPERATIONS or not ("all" in algorithms
+                                                      or "pairwise" in algorithms):
+        return 0.0, 0.0
     from icnperf.model.collectives.fluid import rank_limit
 
-    limit = rank_limit("pairwise", "allgather")
-    return ranks * (ranks - 1) if limit is None or ranks <= limit else 0.0
+    limit = rank_limit("pairwise", operation)
+    if not (limit is None or ranks <= limit):
+        return 0.0, 0.0
+    return (0.0, ranks - 1) if counted else (ranks * (ranks - 1), 0.0)
 
 
 def mapping_cost(ranks: Iterable[float], algorithms: Sequence[str],
                  random_placement: bool = False,
                  dims: Sequence[int] | None = None,
-                 operation: str | None = None) -> tuple[float, float]:
+                 operation: str | None = None,
+                 counted: bool = False) -> tuple[float, float]:
     """(peak bytes, seconds) of mapping the message rounds of ``algorithms`` onto layouts
     of ``ranks`` ranks each (``dims``: their torus dimension counts, default 3);
     ``algorithms`` ``("all",)`` means every algorithm of the operation. Unknown names cost
     as the dearest algorithm. ``operation`` (None: not known) adds the pairwise
-    all-gather's P (P - 1) steps where it runs (:data:`PAIRWISE_STEP_SECONDS`)."""
+    all-gather's and all-to-all's P - 1 steps where they run: P (P - 1) message mappings
+    (:data:`PAIRWISE_STEP_SECONDS`), or P - 1 steps counted in structure
+    (:data:`STRUCTURED_STEP_SECONDS`) when ``counted`` says every layout is a torus or
+    crossbar with linear placement and one rank per node."""
     ranks = [float(r) for r in ranks]
     dims = [REFERENCE_DIMENSIONS] * len(ranks) if dims is None else list(dims)
     if "all" in algorithms:
@@ -223,9 +242,12 @@ def mapping_cost(ranks: Iterable[float], algorithms: Sequence[str],
     per *= RANDOM_PLACEMENT_FACTOR if random_placement else 1.0
     seconds = per * sum(_rank_rounds(r) * max(1.0, (d + 3) / (2 * REFERENCE_DIMENSIONS))
                         for r, d in zip(ranks, dims))
-    seconds += PAIRWISE_STEP_SECONDS * sum(_quadratic_steps(r, algorithms, operation)
-                                           for r in ranks) * (
-        RANDOM_PLACEMENT_FACTOR if random_placement else 1.0)
+    for r in ranks:
+        mapped, structured = _quadratic_steps(r, algorithms, operation,
+                                              counted and not random_placement)
+        seconds += PAIRWISE_STEP_SECONDS * mapped * (
+            RANDOM_PLACEMENT_FACTOR if random_placement else 1.0)
+        seconds += STRUCTURED_STEP_SECONDS * structured
     per_rank = [MAPPING_MEMORY_PER_RANK
                 + MAPPING_BYTES_PER_DIMENSION * max(0, d - REFERENCE_DIMENSIONS)
                 for d in dims]
@@ -263,13 +285,13 @@ def collective_estimate(ranks: Sequence[int], sizes: int, algorithms: Sequence[s
                         rows_per_layout: int, fmt: str, random_placement: bool = False,
                         command: str = "predict collective",
                         dims: Sequence[int] | None = None,
-                        operation: str | None = None) -> Estimate:
+                        operation: str | None = None, counted: bool = False) -> Estimate:
     """``predict collective``: the message rounds of ``algorithms`` mapped on each layout
-    (``ranks`` per layout, ``dims`` its dimension count), and ``rows_per_layout`` x
-    ``sizes`` rows per layout."""
+    (``ranks`` per layout, ``dims`` its dimension count; ``counted`` as
+    :func:`mapping_cost`), and ``rows_per_layout`` x ``sizes`` rows per layout."""
     rows = len(ranks) * sizes * rows_per_layout
     map_memory, map_seconds = mapping_cost(ranks, algorithms, random_placement, dims,
-                                           operation)
+                                           operation, counted)
     row_memory, row_seconds = rows_cost(rows, fmt)
     work = (f"{command}: {count(len(ranks), 'node count')} (up to"
             f" {count(max(ranks, default=0), 'rank')}) x {count(sizes, 'size')} x"
@@ -363,13 +385,16 @@ def _pattern_messages(phase, ranks: float) -> float:
 
 
 def skeleton_cost(phases, nodes: Sequence[int], ppn: int,
-                  algorithm: str | None = None) -> tuple[float, float]:
+                  algorithm: str | None = None,
+                  linear_torus: bool = False) -> tuple[float, float]:
     """(peak bytes, seconds) of a skeleton's ``phases`` (model.apps.skeleton.Phase records)
     evaluated on layouts of ``nodes`` nodes with ``ppn`` processes each: every collective's
     rounds mapped (``algorithm`` in place of the phase's own when given; ``best`` and
     ``all`` map every algorithm, :func:`mapping_cost`; ``auto`` the one the library
     picks), every halo, pattern and helper message mapped
-    (:data:`PATTERN_MESSAGE_SECONDS`), the expressions evaluated."""
+    (:data:`PATTERN_MESSAGE_SECONDS`), the expressions evaluated. ``linear_torus``: the
+    machine is a torus or crossbar with its nodes placed linearly, so a collective over one
+    rank per node (scope nodes, or ppn 1) counts its pairwise steps in structure."""
     memory = seconds = 0.0
     for n in nodes:
         ranks = float(n) * ppn
@@ -381,7 +406,8 @@ def skeleton_cost(phases, nodes: Sequence[int], ppn: int,
                 chosen = algorithm or collective.algorithm
                 map_memory, map_seconds = mapping_cost(
                     [on], ["all"] if chosen in ("best", "all") else [chosen],
-                    operation=collective.op)
+                    operation=collective.op,
+                    counted=linear_torus and (collective.scope == "nodes" or ppn == 1))
                 memory, seconds = max(memory, map_memory), seconds + map_seconds
             messages = _pattern_messages(phase, ranks) * ranks
             memory = max(memory, PATTERN_MESSAGE_MEMORY * messages)
@@ -404,11 +430,13 @@ def fit_evaluation_seconds(runs: int, phases: int, coefficients: int) -> float:
 
 def skeleton_estimate(name: str, phases, nodes: Sequence[int], ppn: int,
                       algorithm: str | None, fmt: str, command: str = "predict app",
-                      extra_seconds: float = 0.0, narrow: str | None = None) -> Estimate:
+                      extra_seconds: float = 0.0, narrow: str | None = None,
+                      linear_torus: bool = False) -> Estimate:
     """``predict app``, ``explain app``, ``report --app`` and ``calibrate --app`` on a
-    skeleton: :func:`skeleton_cost` and a row per phase and node count;
+    skeleton: :func:`skeleton_cost` (``linear_torus`` as there) and a row per phase and
+    node count;
     ``extra_seconds`` what the command adds (SymPy, a fit's repeated evaluations)."""
-    memory, seconds = skeleton_cost(phases, nodes, ppn, algorithm)
+    memory, seconds = skeleton_cost(phases, nodes, ppn, algorithm, linear_torus)
     row_memory, row_seconds = rows_cost(len(nodes) * (len(phases) + 1), fmt)
     return Estimate(f"{command} {name}: {count(len(nodes), 'node count')} (up to"
                     f" {count(max(nodes, default=0) * ppn, 'rank')}) x"

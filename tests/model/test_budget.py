@@ -163,17 +163,34 @@ def test_pairwise_allgather_is_charged_its_quadratic_steps():
         budget.mapping_cost([4096], ["ring"])[1]
 
 
+def test_pairwise_counted_in_structure_is_charged_per_step():
+    """On a torus or crossbar with linear placement and one rank per node the pairwise
+    steps are counted in structure: P - 1 steps, not P (P - 1) message mappings, for the
+    all-gather and the all-to-all alike."""
+    plain = budget.mapping_cost([4096], ["all"])[1]
+    for operation in ("allgather", "alltoall"):
+        counted = budget.mapping_cost([4096], ["all"], operation=operation, counted=True)[1]
+        assert counted - plain == pytest.approx(budget.STRUCTURED_STEP_SECONDS * 4095)
+        mapped = budget.mapping_cost([4096], ["all"], operation=operation)[1]
+        assert mapped - plain == pytest.approx(budget.PAIRWISE_STEP_SECONDS * 4096 * 4095)
+    # a random placement maps every message, counted or not
+    assert budget.mapping_cost([4096], ["all"], True, operation="alltoall", counted=True)[1] \
+        == budget.mapping_cost([4096], ["all"], True, operation="alltoall")[1]
+
+
 @pytest.mark.parametrize("call", [
     lambda: __import__("icnperf.reports.text.apps", fromlist=["x"]).app_text(
-        "spmv", "angara-3d", (), "4096", None, None, {}, "csv"),
+        "spmv", "angara-3d", (), "4096", None, None, {}, "csv", placement="random"),
     lambda: __import__("icnperf.reports.text.explain_app", fromlist=["x"]).explain_app_text(
-        "spmv", "angara-3d", (), 4096, None, None, (), None, "table"),
+        "spmv", "angara-3d", (), 2048, None, None, (), 2, "table"),
     lambda: __import__("icnperf.reports.text.predict", fromlist=["x"]).collective_text(
-        "allgather", "angara-3d", (), "4096", None, "8KiB", "ring", "mpi", "table"),
+        "allgather", "angara-3d", (), "4096", None, "8KiB", "ring", "mpi", "table",
+        placement="random"),
 ])
 def test_skeletons_and_collectives_refuse_the_quadratic_allgather(call, monkeypatch):
     """spmv's all-gather is 'auto', so every algorithm runs, the pairwise one on 4,096 ranks
-    too (about 40 s measured): refused at once under a 10 s limit."""
+    too; placed at random (or two ranks a node) its P - 1 steps are mapped message by
+    message (about 40 s measured): refused at once under a 10 s limit."""
     import time
 
     monkeypatch.setenv("ICNPERF_MAX_SECONDS", "10")
@@ -186,11 +203,13 @@ def test_skeletons_and_collectives_refuse_the_quadratic_allgather(call, monkeypa
 def test_report_app_counts_the_skeleton(tmp_path, monkeypatch):
     from icnperf.reports.text.report import write_report
 
+    # on a fat tree (4,096 endpoints) spmv's all-gather maps the pairwise steps message by
+    # message (about 40 s at 4,096 ranks)
     monkeypatch.setenv("ICNPERF_MAX_SECONDS", "20")
     target = tmp_path / "r.html"
     with pytest.raises(InputError, match="report --app spmv"):
-        write_report("angara-3d", (), (), str(target), False, validation=False,
-                     apps=("spmv",))
+        write_report("angara-3d", (), ("topology=xgft:m=64x64,w=1x64",), str(target), False,
+                     validation=False, apps=("spmv",))
     assert not target.exists()
 
 

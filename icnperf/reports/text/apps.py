@@ -389,7 +389,7 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
                for layout in layouts_for(machine.topology, nodes, shape,
                                          machine.get("system.nodes"))]
     skeleton_within_limits(skeleton, machine, [lay.endpoints for lay in layouts], ppn,
-                           algorithm, fmt)
+                           algorithm, fmt, placement=placement)
     if algorithm == ALL:
         runs = compared_results(skeleton, machine, layouts, ppn)
     else:

@@ -440,7 +440,9 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
          for layout in layouts], sizes.size,
         ["all"], len(ALL_ALGORITHMS) if algorithm == "all" else 1, fmt,
         random_placement=placement == "random",
-        dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation))
+        dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation,
+        counted=placement == "linear" and (mode == "node" or processes_per_node == 1)
+        and all(layout.is_torus or layout.family == "crossbar" for layout in layouts)))
     rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
                                         processes_per_node, placement, mode, element_size)
     absent = (absent_notes(machine, operation, layouts, processes_per_node, placement, mode)
