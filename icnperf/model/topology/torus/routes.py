@@ -16,6 +16,8 @@ in tests/model/test_collectives.py.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from icnperf.model.topology.base import is_integer, require
@@ -93,17 +95,38 @@ def spanning_tree_fanout(radices) -> int:
 
 def _forward_loads(lines: int, k: int, line, start, length) -> int:
     """Largest number of segments over one channel: segments on ``lines`` rings of radix k,
-    each from ring position ``start`` over ``length`` consecutive + channels (channel p
-    joins p and p+1 mod k). A difference array over two turns of the ring handles wrap."""
+    each from ring position ``start`` over ``length`` (< k) consecutive + channels (channel
+    p joins p and p+1 mod k). A difference array over two turns of each ring handles wrap;
+    every ring's differences sum to zero, so one running sum over all rings in a row is
+    each ring's own. With few segments for the rings, the segments' ends are sorted
+    instead (a wrapping segment cut in two at position k)."""
     if len(start) == 0:
         return 0
+    if 8 * len(start) < lines * k:
+        return _sparse_forward_loads(k, line, start, length)
     width = 2 * k
     first = line * width + start
     size = lines * width
     counts = (np.bincount(first, minlength=size)
               - np.bincount(first + length, minlength=size))
-    running = np.cumsum(counts.reshape(lines, width), axis=1)
+    running = np.cumsum(counts).reshape(lines, width)
     return int(np.max(running[:, :k] + running[:, k:]))
+
+
+def _sparse_forward_loads(k: int, line, start, length) -> int:
+    """:func:`_forward_loads` by sorting: each segment [start, start + length) on its ring,
+    cut at k when it wraps, is an opening at line (k + 1) + start and a closing at its end;
+    sorted with closings before openings at one position (a segment that ends at p does
+    not cross channel p), the largest running sum is the largest channel load."""
+    end = start + length
+    wraps = end > k
+    base = line * (k + 1)
+    opens = np.concatenate([base + start, base[wraps]])
+    closes = np.concatenate([base + np.minimum(end, k), base[wraps] + end[wraps] - k])
+    keys = np.concatenate([2 * closes, 2 * opens + 1])
+    steps = np.concatenate([np.full(len(closes), -1, dtype=np.int32),
+                            np.ones(len(opens), dtype=np.int32)])
+    return int(np.max(np.cumsum(steps[np.argsort(keys, kind="stable")])))
 
 
 RING_TIES = ("plus", "split")
@@ -131,13 +154,16 @@ def dor_traffic(radices, sources, destinations, ties: str = "plus",
     require(ties in RING_TIES, f"unknown ring tie rule {ties!r}; choose one of "
                                f"{', '.join(RING_TIES)}")
     k = [int(x) for x in np.asarray(radices, dtype=np.int64).ravel()]
-    sources = np.asarray(sources, dtype=np.int64).ravel()
-    destinations = np.asarray(destinations, dtype=np.int64).ravel()
+    total = math.prod(k)
+    # 32-bit integers (their division is several times faster) when every index computed
+    # below, at most 4 N, fits
+    kind = np.int32 if 4 * total < 2**31 else np.int64
+    sources = np.asarray(sources, dtype=np.int64).ravel().astype(kind)
+    destinations = np.asarray(destinations, dtype=np.int64).ravel().astype(kind)
     if sources.shape[0] == 0:
         return 0, 0
     rings = np.broadcast_to(np.asarray(wrap, dtype=bool), (len(k),)).tolist()
-    total = int(np.prod(k))
-    hops = np.zeros(sources.shape[0], dtype=np.int64)
+    hops = np.zeros(sources.shape[0], dtype=kind)
     load = 0
     stride = 1
     for radix, ring in zip(k, rings):

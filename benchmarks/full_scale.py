@@ -1,0 +1,90 @@
+"""CPU time of the full-machine commands of issue #28, each a fresh process.
+
+Run: python benchmarks/full_scale.py [--repeats 3] [--only TEXT]
+Each command runs ``--repeats`` times as ``python -m icnperf ...`` (start-up included);
+the figure is the median of the child's user + system CPU time (resource.getrusage of the
+children), which a loaded machine distorts less than the wall time; the wall time's median
+is printed beside it. A command that exits non-zero (a refusal by the work budget, an
+error) is reported as failed. Not a test: the figures depend on the machine and its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FFT = os.path.join(HERE, "data", "fft3d.toml")
+OPERATIONS = ("broadcast", "reduce", "allreduce", "allgather", "alltoall", "barrier")
+
+
+def targets(folder: str) -> list[tuple[str, list[str], float]]:
+    """(label, icnperf arguments, target CPU seconds) of every target of the issue."""
+    rows = [(f"collective {op} fugaku 158,976 nodes, 8 B and 1 MiB, all algorithms",
+             ["predict", "collective", op, "--machine", "fugaku", "--nodes", "158976",
+              "--bytes", "8,1MiB", "--algorithm", "all"], 1.0) for op in OPERATIONS]
+    rows.append(("collective alltoall fugaku 4,096..65,536:x4, 1 MiB, all algorithms",
+                 ["predict", "collective", "alltoall", "--machine", "fugaku", "--nodes",
+                  "4096..65536:x4", "--bytes", "1MiB", "--algorithm", "all"], 1.5))
+    rows.append(("app jacobi3d fugaku 158,976 nodes",
+                 ["predict", "app", "jacobi3d", "--machine", "fugaku", "--nodes", "158976"],
+                 1.0))
+    rows += [(f"app fft3d (p2p all-to-all) fugaku {n:,} ranks",
+              ["predict", "app", FFT, "--machine", "fugaku", "--nodes", str(n), "--ppn", "1"],
+              1.0) for n in (4096, 65536, 158976)]
+    rows.append(("report fugaku",
+                 ["report", "--machine", "fugaku", "-o", os.path.join(folder, "f.html"),
+                  "--force"], 4.0))
+    rows.append(("p2p lumi 10^6 sizes, JSON to a file",
+                 ["predict", "p2p", "--machine", "lumi", "--bytes", "1..1000000:1",
+                  "--format", "json", "-o", os.path.join(folder, "x.json"), "--force"], 5.0))
+    rows.append(("size 5,000 endpoints, dragonfly + 3D torus, --shortlist all",
+                 ["size", "--endpoints", "5000", "--families", "dragonfly,torus",
+                  "--torus-dims", "3", "--shortlist", "all"], 15.0))
+    rows.append(("size 100,000 endpoints (default study)",
+                 ["size", "--endpoints", "100000"], 4.0))
+    return rows
+
+
+def run(arguments: list[str]) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, exit status) of one fresh ``python -m icnperf``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    status = subprocess.run([sys.executable, "-m", "icnperf", *arguments],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall, status
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", default="", help="run the targets whose label has TEXT")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        print(f"{'command':<66} {'target':>7} {'CPU':>7} {'wall':>7}  result")
+        for label, arguments, target in targets(folder):
+            if args.only not in label:
+                continue
+            runs = [run(arguments) for _ in range(args.repeats)]
+            cpu = statistics.median(r[0] for r in runs)
+            wall = statistics.median(r[1] for r in runs)
+            failed = [r[2] for r in runs if r[2] != 0]
+            result = (f"failed (exit {failed[0]})" if failed
+                      else "met" if cpu <= target else "not met")
+            print(f"{label:<66} {target:>6.1f}s {cpu:>6.2f}s {wall:>6.2f}s  {result}",
+                  flush=True)
+    print(f"median of {args.repeats} fresh processes each; CPU = user + system time of the"
+          f" child; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
