@@ -15,6 +15,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+import numpy as np
+
 from icnperf import __version__
 from icnperf.errors import InputError
 
@@ -186,6 +188,50 @@ def json_chunks(document: dict, key: str, rows: Iterable[dict]) -> Iterator[str]
         yield ("[\n    " if first else ",\n    ") + body.replace("\n", "\n    ")
         first = False
     yield ("[]" if first else "\n  ]") + tail
+
+
+def json_float_column(values: np.ndarray) -> list | str:
+    """A column of finite floats for :func:`json_column_chunks`: one JSON text when every
+    value is the same; the floats themselves when most differ; else each value's text
+    looked up among the distinct values' (a float's repr, what json writes, costs more than
+    the look-up)."""
+    values = np.asarray(values, dtype=float)
+    if values.size and np.all(values == values[0]) and np.all(
+            np.signbit(values) == np.signbit(values[0])):
+        return repr(float(values[0]))
+    distinct, index = np.unique(values, return_inverse=True)
+    if 4 * len(distinct) > len(values) or np.any(distinct == 0):
+        return values.tolist()
+    texts = list(map(repr, distinct.tolist()))
+    return [texts[i] for i in index.ravel().tolist()]
+
+
+def json_column_chunks(document: dict, key: str, columns: dict[str, list | str],
+                       count: int, chunk: int = 65536) -> Iterator[str]:
+    """:func:`json_chunks` of rows given by column: the same bytes as rows of those keys
+    and values, produced ``chunk`` rows at a time with one %-format per row, without a
+    dict or an encoder call per row. ``count`` rows; a column is a list of ``count``
+    values, each a finite float or an int (Python's str of it is JSON's) or JSON text given
+    as a str (``"null"``), or one str: the JSON text of every row's value."""
+    head, tail = json_text({**document, key: _ROWS_MARK}).split(
+        json.dumps(_ROWS_MARK), 1)
+    yield head
+    names = list(columns)
+    lists = [name for name in names if not isinstance(columns[name], str)]
+    if count == 0:
+        yield "[]" + tail
+        return
+    row = "{\n      " + ",\n      ".join(
+        json.dumps(name).replace("%", "%%") + ": "
+        + ("%s" if name in lists else columns[name].replace("%", "%%"))
+        for name in names) + "\n    }"
+    for start in range(0, count, chunk):
+        rows = min(chunk, count - start)
+        values = (zip(*(columns[name][start:start + chunk] for name in lists)) if lists
+                  else [()] * rows)
+        yield (("[\n    " if start == 0 else ",\n    ")
+               + ",\n    ".join([row % v for v in values]))
+    yield "\n  ]" + tail
 
 
 _SCALARS = frozenset({type(None), bool, int, float, str})

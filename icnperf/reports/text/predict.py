@@ -6,8 +6,8 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.reports.page import Page
-from icnperf.reports.render import (Column, csv_chunks, csv_text, json_chunks, json_text,
-                                    number, require_finite)
+from icnperf.reports.render import (Column, csv_chunks, csv_text, json_column_chunks,
+                                    json_float_column, json_text, number, require_finite)
 
 GRID_FAMILIES = ("torus", "mesh", "hypercube")
 """Families whose endpoints ``--from``/``--to`` can name by coordinates or an index."""
@@ -168,17 +168,25 @@ def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
     if not finite.all():
         require_finite([row_at(int(np.argmin(finite)))], names, "predict p2p",
                        lambda row: f"at {row['bytes']:g} B")
-    # JSON and CSV go out a row at a time (emit streams them into the file or terminal)
+    # JSON goes out by column, CSV a row at a time (emit streams them into the file or
+    # terminal)
     rows = (row_at(i) for i in range(count))
     if fmt == "json":
-        return json_chunks({"inputs": {"machine": machine.name, "topology": machine.topology,
-                                       "set": list(overrides), "bytes": sizes_text,
-                                       "hops": hops, "from": source, "to": destination,
-                                       "api": api, "processes_per_node": processes_per_node,
-                                       "load": offered_load, "pattern": pattern,
-                                       "same_node": same_node, "buffers": buffers,
-                                       "from_gpu": from_gpu, "to_gpu": to_gpu},
-                            "assumptions": list(table.assumptions)}, "rows", rows)
+        empty = np.flatnonzero(columns["bytes"] == 0).tolist()
+        texts = {name: json_float_column(columns[name]) for name in names}
+        if empty:
+            texts["rate_bound_per_s"] = columns["rate_bound_per_s"].tolist()
+            for i in empty:
+                texts["rate_bound_per_s"][i] = "null"
+        inputs = {"machine": machine.name, "topology": machine.topology,
+                  "set": list(overrides), "bytes": sizes_text, "hops": hops,
+                  "from": source, "to": destination, "api": api,
+                  "processes_per_node": processes_per_node, "load": offered_load,
+                  "pattern": pattern, "same_node": same_node, "buffers": buffers,
+                  "from_gpu": from_gpu, "to_gpu": to_gpu}
+        return json_column_chunks({"inputs": inputs,
+                                   "assumptions": list(table.assumptions)}, "rows", texts,
+                                  count)
     if fmt == "csv":
         return csv_chunks(rows, names)
     rows = list(rows)
