@@ -347,9 +347,11 @@ the layout (model.apps.patterns, vectorized): the 6-neighbour halo of jacobi3d o
 ranks cost well under a second beyond its all-reduce (7.7 s in all against heat's 7.9 s,
 whose 2D halo has 4 messages)."""
 
-PATTERN_MESSAGE_MEMORY = 200.0
+PATTERN_MESSAGE_MEMORY = 100.0
 """Peak bytes per such message: measured about 85 B (jacobi3d against heat on 131,072
-ranks, 213 MB against 146 MB peak)."""
+ranks, 213 MB against 146 MB peak); 71 B since dor_traffic no longer builds coordinate
+arrays of every message (jacobi3d on Fugaku's 158,976 nodes x 4 ranks, 3.8 million halo
+messages: 344 MB peak against 74 MB on 8 nodes)."""
 
 HELPER_MESSAGES = 1
 """Messages per rank charged for a bundled helper: hpcg_halo counts its 26-neighbour
