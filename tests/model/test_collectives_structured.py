@@ -33,7 +33,8 @@ def _mapped(algorithm, operation, layout):
 
 
 def _layouts(draw):
-    kind = draw(st.sampled_from(["torus", "power-torus", "crossbar", "fattree", "dragonfly"]))
+    kind = draw(st.sampled_from(["torus", "power-torus", "part-torus", "crossbar", "fattree",
+                                 "dragonfly"]))
     if kind == "torus":
         radices = draw(st.lists(st.integers(2, 6), min_size=1, max_size=3).filter(
             lambda k: math.prod(k) <= 150))
@@ -41,6 +42,11 @@ def _layouts(draw):
     elif kind == "power-torus":
         layout = Layout.torus(draw(st.lists(st.sampled_from([2, 4, 8]), min_size=1,
                                             max_size=3).filter(lambda k: math.prod(k) <= 128)))
+    elif kind == "part-torus":
+        # a job on the first n endpoints of a larger torus (sizing's job_layout)
+        radices = tuple(draw(st.lists(st.integers(2, 6), min_size=1, max_size=3).filter(
+            lambda k: 3 <= math.prod(k) <= 150)))
+        layout = Layout(draw(st.integers(2, math.prod(radices) - 1)), radices)
     elif kind == "crossbar":
         layout = Layout.crossbar(draw(st.integers(2, 40)))
     elif kind == "fattree":

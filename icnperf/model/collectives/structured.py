@@ -6,20 +6,22 @@ messages otherwise.
 
 Closed forms (model.topology.torus.patterns, exact, vectorised over shifts and masks):
 
-* shift and XOR on a torus with one process per node, linearly placed (rank = endpoint;
-  XOR needs power-of-two radices, which a power-of-two P gives);
-* the all-to-all on a torus, linearly placed, any processes per node: every ordered pair
+* shift and XOR on a torus the job fills, one process per node, linearly placed (rank =
+  endpoint; XOR needs power-of-two radices, which a power-of-two P gives);
+* the all-to-all on a torus the job fills, linearly placed, any processes per node: every ordered pair
   of distinct nodes carries ppn^2 messages, so the channel load is ppn^2 times the nodes'
   all-to-all, each node's adapter carries ppn^2 (N - 1) messages each way, and with
   ppn >= 2 some messages join two ranks of one node;
 * on a full crossbar with one process per node: one hop, no shared channel.
 
-Elsewhere (random or spread placement, several processes per node for shift and XOR, fat
-trees and dragonflies) the messages are built and mapped as before, which costs
+Elsewhere (random or spread placement, several processes per node for shift and XOR, a
+job on part of a torus, fat trees and dragonflies) the messages are built and mapped as before, which costs
 O(ranks) per shift or mask and O(ranks^2) for the all-to-all (model/budget charges it).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -27,8 +29,14 @@ from icnperf.model.collectives.layout import Layout
 from icnperf.model.topology.torus import patterns
 
 
+def _whole_torus(layout: Layout) -> bool:
+    """A torus whose nodes fill it (sizing places a job on the first endpoints of a larger
+    torus: Layout(n, radices) with n < prod radices)."""
+    return layout.is_torus and layout.endpoints == math.prod(layout.radices)
+
+
 def _closed_torus(layout: Layout) -> bool:
-    return layout.is_torus and layout.is_default_placement
+    return _whole_torus(layout) and layout.is_default_placement
 
 
 def _crossbar(layout: Layout) -> bool:
@@ -69,7 +77,7 @@ def xor_traffic(layout: Layout, masks) -> list[tuple[int, int, int, bool]]:
 
 def has_closed_alltoall(layout: Layout) -> bool:
     """Whether :func:`alltoall_traffic` counts ``layout`` without building its messages."""
-    return (layout.is_torus and layout.placement == "linear") or _crossbar(layout)
+    return (_whole_torus(layout) and layout.placement == "linear") or _crossbar(layout)
 
 
 def alltoall_traffic(layout: Layout) -> tuple[int, int, int, bool]:
@@ -77,7 +85,7 @@ def alltoall_traffic(layout: Layout) -> tuple[int, int, int, bool]:
     ranks (module docstring)."""
     if _crossbar(layout):
         return (1, 1, 1, False)
-    if layout.is_torus and layout.placement == "linear":
+    if _whole_torus(layout) and layout.placement == "linear":
         ppn, nodes = layout.processes_per_node, layout.endpoints
         hops, load = patterns.alltoall_traffic(layout.radices, layout.ring_ties or "plus")
         if ppn == 1:
