@@ -89,3 +89,31 @@ def test_pairwise_at_full_fugaku_scale_is_counted_not_mapped():
     assert sum(step.count for step in steps) == 158_975
     assert max(step.hops for step in steps) == 12 + 11 + 12 + 1 + 1 + 1
     assert max(step.load for step in steps) == 12
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_rank_traffic_of_shared_nodes_equals_every_message_routed(data):
+    """With several ranks a node, rank_traffic routes each node pair once with its count:
+    the same as routing every inter-node message."""
+    from icnperf.model.topology.torus import dor_traffic
+
+    radices = data.draw(st.lists(st.integers(2, 5), min_size=1, max_size=3).filter(
+        lambda k: math.prod(k) <= 60))
+    layout = Layout.torus(radices).routed(data.draw(st.sampled_from(["plus", "split"])))
+    layout = layout.placed(data.draw(st.integers(2, 4)),
+                           data.draw(st.sampled_from(["linear", "random"])))
+    count = data.draw(st.integers(1, 200))
+    src = np.array(data.draw(st.lists(st.integers(0, layout.ranks - 1), min_size=count,
+                                      max_size=count)))
+    dst = np.array(data.draw(st.lists(st.integers(0, layout.ranks - 1), min_size=count,
+                                      max_size=count)))
+    ends = layout.rank_endpoints()
+    a, b = ends[src], ends[dst]
+    inter = a != b
+    if not inter.any():
+        return
+    host = max(np.bincount(a[inter]).max(), np.bincount(b[inter]).max())
+    hops, load = dor_traffic(radices, a[inter], b[inter], layout.ring_ties)
+    assert layout.rank_traffic(src, dst) == (hops, max(load, host), host,
+                                             bool((~inter).any()))

@@ -476,5 +476,13 @@ class Layout:
             return (0, 0, 0, intra)
         src, dst = src[inter], dst[inter]
         host = max(int(np.bincount(src).max()), int(np.bincount(dst).max()))
-        hops, load = self.traffic(src, dst)
+        if self.radices is not None and self.processes_per_node > 1:
+            # the ranks of a node share its endpoint, so node pairs repeat: route each
+            # once, loading its channels as often as it repeats
+            size = self.network_endpoints
+            pairs, repeats = np.unique(src * size + dst, return_counts=True)
+            hops, load = torus.dor_traffic(self.radices, pairs // size, pairs % size,
+                                           self.ring_ties or "plus", counts=repeats)
+        else:
+            hops, load = self.traffic(src, dst)
         return hops, max(load, host), host, intra

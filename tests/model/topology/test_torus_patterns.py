@@ -81,3 +81,16 @@ def test_bad_arguments_are_input_errors():
         shift_traffic([4, 4], [16])
     with pytest.raises(InputError):
         xor_traffic([3, 4], [1])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data(), shapes, ties)
+def test_repeated_messages_as_counts(data, radices, tie):
+    """dor_traffic with ``counts`` equals dor_traffic of the pairs repeated that often."""
+    wrap = _wraps(data.draw, len(radices))
+    total = math.prod(radices)
+    pairs = data.draw(st.lists(st.tuples(st.integers(0, total - 1), st.integers(0, total - 1),
+                                         st.integers(1, 5)), min_size=1, max_size=60))
+    src, dst, counts = (np.array(column) for column in zip(*pairs))
+    expected = dor_traffic(radices, np.repeat(src, counts), np.repeat(dst, counts), tie, wrap)
+    assert dor_traffic(radices, src, dst, tie, wrap, counts=counts) == expected

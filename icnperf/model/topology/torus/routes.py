@@ -93,27 +93,32 @@ def spanning_tree_fanout(radices) -> int:
     return int(sum(min(k - 1, 2) for k in radices))
 
 
-def _forward_loads(lines: int, k: int, line, start, length) -> int:
+def _forward_loads(lines: int, k: int, line, start, length, counts=None) -> int:
     """Largest number of segments over one channel: segments on ``lines`` rings of radix k,
     each from ring position ``start`` over ``length`` (< k) consecutive + channels (channel
     p joins p and p+1 mod k). A difference array over two turns of each ring handles wrap;
     every ring's differences sum to zero, so one running sum over all rings in a row is
     each ring's own. With few segments for the rings, the segments' ends are sorted
-    instead (a wrapping segment cut in two at position k)."""
+    instead (a wrapping segment cut in two at position k). ``counts``: how many messages
+    each segment stands for (None: one each)."""
     if len(start) == 0:
         return 0
     if 8 * len(start) < lines * k:
-        return _sparse_forward_loads(k, line, start, length)
+        return _sparse_forward_loads(k, line, start, length, counts)
     width = 2 * k
     first = line * width + start
     size = lines * width
-    counts = (np.bincount(first, minlength=size)
-              - np.bincount(first + length, minlength=size))
-    running = np.cumsum(counts).reshape(lines, width)
-    return int(np.max(running[:, :k] + running[:, k:]))
+    if counts is None:
+        delta = (np.bincount(first, minlength=size)
+                 - np.bincount(first + length, minlength=size))
+    else:
+        delta = (np.bincount(first, weights=counts, minlength=size)
+                 - np.bincount(first + length, weights=counts, minlength=size))
+    running = np.cumsum(delta).reshape(lines, width)
+    return int(round(float(np.max(running[:, :k] + running[:, k:]))))
 
 
-def _sparse_forward_loads(k: int, line, start, length) -> int:
+def _sparse_forward_loads(k: int, line, start, length, counts=None) -> int:
     """:func:`_forward_loads` by sorting: each segment [start, start + length) on its ring,
     cut at k when it wraps, is an opening at line (k + 1) + start and a closing at its end;
     sorted with closings before openings at one position (a segment that ends at p does
@@ -124,8 +129,12 @@ def _sparse_forward_loads(k: int, line, start, length) -> int:
     opens = np.concatenate([base + start, base[wraps]])
     closes = np.concatenate([base + np.minimum(end, k), base[wraps] + end[wraps] - k])
     keys = np.concatenate([2 * closes, 2 * opens + 1])
-    steps = np.concatenate([np.full(len(closes), -1, dtype=np.int32),
-                            np.ones(len(opens), dtype=np.int32)])
+    if counts is None:
+        weight = np.ones(len(start), dtype=np.int64)
+    else:
+        weight = np.asarray(counts, dtype=np.int64)
+    weight = np.concatenate([weight, weight[wraps]])
+    steps = np.concatenate([-weight, weight])
     return int(np.max(np.cumsum(steps[np.argsort(keys, kind="stable")])))
 
 
@@ -138,7 +147,7 @@ assumption behind the k/8 uniform load)."""
 
 
 def dor_traffic(radices, sources, destinations, ties: str = "plus",
-                wrap=True) -> tuple[int, int]:
+                wrap=True, counts=None) -> tuple[int, int]:
     """(largest hop count, largest channel load) of messages sent at the same time.
 
     ``sources`` and ``destinations`` are endpoint indices (dimension 0 varies fastest, as
@@ -150,6 +159,8 @@ def dor_traffic(radices, sources, destinations, ties: str = "plus",
     one channel (one direction of one link); a radix-2 ring is one link, so its two
     directions are two channels. Derived here by counting each message's ring segment per
     dimension; tests check it against walking every route. Returns (0, 0) for no messages.
+    ``counts`` (optional, whole numbers >= 1): how many identical messages each pair stands
+    for, loading its channels that many times (the same result as repeating the pair).
     """
     require(ties in RING_TIES, f"unknown ring tie rule {ties!r}; choose one of "
                                f"{', '.join(RING_TIES)}")
@@ -162,6 +173,8 @@ def dor_traffic(radices, sources, destinations, ties: str = "plus",
     destinations = np.asarray(destinations, dtype=np.int64).ravel().astype(kind)
     if sources.shape[0] == 0:
         return 0, 0
+    if counts is not None:
+        counts = np.asarray(counts, dtype=np.int64).ravel()
     rings = np.broadcast_to(np.asarray(wrap, dtype=bool), (len(k),)).tolist()
     hops = np.zeros(sources.shape[0], dtype=kind)
     load = 0
@@ -187,9 +200,11 @@ def dor_traffic(radices, sources, destinations, ties: str = "plus",
             lines = total // radix
             up = moving & plus
             down = moving & ~plus
-            load = max(load, _forward_loads(lines, radix, line[up], src[up], steps[up]))
+            load = max(load, _forward_loads(lines, radix, line[up], src[up], steps[up],
+                                            None if counts is None else counts[up]))
             # a - move from s over d channels is a + move in the mirrored ring x -> k-1-x
             load = max(load, _forward_loads(lines, radix, line[down], radix - 1 - src[down],
-                                            steps[down]))
+                                            steps[down],
+                                            None if counts is None else counts[down]))
         stride *= radix
     return int(hops.max()), load
