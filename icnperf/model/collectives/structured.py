@@ -8,15 +8,17 @@ Closed forms (model.topology.torus.patterns, exact, vectorised over shifts and m
 
 * shift and XOR on a torus the job fills, one process per node, linearly placed (rank =
   endpoint; XOR needs power-of-two radices, which a power-of-two P gives);
-* the all-to-all on a torus the job fills, linearly placed, any processes per node: every ordered pair
-  of distinct nodes carries ppn^2 messages, so the channel load is ppn^2 times the nodes'
-  all-to-all, each node's adapter carries ppn^2 (N - 1) messages each way, and with
-  ppn >= 2 some messages join two ranks of one node;
+* the all-to-all on a torus the job fills, linearly placed, any processes per node:
+  every ordered pair of distinct nodes carries ppn^2 messages, so the channel load is
+  ppn^2 times the nodes' all-to-all, each node's adapter carries ppn^2 (N - 1) messages
+  each way, and with ppn >= 2 some messages join two ranks of one node;
 * on a full crossbar with one process per node: one hop, no shared channel.
 
 Elsewhere (random or spread placement, several processes per node for shift and XOR, a
-job on part of a torus, fat trees and dragonflies) the messages are built and mapped as before, which costs
-O(ranks) per shift or mask and O(ranks^2) for the all-to-all (model/budget charges it).
+job on part of a torus, fat trees and dragonflies) the messages are built and mapped as
+before, which costs O(ranks) per shift or mask and O(ranks^2) for the all-to-all
+(model/budget charges it; a skeleton's all-to-all is refused there beyond
+apps.patterns.MAX_ALLTOALL_MESSAGES).
 """
 
 from __future__ import annotations
