@@ -62,17 +62,22 @@ class _Rounds:
         self.ranks = ranks
         self.entries: list[tuple] = []
 
-    def add(self, fraction, combine, sources, destinations, count=1, blocks=0, last=None):
+    def add(self, fraction, combine, sources, destinations, count=1, blocks=0, last=None,
+            key=None):
         """``count`` rounds in which ``sources[i]`` sends fraction * m to
         ``destinations[i]``; a round without messages is dropped. ``blocks``: the vector's
         whole-element blocks (Step.blocks), 0 for an even split; ``last``: a boolean mask
-        of the messages carrying the last block (None: any may)."""
+        of the messages carrying the last block (None: any may). ``key``: (name of the
+        messages, name of the last block's carriers) when the algorithms name them (the
+        same name for the same messages at one P, so their mapping is shared without
+        hashing the arrays), else None."""
         sources = np.asarray(sources, dtype=np.int64)
         destinations = np.asarray(destinations, dtype=np.int64)
         if len(sources) and count > 0:
             self.entries.append((count, Fraction(fraction), bool(combine), sources,
                                  destinations, int(blocks),
-                                 None if last is None else np.asarray(last, dtype=bool)))
+                                 None if last is None else np.asarray(last, dtype=bool),
+                                 key or (None, None)))
 
     def add_pattern(self, fraction, combine, kind: str, offsets, count=1):
         """``count`` rounds per offset d of ``offsets`` (each 0 < d < P) in which every
@@ -80,11 +85,11 @@ class _Rounds:
         offsets = np.asarray(offsets, dtype=np.int64).ravel()
         if len(offsets) and count > 0:
             self.entries.append((count, Fraction(fraction), bool(combine), kind, offsets,
-                                 0, None))
+                                 0, None, (None, None)))
 
     def _expanded(self):
         ranks = np.arange(self.ranks, dtype=np.int64)
-        for count, fraction, combine, src, dst, blocks, last in self.entries:
+        for count, fraction, combine, src, dst, blocks, last, _ in self.entries:
             if isinstance(src, str):
                 for d in dst.tolist():
                     target = (ranks + d) % self.ranks if src == "shift" else ranks ^ d
@@ -126,14 +131,14 @@ def _binomial_bcast(rounds: _Rounds, p: int, fraction=1):
         src = np.arange(0, p, 2 * mask, dtype=np.int64)
         dst = src + mask
         keep = dst < p
-        rounds.add(fraction, False, src[keep], dst[keep])
+        rounds.add(fraction, False, src[keep], dst[keep], key=(("binomial-down", p, t), None))
 
 
 def _binomial_reduce(rounds: _Rounds, p: int):
     for t in range(_log2_ceil(p)):
         mask = 1 << t
         src = np.arange(mask, p, 2 * mask, dtype=np.int64)
-        rounds.add(1, True, src, src - mask)
+        rounds.add(1, True, src, src - mask, key=(("binomial-up", p, t), None))
 
 
 def _binomial_scatter(rounds: _Rounds, p: int):
@@ -146,7 +151,8 @@ def _binomial_scatter(rounds: _Rounds, p: int):
         keep = dst < p
         if keep.any():
             blocks = int(np.minimum(mask, p - dst[keep]).max())
-            rounds.add(Fraction(blocks, p), False, src[keep], dst[keep])
+            rounds.add(Fraction(blocks, p), False, src[keep], dst[keep],
+                       key=(("binomial-down", p, t), None))
 
 
 def _ring(rounds: _Rounds, p: int, steps: int, combine: bool):
@@ -178,19 +184,21 @@ def _pairwise_alltoall(rounds: _Rounds, p: int):
 
 def _recursive_doubling_allreduce(rounds: _Rounds, p: int, fraction=1):
     p2, pre_src, pre_dst, actual = _fold(p)
-    rounds.add(fraction, True, pre_src, pre_dst)
+    rounds.add(fraction, True, pre_src, pre_dst, key=(("fold-in", p), None))
     for t in range(p2.bit_length() - 1):
         _exchange(rounds, actual, p2, 1 << t, fraction, True)
-    rounds.add(fraction, False, pre_dst, pre_src)
+    rounds.add(fraction, False, pre_dst, pre_src, key=(("fold-out", p), None))
 
 
-def _exchange(rounds, actual, p2, mask, fraction, combine, blocks=0, last=None):
+def _exchange(rounds, actual, p2, mask, fraction, combine, blocks=0, last=None,
+              last_name=None):
     if len(actual) == rounds.ranks and not blocks:
         # no fold (P a power of two): survivor s is rank s, every rank exchanges with r ^ mask
         rounds.add_pattern(fraction, combine, "xor", [mask])
         return
     new = np.arange(p2, dtype=np.int64)
-    rounds.add(fraction, combine, actual[new], actual[new ^ mask], blocks=blocks, last=last)
+    rounds.add(fraction, combine, actual[new], actual[new ^ mask], blocks=blocks, last=last,
+               key=(("exchange", rounds.ranks, mask), last_name))
 
 
 def _rabenseifner(rounds: _Rounds, p: int, to_root: bool):
@@ -202,14 +210,14 @@ def _rabenseifner(rounds: _Rounds, p: int, to_root: bool):
     # t the senders of that block are the survivors whose bits 0..t-1 are 1 and bit t is 0;
     # in the all-gather at distance 2^t, those whose bits 0..t are all 1.
     p2, pre_src, pre_dst, actual = _fold(p)
-    rounds.add(1, True, pre_src, pre_dst)
+    rounds.add(1, True, pre_src, pre_dst, key=(("fold-in", p), None))
     steps = p2.bit_length() - 1
     new = np.arange(p2, dtype=np.int64)
     # reduce-scatter by recursive halving: partner distance 1, 2, 4, ..., halves of m
     for t in range(steps):
         low = (1 << t) - 1
         _exchange(rounds, actual, p2, 1 << t, Fraction(1, 2 << t), True, blocks=p2,
-                  last=(new & ((2 << t) - 1)) == low)
+                  last=(new & ((2 << t) - 1)) == low, last_name=("halving-last", p, t))
     if to_root:
         # binomial gather of the p' blocks to survivor 0 (which sender holds the last block
         # is not tracked: any may)
@@ -217,14 +225,14 @@ def _rabenseifner(rounds: _Rounds, p: int, to_root: bool):
             mask = 1 << t
             senders = np.arange(mask, p2, 2 * mask, dtype=np.int64)
             rounds.add(Fraction(mask, p2), False, actual[senders], actual[senders - mask],
-                       blocks=p2)
+                       blocks=p2, key=(("gather", p, t), None))
     else:
         # all-gather by recursive doubling: the same pairs in reverse order
         for t in reversed(range(steps)):
             full = (2 << t) - 1
             _exchange(rounds, actual, p2, 1 << t, Fraction(1, 2 << t), False, blocks=p2,
-                      last=(new & full) == full)
-        rounds.add(1, False, pre_dst, pre_src)
+                      last=(new & full) == full, last_name=("doubling-last", p, t))
+        rounds.add(1, False, pre_dst, pre_src, key=(("fold-out", p), None))
 
 
 def _rounds(algorithm: str, operation: str, p: int) -> _Rounds:
@@ -293,9 +301,11 @@ _TRAFFIC: dict[tuple, tuple[int, int, int, bool]] = {}
 patterns)."""
 
 
-def _traffic(layout: Layout, src: np.ndarray, dst: np.ndarray) -> tuple[int, int, int, bool]:
-    digest = hashlib.blake2b(src.tobytes() + b"|" + dst.tobytes(), digest_size=20).digest()
-    key = (layout, digest)
+def _traffic(layout: Layout, src: np.ndarray, dst: np.ndarray,
+             name=None) -> tuple[int, int, int, bool]:
+    if name is None:
+        name = hashlib.blake2b(src.tobytes() + b"|" + dst.tobytes(), digest_size=20).digest()
+    key = (layout, name)
     if key not in _TRAFFIC:
         if len(_TRAFFIC) >= 8192:
             _TRAFFIC.clear()
@@ -333,14 +343,14 @@ def schedule(algorithm: str, operation: str, layout: Layout) -> tuple[Step, ...]
         raise InputError(f"{algorithm} has no step schedule for {operation}")
     merged: dict[tuple, int] = {}
     rounds = _rounds(algorithm, operation, layout.ranks)
-    for count, fraction, combine, src, dst, blocks, last in rounds.entries:
+    for count, fraction, combine, src, dst, blocks, last, (name, last_name) in rounds.entries:
         if isinstance(src, str):
             for traffic in _pattern_traffic(layout, src, dst):
                 step = (fraction, *traffic[:2], combine, *traffic[2:], blocks, None)
                 merged[step] = merged.get(step, 0) + count
             continue
-        hops, load, host, intra = _traffic(layout, src, dst)
-        carriers = None if last is None else _traffic(layout, src[last], dst[last])
+        hops, load, host, intra = _traffic(layout, src, dst, name)
+        carriers = None if last is None else _traffic(layout, src[last], dst[last], last_name)
         step = (fraction, hops, load, combine, host, intra, blocks, carriers)
         merged[step] = merged.get(step, 0) + count
     return tuple(Step(count, *step) for step, count in merged.items())
