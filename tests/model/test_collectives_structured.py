@@ -117,3 +117,19 @@ def test_rank_traffic_of_shared_nodes_equals_every_message_routed(data):
     hops, load = dor_traffic(radices, a[inter], b[inter], layout.ring_ties)
     assert layout.rank_traffic(src, dst) == (hops, max(load, host), host,
                                              bool((~inter).any()))
+
+
+def test_skeleton_alltoall_at_full_fugaku_scale_is_a_closed_form():
+    """A p2p all-to-all over 158,976 ranks (25 billion messages, refused before): the
+    diameter 12+11+12+1+1+1 = 38 hops; the busiest ring is a 24-ring: its own all-to-all
+    loads a + channel 1+...+11 = 66 plus 12 for the ties (ties +), and each of its lines
+    carries 158,976 / 24 = 6,624 copies (the 23-ring: 66 x 6,912 = 456,192, less)."""
+    from icnperf.model.apps.patterns import p2p_mapping
+
+    layout = Layout.torus((24, 23, 24, 2, 3, 2))
+    assert tuple(p2p_mapping(layout, "alltoall", 158_976, 1)) == (38, 78 * 6_624, 1, False,
+                                                                  158_975)
+    # 4x6 torus, two ranks a node: node load (4-ring: 1 + 2 = 3, x 6 lines' copies;
+    # 6-ring: 1 + 2 + 3 = 6, x 4) x 2^2 = 96; 2 x 2 x 23 = 92 messages through an adapter
+    placed = Layout.torus((4, 6)).placed(2)
+    assert tuple(p2p_mapping(placed, "alltoall", 48, 1)) == (5, 96, 92, True, 47)
