@@ -34,7 +34,7 @@ def _mapped(algorithm, operation, layout):
 
 def _layouts(draw):
     kind = draw(st.sampled_from(["torus", "power-torus", "part-torus", "crossbar", "fattree",
-                                 "dragonfly"]))
+                                 "dragonfly", "drawn-dragonfly"]))
     if kind == "torus":
         radices = draw(st.lists(st.integers(2, 6), min_size=1, max_size=3).filter(
             lambda k: math.prod(k) <= 150))
@@ -47,6 +47,11 @@ def _layouts(draw):
         radices = tuple(draw(st.lists(st.integers(2, 6), min_size=1, max_size=3).filter(
             lambda k: 3 <= math.prod(k) <= 150)))
         layout = Layout(draw(st.integers(2, math.prod(radices) - 1)), radices)
+    elif kind == "drawn-dragonfly":
+        p, a, h = (draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 2)))
+        layout = Layout.from_topology(f"dragonfly:p={p},a={a},h={h}")
+        if draw(st.booleans()) and layout.endpoints > 2:
+            layout = layout.on_part(draw(st.integers(2, layout.endpoints - 1)))
     elif kind == "crossbar":
         layout = Layout.crossbar(draw(st.integers(2, 40)))
     elif kind == "fattree":

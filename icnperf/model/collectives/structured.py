@@ -12,10 +12,12 @@ Closed forms (model.topology.torus.patterns, exact, vectorised over shifts and m
   every ordered pair of distinct nodes carries ppn^2 messages, so the channel load is
   ppn^2 times the nodes' all-to-all, each node's adapter carries ppn^2 (N - 1) messages
   each way, and with ppn >= 2 some messages join two ranks of one node;
+* the all-to-all on a whole dragonfly DF(p, a, h), linearly placed, any processes per
+  node (dragonfly.dragonfly_alltoall_traffic, the same ppn^2 scaling);
 * on a full crossbar with one process per node: one hop, no shared channel.
 
 Elsewhere (random or spread placement, several processes per node for shift and XOR, a
-job on part of a torus, fat trees and dragonflies) the messages are built and mapped as
+job on part of a torus, fat trees, megaflies and generalized dragonflies) the messages are built and mapped as
 before, which costs O(ranks) per shift or mask and O(ranks^2) for the all-to-all
 (model/budget charges it; a skeleton's all-to-all is refused there beyond
 apps.patterns.MAX_ALLTOALL_MESSAGES).
@@ -28,6 +30,7 @@ import math
 import numpy as np
 
 from icnperf.model.collectives.layout import Layout
+from icnperf.model.topology.dragonfly import dragonfly_alltoall_traffic
 from icnperf.model.topology.torus import patterns
 
 
@@ -77,9 +80,16 @@ def xor_traffic(layout: Layout, masks) -> list[tuple[int, int, int, bool]]:
     return [layout.rank_traffic(ranks, ranks ^ i) for i in masks.tolist()]
 
 
+def _whole_dragonfly(layout: Layout) -> bool:
+    """A DF(p, a, h) whose every endpoint the job holds, nodes placed linearly."""
+    return (layout.family == "dragonfly" and layout.machine_endpoints is None
+            and layout.placement == "linear")
+
+
 def has_closed_alltoall(layout: Layout) -> bool:
     """Whether :func:`alltoall_traffic` counts ``layout`` without building its messages."""
-    return (_whole_torus(layout) and layout.placement == "linear") or _crossbar(layout)
+    return ((_whole_torus(layout) and layout.placement == "linear") or _crossbar(layout)
+            or _whole_dragonfly(layout))
 
 
 def alltoall_traffic(layout: Layout) -> tuple[int, int, int, bool]:
@@ -87,9 +97,14 @@ def alltoall_traffic(layout: Layout) -> tuple[int, int, int, bool]:
     ranks (module docstring)."""
     if _crossbar(layout):
         return (1, 1, 1, False)
+    closed = None
     if _whole_torus(layout) and layout.placement == "linear":
+        closed = patterns.alltoall_traffic(layout.radices, layout.ring_ties or "plus")
+    elif _whole_dragonfly(layout):
+        closed = dragonfly_alltoall_traffic(*layout.network[1:])
+    if closed is not None:
+        hops, load = closed
         ppn, nodes = layout.processes_per_node, layout.endpoints
-        hops, load = patterns.alltoall_traffic(layout.radices, layout.ring_ties or "plus")
         if ppn == 1:
             return hops, max(load, 1), 1, False
         host = ppn * ppn * (nodes - 1)

@@ -50,7 +50,8 @@ The package is split by concept; everything public is re-exported here, so calle
   :func:`megafly_channel_load`) and the uniform load per channel class;
 * ``routes``: explicit messages under MIN routing, the hops of each endpoint pair and the
   busiest channel of one communication step (:func:`dragonfly_route_hops`,
-  :func:`dragonfly_route_load`, :func:`megafly_route_hops`, :func:`megafly_route_load`);
+  :func:`dragonfly_route_load`, :func:`megafly_route_hops`, :func:`megafly_route_load`;
+  :func:`dragonfly_alltoall_traffic`, the all-to-all in closed form);
 * ``general``: the generalized dragonfly ``gdragonfly`` (a x b groups with rank-1 and rank-2
   all-to-all links, parallel local links, m global links per group pair: Cray Aries, HPE
   Slingshot), its structure in closed form and its loads counted per group
@@ -103,6 +104,7 @@ from icnperf.model.topology.dragonfly.loads import (
     megafly_uniform_loads,
 )
 from icnperf.model.topology.dragonfly.routes import (
+    dragonfly_alltoall_traffic,
     dragonfly_route_hops,
     dragonfly_route_load,
     megafly_route_hops,
@@ -161,6 +163,7 @@ __all__ = [
     "dragonfly_radix",
     "dragonfly_route_hops",
     "dragonfly_route_load",
+    "dragonfly_alltoall_traffic",
     "dragonfly_routers",
     "dragonfly_shortcut_router_pairs",
     "dragonfly_uniform_loads",

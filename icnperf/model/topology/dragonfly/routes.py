@@ -81,6 +81,30 @@ def dragonfly_route_load(p: int, a: int, h: int, sources, destinations) -> int:
     return int(np.unique(ids, return_counts=True)[1].max())
 
 
+def dragonfly_alltoall_traffic(p: int, a: int, h: int) -> tuple[int, int]:
+    """(largest hops, :func:`dragonfly_route_load`) of every endpoint of DF(p, a, h)
+    sending to every other at once under MIN routing, in closed form (derived here; checked
+    against the pairs mapped in tests/model/test_collectives_structured.py).
+
+    g = a h + 1 groups of a p endpoints. A global channel G -> G' carries every message
+    between the two groups: (a p)^2. A local channel u -> v carries p^2 messages from u's
+    endpoints to v's, the p (h groups x a p endpoints) messages from u leaving through v's h
+    global links, and as many arriving on u's h global links for v's endpoints (a router
+    lands the links of h groups): p^2 + 2 a h p^2. Hops: 1 + 2 across groups when a group
+    has two routers or more (local, global, local), else 1; 1 within a group."""
+    groups = a * h + 1
+    load = 0
+    if groups >= 2:
+        load = (a * p) ** 2
+    if a >= 2:
+        load = max(load, p * p + (2 * a * h * p * p if groups >= 2 else 0))
+    if groups >= 2:
+        hops = 3 if a >= 2 else 1
+    else:
+        hops = 1 if a >= 2 else 0
+    return hops, load
+
+
 # ---------------------------------------------------------------- megafly (dragonfly+) k
 
 
