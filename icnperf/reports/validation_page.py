@@ -27,6 +27,7 @@ TABLE_COLUMNS = ["id", "kind", "quantity", "measured", "predicted", "unit", "err
                  "tolerance", "tolerance kind", "status"]
 KIND_MEANING = {
     "predicted": "held out: nothing in the model was fitted to them",
+    "post-hoc": "the model's value was known when their bands were written: not evidence",
     "calibrated": "a parameter was fitted to each, so they pass by construction",
     "regression": "they pin the model's own value, with no independent expectation",
 }

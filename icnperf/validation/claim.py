@@ -9,6 +9,10 @@ Every claim has a **kind** (:data:`CLAIM_KINDS`), which says how much its agreem
 
 * ``predicted``: held out. Nothing in the model was fitted to this value; it follows from
   the machine's description and the model's formulas, so agreement is evidence.
+* ``post-hoc``: nothing was fitted to it, but the model's value for it was known (printed,
+  or seen to miss before an input was set) when its reading or band was written, so the
+  rule below does not hold for it: shown and counted apart from the predictions, its
+  agreement is not evidence of predictive power. Its docstring discloses what was known.
 * ``calibrated``: a parameter was fitted to this very value (``fitted`` names it), so the
   claim passes by construction; it checks that the calibration is still in place.
 * ``regression``: pins the model's own value with no independent expectation; it catches a
@@ -46,7 +50,7 @@ import math
 from dataclasses import KW_ONLY, asdict, dataclass
 from typing import Callable
 
-CLAIM_KINDS = ("predicted", "calibrated", "regression")
+CLAIM_KINDS = ("predicted", "post-hoc", "calibrated", "regression")
 """How much a claim's agreement means (module docstring)."""
 RUNS = ("closed-form", "application", "simulation")
 """What a claim's check runs: closed forms (fast), an application model or fit (seconds),

@@ -59,8 +59,9 @@ def problems(claims: list[Claim]) -> list[str]:
         if (c.kind == "calibrated") != bool(c.fitted):
             out.append(f"{c.id}: a calibrated claim names what was fitted to it (fitted),"
                        " and only a calibrated one")
-        if c.open_reason and (c.kind != "predicted" or c.discrepancy):
-            out.append(f"{c.id}: only a predicted claim without a discrepancy may be open")
+        if c.open_reason and (c.kind not in ("predicted", "post-hoc") or c.discrepancy):
+            out.append(f"{c.id}: only a predicted or post-hoc claim without a discrepancy "
+                       "may be open")
         if bool(c.open_reason) != (c.open_tolerance is not None) or (
                 c.open_tolerance is not None and not c.open_tolerance > c.tolerance):
             out.append(f"{c.id}: an open claim needs its reason and an open tolerance wider "

@@ -26,20 +26,22 @@ def _result(id_, measured, predicted, kind="relative", tolerance=0.1, status="pa
             "fitted": "x.y" if claim_kind == "calibrated" else None, "expected": None}
 
 
-def test_summary_counts_predicted_calibrated_and_regression_apart():
+def test_summary_counts_predicted_post_hoc_calibrated_and_regression_apart():
     results = [_result("a", 1.0, 1.0), _result("b", 1.0, 3.0, status="fail"),
                _result("c", 1.0, 1.0, claim_kind="calibrated"),
                _result("d", 1.0, 1.0, claim_kind="regression",
-                       source="Paper B (Jones 2002), Fig. 1")]
+                       source="Paper B (Jones 2002), Fig. 1"),
+               _result("e", 1.0, 1.5, status="open", claim_kind="post-hoc")]
     section = summary_section(results)
-    assert ("2 predicted: 1 pass, 0 known discrepancy, 0 open, 1 fail; 1 calibrated;"
-            " 1 regression" in section.intro)
+    assert ("2 predicted: 1 pass, 0 known discrepancy, 0 open, 1 fail; 1 post-hoc (1 open);"
+            " 1 calibrated; 1 regression" in section.intro)
     by_kind, by_paper = section.tables
-    assert [row[0] for row in by_kind.rows] == ["predicted", "calibrated", "regression"]
-    assert [row[2:] for row in by_kind.rows] == [[2, 1, 0, 0, 1], [1, 1, 0, 0, 0],
-                                                 [1, 1, 0, 0, 0]]
-    assert by_paper.rows == [["Paper A (Smith 2001)", 3, 2, 1, 0, 2, 0, 0, 1],
-                             ["Paper B (Jones 2002)", 1, 0, 0, 1, 1, 0, 0, 0]]
+    assert [row[0] for row in by_kind.rows] == ["predicted", "post-hoc", "calibrated",
+                                                "regression"]
+    assert [row[2:] for row in by_kind.rows] == [[2, 1, 0, 0, 1], [1, 0, 0, 1, 0],
+                                                 [1, 1, 0, 0, 0], [1, 1, 0, 0, 0]]
+    assert by_paper.rows == [["Paper A (Smith 2001)", 4, 2, 1, 1, 0, 2, 0, 1, 1],
+                             ["Paper B (Jones 2002)", 1, 0, 0, 0, 1, 1, 0, 0, 0]]
     page, failed = validation_page(results, simulation_run=False)
     assert failed and "They were not run" in page
 

@@ -30,12 +30,16 @@ def test_default_table_fits_100_columns_and_counts_kinds_apart(table):
     assert max(len(line) for line in lines) <= 100
     fast = all_claims(runs=("closed-form", "application"))
     predicted = [c for c in fast if c.kind == "predicted"]
+    post_hoc = [c for c in fast if c.kind == "post-hoc"]
     calibrated = [c for c in fast if c.kind == "calibrated"]
-    assert lines.index(next(l for l in lines if l.startswith("Predicted"))) < lines.index(
-        next(l for l in lines if l.startswith("Calibrated")))
-    summary = next(l for l in lines if " predicted: " in l)
+    titles = [next(i for i, l in enumerate(lines) if l.startswith(title))
+              for title in ("Predicted", "Post hoc", "Calibrated")]
+    assert titles == sorted(titles)
+    at = next(i for i, l in enumerate(lines) if " predicted: " in l)
+    summary = " ".join(lines[at:at + 2])
     assert summary.startswith(f"{len(predicted)} predicted: ")
-    assert f"; {len(calibrated)} calibrated; 0 regression" in summary
+    assert (f"; {len(post_hoc)} post-hoc (" in summary
+            and f"; {len(calibrated)} calibrated; 0 regression" in summary)
     assert "--simulation runs them" in lines[-1]
     assert not any(line.startswith("flitsim-") for line in lines)
     header = next(l for l in lines if l.startswith("claim "))
@@ -103,9 +107,9 @@ def test_wide_is_the_one_line_layout_with_every_field():
 def test_json_and_csv_carry_kind_and_tolerance_reason():
     doc = json.loads(run("--only", "angara-", "--format", "json").output)
     assert doc["simulation"] is False
-    assert set(doc["counts"]) == {"predicted", "calibrated", "regression"}
+    assert set(doc["counts"]) == {"predicted", "post-hoc", "calibrated", "regression"}
     for check in doc["checks"]:
-        assert check["kind"] in ("predicted", "calibrated", "regression")
+        assert check["kind"] in ("predicted", "post-hoc", "calibrated", "regression")
         assert check["tolerance_reason"] and check["runs"] in ("closed-form", "application")
     assert sum(sum(v.values()) for v in doc["counts"].values()) == len(doc["checks"])
     rows = list(csv.DictReader(io.StringIO(run("--only", "nudt-mf", "--format", "csv").output)))

@@ -167,7 +167,7 @@ def test_summary_counts_kinds_apart():
     assert kind_counts(results)["predicted"] == {"pass": 1, "known-discrepancy": 1, "open": 0,
                                                  "fail": 1}
     assert summary_line(results) == ("3 predicted: 1 pass, 1 known discrepancy, 0 open, "
-                                     "1 fail; 2 calibrated (1 fail); 0 regression")
+                                     "1 fail; 0 post-hoc; 2 calibrated (1 fail); 0 regression")
 
 
 def test_an_open_claim_shows_its_miss_without_failing_and_passes_when_it_comes_in():

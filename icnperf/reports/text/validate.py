@@ -43,6 +43,7 @@ WIDE_COLUMNS = (
 
 KIND_TITLES = {
     "predicted": "Predicted (held out: nothing in the model was fitted to these)",
+    "post-hoc": "Post hoc (the model's value was known when the band was written: not evidence)",
     "calibrated": "Calibrated (a parameter was fitted to each: they pass by construction)",
     "regression": "Regression (pin the model's own value: no independent expectation)",
 }
@@ -247,7 +248,9 @@ def table_text(results: list[dict]) -> str:
         for i, result in enumerate(notes, 1):
             out += _note(i, result)
         out.append("")
-    out.append(summary_line(results))
+    summary = summary_line(results)
+    head, _, kinds_apart = summary.partition("; ")
+    out += [summary] if len(summary) <= WIDTH else [head + ";", kinds_apart]
     return "\n".join(out) + "\n"
 
 
