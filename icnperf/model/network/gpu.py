@@ -29,7 +29,10 @@ one domain of ``node.scaleup_domain`` GPUs ``node.scaleup_bandwidth`` per direct
 per-GPU figure: one pair talking alone reaches it); a direct fabric (xGMI, Xe-Link, GH200's
 NVLink mesh) gives a pair its links x ``node.scaleup_link_bandwidth``; a pair with no
 direct link, or a node without a fabric, copies through the host at
-``node.gpu_host_bandwidth``.
+``node.gpu_host_bandwidth`` (one pass through the host's root complex, not two staged
+copies). A domain wider than a node (NVL72) is reached only inside a node's messages
+(``same_node`` with a GPU of another tray): a message between nodes takes the NICs even when
+both nodes share the domain.
 
 Units: bytes, seconds, bytes/s. Sources: the latency-bandwidth (Hockney) form as in
 :mod:`.node`; the paths as the MPI libraries document them (Cray MPICH's
