@@ -23,7 +23,11 @@ with the kernel's arithmetic intensity I (FLOP per byte of DRAM traffic):
 A roofline is an upper bound: the Angara node's measured SpMV rate (591 MFLOP/s) is about a
 tenth of its roofline, so a derived rate is said to be derived wherever it is used, and a
 measured one always replaces it. The node's CPU memory is used (the skeletons are the
-papers' C/OpenMP kernels), never an accelerator's.
+papers' C/OpenMP kernels), never an accelerator's. Two cases read otherwise: on the GPU
+presets ``node.peak_flops`` counts the GPUs, not the CPUs (it caps no bundled rate: each is
+memory-bound there), and on a unified-memory node (``node.gpu_memory = unified``, el-capitan)
+``node.memory_bandwidth`` is the APUs' whole HBM, of which the CPU cores' achievable share
+is not known, so the derived rate there is an upper bound by more than the usual margin.
 """
 
 from __future__ import annotations
