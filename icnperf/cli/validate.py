@@ -28,8 +28,8 @@ def validate(simulation: bool, skip_simulation: bool, only: str | None, wide: bo
     """Check the registered published claims; exit 1 if any check fails.
 
     By default the closed-form and application claims run (a few seconds); --simulation
-    adds the flit simulator's cross-checks. The table shows predicted, calibrated and
-    regression claims apart, with the reasons of known discrepancies as notes under it.
+    adds the flit simulator's cross-checks. The table shows predicted, post-hoc, calibrated
+    and regression claims apart, with the reasons of known discrepancies as notes under it.
     With -o FILE.html the results are an HTML page (plots, error tables)."""
     from icnperf.data.files import is_html_path
 

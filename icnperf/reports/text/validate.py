@@ -1,8 +1,8 @@
 """``icnperf validate``: the registered claims evaluated, as a table, JSON or CSV, or as an
 HTML page (``-o FILE.html``, built by icnperf.reports.validation_page).
 
-The default table fits 100 columns: one table per claim kind (predicted, calibrated,
-regression), each row a claim's id, measured (or reference) value, prediction, error,
+The default table fits 100 columns: one table per claim kind (predicted, post-hoc,
+calibrated, regression), each row a claim's id, measured (or reference) value, prediction, error,
 tolerance and status, with its quantity (and, for a calibrated claim, what was fitted to it)
 on the lines under it; the reasons of known discrepancies, open misses and failures follow
 as numbered, wrapped notes, then the counts. ``wide`` gives the full layout of one line per
