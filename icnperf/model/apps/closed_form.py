@@ -129,8 +129,35 @@ def _number(v) -> float | int:
     return float(v)
 
 
+EXPANDED_NODES = 400
+"""Largest formula (SymPy tree nodes) shown with the definitions substituted. Substituting
+a chain of definitions that each use the one before twice doubles the formula at every
+link (10 links of ``aK = (aJ + aJ**2) / (1 + aJ)``: 3^10 copies, over 30 s of SymPy), so
+the size is counted first, without building anything, and a larger formula is shown as
+written."""
+
+
+def _size(expr, sizes: dict) -> int:
+    """Nodes of ``expr`` once every definition is substituted: ``sizes`` holds each
+    definition's substituted size (whole numbers; no formula is built)."""
+    total = 0
+    for node in sp.preorder_traversal(expr):
+        total += sizes.get(node.name, 1) if node.is_Symbol else 1
+    return total
+
+
+def _definition_sizes(defines) -> dict:
+    sizes: dict = {}
+    for name, e in defines:
+        sizes[name] = _size(e.expr, sizes)
+    return sizes
+
+
 def _expand(expr, defines):
-    """``expr`` with every definition substituted (last first, so nested ones unfold)."""
+    """``expr`` with every definition substituted (last first, so nested ones unfold), or
+    None when that formula would pass :data:`EXPANDED_NODES`."""
+    if _size(expr, _definition_sizes(defines)) > EXPANDED_NODES:
+        return None
     for name, e in reversed(defines):
         symbol = next((s for s in expr.free_symbols if s.name == name), None)
         if symbol is not None:
@@ -140,8 +167,8 @@ def _expand(expr, defines):
 
 def _term(key, expression, defines, env, at) -> Term:
     expanded = _expand(expression.expr, defines)
-    shown = formula_text(expanded)
     written = formula_text(expression.expr)
+    shown = written if expanded is None else formula_text(expanded)
     return Term(key, written, shown if shown != written else "",
                 _number(value(expression, env, at)))
 

@@ -52,9 +52,20 @@ MAX_LENGTH = 2000
 """Longest expression text accepted (characters)."""
 
 _MAX_DEPTH = 60
+"""Deepest nesting of an expression: parentheses, function calls, powers and unary signs
+inside one another. A chain of the same kind of operator (``a + b - c + ...``,
+``a * b / c * ...``) is one level, however long: length is bounded by :data:`MAX_LENGTH`."""
+
+MAX_ARGUMENTS = 32
+"""Most arguments of one ``min()`` or ``max()`` call: SymPy compares every pair of symbolic
+arguments (80 took 4.5 s, 149 over 30 s), and no skeleton needs more."""
+
+MAX_EXACT_BITS = 4096
+"""Largest numerator or denominator (bits) kept exact while evaluating; beyond it a value
+goes on as a float, so a chain of definitions cannot double its digits without end."""
 _LARGEST = Fraction(sys.float_info.max)
 """The largest value a skeleton expression may take (a float's range)."""
-_MAX_EXPONENT_BITS = 4096
+_MAX_EXPONENT_BITS = MAX_EXACT_BITS
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -91,19 +102,33 @@ class log2(sp.Function):
         return None
 
 
+def _extremum(function, args):
+    """``min``/``max``: evaluated when every argument is a number, else kept as written
+    (SymPy would compare every pair of symbolic arguments, which grows as their count
+    squared; :func:`value` evaluates it numerically)."""
+    if all(a.is_number for a in args):
+        return function(*args)
+    return function(*args, evaluate=False)
+
+
 def _log(*args):
     if len(args) == 1:
         return sp.log(args[0])
     if len(args) == 2:
-        if args[1] == 2:
+        base = args[1]
+        if base == 2:
             return log2(args[0])
-        return sp.log(args[0]) / sp.log(args[1])
+        if base.is_number and not (base.is_positive and base != 1):
+            raise InputError(f"log: the base must be a positive number other than 1, not "
+                             f"{sp.sstr(base)}")
+        return sp.log(args[0]) / sp.log(base)
     raise InputError("log takes one or two arguments")
 
 
 FUNCTIONS = {
     "ceiling": (sp.ceiling, 1), "ceil": (sp.ceiling, 1), "floor": (sp.floor, 1),
-    "min": (sp.Min, None), "max": (sp.Max, None), "abs": (sp.Abs, 1),
+    "min": (lambda *a: _extremum(sp.Min, a), None),
+    "max": (lambda *a: _extremum(sp.Max, a), None), "abs": (sp.Abs, 1),
     "sqrt": (sp.sqrt, 1), "exp": (sp.exp, 1), "log": (_log, None), "log2": (log2, 1),
     "dims": (dims, 3),
 }
@@ -195,6 +220,9 @@ def _check_constant(expr, where: str) -> None:
 
 _BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**",
            ast.FloorDiv: "//", ast.Mod: "%"}
+_CHAINS = {ast.Add: "sum", ast.Sub: "sum", ast.Mult: "product", ast.Div: "product",
+           ast.FloorDiv: "product", ast.Mod: "product"}
+"""Operators whose left-leaning runs count as one level of nesting."""
 _REFUSED = {
     ast.BitXor: "'^' (write powers as **)", ast.BitAnd: "'&'", ast.BitOr: "'|'",
     ast.LShift: "'<<'", ast.RShift: "'>>'", ast.MatMult: "'@'",
@@ -213,6 +241,7 @@ class _Builder:
     def __init__(self, where: str, table: SymbolTable):
         self.where = where
         self.table = table
+        self.arguments = 0
 
     def fail(self, problem: str):
         return InputError(f"{self.where}: {problem}")
@@ -233,6 +262,8 @@ class _Builder:
             if isinstance(node.op, ast.UAdd):
                 return operand
             raise self.fail("only unary minus and plus are allowed (no 'not', no '~')")
+        if isinstance(node, ast.BinOp) and type(node.op) in _CHAINS:
+            return self.chain(node, depth)
         if isinstance(node, ast.BinOp):
             if type(node.op) not in _BINARY:
                 word = _REFUSED.get(type(node.op), type(node.op).__name__)
@@ -246,6 +277,25 @@ class _Builder:
         raise self.fail(f"{word} not allowed in an expression (only numbers, names, "
                         "machine values, + - * / ** // %, and functions "
                         f"{', '.join(sorted(FUNCTIONS))})")
+
+    def chain(self, node: ast.BinOp, depth: int):
+        """A left-leaning run of operators of one kind (``a + b - c``, ``a * b / c``) built
+        as one level, walked without recursion along its left side."""
+        kind = _CHAINS[type(node.op)]
+        links = []
+        while isinstance(node, ast.BinOp) and _CHAINS.get(type(node.op)) == kind:
+            links.append((type(node.op), node.right))
+            node = node.left
+        result = self.build(node, depth + 1)
+        if kind == "sum":
+            terms = [result]
+            for op, right in reversed(links):
+                term = self.build(right, depth + 1)
+                terms.append(-term if op is ast.Sub else term)
+            return sp.Add(*terms)
+        for op, right in reversed(links):
+            result = self.binary(op, result, self.build(right, depth + 1))
+        return result
 
     def constant(self, value):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -323,6 +373,11 @@ class _Builder:
         if node.keywords:
             raise self.fail(f"{name}() takes positional arguments only")
         builder, count = FUNCTIONS[name]
+        if count is None:
+            self.arguments += len(node.args)
+            if self.arguments > MAX_ARGUMENTS:
+                raise self.fail(f"more than {MAX_ARGUMENTS} arguments of min(), max() and "
+                                "log() in one expression (use [define] names to split it)")
         args = [self.build(a, depth + 1) for a in node.args]
         if (count is None and not args) or (count is not None and len(args) != count):
             wanted = "at least one argument" if count is None else f"{count} argument(s)"
@@ -409,15 +464,15 @@ def _eval(e, env):
     if e.is_Add:
         total = Fraction(0)
         for a in e.args:
-            total = total + _eval(a, env)
+            total = _bounded(total + _eval(a, env))
         return total
     if e.is_Mul:
         product = Fraction(1)
         for a in e.args:
-            product = product * _eval(a, env)
+            product = _bounded(product * _eval(a, env))
         return product
     if e.is_Pow:
-        return _power(_eval(e.base, env), _eval(e.exp, env))
+        return _bounded(_power(_eval(e.base, env), _eval(e.exp, env)))
     if e.is_number:
         if e.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
             raise _Infinite()
@@ -444,7 +499,7 @@ def _eval(e, env):
     if func is sp.Abs:
         return abs(args[0])
     if func is sp.Mod:
-        return args[0] % args[1]
+        return _bounded(args[0] % args[1])
     if func is sp.exp:
         return math.exp(args[0])
     if func in (sp.log, log2) and args[0] == 0:
@@ -464,6 +519,15 @@ def _eval(e, env):
                              f"{float(i):g}")
         return Fraction(_dims_value(int(n), int(d), int(i)))
     raise InputError(f"cannot evaluate {func}")
+
+
+def _bounded(x):
+    """``x`` itself, or as a float once its numerator or denominator passes
+    :data:`MAX_EXACT_BITS` (OverflowError beyond a float's range)."""
+    if isinstance(x, Fraction) and (x.numerator.bit_length() > MAX_EXACT_BITS
+                                    or x.denominator.bit_length() > MAX_EXACT_BITS):
+        return float(x)
+    return x
 
 
 def _power(b, e):

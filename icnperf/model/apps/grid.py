@@ -3,6 +3,7 @@ dimensions (the ``dims`` function of expressions and the halo's grid)."""
 
 from __future__ import annotations
 
+import bisect
 from functools import lru_cache
 
 from icnperf.errors import InputError
@@ -26,21 +27,52 @@ def most_square(n: int, d: int) -> tuple[int, ...]:
         raise InputError(f"dims: the dimension count must be a whole number 1..16, not {d!r}")
     if n > MAX_COUNT:
         raise InputError(f"dims: the count must be at most 1e18, not {n:.3g}")
+    try:
+        return _search(n, d, {}, [MAX_STEPS])
+    except _TooLong:
+        raise InputError(f"dims: factoring {n:,} over {d} dimensions takes too long (a count "
+                         "with this many divisors needs fewer dimensions)") from None
+
+
+class _TooLong(Exception):
+    pass
+
+
+MAX_STEPS = 1_000_000
+"""Most divisors :func:`most_square` lists and tries in all (about a second): a count with
+very many divisors over many dimensions (dims(897612484786617600, 16, 0), 103,680 divisors)
+would take hours."""
+
+
+def _search(n: int, d: int, memo: dict, steps: list) -> tuple[int, ...]:
     if d == 1:
         return (n,)
+    if (n, d) in memo:
+        return memo[n, d]
     divisors = _divisors(n)
-    for largest in divisors:
+    _charge(steps, len(divisors))
+    low = 1 << max(0, (n.bit_length() - 1) // d)  # at most the d-th root of n
+    for largest in divisors[bisect.bisect_left(divisors, low):]:
         if largest ** d < n:
             continue
-        rest = most_square(n // largest, d - 1)
+        _charge(steps, 1)
+        rest = _search(n // largest, d - 1, memo, steps)
         if rest[-1] <= largest:
-            return (*rest, largest)
+            memo[n, d] = (*rest, largest)
+            return memo[n, d]
     raise AssertionError("n itself always fits")
 
 
+def _charge(steps: list, work: int) -> None:
+    steps[0] -= work
+    if steps[0] < 0:
+        raise _TooLong()
+
+
+@lru_cache(maxsize=256)
 def _divisors(n: int) -> list[int]:
     """Every divisor of ``n``, ascending (from SymPy's factorization: trial division up to
     the square root would take minutes at 1e16)."""
     from sympy import divisors
 
-    return [int(a) for a in divisors(n)]
+    return tuple(int(a) for a in divisors(n))
