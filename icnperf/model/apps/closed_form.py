@@ -31,7 +31,7 @@ import sympy as sp
 
 from icnperf.model import collectives, network
 from icnperf.model.apps import timing
-from icnperf.model.apps.expressions import value
+from icnperf.model.apps.expressions import MAX_ARGUMENTS, value
 from icnperf.model.collectives import Step
 
 __all__ = ["CommunicationForm", "PhaseForm", "SkeletonForm", "Term", "explain_skeleton"]
@@ -158,17 +158,33 @@ def _expand(expr, defines):
     None when that formula would pass :data:`EXPANDED_NODES`."""
     if _size(expr, _definition_sizes(defines)) > EXPANDED_NODES:
         return None
-    for name, e in reversed(defines):
-        symbol = next((s for s in expr.free_symbols if s.name == name), None)
-        if symbol is not None:
-            expr = expr.xreplace({symbol: e.expr})
+    with sp.evaluate(False):  # as written: SymPy's simplification is not bounded
+        for name, e in reversed(defines):
+            symbol = next((s for s in expr.free_symbols if s.name == name), None)
+            if symbol is not None:
+                expr = expr.xreplace({symbol: e.expr})
     return expr
+
+
+def _simplified(expr):
+    """``expr`` (built unevaluated) with SymPy's automatic simplification applied, for
+    showing (``8*(n/P**(1/3))**2`` as ``8*n**2/P**(2/3)``), when that is bounded work: at
+    most :data:`EXPANDED_NODES` nodes and :data:`~icnperf.model.apps.expressions.
+    MAX_ARGUMENTS` min/max arguments (SymPy compares those pairwise); else as it is."""
+    extrema = sum(len(node.args) for node in sp.preorder_traversal(expr)
+                  if node.func in (sp.Min, sp.Max))
+    if extrema > MAX_ARGUMENTS or _size(expr, {}) > EXPANDED_NODES:
+        return expr
+    try:
+        return expr.doit()
+    except (ArithmeticError, ValueError, TypeError):
+        return expr
 
 
 def _term(key, expression, defines, env, at) -> Term:
     expanded = _expand(expression.expr, defines)
-    written = formula_text(expression.expr)
-    shown = written if expanded is None else formula_text(expanded)
+    written = formula_text(_simplified(expression.expr))
+    shown = written if expanded is None else formula_text(_simplified(expanded))
     return Term(key, written, shown if shown != written else "",
                 _number(value(expression, env, at)))
 

@@ -197,7 +197,8 @@ def parse(text, where: str, table: SymbolTable) -> Expression:
         raise InputError(f"{where}: expression {text.strip()[:40]!r} cannot be read") from None
     builder = _Builder(where, table)
     try:
-        expr = builder.build(tree.body, 0)
+        with sp.evaluate(False):
+            expr = builder.build(tree.body, 0)
     except RecursionError:
         raise InputError(f"{where}: expression nested too deeply") from None
     _check_constant(expr, where)
@@ -211,17 +212,25 @@ def _decimal(x: float):
 
 
 def _check_constant(expr, where: str) -> None:
-    if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
-        raise InputError(f"{where}: division by zero or an infinite value")
-    if expr.has(sp.I):
-        raise InputError(f"{where}: the value is complex (a root or logarithm of a negative "
-                         "number)")
+    """Refuse what is infinite or complex whatever the names' values: the expression is
+    built unevaluated, so roots and logarithms of negative values are looked for here."""
+    complex_value = InputError(f"{where}: the value is complex (a root or logarithm of a "
+                               "negative number)")
+    for node in sp.preorder_traversal(expr):
+        if node in (sp.zoo, sp.nan, sp.oo, -sp.oo):
+            raise InputError(f"{where}: division by zero or an infinite value")
+        if node == sp.I:
+            raise complex_value
+        if node.is_Pow and node.exp.is_number and not node.exp.is_integer \
+                and node.base.is_negative:
+            raise complex_value
+        if node.func in (sp.log, log2) and node.args[0].is_negative:
+            raise complex_value
 
 
 _BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**",
            ast.FloorDiv: "//", ast.Mod: "%"}
-_CHAINS = {ast.Add: "sum", ast.Sub: "sum", ast.Mult: "product", ast.Div: "product",
-           ast.FloorDiv: "product", ast.Mod: "product"}
+_CHAINS = {ast.Add: "sum", ast.Sub: "sum", ast.Mult: "product", ast.Div: "product"}
 """Operators whose left-leaning runs count as one level of nesting."""
 _REFUSED = {
     ast.BitXor: "'^' (write powers as **)", ast.BitAnd: "'&'", ast.BitOr: "'|'",
@@ -286,16 +295,17 @@ class _Builder:
         while isinstance(node, ast.BinOp) and _CHAINS.get(type(node.op)) == kind:
             links.append((type(node.op), node.right))
             node = node.left
-        result = self.build(node, depth + 1)
-        if kind == "sum":
-            terms = [result]
-            for op, right in reversed(links):
-                term = self.build(right, depth + 1)
-                terms.append(-term if op is ast.Sub else term)
-            return sp.Add(*terms)
+        parts = [self.build(node, depth + 1)]
         for op, right in reversed(links):
-            result = self.binary(op, result, self.build(right, depth + 1))
-        return result
+            part = self.build(right, depth + 1)
+            if op is ast.Sub:
+                part = -part
+            elif op is ast.Div:
+                if part == 0:
+                    raise self.fail("division by zero")
+                part = sp.Pow(part, -1)
+            parts.append(part)
+        return sp.Add(*parts) if kind == "sum" else sp.Mul(*parts)
 
     def constant(self, value):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -355,7 +365,7 @@ class _Builder:
             return sp.Mod(left, right)
         if left.is_number and right.is_number:
             _check_power_size(left, right, self.fail)
-        elif right.is_number and abs(right) > 1000:
+        elif right.is_number and abs(_float(right)) > 1000:
             raise self.fail("exponent too large (at most 1000)")
         return left ** right
 
@@ -390,12 +400,25 @@ class _Builder:
             raise self.fail(f"{name}(): {error}") from None
 
 
-def _check_power_size(base, exponent, fail) -> None:
+def _float(number) -> float:
+    """A constant subexpression (built unevaluated) as a float: inf when it is too large
+    or undefined, nan when it is not real."""
     try:
-        b = abs(float(base))
-        e = float(exponent)
-    except (TypeError, ValueError):
+        v = _eval(number, {})
+        return float(v) if not isinstance(v, complex) else math.nan
+    except (OverflowError, ZeroDivisionError, _Infinite):
+        return math.inf
+    except (ValueError, ArithmeticError, TypeError, _Unbound):
+        return math.nan
+
+
+def _check_power_size(base, exponent, fail) -> None:
+    b = abs(_float(base))
+    e = _float(exponent)
+    if math.isnan(b) or math.isnan(e):
         return
+    if math.isinf(b) or math.isinf(e):
+        raise fail("number too large")
     if b in (0.0, 1.0):
         return
     if abs(e) * abs(math.log2(b)) > _MAX_EXPONENT_BITS:
@@ -473,7 +496,7 @@ def _eval(e, env):
         return product
     if e.is_Pow:
         return _bounded(_power(_eval(e.base, env), _eval(e.exp, env)))
-    if e.is_number:
+    if e.is_number and e.is_Atom:  # pi, E, I, infinities
         if e.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
             raise _Infinite()
         try:
