@@ -19,6 +19,8 @@ import sympy as sp
 
 from icnperf.data.files import (TOMLProblem, load_toml, looks_like_path, printable,
                                 read_text_file)
+from icnperf.data.machine.schema import SCHEMA, check_value
+from icnperf.data.names import check_label
 from icnperf.errors import IcnperfError, InputError
 from icnperf.model.apps import expressions as ex
 from icnperf.model.apps.skeleton import (API_CHOICES, COLLECTIVE_SCOPES, HARDWARE_ALGORITHM,
@@ -31,6 +33,20 @@ __all__ = ["FORMAT_VERSION", "MACHINE_KEYS", "list_skeletons", "load_skeleton",
 
 FORMAT_VERSION = 1
 
+MAX_BYTES = 1024 * 1024
+"""Largest skeleton file read (1 MiB; the bundled ones are under 4 KiB). Checked before the
+TOML is parsed: a 38 MB skeleton took over 30 s and 870 MB."""
+
+MAX_PHASES = 1000
+"""Most phases of one skeleton (each is evaluated at every node count)."""
+
+MAX_DEFINITIONS = 500
+"""Most names of [parameters], [coefficients] and [define] together."""
+
+MAX_EXPRESSION_CHARACTERS = 200_000
+"""Most characters of all a skeleton's expressions together: each is parsed and checked
+(about 50 us per character at worst, so 10 s is the ceiling)."""
+
 _TOP = ("format", "name", "description", "notes", "parameters", "coefficients", "define",
         "machine_defaults", "processes_per_node", "total_flops", "scaling", "phase")
 _PHASE = ("name", "repeat", "flops", "memory_bytes", "gpu_memory_bytes", "rate", "bandwidth",
@@ -41,8 +57,6 @@ _P2P = ("pattern", "bytes", "distance")
 
 
 def _machine_keys() -> frozenset:
-    from icnperf.data.machine import SCHEMA
-
     return frozenset(key.path for section in ex.MACHINE_SECTIONS
                      for key in SCHEMA[section].values() if key.kind not in ("text", "choice"))
 
@@ -127,6 +141,9 @@ def parse_skeleton(text: str, origin: str = "<skeleton>") -> Skeleton:
     control characters and undecodable bytes escaped), the phase and the key."""
     origin = printable(origin)
     r = _Reader(origin)
+    if len(text) > MAX_BYTES:
+        raise r.fail("", f"{len(text):,} characters, over the {MAX_BYTES:,} a skeleton may "
+                     "have")
     try:
         doc = load_toml(text)
     except TOMLProblem as error:
@@ -140,6 +157,11 @@ def parse_skeleton(text: str, origin: str = "<skeleton>") -> Skeleton:
     name = doc.get("name")
     if not isinstance(name, str) or not name.strip():
         raise r.fail("key 'name'", "missing or empty (give the application a name)")
+    try:
+        check_label(name, "the name")
+    except InputError as error:
+        raise r.fail("key 'name'", str(error)) from None
+    _check_counts(r, doc)
     description = doc.get("description", "")
     if not isinstance(description, str):
         raise r.fail("key 'description'", "must be text")
@@ -190,6 +212,31 @@ def parse_skeleton(text: str, origin: str = "<skeleton>") -> Skeleton:
                     origin=origin, symbols=dict(symbols))
 
 
+def _check_counts(r: _Reader, doc: dict) -> None:
+    """Refuse a skeleton too large to read in bounded time, counted before any expression
+    is parsed: phases, names, and the characters of every expression."""
+    phases = doc.get("phase")
+    if isinstance(phases, list) and len(phases) > MAX_PHASES:
+        raise r.fail("", f"{len(phases):,} phases, over the {MAX_PHASES:,} a skeleton may have")
+    names = sum(len(doc[k]) for k in ("parameters", "coefficients", "define")
+                if isinstance(doc.get(k), dict))
+    if names > MAX_DEFINITIONS:
+        raise r.fail("", f"{names:,} parameters, coefficients and definitions, over the "
+                     f"{MAX_DEFINITIONS:,} a skeleton may have")
+    characters, stack = 0, [doc]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str):
+            characters += len(value)
+    if characters > MAX_EXPRESSION_CHARACTERS:
+        raise r.fail("", f"{characters:,} characters of expressions and text, over the "
+                     f"{MAX_EXPRESSION_CHARACTERS:,} a skeleton may have")
+
+
 def _numbers(r: _Reader, raw, section: str, symbols: dict) -> dict:
     out = {}
     for key, value in r.table(raw, section).items():
@@ -221,10 +268,13 @@ def _machine_defaults(r: _Reader, raw) -> dict:
             where = f"[machine_defaults], key {path!r}"
             if path not in MACHINE_KEYS:
                 raise r.fail(where, "not a numeric machine key (docs/machine-format.md)")
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 \
-                    or not math.isfinite(value):
-                raise r.fail(where, f"must be a number >= 0 in SI units, not {value!r}")
-            out[path] = value
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise r.fail(where, f"must be a number in SI units, not {value!r}")
+            try:  # the machine file's checks; 0 allowed (hardware the machine lacks)
+                out[path] = value if value == 0 else \
+                    check_value(SCHEMA[section][key], value, "", path)
+            except InputError as error:
+                raise r.fail(where, str(error).removeprefix(": ")) from None
     return out
 
 
@@ -234,6 +284,10 @@ def _phase(r: _Reader, raw, index: int, table: ex.SymbolTable) -> Phase:
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
         raise r.fail(f"phase {index + 1}", "missing key 'name' (every phase has a name)")
+    try:
+        check_label(name, "the name")
+    except InputError as error:
+        raise r.fail(f"phase {index + 1}", str(error)) from None
     label = f"phase {name.strip()!r}"
     r.keys(raw, _PHASE, label)
 

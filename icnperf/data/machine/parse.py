@@ -27,6 +27,7 @@ from icnperf.data.machine.schema import (
     parse_value,
     unknown_key,
 )
+from icnperf.data.names import MAX_LABEL, MAX_TEXT, check_label
 from icnperf.errors import InputError
 
 
@@ -119,6 +120,14 @@ def machine_fields(text: str, origin: str = "<string>",
         notes = (notes,)
     if not isinstance(notes, (list, tuple)) or not all(isinstance(n, str) for n in notes):
         raise InputError(f"{where('notes')}: 'notes' must be text or a list of texts")
+    for key, texts, limit in (("name", [name] if "name" in doc else [], MAX_LABEL),
+                              ("description", [description], MAX_TEXT),
+                              ("notes", notes, MAX_TEXT)):
+        for shown in texts:
+            try:
+                check_label(shown, f"'{key}'", limit)
+            except InputError as error:
+                raise InputError(f"{where(key)}: {error}") from None
 
     sections: dict[str, dict[str, Value]] = {}
     for section in SECTIONS:

@@ -204,9 +204,18 @@ def _compute(phase, env, at, ppn: int, machine, where: str):
 
 
 def _machine_rate(env, machine, path):
+    """The machine's (or the skeleton's default) rate ``path`` that a phase divides by;
+    InputError when it is not above 0 (a [machine_defaults] value of 0 for a machine that
+    lacks the key)."""
     if path not in env:
         machine.require(path)
-    return env[path]
+    rate = env[path]
+    if not rate > 0:
+        raise InputError(f"{path} is {float(rate):g}: a phase that charges "
+                         f"{'flops' if path == 'node.peak_flops' else 'memory_bytes'} needs "
+                         "it above 0 (set it in the machine or the skeleton's "
+                         "[machine_defaults], or give the phase its own rate)")
+    return rate
 
 
 def _node_types(machine):
