@@ -414,12 +414,24 @@ def test_to_toml_escapes_text(tmp_path):
     m = Machine(
         'odd "name"',
         "torus:2x2",
-        description='tab\tquote" back\\slash\nnewline \x7f',
+        description='quote" back\\slash # not a comment',
         node={"cpu": "µ-core ✓"},
         provenance={"node.cpu": 'said "so"'},
         notes=("a", 'b "c"'),
     )
     assert parse_machine(m.to_toml()) == m
+
+
+def test_to_toml_escapes_control_characters_that_the_parser_then_refuses():
+    """A Machine built in Python may hold a newline or DEL in its description: the file
+    written keeps it inside the string (no new TOML line), and reading it back refuses it
+    in one line (names and descriptions are shown on the terminal as written)."""
+    m = Machine("m", "torus:2x2", description='a\nname = "evil"\x7f\u202e')
+    text = m.to_toml()
+    assert 'description = "a\\u000aname = \\"evil\\"\\u007f\\u202e"' in text
+    assert not any(line.startswith("name = \"evil") for line in text.splitlines())
+    with pytest.raises(InputError, match="control or bidirectional character"):
+        parse_machine(text)
 
 
 def test_format_doc_lists_every_key():

@@ -97,7 +97,7 @@ def csv_cell(text: Any) -> str:
     escapes; text a spreadsheet would evaluate (starting with ``= + - @`` and not a number)
     behind an apostrophe."""
     text = printable(text)
-    if text.startswith(_FORMULA_START):
+    if len(text) > 1 and text.startswith(_FORMULA_START):
         try:
             float(text)
         except ValueError:

@@ -20,7 +20,7 @@ import sympy as sp
 from icnperf.data.files import (TOMLProblem, load_toml, looks_like_path, printable,
                                 read_text_file)
 from icnperf.data.machine.schema import SCHEMA, check_value
-from icnperf.data.names import check_label
+from icnperf.data.names import check_label, toml_comment, toml_string
 from icnperf.errors import IcnperfError, InputError
 from icnperf.model.apps import expressions as ex
 from icnperf.model.apps.skeleton import (API_CHOICES, COLLECTIVE_SCOPES, HARDWARE_ALGORITHM,
@@ -426,9 +426,7 @@ def _helper(r: _Reader, raw, label: str, table) -> HelperCall:
 
 
 def _toml_text(text: str) -> str:
-    import json
-
-    return json.dumps(text, ensure_ascii=False)
+    return toml_string(text)
 
 
 def _toml_number(v) -> str:
@@ -446,7 +444,7 @@ def _expr(e) -> str:
 def skeleton_to_toml(skeleton: Skeleton, header: tuple[str, ...] = ()) -> str:
     """The skeleton as a file :func:`parse_skeleton` reads back with the same parameters,
     coefficients and expressions (as written); ``header`` lines become comments."""
-    lines = [f"# {h}" for h in header]
+    lines = [toml_comment(h) for h in header]
     lines += [f"format = {FORMAT_VERSION}", f"name = {_toml_text(skeleton.name)}"]
     if skeleton.description:
         lines.append(f"description = {_toml_text(skeleton.description)}")

@@ -9,6 +9,7 @@ escaped; only MathML snippets and Plotly's own figure markup are inserted as-is.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -77,7 +78,18 @@ def _environment():
 
     return Environment(loader=PackageLoader("icnperf.reports", "templates"),
                        autoescape=True, undefined=StrictUndefined,
-                       trim_blocks=True, lstrip_blocks=True)
+                       trim_blocks=True, lstrip_blocks=True, finalize=_visible)
+
+
+def _visible(value):
+    """Every text a template prints, its control and bidirectional characters as visible
+    escapes (autoescape then turns ``&<>"'`` into entities); markup icnperf built itself
+    (MathML, Plotly's figures) as it is."""
+    from icnperf.data.files import printable
+
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return printable(value)
+    return value
 
 
 @lru_cache(maxsize=1)
@@ -96,7 +108,12 @@ def _figure_html(figure, div_id: str) -> Markup:
     html = figure.to_html(full_html=False, include_plotlyjs=False, include_mathjax=False,
                           div_id=div_id, config=FIGURE_CONFIG, default_height=FIGURE_HEIGHT,
                           default_width="100%", validate=False)
-    return Markup(html)
+    # labels are escaped already (figures.label); a bidirectional character in any other
+    # string of the figure's JSON is written as a JavaScript escape
+    return Markup(_INVISIBLE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", html))
+
+
+_INVISIBLE_RE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069]")
 
 
 def _paragraphs(text: str) -> list[str]:

@@ -37,7 +37,9 @@ _TEMPLATE = go.layout.Template(layout={
 
 def label(text: object) -> str:
     """User text made safe for Plotly's pseudo-HTML labels."""
-    return html.escape(str(text), quote=False)
+    from icnperf.data.files import printable
+
+    return html.escape(printable(text), quote=False)
 
 
 def spans_decades(values: Iterable[float], decades: float = DECADES_FOR_LOG) -> bool:

@@ -151,7 +151,7 @@ def csv_text(rows: Sequence[dict], keys: Sequence[str]) -> str:
                             lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: _plain(row.get(k)) for k in keys})
+        writer.writerow({k: _cell(row.get(k)) for k in keys})
     return buffer.getvalue()
 
 
@@ -166,7 +166,7 @@ def csv_chunks(rows: Iterable[dict], keys: Sequence[str]) -> Iterator[str]:
     for row in rows:
         buffer.seek(0)
         buffer.truncate()
-        writer.writerow({k: _plain(row.get(k)) for k in keys})
+        writer.writerow({k: _cell(row.get(k)) for k in keys})
         yield buffer.getvalue()
 
 
@@ -259,6 +259,13 @@ def json_text(document: dict) -> str:
     """A JSON object stamped with ``icnperf_version``; NaN and inf become null."""
     stamped = {"icnperf_version": __version__, **document}
     return json.dumps(_plain(stamped), indent=2, allow_nan=False) + "\n"
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell: text escaped for it (data/names.csv_cell), other values as _plain."""
+    from icnperf.data.names import csv_cell
+
+    return csv_cell(value) if isinstance(value, str) else _plain(value)
 
 
 def _plain(value: Any) -> Any:

@@ -81,6 +81,10 @@ def _split_entry(raw: Any, where: str, path: str) -> tuple[Any, str]:
         source = raw.get("source", "")
         if not isinstance(source, str):
             raise InputError(f"{where}: {path}.source must be text")
+        try:
+            check_label(source, f"{path}.source", MAX_TEXT)
+        except InputError as error:
+            raise InputError(f"{where}: {error}") from None
         return raw["value"], source
     return raw, ""
 

@@ -101,23 +101,9 @@ def _display(key: Key, value: Value, digits: int) -> str:
 
 
 def _toml_str(text: str) -> str:
-    out = ['"']
-    for char in text:
-        code = ord(char)
-        if char == '"':
-            out.append('\\"')
-        elif char == "\\":
-            out.append("\\\\")
-        elif char == "\n":
-            out.append("\\n")
-        elif char == "\t":
-            out.append("\\t")
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(char)
-    out.append('"')
-    return "".join(out)
+    from icnperf.data.names import toml_string
+
+    return toml_string(text)
 
 
 def _toml_value(key: Key, value: Value) -> str:
