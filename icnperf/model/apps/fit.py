@@ -66,6 +66,11 @@ class CoefficientFit(NamedTuple):
     skeleton: object
 
 
+MAX_START_ERROR = 1e12
+"""Largest relative error of a run at the skeleton's own coefficients that a fit starts
+from: beyond it the finite differences overflow (measured times of 1e-308 s raised a
+ValueError in SciPy), and no unit slip is that large."""
+
 def fit_coefficients(skeleton, machine, runs, layout_of: Callable[[int], object], *,
                      names=None, ppn: int | None = None,
                      algorithm: str | None = None) -> CoefficientFit:
@@ -103,20 +108,37 @@ def fit_coefficients(skeleton, machine, runs, layout_of: Callable[[int], object]
                                   algorithm=algorithm).total_s)
         return np.array(out)
 
+    def relative(predicted):
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            return (predicted - measured) / measured
+
     def residuals(x):
         try:
-            return (predict(x) - measured) / measured
+            out = relative(predict(x))
         except InputError:
             return np.full(len(runs), _FAILED)
+        # a trial beyond floating point (a measured time near 1e-308) is a failed trial
+        return np.where(np.isfinite(out), out, _FAILED)
 
     try:
-        predict(x0)
+        start = relative(predict(x0))
     except InputError as error:
         raise InputError(f"the skeleton cannot be evaluated at its own coefficients: "
                          f"{error}") from None
+    far = ~(np.abs(start) <= MAX_START_ERROR)
+    if np.any(far):
+        bad = int(np.flatnonzero(far)[0])
+        raise InputError(f"run {bad + 1}: measured {measured[bad]:.3g} s, over "
+                         f"{MAX_START_ERROR:.0e} times off the skeleton's prediction at its "
+                         "own coefficients (check the units: seconds), too far to fit")
     scale = np.where(x0 != 0, np.abs(x0), 1.0)
-    result = least_squares(residuals, x0, x_scale=scale, diff_step=DIFF_STEP, xtol=1e-12,
-                           ftol=1e-12, gtol=1e-12, max_nfev=200 * (len(names) + 1))
+    try:
+        result = least_squares(residuals, x0, x_scale=scale, diff_step=DIFF_STEP,
+                               xtol=1e-12, ftol=1e-12, gtol=1e-12,
+                               max_nfev=200 * (len(names) + 1))
+    except ValueError:  # SciPy met a value beyond floating point in its steps
+        raise InputError("the fit left floating point (runs too far from the skeleton's "
+                         "prediction, or coefficients with no effect)") from None
     x = result.x
     jac = result.jac
     for j, name in enumerate(names):

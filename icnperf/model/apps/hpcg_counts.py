@@ -129,11 +129,21 @@ def level_box(local, level):
     return box
 
 
+MAX_LOCAL_SIDE = 1 << 20
+"""Largest side of a process's local box (HPCG runs use 16 to a few hundred): a face of
+2^40 points of 8 bytes, times 26 neighbours and the processes of a node, stays within a
+64-bit integer."""
+
+
 def check_local(local):
     """``local`` as three whole numbers, each divisible by 2^(LEVELS - 1); InputError else."""
     local = tuple(local)
     if len(local) != 3 or not all(isinstance(n, (int, np.integer)) and n >= 1 for n in local):
         raise InputError(f"local domain must be three whole numbers >= 1, not {local!r}")
+    if max(local) > MAX_LOCAL_SIDE:
+        raise InputError(f"local domain {'x'.join(str(int(n)) for n in local)}: each side "
+                         f"must be at most {MAX_LOCAL_SIDE:,} (a face's bytes are counted in "
+                         "64-bit integers)")
     step = 2 ** (LEVELS - 1)
     if any(n % step for n in local):
         raise InputError(f"local domain {local}: each dimension must be divisible by {step} "

@@ -127,7 +127,7 @@ def p2p_pairs(pattern: str, ranks: int, distance: int = 1):
     (ranks mapped to themselves send nothing)."""
     r = np.arange(ranks, dtype=np.int64)
     if pattern == "shift":
-        dst = (r + distance) % ranks
+        dst = (r + distance % ranks) % ranks  # reduced first: any whole distance fits
     elif pattern == "random":
         dst = np.random.default_rng(0).permutation(ranks).astype(np.int64)
     elif pattern == "alltoall":

@@ -32,11 +32,15 @@ def _torus_shapes(endpoints: int, limit: int, dims: int) -> float:
     most d! orderings; x 1.5 for safety (against the listed spaces of 100,000 endpoints,
     slack 1.5: 592,000 for 471,706 in 3D, 139,000 for 113,627 in 6D), at most the space's
     own cap."""
-    if dims < 1 or limit < endpoints:
-        return 0.0
-    spread = (limit - endpoints + 1) * math.log(max(limit, 2)) ** (dims - 1)
-    estimate = 1.5 * spread / (math.factorial(dims - 1) * math.factorial(dims))
-    return float(min(TORUS_SHAPES_BOUND, max(estimate, 1.0)))
+    if dims < 1 or limit < endpoints or dims > limit.bit_length() - 1:
+        return 0.0  # no shape of d factors >= 2 within the limit (2^d > L)
+    # in logarithms: the power and factorials overflow a float beyond about 170 dimensions
+    log_estimate = (math.log(1.5 * (limit - endpoints + 1))
+                    + (dims - 1) * math.log(math.log(max(limit, 2)))
+                    - math.lgamma(dims) - math.lgamma(dims + 1))
+    if log_estimate >= math.log(TORUS_SHAPES_BOUND):
+        return float(TORUS_SHAPES_BOUND)
+    return float(max(math.exp(log_estimate), 1.0))
 
 
 def _xgft_count(endpoints: int, limit: int, radix_max: int) -> float:
