@@ -60,7 +60,7 @@ def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
     from icnperf.reports.text import size_html
 
     _within_limits(endpoints, families, torus_dims, radix_max, slack, shortlist, fmt,
-                   scheduler, workers)
+                   scheduler, workers, workload_path)
     args = (endpoints, families, torus_dims, radix_max, cost_path, workload_path,
             machine_name)
     where = {"scheduler": scheduler, "workers": workers, "progress": progress}
@@ -74,7 +74,8 @@ def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
 
 def _within_limits(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
                    slack: float, shortlist: str = "safe", fmt: str = "table",
-                   scheduler: str = "inline", workers: int | None = None) -> None:
+                   scheduler: str = "inline", workers: int | None = None,
+                   workload_path: str | None = None) -> None:
     """Refuse, before the space is listed, a radix, size or design space beyond the limits
     (icnperf.data.limits): the space's estimated design count x its cost per design, and
     the full model's evaluations a --shortlist of all or N asks for."""
@@ -96,7 +97,11 @@ def _within_limits(endpoints: int, families: str | None, torus_dims: str, radix_
     from icnperf.model.sizing.screen import parse_shortlist
     from icnperf.runner import parallel_workers
 
+    from icnperf.data.sizing_inputs import load_workload
+    from icnperf.model.sizing.design_budget import workload_terms
+
     chosen_shortlist = parse_shortlist(shortlist)
     within_limits(design_space_estimate(endpoints, chosen, dims, radix_max, slack,
                                         chosen_shortlist,
-                                        parallel_workers(scheduler, workers, 1 << 20), fmt))
+                                        parallel_workers(scheduler, workers, 1 << 20), fmt,
+                                        workload_terms(load_workload(workload_path))))

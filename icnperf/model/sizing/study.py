@@ -16,10 +16,12 @@ chunks of designs with the workload and machine, results come back in task order
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from icnperf.errors import InputError
 from icnperf.model.sizing.cost import CostModel, cost_breakdown, link_counts
 from icnperf.model.sizing.designs import Candidate, candidate, design_rule
 from icnperf.model.sizing.pareto import pareto_front
@@ -186,7 +188,12 @@ def run_study(n_endpoints: int, families: tuple[str, ...], torus_dims: tuple[int
         results = [r for part in mapper(evaluate_designs, tasks) for r in part]
         for i, result in zip(indices, results):
             evaluated[i] = result
-        return [sum(t.weighted_s for t in terms) for _, terms in results]
+        times = [sum(t.weighted_s for t in terms) for _, terms in results]
+        for (design, _), time in zip(results, times):
+            if not math.isfinite(time):
+                raise InputError(f"the workload time on {design.spec} is beyond floating "
+                                 "point (weights x times past 1.8e308): lower the weights")
+        return times
 
     found = search(screen, evaluate, shortlist, batch)
     results = _results(screen, found, evaluated, cost_model)
@@ -223,6 +230,10 @@ def _results(screen: Screen, found, evaluated: dict, cost_model: CostModel) -> l
     parts = [cost_breakdown(d, cost_model) for d in designs]
     cost = np.array([sum(p.values()) for p in parts])
     time = np.array([sum(t.weighted_s for t in ts) for ts in terms])
+    with np.errstate(over="ignore"):
+        if not np.all(np.isfinite(cost * time)):
+            raise InputError("cost x workload time is beyond floating point (1.8e308): "
+                             "lower the weights or the cost model's prices")
     front = pareto_front(cost, time)
     rank_time, rank_cost_time = _ranks(time), _ranks(cost * time)
     results = [DesignResult(d, p, ts, int(rt), int(rct), bool(f), float(screen.proxy_s[i]),

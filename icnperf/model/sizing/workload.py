@@ -139,9 +139,18 @@ class TermResult:
 # --- parsing ---------------------------------------------------------------------------------
 
 
+MAX_WEIGHT = 1e15
+"""Largest weight of a term: runs in the period the workload stands for (10^15 runs of a
+microsecond are 31 years). A weight of 1e308 made workload times and cost x time products
+infinite, so every design tied."""
+
+
 def _weight(raw, where: str) -> float:
     if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not 0 <= raw < float("inf"):
         raise InputError(f"{where}: weight must be a finite number >= 0, not {raw!r}")
+    if raw > MAX_WEIGHT:
+        raise InputError(f"{where}: weight {raw:.3g} is over {MAX_WEIGHT:.0e} (runs of the term "
+                         "in the period the workload stands for)")
     return float(raw)
 
 
