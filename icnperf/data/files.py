@@ -18,7 +18,8 @@ Outputs. :func:`write_atomically` writes a temporary file in the target's direct
 then links it into place (a hard link fails if the name exists, so two writers without
 ``force`` cannot both win) or, with ``force``, renames it over the target. The temporary
 file is removed whatever goes wrong, KeyboardInterrupt included. A dangling symbolic link
-counts as an existing file. The path ``-`` means standard output.
+counts as an existing file. The path ``-`` means standard output. SIGTERM and SIGHUP during
+a write remove the temporary file too, then end the run with status 128 + the signal.
 
 Names. File names are bytes on POSIX; one that is not UTF-8 reaches Python with surrogate
 escapes. :func:`printable` turns such text (and control characters, which would move a
@@ -28,12 +29,15 @@ paths, and anything printed to a terminal.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
 import secrets
+import signal
 import stat
 import sys
+import threading
 import tomllib
 from pathlib import Path
 from typing import Any, Iterable
@@ -376,6 +380,40 @@ def _encoded(text: str, shown: str) -> bytes:
                          "character (a byte of a non-UTF-8 name or argument?)") from None
 
 
+TERMINATING_SIGNALS = ("SIGTERM", "SIGHUP")
+"""Signals that end a run (``timeout``, ``kill``, batch schedulers, a closed terminal) and,
+during a write, first remove its temporary file as KeyboardInterrupt (SIGINT) does."""
+
+
+class Terminated(SystemExit):
+    """A terminating signal met during a write: exits with status 128 + the signal's number
+    once the temporary file is gone, as the shell reports a process the signal killed."""
+
+
+@contextlib.contextmanager
+def _signals_as_exit():
+    """During the block, SIGTERM and SIGHUP raise :class:`Terminated` (so ``finally``
+    clauses run) instead of ending the process at once; the earlier handlers come back
+    after. Only the main thread can set handlers; elsewhere the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(number, _frame):
+        raise Terminated(128 + number)
+
+    previous = {}
+    for name in TERMINATING_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is not None:
+            previous[number] = signal.signal(number, stop)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def write_atomically(path: str | os.PathLike, text: str | Iterable[str], *,
                      force: bool = False, html: bool = False) -> None:
     """Write ``text`` (UTF-8) to ``path`` whole or not at all; ``-`` is standard output.
@@ -406,6 +444,12 @@ def write_atomically(path: str | os.PathLike, text: str | Iterable[str], *,
     directory = check_target(target, force)
     if isinstance(text, str):
         chunks = [_encoded(text, shown)]
+    with _signals_as_exit():
+        _write_through_temporary(directory, target, chunks, shown, force)
+
+
+def _write_through_temporary(directory: Path, target: Path, chunks, shown: str,
+                             force: bool) -> None:
     try:
         handle, temporary = _create_temporary(directory, target.name)
     except OSError as err:
