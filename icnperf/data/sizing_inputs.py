@@ -8,6 +8,7 @@ from pathlib import Path
 
 from icnperf.data.files import (TOMLProblem, load_toml, looks_like_path, printable,
                                 read_text_file)
+from icnperf.data.names import MAX_TEXT, check_label
 from icnperf.errors import InputError
 
 DATA = Path(str(resources.files("icnperf").joinpath("data")))
@@ -33,23 +34,67 @@ def load_cost_model(path: str | Path | None = None):
     return cost_model_from_dict(read_toml(cost_file, "cost"), str(cost_file))
 
 
-def load_workload(path: str | Path | None = None):
+def load_workload(path: str | Path | None = None, named: tuple = ()):
     """The workload of ``path`` (the bundled default when None). An [[app]] whose ``app`` is
     not a built-in model names a skeleton: a bundled one by name, or a file (a path ending
     in .toml or with a folder in it), a relative path taken from the workload file's
-    folder."""
+    folder that stays in that folder (:func:`skeleton_of`; ``named``: skeleton files the
+    user gave on the command line, allowed wherever they are)."""
     from icnperf.model.sizing.workload import workload_from_dict
 
     workload_file = Path(path) if path else DEFAULT_WORKLOAD
-    return workload_from_dict(read_toml(workload_file, "workload"), str(workload_file),
-                              load_skeleton=lambda app: skeleton_of(app, workload_file.parent))
+    origin = printable(workload_file)
+    document = read_toml(workload_file, "workload")
+    _check_size(document, origin)
+    workload = workload_from_dict(document, origin,
+                                  load_skeleton=lambda app: skeleton_of(
+                                      app, workload_file.parent, named))
+    try:
+        for term in workload.terms:
+            check_label(term.name, f"term name '{printable(term.name)[:40]}'")
+        check_label(workload.description, "the description", MAX_TEXT)
+        check_label(workload.rationale, "the rationale", MAX_TEXT)
+    except InputError as error:
+        raise InputError(f"{origin}: {error}") from None
+    return workload
 
 
-def skeleton_of(app: str, folder: Path):
-    """The skeleton a workload's ``app`` names (``folder``: where relative paths start)."""
+MAX_TERMS = 1000
+"""Most [[collective]] and [[app]] terms of a workload (each is evaluated on every design;
+the work estimate of ``size`` counts them too)."""
+
+
+def _check_size(document: dict, origin: str) -> None:
+    terms = sum(len(v) for k, v in document.items()
+                if k in ("collective", "app") and isinstance(v, list))
+    if terms > MAX_TERMS:
+        raise InputError(f"{origin}: {terms:,} terms, over the {MAX_TERMS:,} a workload may "
+                         "have")
+
+
+def skeleton_of(app: str, folder: Path, named: tuple = ()):
+    """The skeleton a workload's ``app`` names (``folder``: where relative paths start).
+
+    A file must be inside ``folder`` once ``..`` and symbolic links are resolved, unless it
+    is one of the files ``named`` on the command line or a bundled skeleton's file: a workload is a file someone may
+    send, and its ``app = "../../etc/shadow"`` must not read (or, through the difference
+    between "not found" and "not valid TOML", probe) files elsewhere. The refusal is the
+    same whether the file exists or not."""
     from icnperf.data.skeleton import load_skeleton
 
     text = app.strip()
-    if looks_like_path(text, ".toml") and not Path(text).is_absolute():
-        text = str(folder / text)
-    return load_skeleton(text)
+    if not looks_like_path(text, ".toml"):
+        return load_skeleton(text)
+    try:
+        place = (folder / text).resolve()
+        home = folder.resolve()
+        allowed = {Path(n).resolve() for n in named}
+    except (OSError, ValueError, RuntimeError):
+        place, home, allowed = None, folder, set()
+    bundled = (DATA / "apps").resolve()
+    if place is None or not (place.is_relative_to(home) or place in allowed
+                             or place.parent == bundled):
+        raise InputError(f"workload app {printable(text)!r}: a skeleton file must be in the "
+                         "workload file's folder or below it (no absolute paths, '..' or "
+                         "links out of it)")
+    return load_skeleton(str(place))
