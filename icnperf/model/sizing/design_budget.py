@@ -105,19 +105,21 @@ def design_counts(endpoints: int, families: Sequence[str], torus_dims: Sequence[
     return counts
 
 
-EVALUATED_DESIGN_SECONDS = 10e-3
-"""Seconds per design the full workload model evaluates (``size --shortlist all`` or N):
-measured 6.9 ms (all 5,517 designs for 1,000 endpoints in 38 s, the default workload)."""
-
-
 DEFAULT_WORKLOAD_TERMS = 5
 """Terms of the bundled default workload, with which the unit costs above were measured;
 a workload's cost per design grows with its terms (:func:`workload_terms`)."""
 
-SAFE_SHORTLIST = 50
-"""Designs the ``safe`` shortlist is taken to evaluate: those the screen cannot prove off
-the front, 20 to 60 in the bundled studies (it was not counted before, and the estimate
-ran about 2x low: 14 s for 33 s)."""
+SAFE_DESIGNS_PER_TERM = 10
+"""Designs the ``safe`` shortlist is taken to evaluate per workload term: those the screen
+cannot prove off the front grow with the terms (its lower bound loosens as terms add up):
+measured 46 designs for the default 5 terms and 523 for 50 terms at 1,000 endpoints. It was
+not counted before, and the estimate ran about 2x low (14 s for 33 s)."""
+
+EVALUATED_TERM_SECONDS = 4e-3
+"""Seconds per workload term per design the full model evaluates: measured 3.8 ms (50
+collective terms x 523 designs in 100 s, 1,000 endpoints, today's code on the shared 2-core
+machine under load; the 6.9 ms per design measured before for the default 5 terms, all
+5,517 designs of 1,000 endpoints in 38 s, is 1.4 ms a term unloaded)."""
 
 
 def workload_terms(workload) -> int:
@@ -137,14 +139,14 @@ def design_space_estimate(endpoints: int, families: Sequence[str],
     """``size``: every design of the space screened (:func:`design_counts`), and those the
     full model evaluates: every one for ``shortlist`` ``all``, up to N for a number, each a
     result row (``parallel`` evaluations at once); ``safe`` evaluates the designs the screen
-    cannot prove off the front (:data:`SAFE_SHORTLIST`). Screening and evaluating a design
+    cannot prove off the front (:data:`SAFE_DESIGNS_PER_TERM`). Screening and evaluating a design
     cost in proportion to the workload's ``terms`` (:func:`workload_terms`)."""
     counts = design_counts(endpoints, families, torus_dims, radix_max, slack)
     designs = sum(counts.values())
     listed = ", ".join(f"{name} {count(n)}" for name, n in counts.items() if n)
     evaluated = (designs if shortlist == "all" else
                  min(designs, float(shortlist)) if isinstance(shortlist, int)
-                 else min(designs, SAFE_SHORTLIST))
+                 else min(designs, SAFE_DESIGNS_PER_TERM * terms))
     row_memory, row_seconds = rows_cost(evaluated, fmt)
     full = (f", {count(evaluated)} by the full model" if shortlist != "safe" and evaluated
             else "")
@@ -153,6 +155,6 @@ def design_space_estimate(endpoints: int, families: Sequence[str],
     return Estimate(f"size: {work}up to {count(designs)} candidate designs ({listed}){full}",
                     BASE_MEMORY + DESIGN_MEMORY * designs + row_memory,
                     DESIGN_SECONDS * designs * per_term + row_seconds
-                    + EVALUATED_DESIGN_SECONDS * per_term * evaluated / max(1, parallel),
+                    + EVALUATED_TERM_SECONDS * terms * evaluated / max(1, parallel),
                     "lower --slack or --radix-max, or choose fewer --families or"
                     " --torus-dims" + (", or a smaller --shortlist" if evaluated else ""))
