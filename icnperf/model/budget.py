@@ -22,6 +22,8 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+import numpy as np
+
 from icnperf.errors import InputError
 
 
@@ -364,8 +366,9 @@ SKELETON_PHASE_SECONDS = 2e-3
 fractions): measured about 1 ms."""
 
 
-def _pattern_messages(phase, ranks: float) -> float:
-    """Messages one rank sends in ``phase`` (a model.apps.skeleton.Phase): 2 per halo axis,
+def _pattern_messages(phase, ranks):
+    """Messages one rank sends in ``phase`` (a model.apps.skeleton.Phase) with ``ranks``
+    ranks (a number or a NumPy array of them): 2 per halo axis,
     1 for a shift or a random permutation, every other rank for an all-to-all (at most
     model.apps.patterns.MAX_ALLTOALL_MESSAGES in all), :data:`HELPER_MESSAGES` for a
     helper."""
@@ -378,7 +381,7 @@ def _pattern_messages(phase, ranks: float) -> float:
         if p2p.pattern == "alltoall":
             from icnperf.model.apps.patterns import MAX_ALLTOALL_MESSAGES
 
-            messages += min(ranks - 1, MAX_ALLTOALL_MESSAGES / max(ranks, 1))
+            messages += np.minimum(ranks - 1, MAX_ALLTOALL_MESSAGES / np.maximum(ranks, 1))
         else:
             messages += 1
     if getattr(phase, "helper", None) is not None:
@@ -398,22 +401,22 @@ def skeleton_cost(phases, nodes: Sequence[int], ppn: int,
     machine is a torus or crossbar with its nodes placed linearly, so a collective over one
     rank per node (scope nodes, or ppn 1) counts its pairwise steps in structure."""
     memory = seconds = 0.0
-    for n in nodes:
-        ranks = float(n) * ppn
-        for phase in phases:
-            seconds += SKELETON_PHASE_SECONDS
-            collective = getattr(phase, "collective", None)
-            if collective is not None:
-                on = float(n) if collective.scope == "nodes" else ranks
-                chosen = algorithm or collective.algorithm
-                map_memory, map_seconds = mapping_cost(
-                    [on], ["all"] if chosen in ("best", "all") else [chosen],
-                    operation=collective.op,
-                    counted=linear_torus and (collective.scope == "nodes" or ppn == 1))
-                memory, seconds = max(memory, map_memory), seconds + map_seconds
-            messages = _pattern_messages(phase, ranks) * ranks
-            memory = max(memory, PATTERN_MESSAGE_MEMORY * messages)
-            seconds += PATTERN_MESSAGE_SECONDS * messages
+    counts = [float(n) for n in nodes]
+    for phase in phases:  # each phase over every node count at once (one mapping_cost)
+        seconds += SKELETON_PHASE_SECONDS * len(counts)
+        collective = getattr(phase, "collective", None)
+        if collective is not None:
+            chosen = algorithm or collective.algorithm
+            map_memory, map_seconds = mapping_cost(
+                [n if collective.scope == "nodes" else n * ppn for n in counts],
+                ["all"] if chosen in ("best", "all") else [chosen], operation=collective.op,
+                counted=linear_torus and (collective.scope == "nodes" or ppn == 1))
+            memory, seconds = max(memory, map_memory), seconds + map_seconds
+        ranks = np.asarray(counts, dtype=float) * ppn
+        messages = np.broadcast_to(_pattern_messages(phase, ranks), ranks.shape) * ranks
+        if messages.size:
+            memory = max(memory, PATTERN_MESSAGE_MEMORY * float(messages.max()))
+            seconds += PATTERN_MESSAGE_SECONDS * float(messages.sum())
     return memory, seconds
 
 

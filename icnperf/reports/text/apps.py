@@ -385,6 +385,11 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
         raise InputError(f"--class does not apply to {printable(app)} (npb-is only)")
     skeleton, ppn = resolve_skeleton(app, {**{k: v for k, v in given.items() if k != "klass"},
                                            "buffers": buffers}, params, machine)
+    if nodes is not None and shape is None:  # the node counts alone, before any layout
+        from icnperf.units import parse_range
+
+        skeleton_within_limits(skeleton, machine, [int(n) for n in parse_range(nodes, "count")],
+                               ppn, algorithm, fmt)
     layouts = [layout.placed(layout.processes_per_node, placement)
                for layout in layouts_for(machine.topology, nodes, shape,
                                          machine.get("system.nodes"))]

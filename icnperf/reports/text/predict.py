@@ -434,10 +434,18 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
 
     operation = operation_name(operation)
     machine = with_buffers(load_machine(machine_name).with_overrides(list(overrides)), buffers)
-    layouts = layouts_for(machine.topology, nodes_text, shape_text,
-                          machine.get("system.nodes"))
     sizes = parse_range(sizes_text, "size", default_unit="B")
     mode = hierarchy_for(hierarchy, processes_per_node, operation)
+    if nodes_text is not None and shape_text is None:
+        # the node counts alone, before a layout is built for each (1,000,000 layouts took
+        # two minutes to build before the estimate refused them)
+        counts = parse_range(nodes_text, "count")
+        within_limits(collective_estimate(
+            [int(n) * (1 if mode == "node" else processes_per_node) for n in counts],
+            sizes.size, ["all"], len(ALL_ALGORITHMS) if algorithm == "all" else 1, fmt,
+            random_placement=placement == "random", operation=operation))
+    layouts = layouts_for(machine.topology, nodes_text, shape_text,
+                          machine.get("system.nodes"))
     element = parse_range(element_size_text, "size", default_unit="B")
     if len(element) != 1 or not element[0] > 0:
         raise InputError(f"--element-size takes one size > 0, not {element_size_text!r}")
