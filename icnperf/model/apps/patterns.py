@@ -120,6 +120,17 @@ def halo_pairs(grid: tuple[int, ...], periodic: bool, axes=None):
     return np.concatenate(src), np.concatenate(dst), int(count.max())
 
 
+def check_alltoall(ranks: int) -> None:
+    """InputError when a point-to-point all-to-all over ``ranks`` ranks has more than
+    :data:`MAX_ALLTOALL_MESSAGES` messages (also checked by the work estimate before any
+    node count is evaluated)."""
+    if ranks * (ranks - 1) > MAX_ALLTOALL_MESSAGES:
+        raise InputError(f"a point-to-point all-to-all is mapped pair by pair, at most "
+                         f"{MAX_ALLTOALL_MESSAGES:,} messages; {ranks:,} ranks send "
+                         f"{ranks * (ranks - 1):,} (use collective = {{ op = \"alltoall\", "
+                         "... } for large runs)")
+
+
 def p2p_pairs(pattern: str, ranks: int, distance: int = 1):
     """(sources, destinations, most messages per rank) of a point-to-point pattern over
     ``ranks`` ranks: ``shift`` r -> (r + distance) mod P, ``alltoall`` every ordered pair of
@@ -131,11 +142,7 @@ def p2p_pairs(pattern: str, ranks: int, distance: int = 1):
     elif pattern == "random":
         dst = np.random.default_rng(0).permutation(ranks).astype(np.int64)
     elif pattern == "alltoall":
-        if ranks * (ranks - 1) > MAX_ALLTOALL_MESSAGES:
-            raise InputError(f"a point-to-point all-to-all is mapped pair by pair, at most "
-                             f"{MAX_ALLTOALL_MESSAGES:,} messages; {ranks:,} ranks send "
-                             f"{ranks * (ranks - 1):,} (use collective = {{ op = "
-                             "\"alltoall\", ... }} for large runs)")
+        check_alltoall(ranks)
         src = np.repeat(r, ranks)
         dst = np.tile(r, ranks)
         keep = src != dst
