@@ -1,8 +1,9 @@
-"""Issue #16's reproducers, each run as a fresh ``python -m icnperf`` process under a memory
+"""Issue #16's and issue #25's reproducers, each run as a fresh ``python -m icnperf`` process under a memory
 limit (RLIMIT_AS, 3 GB of address space) and a timeout (20 s): each must end with a one-line
 error and exit status 2, or with a correct, bounded result; never a traceback, never a file
-left behind (the inputs and a requested output apart). About 15 s in all (each refusal
-comes within a second or two of starting), so not marked slow.
+left behind (the inputs and a requested output apart). About 15 s for issue #16's and
+about 100 s for issue #25's on the shared 2-core machine (each run a few seconds, start-up
+included), so none is marked slow.
 
 The default limits of icnperf/model/budget.py apply (2 GB, 3 minutes): a refusal comes
 from the estimate, made before any work, not from the test's own limits.
@@ -227,3 +228,274 @@ def test_a_byte_order_mark_is_accepted_and_dash_is_standard_output(tmp_path):
     assert result.returncode == 0, result.stderr.decode()
     assert b"torus:4x4" in result.stdout
     assert {p.name for p in tmp_path.iterdir()} == {"bom.toml"}
+
+
+# --- issue #25: hostile files -------------------------------------------------------------
+# Each run is a fresh process under the same limits (TIMEOUT, ADDRESS_SPACE); each must end
+# in a result or a one-line error with status 2, and a refusal must come within
+# REFUSAL_SECONDS of starting.
+
+REFUSAL_SECONDS = 8.0
+"""Wall-clock seconds a refusal may take here: about 1 s of work after about 1.5 s of start-up
+on the project's machine, with room for a loaded shared CI machine."""
+
+ANGARA_4D = (Path(ROOT) / "icnperf" / "data" / "machines" / "angara-4d.toml").read_text()
+FITME = (Path(__file__).resolve().parents[1] / "data" / "apps" / "fitme.toml").read_text()
+
+
+def _skeleton(body: str, head: str = "") -> str:
+    return f'format = 1\nname = "hostile"\n{head}[[phase]]\nname = "p"\n{body}\n'
+
+
+def _chain(links: int) -> str:
+    lines = ["[parameters]", "n = 5", "[define]", 'a0 = "n"']
+    lines += [f'a{k} = "(a{k - 1} + a{k - 1}**2) / (1 + a{k - 1})"' for k in range(1, links + 1)]
+    return "\n".join(lines) + f'\n[[phase]]\nname = "p"\nflops = "a{links} * 1e6"\n'
+
+
+def _workload(app: str = "", terms: int = 0, weight: str = "1") -> str:
+    if app:
+        return f'[[app]]\nname = "a"\nweight = {weight}\napp = "{app}"\nnodes = 16\n'
+    return "".join(f'[[collective]]\nname = "c{i}"\nweight = {weight}\noperation = '
+                   f'"allreduce"\nbytes = "{8 * (i + 1)} B"\nnodes = 64\n'
+                   for i in range(terms))
+
+
+def _runs(times) -> str:
+    return "nodes,total_s\n" + "".join(f"{16 * 2 ** i},{t}\n" for i, t in enumerate(times))
+
+
+_EVIL_NAME = ANGARA_4D.replace('name = "angara-4d"', 'name = "m\\ntotal_flops = \\"1e30\\" #"')
+_SHIFT = _skeleton('p2p = { pattern = "shift", bytes = "8", distance = "1e300" }')
+_HPCG = _skeleton('helper = { name = "hpcg_halo", nx = "1e15", ny = "16", nz = "16", '
+                  'sync = "0", efficiency = "1" }')
+_PEAK0 = 'format = 1\nname = "z"\n[machine_defaults]\nnode.peak_flops = 0\n' \
+         '[[phase]]\nname = "p"\nflops = "1e9"\n'
+_DIMS = _skeleton('flops = "dims(897612484786617600, 16, 0)"')
+
+HOSTILE = [
+    # 1 injection: the name's newline is refused where the machine file is read
+    ("1-injected-name", ["calibrate", "--machine", "./m.toml", "--app", "fitme.toml",
+                         "--data", "runs.csv", "-o", "fitted.toml"],
+     {"m.toml": _EVIL_NAME, "fitme.toml": FITME, "runs.csv": _runs([1, 0.5, 0.3, 0.2])},
+     ["m.toml", "'name'", "control or bidirectional character \\n"]),
+    # 2 input cost
+    ("2-dims-constant", ["predict", "app", "./s.toml", "--machine", "angara-4d", "--nodes", "16"],
+     {"s.toml": _DIMS}, ["dims", "takes too long"]),
+    ("2-dims-constant-size", ["size", "--endpoints", "64", "--workload", "w.toml"],
+     {"s.toml": _DIMS, "w.toml": _workload("s.toml")}, ["dims", "takes too long"]),
+    ("2-dims-variant", ["explain", "app", "./s.toml", "--machine", "angara-4d", "--nodes", "16"],
+     {"s.toml": _skeleton('flops = "dims(963761198400, 12, 3)"')}, ["dims", "takes too long"]),
+    ("2-max-149", ["explain", "app", "./s.toml", "--machine", "angara-4d", "--nodes", "16"],
+     {"s.toml": _skeleton('flops = "max(' + ", ".join(f"P**{i % 5} * {i}" for i in range(149))
+                          + ')"')}, ["more than 32 arguments"]),
+    ("2-min-nested", ["predict", "app", "./s.toml", "--machine", "angara-4d", "--nodes", "16"],
+     {"s.toml": _skeleton('flops = "min(' + ", ".join(
+         "min(" + ", ".join(f"P + {4 * i + j}" for j in range(4)) + ")" for i in range(12))
+         + ')"')}, ["more than 32 arguments"]),
+    ("2-workload-2000-terms", ["size", "--endpoints", "1000", "--workload", "w.toml"],
+     {"w.toml": _workload(terms=2000)}, ["2,000 terms", "1,000"]),
+    ("2-skeleton-38MB", ["predict", "app", "./big.toml", "--machine", "angara-4d"],
+     {"big.toml": 'format = 1\nname = "big"\n' + '[[phase]]\nname = "p"\nflops = "1"\n'
+      * 1_000_000}, ["big.toml", "1,048,576"]),
+    ("2-skeleton-phases", ["predict", "app", "./many.toml", "--machine", "angara-4d"],
+     {"many.toml": 'format = 1\nname = "many"\n' + "".join(
+         f'[[phase]]\nname = "p{i}"\nflops = "1"\n' for i in range(1500))}, ["1,500 phases"]),
+    ("2-collective-million-counts", ["predict", "collective", "allreduce", "--machine",
+                                     "angara-4d", "--nodes", "2..1000000:1"], {},
+     ["999,999 node counts", "memory"]),
+    ("2-app-million-counts", ["predict", "app", "jacobi3d", "--machine", "angara-4d",
+                              "--nodes", "2..1000000:1"], {}, ["999,999 node counts"]),
+    # 3 tracebacks, at their cause, through each command that reads the file
+    ("3-hpcg-1e15", ["predict", "app", "./s.toml", "--machine", "angara-4d", "--nodes", "16"],
+     {"s.toml": _HPCG}, ["at most 1,048,576"]),
+    ("3-hpcg-1e15-explain", ["explain", "app", "./s.toml", "--machine", "angara-4d", "--nodes",
+                             "16"], {"s.toml": _HPCG}, ["at most 1,048,576"]),
+    ("3-hpcg-1e15-size", ["size", "--endpoints", "64", "--workload", "w.toml"],
+     {"s.toml": _HPCG, "w.toml": _workload("s.toml")}, ["at most 1,048,576"]),
+    ("3-peak-flops-0", ["predict", "app", "./s.toml", "--machine", "./t.toml", "--nodes", "16"],
+     {"s.toml": _PEAK0, "t.toml": 'topology = "torus:4x4"\n'}, ["node.peak_flops is 0"]),
+    ("3-peak-flops-0-explain", ["explain", "app", "./s.toml", "--machine", "./t.toml",
+                                "--nodes", "16"],
+     {"s.toml": _PEAK0, "t.toml": 'topology = "torus:4x4"\n'}, ["node.peak_flops is 0"]),
+    ("3-calibrate-1e308", ["calibrate", "--machine", "angara-4d", "--app", "fitme.toml",
+                           "--data", "runs.csv"],
+     {"fitme.toml": FITME, "runs.csv": _runs(["1e308", "1e-308", "1e308", "1e-308"])},
+     ["1e-308 s", "times off"]),
+    ("3-calibrate-1e-300", ["calibrate", "--machine", "angara-4d", "--app", "fitme.toml",
+                            "--data", "runs.csv"],
+     {"fitme.toml": FITME, "runs.csv": _runs(["1e-300"] * 4)}, ["times off"]),
+    ("3-torus-dims-100", ["size", "--endpoints", "1000", "--torus-dims", "100"], {},
+     ["--torus-dims"]),
+    ("3-torus-dims-300", ["size", "--endpoints", "100000", "--torus-dims", "3,300"], {},
+     ["--torus-dims"]),
+    # 4 wrong output
+    ("4-weight-1e308", ["size", "--endpoints", "1000", "--workload", "w.toml"],
+     {"w.toml": _workload(terms=2, weight="1e308")}, ["weight", "1e+15"]),
+    ("4-log-base-0", ["predict", "app", "./s.toml", "--machine", "angara-4d", "--nodes", "16"],
+     {"s.toml": _skeleton('flops = "log(P, 0)"')}, ["base", "not 0"]),
+    ("4-log-base-1", ["explain", "app", "./s.toml", "--machine", "angara-4d", "--nodes", "16"],
+     {"s.toml": _skeleton('flops = "log(P, 1)"')}, ["base"]),
+    ("4-log-base-negative", ["predict", "app", "./s.toml", "--machine", "angara-4d"],
+     {"s.toml": _skeleton('flops = "log(P, -2)"')}, ["base"]),
+    # 6 names
+    ("6-phase-newline", ["predict", "app", "./s.toml", "--machine", "angara-4d"],
+     {"s.toml": 'format = 1\nname = "n"\n[[phase]]\nname = "a\\nb"\nflops = "1e9"\n'},
+     ["phase 1", "\\n"]),
+    ("6-name-10000", ["predict", "app", "./s.toml", "--machine", "angara-4d"],
+     {"s.toml": f'format = 1\nname = "{"x" * 10_000}"\n[[phase]]\nname = "p"\nflops = "1"\n'},
+     ["10,000 characters"]),
+    ("6-bidi-source", ["report", "--machine", "./m.toml", "-o", "r.html"],
+     {"m.toml": 'topology = "torus:4x4"\n[network]\nlink_latency.value = "10 ns"\n'
+                'link_latency.source = "a\\u202eb\\u001b\\u0007"\n'}, ["\\u202e"]),
+    ("6-workload-term-bidi", ["size", "--endpoints", "64", "--workload", "w.toml"],
+     {"w.toml": '[[collective]]\nname = "a\\u202eb"\nweight = 1\noperation = "allreduce"\n'
+                'bytes = "8 B"\nnodes = 16\n'}, ["term name", "\\u202e"]),
+    # 8 smaller items
+    ("8-alltoall-report", ["report", "--app", "./a.toml", "--machine", "angara-4d", "-o",
+                           "a.html"],
+     {"a.toml": _skeleton('p2p = { pattern = "alltoall", bytes = "8" }')},
+     ["all-to-all", "4,194,304 messages", "!}}"]),
+    ("8-size-50-terms-estimated", ["size", "--endpoints", "1000", "--workload", "w.toml"],
+     {"w.toml": _workload(terms=50)}, ["50 workload terms", "ICNPERF_MAX_SECONDS"]),
+]
+
+
+def _hostile_limits(case_id: str) -> dict:
+    return {"ICNPERF_MAX_SECONDS": "10"} if case_id.startswith("8-size") else {}
+
+
+@pytest.mark.parametrize("args, files", [case[1:3] for case in HOSTILE],
+                         ids=[case[0] for case in HOSTILE])
+def test_hostile_files_are_refused_in_one_line_within_seconds(tmp_path, request, args, files):
+    import time
+
+    case = next(c for c in HOSTILE if c[1] is args)
+    inputs = _make(tmp_path, files)
+    start = time.monotonic()
+    line = _one_line_error(icnperf_run(tmp_path, *args, limits=_hostile_limits(case[0])))
+    assert time.monotonic() - start < REFUSAL_SECONDS, line
+    for word in case[3]:
+        if word.startswith("!"):
+            assert word[1:] not in line, line
+        else:
+            assert word in line, line
+    assert {p.name for p in tmp_path.iterdir()} == inputs
+
+
+def _ok(result: subprocess.CompletedProcess) -> str:
+    err = result.stderr.decode("utf-8", "replace")
+    assert result.returncode == 0 and "Traceback" not in err, err[-2000:]
+    return result.stdout.decode()
+
+
+def test_a_chain_of_definitions_is_explained_in_seconds(tmp_path):
+    """Reproducer 2: 10 links that each use the one before twice took over 30 s (3^10
+    copies substituted by SymPy); the formula is now shown as written past 400 nodes, and
+    its value is exact: each link equals the one before ((a + a^2) / (1 + a) = a), so the
+    flops are 5 x 1e6 at every link."""
+    (tmp_path / "c.toml").write_text('format = 1\nname = "c"\n' + _chain(10))
+    text = _ok(icnperf_run(tmp_path, "explain", "app", "./c.toml", "--machine", "angara-4d",
+                           "--nodes", "16", "--format", "json"))
+    document = json.loads(text)
+    assert [d["value"] for d in document["definitions"]] == [5] * 11
+    assert document["phases"][0]["compute"][0]["value"] == 5_000_000
+    assert document["definitions"][-1]["expanded"] == ""  # too large to substitute
+    assert document["definitions"][2]["expanded"] != ""   # a1 in terms of n: small
+
+
+def test_a_plain_sum_of_many_terms_is_not_nested(tmp_path):
+    """Reproducer 8: a sum of 62 (and of 450) terms is one level of nesting; its value is
+    the count times P (16 ranks)."""
+    for terms in (62, 450):
+        (tmp_path / "s.toml").write_text(_skeleton(f'flops = "{" + ".join(["P"] * terms)}"'))
+        document = json.loads(_ok(icnperf_run(
+            tmp_path, "explain", "app", "./s.toml", "--machine", "angara-4d", "--nodes", "16",
+            "--format", "json")))
+        assert document["phases"][0]["compute"][0]["value"] == 16 * terms
+
+
+def test_a_shift_by_1e300_is_a_shift_by_its_remainder(tmp_path):
+    """Reproducer 3: distance 1e300 raised OverflowError; 10^300 mod 16 = 0 (16 divides
+    10^300), so every rank sends to itself and the phase sends nothing, while 1e300 + 1
+    written as a whole number shifts by 1."""
+    (tmp_path / "s.toml").write_text(_SHIFT)
+    rows = json.loads(_ok(icnperf_run(tmp_path, "predict", "app", "./s.toml", "--machine",
+                                      "angara-4d", "--nodes", "16", "--format", "json")))
+    assert rows["rows"][0]["time_s"] == 0
+    (tmp_path / "t.toml").write_text(_SHIFT.replace('"1e300"', '"10**300 + 1"'))
+    rows = json.loads(_ok(icnperf_run(tmp_path, "predict", "app", "./t.toml", "--machine",
+                                      "angara-4d", "--nodes", "16", "--format", "json")))
+    assert rows["rows"][0]["time_s"] > 0
+
+
+@pytest.mark.parametrize("app, exists", [("../outside.toml", True), ("../missing.toml", False),
+                                         ("/etc/passwd", True), ("/etc/nonexistent", False),
+                                         ("link.toml", True), ("dangling.toml", False)])
+def test_workload_skeleton_paths_stay_in_the_workloads_folder(tmp_path, app, exists):
+    """Reproducer 7: the same refusal whether the file exists or not, so a workload cannot
+    read or probe files outside its folder; a file below it is read."""
+    folder = tmp_path / "w"
+    (folder / "sub").mkdir(parents=True)
+    (tmp_path / "outside.toml").write_text(FITME)
+    (folder / "sub" / "fitme.toml").write_text(FITME)
+    (folder / "link.toml").symlink_to(tmp_path / "outside.toml")
+    (folder / "dangling.toml").symlink_to(tmp_path / "nowhere.toml")
+    (folder / "w.toml").write_text(_workload(app))
+    line = _one_line_error(icnperf_run(tmp_path, "size", "--endpoints", "64", "--workload",
+                                       "w/w.toml"))
+    assert f"workload app '{app}': a skeleton file must be in the workload file's folder" \
+        in line, line
+    assert "not found" not in line and "TOML" not in line
+    (folder / "w.toml").write_text(_workload("sub/fitme.toml"))
+    _ok(icnperf_run(tmp_path, "size", "--endpoints", "64", "--workload", "w/w.toml"))
+
+
+@pytest.mark.parametrize("signal_name, status", [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_a_terminated_write_leaves_no_temporary_file(tmp_path, signal_name, status):
+    """Reproducer 5: a million-row CSV written to -o, stopped once its temporary file
+    exists: the run ends with 128 + the signal's number and leaves nothing behind."""
+    import signal
+    import time
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ICNPERF_MAX")}
+    env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "icnperf", "predict", "p2p", "--machine", "angara-36",
+         "--bytes", "1..1000000:1", "--format", "csv", "-o", "out.csv"], cwd=tmp_path,
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_limit)
+    deadline = time.monotonic() + TIMEOUT
+    while not any(p.name.endswith(".tmp") for p in tmp_path.iterdir()):
+        assert process.poll() is None and time.monotonic() < deadline, "no temporary file"
+        time.sleep(0.05)
+    process.send_signal(getattr(signal, signal_name))
+    assert process.wait(timeout=TIMEOUT) == status
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_writer_escapes_what_it_writes():
+    """Reproducer 1 and 6, at the writers: a Machine or skeleton built in Python may hold
+    any text; the TOML written keeps it inside its string or comment (read back equal, no
+    new key), HTML and CSV escape it for their format."""
+    import csv
+    import io
+
+    from icnperf.data.machine import Machine, parse_machine
+    from icnperf.data.names import csv_cell, html_text, toml_comment, toml_string
+    from icnperf.data.skeleton import parse_skeleton, skeleton_to_toml
+
+    evil = 'm\ntotal_flops = "1e30" #\x1b\u202e'
+    skeleton = parse_skeleton(FITME)
+    text = skeleton_to_toml(skeleton, header=(f"calibrated on {evil}",))
+    assert parse_skeleton(text).total_flops is None
+    assert not any(line.startswith("total_flops") for line in text.splitlines())
+    assert toml_comment(evil).count("\n") == 0
+    quoted = toml_string('a"b\\c')
+    assert parse_machine(f'name = {quoted}\ntopology = "torus:2x2"\n').name == 'a"b\\c'
+    machine = Machine("m", "torus:2x2", description=evil)
+    assert not any(line.startswith("total_flops") for line in machine.to_toml().splitlines())
+    assert html_text(evil) == "m\\ntotal_flops = &quot;1e30&quot; #\\x1b\\u202e"
+    assert csv_cell("=HYPERLINK(1)") == "'=HYPERLINK(1)" and csv_cell("-1.5") == "-1.5"
+    row = io.StringIO()
+    csv.writer(row).writerow([csv_cell(evil)])
+    assert row.getvalue().count("\n") == 1
