@@ -42,7 +42,12 @@ SHARED_PREFIX_REST = 20
 def wrap(text: str, width: int | None, first: str = "", rest: str | None = None) -> list[str]:
     """``text`` in lines of at most ``width`` characters, broken between words only (a word
     longer than the line stays whole); the first line starts with ``first``, the others
-    with ``rest`` (default: ``first``). ``width`` None: one line, as given."""
+    with ``rest`` (default: ``first``). ``width`` None: one line, as given. Control and
+    bidirectional characters are escaped first (data.files.printable), so the escapes are
+    counted in the width (escaped after wrapping, they pushed lines past it)."""
+    from icnperf.data.files import printable
+
+    text = printable(text, newlines=True)
     if width is None or display_width(first + text) <= width:
         return [first + text]
     rest = first if rest is None else rest
