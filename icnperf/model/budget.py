@@ -413,11 +413,6 @@ def skeleton_cost(phases, nodes: Sequence[int], ppn: int,
                 counted=linear_torus and (collective.scope == "nodes" or ppn == 1))
             memory, seconds = max(memory, map_memory), seconds + map_seconds
         ranks = np.asarray(counts, dtype=float) * ppn
-        p2p = getattr(phase, "p2p", None)
-        if p2p is not None and p2p.pattern == "alltoall" and counts:
-            from icnperf.model.apps.patterns import check_alltoall
-
-            check_alltoall(int(max(counts)) * ppn)  # refused now, not after smaller counts
         messages = np.broadcast_to(_pattern_messages(phase, ranks), ranks.shape) * ranks
         if messages.size:
             memory = max(memory, PATTERN_MESSAGE_MEMORY * float(messages.max()))
