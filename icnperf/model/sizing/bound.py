@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from icnperf.model import network, ops
+from icnperf.model.apps import node_rates
 from icnperf.model.collectives import hardware, p2p_tree
 from icnperf.model.collectives.parameters import _NETWORK_KEYS, _SERIAL_KEYS, _pick
 
@@ -193,7 +194,7 @@ def heat_compute(machine, nodes, cells: int, flops_per_cell: float):
         raise InputError(f"heat: {cells} cells cannot be split over"
                          f" {int(np.max(px * py))} nodes (a block would be empty)")
     x_block, y_block = -(-nx // px), -(-ny // py)
-    rate = float(machine.require("node.stencil_rate"))
+    rate, _ = node_rates.machine_rate(machine, "node.stencil_rate")
     overhead = float(machine.get("node.stencil_overhead", 0.0))
     compute = overhead + flops_per_cell * x_block * y_block / rate
     return compute, (BYTES_PER_ELEMENT * y_block, BYTES_PER_ELEMENT * (x_block + 2)), (px, py)
@@ -239,7 +240,7 @@ def torus_halo_time(sizes, px, py, phases, params: dict):
 def spmv_compute(machine, nodes, rows: int, nonzeros_per_row: int) -> np.ndarray:
     """spmv.predict's compute time per iteration on ``nodes`` nodes (array), exact:
     2·d·ceil(N/P) / node.spmv_rate."""
-    rate = float(machine.require("node.spmv_rate"))
+    rate, _ = node_rates.machine_rate(machine, "node.spmv_rate")
     nodes = np.asarray(nodes, dtype=np.int64)
     return 2.0 * nonzeros_per_row * (-(-rows // nodes)) / rate
 
