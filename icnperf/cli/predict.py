@@ -84,16 +84,21 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 @click.option("--algorithm", default="all", show_default=True,
               help="all, hw-tree, p2p-tree, binomial, recursive-doubling, ring, rabenseifner,"
                    " bruck, or what MPI libraries run: linear, pairwise, reduce-bcast; auto:"
-                   " the one the machine's MPI library (software.mpi_library) picks.")
+                   " the one the machine's MPI library (software.mpi_library) picks. With"
+                   " --api nccl|rccl: all, auto, best, nccl-ring, nccl-tree, nvls, nvls-tree,"
+                   " collnet, pat, p2p (rccl-ring, rccl-tree).")
 @click.option("--element-size", "element_size", default="8B", show_default=True,
               metavar="SIZE",
               help="Bytes of one data element (a double): the element counts of auto's rules"
                    " and Rabenseifner's whole-element split.")
-@click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
-              show_default=True, help="Software overhead per message and per hardware call.")
-@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
-              show_default=True,
-              help="Processes per node: ranks r..r+ppn-1 share a node.")
+@click.option("--api", type=click.Choice(["mpi", "shmem", "none", "nccl", "rccl"]),
+              default="mpi", show_default=True,
+              help="Software overhead per message and per hardware call; nccl, rccl: the GPU"
+                   " collective library's algorithms with nccl-tests' algbw and busbw"
+                   " (docs/nccl.md).")
+@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
+              help="Processes per node: ranks r..r+ppn-1 share a node [default: 1; with"
+                   " --api nccl|rccl one per GPU, node.accelerators].")
 @click.option("--hierarchy", type=click.Choice(["node", "flat"]), default=None,
               help="With --ppn > 1: node = node-local binomial phases through shared memory"
                    " and the algorithm among one leader per node (MPICH's SMP-aware"
@@ -117,10 +122,16 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
     dragonfly."""
+    if api in ("nccl", "rccl"):
+        from icnperf.reports.text.nccl import ccl_collective_text
+
+        emit(ccl_collective_text(operation, machine_name, overrides, nodes, sizes, algorithm,
+                                 api, fmt, processes_per_node, wide), output, force)
+        return
     from icnperf.reports.text.predict import collective_text
 
     emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
-                         api, fmt, processes_per_node, placement, wide, hierarchy,
+                         api, fmt, processes_per_node or 1, placement, wide, hierarchy,
                          element_size, buffers),
          output, force)
 

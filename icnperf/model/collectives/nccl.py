@@ -27,9 +27,11 @@ hardware latency of the hop) and the launch latency is the library's stated base
   steps, (N-1)/N S; broadcast and reduce a pipelined chain, N-1 steps, S.
 * tree: NCCL's double binary tree across domains (Sanders, Speck & Traeff, "Two-tree
   algorithms for full bandwidth broadcast, reduction and scan", Parallel Computing 2009;
-  NCCL 2.4) and a chain inside the domain, all-reduce only: 2((g-1) + ceil(lg n)) steps; the
-  chain carries S each way over B_up, a domain's NICs 2S each way (interior in one tree, leaf
-  in the other; S at n = 2). This is what --hierarchy means under NCCL.
+  NCCL 2.4) and a chain inside the domain, all-reduce only: 2((g-1) + ceil(lg n)) steps; a
+  chain GPU sends S up and S down: 2S through its one switch port on a switched fabric, S
+  over each of two pairs on a direct one (k = 2 or 1); a domain's NICs carry 2S each way
+  (interior in one tree, leaf in the other; S at n = 2). This is what --hierarchy means
+  under NCCL.
 * nvls: NVLink SHARP on one domain: multimem.ld_reduce of each GPU's 1/g slice in the
   NVSwitch, multimem.st multicast back: a GPU's link carries (g+1)/g S each way (all-reduce);
   S for all-gather (multicast) and reduce-scatter.
@@ -103,7 +105,8 @@ FORMULAS = {
     ("ring", "broadcast"): "L0 + (N-n) a_up + (n-1) a_net + S / (e B_r)",
     ("ring", "reduce"): "L0 + (N-n) a_up + (n-1) a_net + S / (e B_r)",
     ("tree", "allreduce"): "L0 + 2((g-1) a_up + ceil(lg n) a_net)"
-                           " + max(S / (e B_up), f S / (e B_net)), f = 2 (1 at n = 2)",
+                           " + max(k S / (e B_up), f S / (e B_net)), k = 2 switched (1 direct),"
+                           " f = 2 (1 at n = 2)",
     ("nvls", "allreduce"): "L0 + a_nvls + (g+1)/g S / B_up",
     ("nvls", "allgather"): "L0 + a_nvls + S / B_up",
     ("nvls", "reducescatter"): "L0 + a_nvls + S / B_up",
@@ -230,7 +233,8 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
         return Form(latency, ((coef / e, ring_bw, "ring link"),))
     if algorithm == "tree":
         latency = base + 2 * ((g - 1) * a_up + _lg(n) * a_net)
-        terms = [(1 / e, f.scaleup_bandwidth, "chain in the domain")] if g > 1 else []
+        chain = 2.0 if f.switched else 1.0
+        terms = [(chain / e, f.scaleup_bandwidth, "chain in the domain")] if g > 1 else []
         if n > 1:
             terms.append((tree_net / e, f.net_bandwidth, "domain's NICs"))
         return Form(latency, tuple(terms))

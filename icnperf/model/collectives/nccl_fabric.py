@@ -45,6 +45,7 @@ class Fabric(NamedTuple):
     scaleup_bandwidth: float
     scaleup_latency: float
     link: str
+    switched: bool
     nic_bandwidth: float
     domain_nics: int
     net_latency: float
@@ -140,7 +141,7 @@ def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fa
     return Fabric(
         ranks=ranks, domains=domains, per_domain=per_domain, gpus_per_node=gpn,
         scaleup_bandwidth=up, scaleup_latency=float(machine.get("node.scaleup_latency", 0.0)),
-        link=link, nic_bandwidth=nic, domain_nics=nics_used * (per_domain // gpn or 1),
+        link=link, switched=fabric_kind == "switched", nic_bandwidth=nic, domain_nics=nics_used * (per_domain // gpn or 1),
         net_latency=net_latency,
         nvls=str(machine.get("node.scaleup_nvls", "no")) == "yes" and fabric_kind == "switched",
         collnet=machine.get("network.collective_hardware") == "switch-aggregation",
