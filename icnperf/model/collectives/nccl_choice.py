@@ -87,7 +87,7 @@ def _nccl_estimate(tables: LibraryTables, fabric: Fabric, operation: str, algori
     index2 = min(n, 3) - 1
     index1 = GENERATIONS.index(gen) if n == 1 else (1 if f.cpu_vendor == "amd" else 0)
     intra_total = f.scaleup_bandwidth
-    inter_total = min(f.scaleup_bandwidth, f.net_bandwidth)
+    inter_total = intra_total if n == 1 else min(f.scaleup_bandwidth, f.net_bandwidth)
     collnet = algorithm == "collnet"
     bw = intra_total if (n <= 2 or collnet) else inter_total
     if algorithm in ("nvls", "nvls-tree"):
