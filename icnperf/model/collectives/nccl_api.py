@@ -130,3 +130,33 @@ def closed_forms(machine, operation: str, nodes: int, library: str,
 
 
 __all__ = ["ccl_collective", "closed_forms", "library_setup", "LIBRARIES", "DEFAULT_TABLES"]
+
+
+def ccl_time(machine, ranks: int, gpus_per_node: int, operation: str, size: float,
+             algorithm: str, library: str) -> tuple[float, str]:
+    """(time s, what ran) of one library collective over a communicator of ``ranks`` GPUs
+    packed onto nodes of ``gpus_per_node`` (the skeletons' collective phases):
+    ``ranks`` <= ``gpus_per_node`` is one node's GPUs, otherwise ceil(ranks /
+    gpus_per_node) whole nodes. ``algorithm`` auto (the library's pick), best (icnperf's
+    fastest) or one algorithm at its fastest protocol."""
+    if ranks < 2 or size <= 0:
+        return 0.0, "nothing to do"
+    nodes = 1 if ranks <= gpus_per_node else math.ceil(ranks / gpus_per_node)
+    per_node = min(ranks, gpus_per_node)
+    tables, channels, _ = library_setup(machine, library)
+    fabric = ccl_fabric(machine, nodes, per_node)
+    text = algorithm.strip().lower()
+    if text == "auto":
+        pick = library_choice(tables, fabric, operation, float(size), library, channels)
+        time = form(fabric, tables, operation, pick.algorithm, pick.protocol).time([size])[0]
+        return float(time), f"{display_name(pick.algorithm, library)}/{pick.protocol} (auto)"
+    results = evaluate_all(fabric, tables, operation, [size], library)
+    if text != "best":
+        key = algorithm_key(text, library)
+        reason = available(key, operation, fabric, library)
+        if reason is not None:
+            raise InputError(f"{display_name(key, library)}: {reason}")
+        results = [r for r in results if r.algorithm == key]
+    fastest = min(results, key=lambda r: r.time[0])
+    label = f"{display_name(fastest.algorithm, library)}/{fastest.protocol}"
+    return float(fastest.time[0]), label + (" (best)" if text == "best" else "")
