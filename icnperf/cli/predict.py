@@ -185,7 +185,8 @@ def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | No
         **problem) -> None:
     """Time per phase and its share of the total per node count for an application
     skeleton: a TOML file (docs/skeleton-format.md) or a bundled NAME (spmv, heat, hpcg,
-    hpcg-optimized, hpcg-vendor, jacobi3d); npb-is ranks placements with its Python
+    hpcg-optimized, hpcg-vendor, jacobi3d; training steps on NCCL/RCCL: dp-step, moe-step,
+    tp-layer); npb-is ranks placements with its Python
     model."""
     from icnperf.reports.text.apps import app_text
 
