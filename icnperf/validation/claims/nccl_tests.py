@@ -1,0 +1,91 @@
+"""Published nccl-tests and rccl-tests bus bandwidths (issue #30 item 6): the collective
+library's all-reduce on the GPU presets, against icnperf's cost of the algorithm the library
+picks (``--api nccl|rccl --algorithm auto``), as nccl-tests reports it (busbw).
+
+Every reading, band and kind below was written before any of these claims' results was
+computed. Disclosed: the model's busbw on dgx-h100 (one node, up to 4 GiB) and on frontier
+(whose GPU and network keys equal lumi-g's) at neighbouring sizes had been printed while the
+model was built, before the claims; nothing was changed after the claims were computed.
+
+* LUMI-G (table ``lumi-g-rccl-tests-reframe``, a ReFrame regression reference, not a
+  published run): rccl-tests all_reduce_perf, 16 GCDs on two nodes, 128 MiB, busbw 85 GB/s
+  (the in-place column). Held out.
+* 8x H100 SXM5 and 8x A100 SXM4 NVSwitch nodes (table ``nccl-tests-h100-a100-references``,
+  a cloud provider's stated ranges "at large sizes", not a run): one node, all_reduce_perf,
+  taken at 8 GiB, against the middle of each range, on the dgx-h100 and dgx-a100 presets.
+  Held out.
+
+Kinds: all three are predicted (nothing fitted to them). Their natures differ from a
+published run and are said in each source string: a regression reference is what a healthy
+system is expected to reach, a stated range is a provider's expectation.
+"""
+
+from __future__ import annotations
+
+from icnperf.validation.claim import Claim
+
+HELD_OUT_REASON = (
+    "±25 %: the held-out goal of issue #30 (at least 75 % of points within 25 %), written "
+    "before the value was computed; the references are expectations (a -5 % check floor, a "
+    "20 % health margin), not single runs")
+
+
+def _row(name: str, **where) -> dict:
+    from icnperf.data.measurements.tables import load_table
+
+    rows = [r for r in load_table(name).included().rows()
+            if all(r[k] == v for k, v in where.items())]
+    if len(rows) != 1:
+        raise ValueError(f"table {name}: {len(rows)} rows match {where}")
+    return rows[0]
+
+
+def auto_busbw(machine_name: str, library: str, operation: str, nodes: int,
+               size: float) -> float:
+    """icnperf's busbw (GB/s) of the algorithm ``library`` picks, on ``nodes`` nodes of the
+    preset with every GPU a rank."""
+    from icnperf.data.machine import load_machine
+    from icnperf.model.collectives.nccl_api import ccl_collective
+
+    rows, _ = ccl_collective(load_machine(machine_name), operation, [nodes], [size], "auto",
+                             library)
+    (row,) = [r for r in rows if r["algorithm"] == "auto"]
+    return row["busbw_Bps"] / 1e9
+
+
+def _middle(system: str) -> float:
+    row = _row("nccl-tests-h100-a100-references", system=system)
+    return (row["busbw_low_bytes_per_s"] + row["busbw_high_bytes_per_s"]) / 2 / 1e9
+
+
+GIB8 = 8 * 2.0 ** 30
+
+CLAIMS = [
+    Claim("lumi-g-rccl-allreduce-busbw-128mib", "LUMI-G (CSC, preset lumi-g): LUMI ReFrame "
+          "regression checks, rccl_test.py reference value (regression reference, not a "
+          "published run), lumi:gpu; table lumi-g-rccl-tests-reframe",
+          "rccl-tests all_reduce_perf busbw at 128 MiB, 16 GCDs on two LUMI-G nodes (RCCL's "
+          "pick, icnperf's cost)",
+          _row("lumi-g-rccl-tests-reframe", nodes=2)["busbw_bytes_per_s"] / 1e9, "GB/s",
+          0.25, "relative",
+          lambda: auto_busbw("lumi-g", "rccl", "allreduce", 2, 134217728.0),
+          kind="predicted", tolerance_reason=HELD_OUT_REASON),
+    Claim("dgx-h100-nccl-allreduce-busbw-1node", "8x H100 SXM5 NVSwitch node (preset "
+          "dgx-h100): a cloud provider's stated nccl-tests reference range 460-480 GB/s at "
+          "large sizes (stated expectation, not a run); table "
+          "nccl-tests-h100-a100-references",
+          "nccl-tests all_reduce_perf busbw at 8 GiB on one 8-GPU node (NCCL's pick, "
+          "icnperf's cost), against the range's middle",
+          _middle("8x H100 SXM5 NVLink"), "GB/s", 0.25, "relative",
+          lambda: auto_busbw("dgx-h100", "nccl", "allreduce", 1, GIB8),
+          kind="predicted", tolerance_reason=HELD_OUT_REASON),
+    Claim("dgx-a100-nccl-allreduce-busbw-1node", "8x A100 SXM4 NVSwitch node (preset "
+          "dgx-a100): a cloud provider's stated nccl-tests reference range 230-250 GB/s at "
+          "large sizes (stated expectation, not a run); table "
+          "nccl-tests-h100-a100-references",
+          "nccl-tests all_reduce_perf busbw at 8 GiB on one 8-GPU node (NCCL's pick, "
+          "icnperf's cost), against the range's middle",
+          _middle("8x A100 SXM4 NVLink"), "GB/s", 0.25, "relative",
+          lambda: auto_busbw("dgx-a100", "nccl", "allreduce", 1, GIB8),
+          kind="predicted", tolerance_reason=HELD_OUT_REASON),
+]
