@@ -1,0 +1,36 @@
+"""The nccl-tests / rccl-tests claims: registered, held out, their readings from the tables
+and their statuses at registration."""
+
+from __future__ import annotations
+
+import pytest
+
+from icnperf.validation.claim import evaluate
+from icnperf.validation.claims.nccl_tests import CLAIMS, auto_busbw
+from icnperf.validation.registry import all_claims
+
+
+def test_registered_and_predicted():
+    ids = {c.id for c in all_claims()}
+    for claim in CLAIMS:
+        assert claim.id in ids
+        assert claim.kind == "predicted" and claim.tolerance == 0.25
+
+
+def test_readings_from_the_sources():
+    measured = {c.id: c.measured for c in CLAIMS}
+    assert measured["lumi-g-rccl-allreduce-busbw-128mib"] == pytest.approx(85.0)
+    assert measured["dgx-h100-nccl-allreduce-busbw-1node"] == pytest.approx(470.0)
+    assert measured["dgx-a100-nccl-allreduce-busbw-1node"] == pytest.approx(240.0)
+
+
+def test_statuses_at_registration():
+    status = {c.id: evaluate(c).status for c in CLAIMS}
+    assert status == {"lumi-g-rccl-allreduce-busbw-128mib": "open",
+                      "dgx-h100-nccl-allreduce-busbw-1node": "open",
+                      "dgx-a100-nccl-allreduce-busbw-1node": "pass"}
+
+
+def test_lumi_g_ring_is_bounded_by_one_xgmi_link():
+    # RCCL's ring on 16 GCDs: busbw can't pass B_r = 50 GB/s (one xGMI link)
+    assert auto_busbw("lumi-g", "rccl", "allreduce", 2, 2.0 ** 27) < 50.0
