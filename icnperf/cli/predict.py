@@ -125,6 +125,17 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
     if api in ("nccl", "rccl"):
         from icnperf.reports.text.nccl import ccl_collective_text
 
+        stray = [flag for flag, given in (("--shape", shape is not None),
+                                          ("--hierarchy", hierarchy is not None),
+                                          ("--placement", placement != "linear"),
+                                          ("--buffers", buffers != "host"),
+                                          ("--element-size", element_size != "8B"))
+                 if given]
+        if stray:
+            raise click.UsageError(f"{', '.join(stray)} does not apply with --api {api} (GPU"
+                                   " buffers, one rank per GPU; the tree is NCCL's hierarchy;"
+                                   " docs/nccl.md)")
+
         emit(ccl_collective_text(operation, machine_name, overrides, nodes, sizes, algorithm,
                                  api, fmt, processes_per_node, wide), output, force)
         return
