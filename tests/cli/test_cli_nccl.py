@@ -68,3 +68,13 @@ def test_bad_input_exits_2_with_one_line():
         assert "Traceback" not in result.output
     result = _run("explain", "collective", "allreduce", "--machine", "dgx-h100")
     assert result.exit_code == 2 and "--algorithm is required" in result.output
+
+
+def test_explain_json_lists_each_algorithm():
+    result = _run("explain", "collective", "allgather", "--machine", "dgx-h100", "--api",
+                  "nccl", "--nodes", "2", "--ppn", "1", "--format", "json")
+    assert result.exit_code == 0, result.output
+    entries = {e["algorithm"]: e for e in json.loads(result.output)["algorithms"]}
+    assert entries["pat"]["runs"] and set(entries["pat"]["time_s"]) == {"Simple"}
+    assert not entries["nvls"]["runs"]
+    assert set(entries["nccl-ring"]["time_s"]) == {"LL", "LL128", "Simple"}

@@ -170,3 +170,13 @@ def _has(name):
     except InputError:
         return False
     return True
+
+
+def test_rccl_picks_its_ring_simple_on_one_frontier_node_by_hand():
+    # RCCL's 2.7-era estimate, 8 GCDs, 1 GiB: ring Simple 27.9 + 14 x 2.7 us (xGMI counts as
+    # the NVLink row) + S / (50 GB/s x 8/14); its tree is capped at 50 x .27 x .5 GB/s and
+    # ring LL at 50 / 5 x 8/14 GB/s, both slower; LL128 is off on AMD GPUs
+    fabric = ccl_fabric(load_machine("frontier"), 1)
+    pick = library_choice(tables_for("rccl"), fabric, "allreduce", GIB, "rccl", 16)
+    assert (pick.algorithm, pick.protocol) == ("ring", "Simple")
+    assert pick.estimate == pytest.approx(27.9e-6 + 14 * 2.7e-6 + GIB / (50e9 * 8 / 14))
