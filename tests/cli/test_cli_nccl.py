@@ -78,3 +78,12 @@ def test_explain_json_lists_each_algorithm():
     assert entries["pat"]["runs"] and set(entries["pat"]["time_s"]) == {"Simple"}
     assert not entries["nvls"]["runs"]
     assert set(entries["nccl-ring"]["time_s"]) == {"LL", "LL128", "Simple"}
+
+
+def test_node_counts_within_the_machine():
+    ok = _run("predict", "collective", "allreduce", "--machine", "dgx-h100", "--nodes", "127",
+              "--api", "nccl", "--algorithm", "auto")  # system.nodes 127
+    assert ok.exit_code == 0, ok.output
+    refused = _run("predict", "collective", "allreduce", "--machine", "dgx-h100", "--nodes",
+                   "128", "--api", "nccl")
+    assert refused.exit_code == 2 and "system.nodes" in refused.output

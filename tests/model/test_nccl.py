@@ -180,3 +180,4 @@ def test_rccl_picks_its_ring_simple_on_one_frontier_node_by_hand():
     pick = library_choice(tables_for("rccl"), fabric, "allreduce", GIB, "rccl", 16)
     assert (pick.algorithm, pick.protocol) == ("ring", "Simple")
     assert pick.estimate == pytest.approx(27.9e-6 + 14 * 2.7e-6 + GIB / (50e9 * 8 / 14))
+

@@ -105,7 +105,10 @@ def _direct_ring(machine, gpus: int) -> float:
 def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fabric:
     """The :class:`Fabric` of ``nodes`` nodes x ``gpus_per_node_used`` GPUs (default: all of
     a node's, ``node.accelerators``). InputError for a machine without GPUs, more ranks per
-    node than GPUs, or a single rank."""
+    node than GPUs, or a single rank (the machine's ``system.nodes`` is the caller's to
+    check: a sizing study runs other machines' sizes). A communicator that
+    fills its last domain only in part is taken as domains of the full size (n = ceil(N /
+    D)), its forms' g the full domain's."""
     gpn_all = gpus_per_node(machine)
     gpn = gpn_all if gpus_per_node_used is None else int(gpus_per_node_used)
     if not 1 <= gpn <= gpn_all:

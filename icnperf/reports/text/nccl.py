@@ -41,6 +41,14 @@ def _setup(operation, machine_name, overrides, library):
     return operation, machine
 
 
+def _within_machine(machine, counts) -> None:
+    """InputError for a node count above the machine's ``system.nodes``."""
+    size = machine.get("system.nodes")
+    if size is not None and max(counts) > int(size):
+        raise InputError(f"{max(counts)} nodes: {machine.name} has {int(size)} "
+                         "(system.nodes)")
+
+
 def ccl_collective_text(operation: str, machine_name: str, overrides: tuple[str, ...],
                         nodes_text: str | None, sizes_text: str, algorithm: str,
                         library: str, fmt: str, gpus_per_node: int | None = None,
@@ -54,6 +62,7 @@ def ccl_collective_text(operation: str, machine_name: str, overrides: tuple[str,
     counts = [int(n) for n in parse_range(nodes_text or "1", "count")]
     if any(n < 1 for n in counts):
         raise InputError("--nodes takes node counts of 1 or more")
+    _within_machine(machine, counts)
     if len(counts) > 4096:
         raise InputError(f"--nodes {nodes_text}: {len(counts)} node counts; give at most 4096")
     sizes = parse_range(sizes_text, "size", default_unit="B")
@@ -97,6 +106,7 @@ def ccl_explain_text(operation: str, machine_name: str, overrides: tuple[str, ..
     if len(sizes) != 1 or not sizes[0] > 0:
         raise InputError("--bytes takes one size above 0 with --api nccl|rccl")
     size = float(sizes[0])
+    _within_machine(machine, [nodes or 1])
     fabric, tables, forms = closed_forms(machine, operation, nodes or 1, library,
                                          gpus_per_node)
     symbols = {
