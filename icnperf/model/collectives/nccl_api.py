@@ -18,7 +18,9 @@ from icnperf.model.collectives.nccl import (ALGORITHMS, FORMULAS, PROTOCOLS_OF, 
                                             display_name, evaluate_all, form)
 from icnperf.model.collectives.nccl_choice import library_choice
 from icnperf.model.collectives.nccl_fabric import ccl_fabric
-from icnperf.model.collectives.nccl_tables import DEFAULT_TABLES, tables_for
+from icnperf.model.collectives.nccl_tables import tables_for
+
+__all__ = ["ccl_collective", "ccl_time", "closed_forms", "library_setup", "LIBRARIES"]
 
 DEFAULT_CHANNELS = 16
 """Channels per GPU when the machine gives no ``software.ccl_channels``."""
@@ -129,7 +131,6 @@ def closed_forms(machine, operation: str, nodes: int, library: str,
     return fabric, tables, out
 
 
-__all__ = ["ccl_collective", "closed_forms", "library_setup", "LIBRARIES", "DEFAULT_TABLES"]
 
 
 def ccl_time(machine, ranks: int, gpus_per_node: int, operation: str, size: float,
