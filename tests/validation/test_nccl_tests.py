@@ -34,3 +34,11 @@ def test_statuses_at_registration():
 def test_lumi_g_ring_is_bounded_by_one_xgmi_link():
     # RCCL's ring on 16 GCDs: busbw can't pass B_r = 50 GB/s (one xGMI link)
     assert auto_busbw("lumi-g", "rccl", "allreduce", 2, 2.0 ** 27) < 50.0
+
+
+def test_osu_gpu_allreduce_claims_at_registration():
+    from icnperf.validation.claims.osu_gpu_collectives import CLAIMS as OSU
+
+    status = {c.id: (c.measured, evaluate(c).status) for c in OSU}
+    assert status == {"lumi-g-osu-gpu-allreduce-8b-2n": (pytest.approx(6.0), "open"),
+                      "lumi-g-osu-gpu-allreduce-8b-4n": (pytest.approx(10.5), "pass")}

@@ -10,6 +10,9 @@ held out. The 1-node row (1.25 us among 8 GCDs) stays unregistered for the reaso
 gave (below one modelled IPC message). The nodes are taken as the first ones of the machine
 (the checks do not say where they sit).
 
+Results at registration: 4 nodes pass (13.0 us against 10.5, +24 %); 2 nodes miss (10.5
+us against 6.0, +76 %) and are open, the reason written after that first evaluation.
+
 Kind: predicted (the GPU-buffer MPI overhead of lumi-g is calibrated on osu_latency at
 8 bytes between two nodes, a different benchmark; nothing is fitted to these rows).
 """
@@ -27,6 +30,17 @@ BAND_REASON = (
     "value was computed; the check's own band is ±0.2 us (2 nodes) and ±0.25 us (4 nodes), "
     "3 %, tighter than the model's unknowns (where the nodes sit, Cray MPICH's GPU-buffer "
     "collective path)")
+
+
+TWO_NODE_OPEN = (
+    "written after the first evaluation (model 10.5 us, +76 %; the 4-node claim passed at "
+    "13.0 us against 10.5, +24 %): the model's node-local phases are a binomial reduce and "
+    "broadcast over the 8 GCDs, 6 GPU IPC messages of ~1.34 us each (the GPU-buffer "
+    "overhead calibrated on osu_latency), about 8 us before the leaders' step; the 1-node "
+    "reference of the same check is 1.25 us in all, so Cray MPICH does not send 6 IPC "
+    "messages inside a node for 8 bytes (suspected: a host-staged or single-kernel "
+    "node-local reduction). Not fitted, no constant changed; the 4-node pass carries the "
+    "same excess, offset by its leaders' step")
 
 
 def _measured(nodes: int) -> float:
@@ -61,6 +75,7 @@ CLAIMS = [
           "GPU buffers, the library's algorithm among the node leaders)",
           _measured(nodes), "us", 0.25, "relative",
           (lambda nodes=nodes: gpu_allreduce_us(nodes)),
-          kind="predicted", tolerance_reason=BAND_REASON)
+          kind="predicted", tolerance_reason=BAND_REASON,
+          **({"open_reason": TWO_NODE_OPEN, "open_tolerance": 0.9} if nodes == 2 else {}))
     for nodes in (2, 4)
 ]
