@@ -70,7 +70,9 @@ LUMI_G_OPEN = (
     "bottleneck pair (one xGMI link, 50 GB/s, busbw <= 50 GB/s); the reference's 85 GB/s "
     "is 1.7 links, so RCCL's channels run rings over different links at once, which the "
     "one-ring B_up does not count (the network, 4 x 25 GB/s per node, is not the bound). "
-    "Suspected: the aggregate of link-disjoint rings; not fitted, no constant changed")
+    "Suspected: the aggregate of link-disjoint rings (icnperf's own tree, whose chain "
+    "moves S over each of two pairs, gives 86-94 GB/s there, and is icnperf's best; the "
+    "RCCL tables read pick the ring); not fitted, no constant changed")
 DGX_H100_OPEN = (
     "written after the first evaluation (model 699 GB/s, 49 % high): NCCL's pick at 8 GiB "
     "is NVLS, and icnperf's NVLS form moves (g+1)/g S per GPU at the full 450 GB/s per "
