@@ -10,6 +10,10 @@ model was built, before the claims; nothing was changed after the claims were co
 * LUMI-G (table ``lumi-g-rccl-tests-reframe``, a ReFrame regression reference, not a
   published run): rccl-tests all_reduce_perf, 16 GCDs on two nodes, 128 MiB, busbw 85 GB/s
   (the in-place column). Held out.
+* Two 8-H100 nodes with 8 NDR NICs each (table ``nccl-tests-ndr-per-nic``, an NCCL
+  maintainer's stated expectation, not a run): 46-48 GB/s per NIC with NCCL_ALGO=RING,
+  i.e. a busbw of 8 x 47 GB/s, taken at 8 GiB against icnperf's ring. Held out; written
+  after the claims above were evaluated (their results were known, this one's not).
 * 8x H100 SXM5 and 8x A100 SXM4 NVSwitch nodes (table ``nccl-tests-h100-a100-references``,
   a cloud provider's stated ranges "at large sizes", not a run): one node, all_reduce_perf,
   taken at 8 GiB, against the middle of each range, on the dgx-h100 and dgx-a100 presets.
@@ -55,6 +59,22 @@ def auto_busbw(machine_name: str, library: str, operation: str, nodes: int,
                              library)
     (row,) = [r for r in rows if r["algorithm"] == "auto"]
     return row["busbw_Bps"] / 1e9
+
+
+def ring_busbw(machine_name: str, nodes: int, size: float) -> float:
+    """icnperf's busbw (GB/s) of NCCL's ring at its fastest protocol (NCCL_ALGO=RING)."""
+    from icnperf.data.machine import load_machine
+    from icnperf.model.collectives.nccl_api import ccl_collective
+
+    rows, _ = ccl_collective(load_machine(machine_name), "allreduce", [nodes], [size],
+                             "nccl-ring", "nccl")
+    return max(r["busbw_Bps"] for r in rows) / 1e9
+
+
+def _per_nic_middle() -> float:
+    row = _row("nccl-tests-ndr-per-nic", nodes=2)
+    low, high = row["busbw_per_nic_low_bytes_per_s"], row["busbw_per_nic_high_bytes_per_s"]
+    return row["nics_per_node"] * (low + high) / 2 / 1e9
 
 
 def _middle(system: str) -> float:
@@ -103,6 +123,15 @@ CLAIMS = [
           lambda: auto_busbw("dgx-h100", "nccl", "allreduce", 1, GIB8),
           kind="predicted", tolerance_reason=HELD_OUT_REASON, open_reason=DGX_H100_OPEN,
           open_tolerance=0.60),
+    Claim("dgx-h100-nccl-ring-busbw-2nodes", "two 8-H100 nodes, 8 NDR 400G NICs each "
+          "(preset dgx-h100): an NCCL maintainer's stated expectation, 46-48 GB/s per NIC "
+          "with NCCL_ALGO=RING (stated expectation, not a run; NVIDIA/nccl-tests issue "
+          "#290); table nccl-tests-ndr-per-nic",
+          "nccl-tests all_reduce_perf busbw at 8 GiB over 16 GPUs on two nodes, NCCL's ring "
+          "at its fastest protocol, against 8 NICs x the range's middle (376 GB/s)",
+          _per_nic_middle(), "GB/s", 0.25, "relative",
+          lambda: ring_busbw("dgx-h100", 2, GIB8),
+          kind="predicted", tolerance_reason=HELD_OUT_REASON),
     Claim("dgx-a100-nccl-allreduce-busbw-1node", "8x A100 SXM4 NVSwitch node (preset "
           "dgx-a100): a cloud provider's stated nccl-tests reference range 230-250 GB/s at "
           "large sizes (stated expectation, not a run); table "
