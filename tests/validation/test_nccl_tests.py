@@ -22,12 +22,14 @@ def test_readings_from_the_sources():
     assert measured["lumi-g-rccl-allreduce-busbw-128mib"] == pytest.approx(85.0)
     assert measured["dgx-h100-nccl-allreduce-busbw-1node"] == pytest.approx(470.0)
     assert measured["dgx-a100-nccl-allreduce-busbw-1node"] == pytest.approx(240.0)
+    assert measured["dgx-h100-nccl-ring-busbw-2nodes"] == pytest.approx(8 * 47.0)
 
 
 def test_statuses_at_registration():
     status = {c.id: evaluate(c).status for c in CLAIMS}
     assert status == {"lumi-g-rccl-allreduce-busbw-128mib": "open",
                       "dgx-h100-nccl-allreduce-busbw-1node": "open",
+                      "dgx-h100-nccl-ring-busbw-2nodes": "pass",
                       "dgx-a100-nccl-allreduce-busbw-1node": "pass"}
 
 

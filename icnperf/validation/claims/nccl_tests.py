@@ -19,11 +19,12 @@ model was built, before the claims; nothing was changed after the claims were co
   taken at 8 GiB, against the middle of each range, on the dgx-h100 and dgx-a100 presets.
   Held out.
 
-Results at registration: dgx-a100 within its band (300 GB/s against 240, +25 %, at the
+Results at registration: the two-node DGX H100 ring within its band (399 GB/s against
+376, +6 %); dgx-a100 within its band (300 GB/s against 240, +25 %, at the
 edge); lumi-g (42 % low) and dgx-h100 (49 % high) miss and are open, their reasons written
 after that first evaluation and kept in the claims.
 
-Kinds: all three are predicted (nothing fitted to them). Their natures differ from a
+Kinds: all four are predicted (nothing fitted to them). Their natures differ from a
 published run and are said in each source string: a regression reference is what a healthy
 system is expected to reach, a stated range is a provider's expectation.
 """
