@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from click.testing import CliRunner
 
 from icnperf.cli import cli
@@ -57,6 +59,7 @@ def test_explain_shows_every_closed_form():
     for name in ("nccl-ring:", "nccl-tree:", "nvls:", "nvls-tree:", "collnet:"):
         assert name in result.output
     assert "not here: no switch aggregation" in result.output
+    assert "auto: NCCL picks nccl-tree/" in result.output  # 1 MiB on 4 nodes
 
 
 def test_bad_input_exits_2_with_one_line():
@@ -78,6 +81,9 @@ def test_explain_json_lists_each_algorithm():
     assert entries["pat"]["runs"] and set(entries["pat"]["time_s"]) == {"Simple"}
     assert not entries["nvls"]["runs"]
     assert set(entries["nccl-ring"]["time_s"]) == {"LL", "LL128", "Simple"}
+    document = json.loads(result.output)
+    fastest = min(t for e in entries.values() for t in e["time_s"].values())
+    assert document["best"]["time_s"] == pytest.approx(fastest)
 
 
 def test_node_counts_within_the_machine():

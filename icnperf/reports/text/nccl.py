@@ -123,11 +123,18 @@ def ccl_explain_text(operation: str, machine_name: str, overrides: tuple[str, ..
         entries.append({"algorithm": name, "formula": formula, "runs": reason is None,
                         "why_not": reason, "time_s": times,
                         "latency_s": {p: f.latency for p, f in per_protocol.items()}})
+    from icnperf.model.collectives.nccl_api import ccl_collective
+
+    picked = {r["algorithm"]: r for r in ccl_collective(machine, operation, [nodes or 1],
+                                                        [size], "auto", library,
+                                                        gpus_per_node)[0]}
+    choice = {name: {"pick": picked[name]["pick"], "time_s": picked[name]["time_s"]}
+              for name in ("auto", "best")}
     if fmt == "json":
         return json_text({"inputs": {"operation": operation, "machine": machine.name,
                                      "nodes": nodes or 1, "bytes": size, "api": library},
                           "symbols": {k: str(v) for k, v in symbols.items()},
-                          "tables": tables.label, "algorithms": entries})
+                          "tables": tables.label, "algorithms": entries, **choice})
     if fmt == "csv":
         raise InputError("explain collective --api nccl|rccl prints text or json")
     page = Page(wide)
@@ -146,6 +153,13 @@ def ccl_explain_text(operation: str, machine_name: str, overrides: tuple[str, ..
                      for p, t in entry["time_s"].items()]
             page.line(", ".join(parts), indent="    ", hang="    ")
     page.blank()
-    page.notes("sources", [f"protocol efficiencies: {EFFICIENCY}",
+    page.line(f"auto: {library.upper()} picks {choice['auto']['pick']} by its own cost model "
+              f"({tables.label}), {format_quantity(choice['auto']['time_s'], 'time', 3)} by "
+              f"icnperf; best: {choice['best']['pick']}, "
+              f"{format_quantity(choice['best']['time_s'], 'time', 3)}", hang="    ")
+    page.blank()
+    efficiency = ", ".join(f"{p} {e:.4g}" for p, e in EFFICIENCY.items())
+    page.notes("sources", [f"protocol efficiencies (data bytes per byte moved): {efficiency}"
+                           " (Hu et al. 2025, NCCL's protocols)",
                            f"stated latencies: {tables.source}", "docs/nccl.md"])
     return page.text()
