@@ -57,6 +57,9 @@ BUNDLED = {
     "alps-osu-gpu-reframe",
     "alps-osu-bw-gpu-reframe",
     "lumi-g-osu-bw-cupy-reframe",
+    "lumi-g-rccl-tests-reframe",
+    "nccl-tests-h100-a100-references",
+    "nccl-tests-ndr-per-nic",
     "hpcg-list-2021-06",
     "hpcg-list-2023-11",
     "sequoia-allreduce-bgq",
@@ -71,7 +74,8 @@ PUBLISHED = ("k-computer-hpcg", "fugaku-hpcg", "hpcg-list-2021-06", "hpcg-list-2
              "aries-xc-whitepaper", "piz-daint-osu-reframe", "piz-daint-osu-bw-reframe",
              "piz-daint-node-reframe", "lumi-osu-reframe", "lumi-osu-bw-reframe",
              "alps-osu-gpu-reframe", "alps-osu-bw-gpu-reframe",
-             "lumi-g-osu-bw-cupy-reframe")
+             "lumi-g-osu-bw-cupy-reframe", "lumi-g-rccl-tests-reframe",
+             "nccl-tests-h100-a100-references", "nccl-tests-ndr-per-nic")
 """Tables of published measurements on real machines (not from the seed papers): cited by
 URL instead of a seed file."""
 REFERENCE_RUNS = {"simgrid-collectives-cm02", "booksim-saturation-summary",

@@ -18,13 +18,21 @@ from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, WIDE_OPTION, emit
 @click.option("--app", default=None, metavar="FILE.toml|NAME",
               help="Fit this skeleton's [coefficients] to measured run times instead of"
                    " machine keys (--fit then names coefficients; default all).")
-@click.option("--data-format", type=click.Choice(["osu", "imb", "csv"]), default=None,
-              help="Format of --data [default: detected from its content].")
+@click.option("--data-format", type=click.Choice(["osu", "imb", "csv", "nccl-tests"]),
+              default=None,
+              help="Format of --data [default: detected from its content; nccl-tests (and"
+                   " rccl-tests) output is named: its out-of-place times fit the keys the"
+                   " --api nccl|rccl forms read, docs/nccl.md].")
+@click.option("--operation", default=None,
+              help="With nccl-tests data: the collective, when the output does not name it.")
 @click.option("--fit", default="software.mpi_overhead,network.link_bandwidth",
               show_default=True,
-              help="Comma-separated machine keys to fit; LogGP names o, g, G, L accepted.")
-@click.option("--api", type=click.Choice(["mpi", "shmem"]), default="mpi", show_default=True,
-              help="Interface of points that do not name theirs (and of o, g).")
+              help="Comma-separated machine keys to fit; LogGP names o, g, G, L accepted."
+                   " With nccl-tests data [default: the bandwidth that bounds the run].")
+@click.option("--api", type=click.Choice(["mpi", "shmem", "nccl", "rccl"]), default="mpi",
+              show_default=True,
+              help="Interface of points that do not name theirs (and of o, g); with"
+                   " nccl-tests data the library (mpi there means nccl).")
 @click.option("--hops", type=click.FloatRange(min=0), default=None,
               help="Router hops of points that do not say [default: 1, neighbours].")
 @FORMAT_OPTION
@@ -36,14 +44,28 @@ from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, WIDE_OPTION, emit
 @WIDE_OPTION
 @click.pass_context
 def calibrate(ctx: click.Context, machine_name: str, overrides: tuple[str, ...], data: str,
-              app: str | None, data_format: str | None, fit: str, api: str,
-              hops: float | None, fmt: str, output: str | None, force: bool,
+              app: str | None, data_format: str | None, operation: str | None, fit: str,
+              api: str, hops: float | None, fmt: str, output: str | None, force: bool,
               wide: bool) -> None:
     """Fit machine parameters to measured latencies or bandwidths, or a skeleton's
     coefficients to measured run times (--app), by least squares."""
-    if app is not None:
-        from click.core import ParameterSource
+    from click.core import ParameterSource
 
+    if data_format == "nccl-tests" and app is None:
+        from icnperf.reports.text.calibrate_nccl import calibrate_nccl_text
+
+        if hops is not None:
+            raise click.UsageError("--hops does not apply with --data-format nccl-tests")
+        given_fit = ctx.get_parameter_source("fit") == ParameterSource.COMMANDLINE
+        emit(calibrate_nccl_text(machine_name, overrides, data, operation,
+                                 fit if given_fit else None,
+                                 "rccl" if api == "rccl" else "nccl", fmt, output, force,
+                                 wide), None, False)
+        return
+    if operation is not None or api in ("nccl", "rccl"):
+        raise click.UsageError("--operation and --api nccl|rccl go with --data-format "
+                               "nccl-tests")
+    if app is not None:
         from icnperf.data.files import is_standard_output, printable
         from icnperf.reports.text.calibrate_app import calibrate_app_text
 

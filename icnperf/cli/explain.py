@@ -15,9 +15,10 @@ def explain() -> None:
 
 @explain.command("collective")
 @click.argument("operation")
-@click.option("--algorithm", required=True, metavar="ALG",
+@click.option("--algorithm", default=None, metavar="ALG",
               help="hw-tree, p2p-tree, binomial, recursive-doubling, ring, rabenseifner or"
-                   " bruck; auto: the one the machine's MPI library picks.")
+                   " bruck; auto: the one the machine's MPI library picks (required but with"
+                   " --api nccl|rccl, which shows every algorithm).")
 @MACHINE_OPTION
 @click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
               help="Override a parameter, e.g. network.link_latency=60ns (repeatable).")
@@ -30,8 +31,12 @@ def explain() -> None:
 @click.option("--bytes", "bytes_text", default=None, metavar="SIZE",
               help="Message size [default: 256B, one full Angara packet]; bare numbers are"
                    " bytes.")
-@click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
-              show_default=True, help="Software overhead charged; none = hardware only.")
+@click.option("--api", type=click.Choice(["mpi", "shmem", "none", "nccl", "rccl"]),
+              default="mpi", show_default=True,
+              help="Software overhead charged; none = hardware only; nccl, rccl: every"
+                   " algorithm of the GPU collective library in closed form.")
+@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
+              help="With --api nccl|rccl: GPUs per node [default: node.accelerators].")
 @click.option("--latex", is_flag=True, help="Print the formula as LaTeX.")
 @click.option("--all-symbols", is_flag=True,
               help="Keep the packet format (f, P, H), switching flags (s, s_c) and tree"
@@ -42,10 +47,19 @@ def explain() -> None:
 @WIDE_OPTION
 def explain_collective(operation: str, algorithm: str, machine_name: str,
                        overrides: tuple[str, ...], nodes: int | None, shape: str | None,
-                       bytes_text: str | None, api: str, latex: bool, all_symbols: bool,
-                       fmt: str, output: str | None, force: bool, wide: bool) -> None:
+                       bytes_text: str | None, api: str, processes_per_node: int | None,
+                       latex: bool, all_symbols: bool, fmt: str, output: str | None,
+                       force: bool, wide: bool) -> None:
     """The closed form of collective OPERATION by one algorithm, its value and the
     elasticity of every parameter (dT/dx * x/T: which knob matters most)."""
+    if api in ("nccl", "rccl"):
+        from icnperf.reports.text.nccl import ccl_explain_text
+
+        emit(ccl_explain_text(operation, machine_name, overrides, nodes, bytes_text, api,
+                              fmt, processes_per_node, wide), output, force)
+        return
+    if algorithm is None:
+        raise click.UsageError("--algorithm is required with --api mpi|shmem|none")
     from icnperf.reports.text.explain import explain_text
 
     emit(explain_text("collective", operation, algorithm, machine_name, overrides, nodes,

@@ -84,16 +84,21 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 @click.option("--algorithm", default="all", show_default=True,
               help="all, hw-tree, p2p-tree, binomial, recursive-doubling, ring, rabenseifner,"
                    " bruck, or what MPI libraries run: linear, pairwise, reduce-bcast; auto:"
-                   " the one the machine's MPI library (software.mpi_library) picks.")
+                   " the one the machine's MPI library (software.mpi_library) picks. With"
+                   " --api nccl|rccl: all, auto, best, nccl-ring, nccl-tree, nvls, nvls-tree,"
+                   " collnet, pat, p2p (rccl-ring, rccl-tree).")
 @click.option("--element-size", "element_size", default="8B", show_default=True,
               metavar="SIZE",
               help="Bytes of one data element (a double): the element counts of auto's rules"
                    " and Rabenseifner's whole-element split.")
-@click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
-              show_default=True, help="Software overhead per message and per hardware call.")
-@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
-              show_default=True,
-              help="Processes per node: ranks r..r+ppn-1 share a node.")
+@click.option("--api", type=click.Choice(["mpi", "shmem", "none", "nccl", "rccl"]),
+              default="mpi", show_default=True,
+              help="Software overhead per message and per hardware call; nccl, rccl: the GPU"
+                   " collective library's algorithms with nccl-tests' algbw and busbw"
+                   " (docs/nccl.md).")
+@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
+              help="Processes per node: ranks r..r+ppn-1 share a node [default: 1; with"
+                   " --api nccl|rccl one per GPU, node.accelerators].")
 @click.option("--hierarchy", type=click.Choice(["node", "flat"]), default=None,
               help="With --ppn > 1: node = node-local binomial phases through shared memory"
                    " and the algorithm among one leader per node (MPICH's SMP-aware"
@@ -117,10 +122,27 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
     dragonfly."""
+    if api in ("nccl", "rccl"):
+        from icnperf.reports.text.nccl import ccl_collective_text
+
+        stray = [flag for flag, given in (("--shape", shape is not None),
+                                          ("--hierarchy", hierarchy is not None),
+                                          ("--placement", placement != "linear"),
+                                          ("--buffers", buffers != "host"),
+                                          ("--element-size", element_size != "8B"))
+                 if given]
+        if stray:
+            raise click.UsageError(f"{', '.join(stray)} does not apply with --api {api} (GPU"
+                                   " buffers, one rank per GPU; the tree is NCCL's hierarchy;"
+                                   " docs/nccl.md)")
+
+        emit(ccl_collective_text(operation, machine_name, overrides, nodes, sizes, algorithm,
+                                 api, fmt, processes_per_node, wide), output, force)
+        return
     from icnperf.reports.text.predict import collective_text
 
     emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
-                         api, fmt, processes_per_node, placement, wide, hierarchy,
+                         api, fmt, processes_per_node or 1, placement, wide, hierarchy,
                          element_size, buffers),
          output, force)
 
@@ -174,7 +196,8 @@ def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | No
         **problem) -> None:
     """Time per phase and its share of the total per node count for an application
     skeleton: a TOML file (docs/skeleton-format.md) or a bundled NAME (spmv, heat, hpcg,
-    hpcg-optimized, hpcg-vendor, jacobi3d); npb-is ranks placements with its Python
+    hpcg-optimized, hpcg-vendor, jacobi3d; training steps on NCCL/RCCL: dp-step, moe-step,
+    tp-layer); npb-is ranks placements with its Python
     model."""
     from icnperf.reports.text.apps import app_text
 

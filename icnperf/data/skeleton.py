@@ -52,7 +52,7 @@ _TOP = ("format", "name", "description", "notes", "parameters", "coefficients", 
 _PHASE = ("name", "repeat", "flops", "memory_bytes", "gpu_memory_bytes", "rate", "bandwidth",
           "fixed", "overlap", "api", "halo", "collective", "p2p", "helper")
 _HALO = ("dims", "bytes", "periodic", "axes")
-_COLLECTIVE = ("op", "bytes", "algorithm", "scope", "p2p_algorithm")
+_COLLECTIVE = ("op", "bytes", "algorithm", "scope", "p2p_algorithm", "ranks")
 _P2P = ("pattern", "bytes", "distance")
 
 
@@ -309,10 +309,17 @@ def _phase(r: _Reader, raw, index: int, table: ex.SymbolTable) -> Phase:
     if api not in API_CHOICES:
         raise r.fail(f"{label}, key 'api'", f"must be one of {', '.join(API_CHOICES)}, "
                      f"not {api!r}")
+    if api in ("nccl", "rccl", "ccl"):
+        for key in ("halo", "p2p", "helper"):
+            if key in raw:
+                raise r.fail(f"{label}, key {key!r}", f"api {api} times collectives only; "
+                             "put the halo, p2p or helper in a phase of api mpi")
     if "halo" in raw:
         fields["halo"] = _halo(r, raw["halo"], label, table)
     if "collective" in raw:
-        fields["collective"] = _collective(r, raw["collective"], label, table)
+        fields["collective"] = (_ccl_collective(r, raw["collective"], label, table, api)
+                                if api in ("nccl", "rccl", "ccl") else
+                                _collective(r, raw["collective"], label, table))
     if "p2p" in raw:
         fields["p2p"] = _p2p(r, raw["p2p"], label, table)
     if "helper" in raw:
@@ -386,6 +393,31 @@ def _collective(r: _Reader, raw, label: str, table) -> Collective:
     else:
         size = r.expression(_required(r, raw, "bytes", where), f"{where}.bytes'", table)
     return Collective(op, size, algorithm, scope, p2p_algorithm)
+
+
+def _ccl_collective(r: _Reader, raw, label: str, table, api: str) -> Collective:
+    """A collective of a phase under ``api = "nccl"|"rccl"|"ccl"``: the library's operation and
+    algorithm names, ``bytes`` as nccl-tests prints the size, ``ranks`` the communicator's
+    GPUs (default every rank)."""
+    from icnperf.model.collectives.nccl import algorithm_key, operation_name
+
+    where = f"{label}, key 'collective"
+    raw = r.table(raw, where + "'")
+    r.keys(raw, ("op", "bytes", "algorithm", "ranks"), label, "collective.")
+    try:
+        op = operation_name(str(_required(r, raw, "op", where)))
+    except InputError as error:
+        raise r.fail(f"{where}.op'", str(error)) from None
+    algorithm = str(raw.get("algorithm", "auto"))
+    if algorithm not in ("best", "auto"):
+        try:
+            algorithm_key(algorithm, "nccl" if api == "ccl" else api)
+        except InputError as error:
+            raise r.fail(f"{where}.algorithm'", str(error)) from None
+    size = r.expression(_required(r, raw, "bytes", where), f"{where}.bytes'", table)
+    ranks = (r.expression(raw["ranks"], f"{where}.ranks'", table) if "ranks" in raw
+             else None)
+    return Collective(op, size, algorithm, "ranks", None, ranks)
 
 
 def _p2p(r: _Reader, raw, label: str, table) -> PointToPoint:
@@ -496,6 +528,8 @@ def skeleton_to_toml(skeleton: Skeleton, header: tuple[str, ...] = ()) -> str:
                 parts.append(f"scope = {_toml_text(c.scope)}")
             if c.p2p_algorithm is not None:
                 parts.append(f"p2p_algorithm = {_toml_text(c.p2p_algorithm)}")
+            if c.ranks is not None:
+                parts.append(f"ranks = {_expr(c.ranks)}")
             lines.append("collective = { " + ", ".join(parts) + " }")
         if phase.p2p:
             p = phase.p2p

@@ -239,6 +239,19 @@ SCHEMA: dict[str, dict[str, Key]] = {
          "GPU memory separate from the host's, or unified: one memory (MI300A's HBM, "
          "GH200's coherent pair) whose bandwidth is counted once (absent: separate)",
          {"choices": ("separate", "unified")}),
+        ("gpu_architecture", "choice",
+         "the GPUs' generation, which NCCL's and RCCL's cost-model caps are indexed by: "
+         "volta, ampere, hopper, blackwell (NVIDIA compute capability 7.x, 8.x, 9.x, 10.x), "
+         "cdna2 (MI250X), cdna3 (MI300A/X), xe-hpc (Ponte Vecchio)",
+         {"choices": ("volta", "ampere", "hopper", "blackwell", "cdna2", "cdna3", "xe-hpc")}),
+        ("cpu_vendor", "choice",
+         "the host CPUs' vendor: NCCL's network posting overhead and LL caps across nodes "
+         "depend on it (intel, amd, arm; absent: other)",
+         {"choices": ("intel", "amd", "arm", "other")}),
+        ("scaleup_nvls", "choice",
+         "yes when the switched scale-up fabric reduces and multicasts in the switch (NVLink "
+         "SHARP of third-generation NVSwitch and later: NCCL's NVLS algorithms) (absent: no)",
+         {"choices": ("yes", "no")}),
         ("shared_memory_latency", "time",
          "one-way latency of a small MPI message between two processes of one node "
          "(shared memory; osu_latency inside a node)"),
@@ -272,6 +285,14 @@ SCHEMA: dict[str, dict[str, Key]] = {
          "the MPI code base the machine's MPI follows (vendor builds name their base)",
          {"choices": MPI_LIBRARIES}),
         ("mpi_version", "text", "the MPI library as installed: vendor, name and version"),
+        ("ccl_library", "choice",
+         "the GPU collective library (--api nccl|rccl): nccl or rccl; its version picks "
+         "the cost-model tables of --algorithm auto",
+         {"choices": ("nccl", "rccl")}),
+        ("ccl_version", "text", "the collective library as installed, e.g. 2.30.7"),
+        ("ccl_channels", "count",
+         "channels (rings or trees run in parallel, each a thread block) the library opens "
+         "per GPU; scales its per-channel bandwidth caps (absent: 16)", {"positive": True}),
         ("hpcg_optimized", "choice",
          "what `predict app hpcg --variant optimized` runs: vendor (the vendor-optimized "
          "HPCG of the HPCG list: memory roofline on the node's fastest memory at its "

@@ -36,7 +36,9 @@ permutation (seed 0)."""
 COLLECTIVE_SCOPES = ("ranks", "nodes")
 """Who takes part in a collective: every rank (ppn per node), or one rank per node."""
 
-API_CHOICES = ("mpi", "shmem", "none")
+API_CHOICES = ("mpi", "shmem", "none", "nccl", "rccl", "ccl")
+"""A phase's software: MPI, SHMEM, none (hardware only), or a GPU collective library: nccl,
+rccl, or ccl (the machine's ``software.ccl_library``, NCCL when it names none)."""
 SCALINGS = ("strong", "weak")
 
 
@@ -68,13 +70,16 @@ class Collective:
     per-rank buffer (None for a barrier), ``algorithm`` a collectives algorithm, ``best``
     (the fastest) or ``auto`` (the MPI library's choice), ``scope`` every rank or one rank
     per node, ``p2p_algorithm`` the point-to-point algorithm compared with the hardware tree
-    (None: see :attr:`point_to_point`)."""
+    (None: see :attr:`point_to_point`). Under ``api = "nccl"|"rccl"|"ccl"`` ``op`` and
+    ``algorithm`` are the library's (model/collectives/nccl.py), ``bytes`` nccl-tests' size
+    and ``ranks`` the GPUs of one communicator (None: every rank)."""
 
     op: str
     bytes: Expression | None
     algorithm: str = "best"
     scope: str = "ranks"
     p2p_algorithm: str | None = None
+    ranks: Expression | None = None
 
     @property
     def point_to_point(self) -> str:

@@ -244,11 +244,32 @@ def _gpu_term(kind, machine, placed, pairs, mapping, m, params, ppn, detail):
     return term._replace(time_s=max(term.time_s, inside), intra=True)
 
 
+def _ccl_term(phase, machine, layout, env, at, ppn, algorithm):
+    """A collective phase under ``api = "nccl"|"rccl"|"ccl"`` (ccl: the machine's
+    ``software.ccl_library``, NCCL when it names none): the library's collective over
+    ``collective.ranks`` GPUs (default every rank), nodes of ``ppn`` GPUs
+    (collectives.nccl_api.ccl_time); ``algorithm`` best or auto overrides the phase's."""
+    from icnperf.model.collectives.nccl_api import ccl_time
+
+    c = phase.collective
+    size = float(_nonnegative(c.bytes, env, at))
+    ranks = layout.endpoints * ppn
+    if c.ranks is not None:
+        ranks = int(_nonnegative(c.ranks, env, at))
+    chosen = algorithm if algorithm in ("best", "auto") else c.algorithm
+    library = (machine.get("software.ccl_library") or "nccl") if phase.api == "ccl" \
+        else phase.api
+    time, ran = ccl_time(machine, ranks, ppn, c.op, size, chosen, library)
+    detail = f"{c.op} of {patterns.byte_count(size)} B by {ran} over {ranks} GPUs ({library})"
+    return patterns.CommunicationTerm("collective", time, size, 0, None, None, None, None,
+                                      detail, ran.split(" ")[0])
+
+
 def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_api,
                    point_to_point=False, gpu_buffers=False):
     terms = []
     placed = layout.placed(ppn, layout.placement, layout.seed)
-    params = params_by_api(phase.api)
+    params = None if phase.api in ("nccl", "rccl", "ccl") else params_by_api(phase.api)
     ranks = layout.endpoints * ppn
     if phase.halo is not None:
         halo = phase.halo
@@ -264,7 +285,9 @@ def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_ap
                                    detail))
         else:
             terms.append(patterns.message_term("halo", mapping, m, params, detail))
-    if phase.collective is not None:
+    if phase.collective is not None and phase.api in ("nccl", "rccl", "ccl"):
+        terms.append(_ccl_term(phase, machine, layout, env, at, ppn, algorithm))
+    elif phase.collective is not None:
         c = phase.collective
         per_rank = (None if c.bytes is None else _nonnegative(c.bytes, env, at))
         chosen = c.point_to_point if point_to_point else (algorithm or c.algorithm)

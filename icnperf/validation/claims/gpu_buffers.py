@@ -17,8 +17,9 @@ computed after the claims were written.
   team's references): the GPU-buffer osu_latency at 8 bytes calibrates the lumi-g preset's
   ``software.gpu_mpi_overhead``; held out: osu_multi_lat (8 pairs of GCDs between two nodes,
   two GCDs on each NIC by the preset's GCD -> NIC table), osu_bw at 4 MiB (one pair) and
-  osu_mbw_mr at 4 MiB (8 pairs, the sum of their streaming bandwidths). Not registered: the
-  GPU-buffer osu_allreduce rows (collectives on GPU buffers are modelled as MPI's host
+  osu_mbw_mr at 4 MiB (8 pairs, the sum of their streaming bandwidths). The 2- and 4-node
+  GPU-buffer osu_allreduce rows are registered in osu_gpu_collectives.py (issue #30). Not
+  registered: the 1-node GPU-buffer osu_allreduce row (collectives on GPU buffers are modelled as MPI's host
   algorithms at the GPU-buffer path's parameters; the 1-node row, 1.25 us among 8 GCDs, is
   below one modelled IPC message, so the node-local algorithm is not the one the library
   runs) and the intra-node osu_mbw_mr of the notes (482,735 MB/s over 4 GCD pairs whose GCDs

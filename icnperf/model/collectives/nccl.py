@@ -1,0 +1,295 @@
+"""NCCL's and RCCL's collective algorithms as closed forms on the two-level machine
+(:mod:`.nccl_fabric`): icnperf's own cost of each algorithm and protocol, derived from how the
+library moves bytes, not fitted per machine.
+
+Every form is t = L + W: a latency L (the library's launch latency plus one per-step latency
+per step on the path) and a bandwidth term W, the bytes the busiest link of the path carries
+over its bandwidth at the protocol's efficiency. N ranks (GPUs), n scale-up domains of g GPUs,
+S the message as nccl-tests prints it (:data:`SIZE_MEANING`), B_up the scale-up bandwidth of a
+GPU, B_net a domain's NICs together, B_r = B_up on one domain else min(B_up, B_net).
+
+**Protocols** (NCCL's; Hu et al., "Demystifying NCCL: An In-depth Analysis of GPU
+Communication Protocols and Algorithms", 2025, and NCCL's documentation of NCCL_PROTO):
+
+* LL: 8-byte stores of 4 bytes of data and a 4-byte flag: efficiency e = 1/2, no fence;
+* LL128: 128-byte lines of 120 bytes of data and an 8-byte flag: e = 120/128;
+* Simple: whole chunks followed by a fence and a flag: e = 1, the longest step latency.
+
+**Per-step latency** a step is max(the library's stated per-step latency of the link class,
+algorithm and protocol (:mod:`.nccl_tables`: stated values, not fits), the machine's
+hardware latency of the hop) and the launch latency is the library's stated base latency.
+
+**Algorithms** (their closed forms in :data:`FORMULAS`):
+
+* ring: Patarasuk & Yuan's bandwidth-optimal ring ("Bandwidth optimal all-reduce algorithms
+  for clusters of workstations", JPDC 2009), one ring per channel, channels spread over the
+  NICs: all-reduce 2(N-1) steps, 2(N-1)/N S over B_r; all-gather and reduce-scatter N-1
+  steps, (N-1)/N S; broadcast and reduce a pipelined chain, N-1 steps, S.
+* tree: NCCL's double binary tree across domains (Sanders, Speck & Traeff, "Two-tree
+  algorithms for full bandwidth broadcast, reduction and scan", Parallel Computing 2009;
+  NCCL 2.4) and a chain inside the domain, all-reduce only: 2((g-1) + ceil(lg n)) steps; a
+  chain GPU sends S up and S down: 2S through its one switch port on a switched fabric, S
+  over each of two pairs on a direct one (k = 2 or 1); a domain's NICs carry 2S each way
+  (interior in one tree, leaf in the other; S at n = 2). This is what --hierarchy means
+  under NCCL.
+* nvls: NVLink SHARP on one domain: multimem.ld_reduce of each GPU's 1/g slice in the
+  NVSwitch, multimem.st multicast back: a GPU's link carries (g+1)/g S each way (all-reduce);
+  S for all-gather (multicast) and reduce-scatter.
+* nvls-tree: NVLS inside each domain, the double binary tree between domains (all-reduce).
+* collnet: SHARP in the InfiniBand switches (CollNet Direct): reduce-scatter and all-gather
+  inside the domain, 2(g-1)/g S over B_up; each domain sends S up and takes S back over B_net.
+* pat: NCCL's Parallel Aggregated Trees for all-gather and reduce-scatter with one GPU per
+  node: ceil(lg N) network steps, (N-1)/N S over the GPU's NIC.
+* p2p: all-to-all and send/recv as NCCL runs them, point-to-point: all peers at once,
+  (g-1)/N S per GPU over B_up and g (N-g)/N S per domain over B_net; send/recv is
+  nccl-tests' ring shift (rank r to r+1): S over B_up inside a domain, over one NIC across.
+
+RCCL has no NVLS and, in the version read, no PAT.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from icnperf.errors import InputError
+from icnperf.model.collectives.nccl_fabric import Fabric
+from icnperf.model.collectives.nccl_tables import LibraryTables, PROTOCOLS
+
+OPERATIONS = ("allreduce", "allgather", "reducescatter", "broadcast", "reduce", "alltoall",
+              "sendrecv")
+"""The operations of ``--api nccl|rccl``, named as nccl-tests' binaries (all_reduce_perf ...)."""
+
+_ALIASES = {"all-reduce": "allreduce", "all_reduce": "allreduce",
+            "all-gather": "allgather", "all_gather": "allgather",
+            "reduce-scatter": "reducescatter", "reduce_scatter": "reducescatter",
+            "all-to-all": "alltoall", "all_to_all": "alltoall", "bcast": "broadcast",
+            "send-recv": "sendrecv", "send_recv": "sendrecv", "p2p": "sendrecv"}
+
+SIZE_MEANING = {
+    "allreduce": "the vector each rank holds",
+    "allgather": "the whole gathered vector (N blocks)",
+    "reducescatter": "the whole vector each rank reduces (N blocks)",
+    "broadcast": "the broadcast buffer",
+    "reduce": "the reduced buffer",
+    "alltoall": "everything one rank sends (N blocks)",
+    "sendrecv": "the message each rank sends",
+}
+"""What S is per operation: nccl-tests' printed size."""
+
+BUS_FACTOR = {"allreduce": lambda n: 2 * (n - 1) / n,
+              "allgather": lambda n: (n - 1) / n, "reducescatter": lambda n: (n - 1) / n,
+              "alltoall": lambda n: (n - 1) / n,
+              "broadcast": lambda n: 1.0, "reduce": lambda n: 1.0, "sendrecv": lambda n: 1.0}
+"""nccl-tests' bus-bandwidth factor per operation (its doc/PERFORMANCE.md): busbw = algbw x
+factor(N)."""
+
+EFFICIENCY = {"LL": 0.5, "LL128": 120 / 128, "Simple": 1.0}
+"""Data bytes per byte moved, by protocol (module docstring)."""
+
+ALGORITHMS = ("ring", "tree", "nvls", "nvls-tree", "collnet", "pat", "p2p")
+"""icnperf's keys; shown with the library's prefix where MPI has a namesake
+(:func:`display_name`)."""
+
+_TABLE_ROW = {"ring": "ring", "tree": "tree", "nvls": "nvls", "nvls-tree": "nvls-tree",
+              "collnet": "collnet-direct", "pat": "pat", "p2p": "ring"}
+"""The row of the library's tables each algorithm takes its stated latencies from (p2p: the
+ring's)."""
+
+FORMULAS = {
+    ("ring", "allreduce"): "L0 + 2(N-n) a_up + 2(n-1) a_net + 2(N-1)/N S / (e B_r)",
+    ("ring", "allgather"): "L0 + (N-n) a_up + (n-1) a_net + (N-1)/N S / (e B_r)",
+    ("ring", "reducescatter"): "L0 + (N-n) a_up + (n-1) a_net + (N-1)/N S / (e B_r)",
+    ("ring", "broadcast"): "L0 + (N-n) a_up + (n-1) a_net + S / (e B_r)",
+    ("ring", "reduce"): "L0 + (N-n) a_up + (n-1) a_net + S / (e B_r)",
+    ("tree", "allreduce"): "L0 + 2((g-1) a_up + ceil(lg n) a_net)"
+                           " + max(k S / (e B_up), f S / (e B_net)), k = 2 switched (1 direct),"
+                           " f = 2 (1 at n = 2)",
+    ("nvls", "allreduce"): "L0 + a_nvls + (g+1)/g S / B_up",
+    ("nvls", "allgather"): "L0 + a_nvls + S / B_up",
+    ("nvls", "reducescatter"): "L0 + a_nvls + S / B_up",
+    ("nvls-tree", "allreduce"): "L0 + a_nvls + 2 ceil(lg n) a_net"
+                                " + max((g+1)/g S / B_up, f S / B_net)",
+    ("collnet", "allreduce"): "L0 + 2 a_up + a_net + max(2(g-1)/g S / B_up, S / B_net)",
+    ("pat", "allgather"): "L0 + ceil(lg N) a_net + (N-1)/N S / B_net",
+    ("pat", "reducescatter"): "L0 + ceil(lg N) a_net + (N-1)/N S / B_net",
+    ("p2p", "alltoall"): "L0 + a + max((g-1)/N S / (e B_up), g(N-g)/N S / (e B_net))",
+    ("p2p", "sendrecv"): "L0 + a + S / (e B), B = B_up in a domain, one NIC across",
+}
+"""Each (algorithm, operation)'s closed form, as explain prints it."""
+
+PROTOCOLS_OF = {"ring": PROTOCOLS, "tree": PROTOCOLS, "nvls": ("Simple",),
+                "nvls-tree": ("Simple",), "collnet": ("Simple",), "pat": ("Simple",),
+                "p2p": ("LL", "Simple")}
+"""The protocols each algorithm runs (NCCL runs NVLS, CollNet and PAT with Simple only, and
+point-to-point with LL for small messages and Simple otherwise)."""
+
+
+def operation_name(text: str) -> str:
+    """The canonical operation name; InputError naming the choices."""
+    name = str(text).strip().lower()
+    name = _ALIASES.get(name, name)
+    if name not in OPERATIONS:
+        raise InputError(f"unknown operation {text!r} with --api nccl|rccl; choose one of "
+                         f"{', '.join(OPERATIONS)}")
+    return name
+
+
+def display_name(algorithm: str, library: str) -> str:
+    """``ring`` -> ``nccl-ring`` (or ``rccl-ring``), ``tree`` likewise: the library's names
+    that do not collide with MPI's; the others as they are."""
+    return f"{library}-{algorithm}" if algorithm in ("ring", "tree") else algorithm
+
+
+def algorithm_key(name: str, library: str) -> str:
+    """``nccl-ring`` -> ``ring``; InputError for a name the library does not have."""
+    text = name.strip().lower()
+    for key in ALGORITHMS:
+        if text in (key, display_name(key, library)):
+            return key
+    names = ", ".join(display_name(a, library) for a in ALGORITHMS)
+    raise InputError(f"unknown {library} algorithm {name!r}; choose all, auto, best or one"
+                     f" of {names}")
+
+
+def available(algorithm: str, operation: str, fabric: Fabric, library: str) -> str | None:
+    """None when ``algorithm`` runs ``operation`` on ``fabric`` under ``library``, else the
+    reason it does not (shown by explain and by an explicit --algorithm)."""
+    if (algorithm, operation) not in FORMULAS:
+        return f"{algorithm} does not run {operation}"
+    if algorithm in ("nvls", "nvls-tree"):
+        if library == "rccl":
+            return "RCCL has no NVLS"
+        if not fabric.nvls:
+            return "the scale-up fabric has no NVLink SHARP (node.scaleup_nvls)"
+        if algorithm == "nvls" and fabric.domains > 1:
+            return "NVLS across domains needs CollNet; nvls-tree is the multi-domain form"
+        if algorithm == "nvls-tree" and fabric.domains == 1:
+            return "nvls-tree needs more than one domain"
+    if algorithm == "collnet":
+        if not fabric.collnet:
+            return "no switch aggregation (network.collective_hardware)"
+        if fabric.domains == 1:
+            return "collnet needs more than one domain"
+    if algorithm == "pat":
+        if library == "rccl":
+            return "RCCL (the version read) has no PAT"
+        if fabric.per_domain > 1 or fabric.gpus_per_node > 1:
+            return "PAT runs with one GPU per node"
+    return None
+
+
+class Form(NamedTuple):
+    """One algorithm and protocol's cost: ``latency`` (s) and the bandwidth ``terms``
+    [(bytes per byte of S, bandwidth bytes/s, what)], time = latency + max_k(c_k S / B_k)."""
+
+    latency: float
+    terms: tuple[tuple[float, float, str], ...]
+
+    def time(self, sizes) -> np.ndarray:
+        sizes = np.asarray(sizes, dtype=float)
+        parts = [c * sizes / b for c, b, _ in self.terms if c > 0]
+        return self.latency + (np.maximum.reduce(parts) if parts else 0.0 * sizes)
+
+
+def _lg(x: int) -> int:
+    return math.ceil(math.log2(x)) if x > 1 else 0
+
+
+def step_latency(tables: LibraryTables, link: str, algorithm: str, protocol: str,
+                 hardware: float) -> float:
+    """max(the library's stated per-step latency on ``link`` for the algorithm's table row
+    and ``protocol``, the ``hardware`` latency of the hop), s."""
+    row = tables.step[link].get(_TABLE_ROW[algorithm])
+    stated = row[PROTOCOLS.index(protocol)] if row else 0.0
+    return max(stated, hardware)
+
+
+def base_latency(tables: LibraryTables, algorithm: str, protocol: str) -> float:
+    """The library's stated launch latency of the algorithm's row (0 where it has none)."""
+    row = tables.base.get(_TABLE_ROW[algorithm])
+    return row[PROTOCOLS.index(protocol)] if row else 0.0
+
+
+def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
+         protocol: str) -> Form:
+    """icnperf's closed form (:data:`FORMULAS`) of ``algorithm`` with ``protocol`` for
+    ``operation`` on ``fabric``; the caller checks :func:`available` first."""
+    f, N, n, g = fabric, fabric.ranks, fabric.domains, fabric.per_domain
+    e = EFFICIENCY[protocol]
+    up_hw, net_hw = f.scaleup_latency, f.net_latency
+    a_up = step_latency(tables, f.link, algorithm, protocol, up_hw)
+    a_net = step_latency(tables, "net", algorithm, protocol, net_hw)
+    base = base_latency(tables, algorithm, protocol)
+    ring_bw = f.scaleup_bandwidth if n == 1 else min(f.scaleup_bandwidth, f.net_bandwidth)
+    tree_net = 1.0 if n == 2 else 2.0
+    if algorithm == "ring":
+        steps = {"allreduce": 2, "allgather": 1, "reducescatter": 1}.get(operation, 1)
+        coef = {"allreduce": 2 * (N - 1) / N, "allgather": (N - 1) / N,
+                "reducescatter": (N - 1) / N}.get(operation, 1.0)
+        latency = base + steps * ((N - n) * a_up + (n - 1) * a_net)
+        return Form(latency, ((coef / e, ring_bw, "ring link"),))
+    if algorithm == "tree":
+        latency = base + 2 * ((g - 1) * a_up + _lg(n) * a_net)
+        chain = 2.0 if f.switched else 1.0
+        terms = [(chain / e, f.scaleup_bandwidth, "chain in the domain")] if g > 1 else []
+        if n > 1:
+            terms.append((tree_net / e, f.net_bandwidth, "domain's NICs"))
+        return Form(latency, tuple(terms))
+    if algorithm == "nvls":
+        a_nvls = step_latency(tables, "nvlink", "nvls", protocol, up_hw)
+        coef = (g + 1) / g if operation == "allreduce" else 1.0
+        return Form(base + a_nvls, ((coef, f.scaleup_bandwidth, "GPU's NVLink"),))
+    if algorithm == "nvls-tree":
+        a_nvls = step_latency(tables, "nvlink", "nvls-tree", protocol, up_hw)
+        return Form(base + a_nvls + 2 * _lg(n) * a_net,
+                    (((g + 1) / g, f.scaleup_bandwidth, "GPU's NVLink"),
+                     (tree_net, f.net_bandwidth, "domain's NICs")))
+    if algorithm == "collnet":
+        return Form(base + 2 * a_up + a_net,
+                    ((2 * (g - 1) / g, f.scaleup_bandwidth, "GPU's scale-up link"),
+                     (1.0, f.net_bandwidth, "domain's NICs")))
+    if algorithm == "pat":
+        return Form(base + _lg(N) * a_net, (((N - 1) / N, f.net_bandwidth, "GPU's NIC"),))
+    if operation == "alltoall":
+        hop = a_net if n > 1 else a_up
+        return Form(base + hop, (((g - 1) / N / e, f.scaleup_bandwidth, "GPU's scale-up link"),
+                                 (g * (N - g) / N / e, f.net_bandwidth, "domain's NICs")))
+    if n > 1:
+        return Form(base + a_net, ((1 / e, min(f.scaleup_bandwidth, f.nic_bandwidth),
+                                    "one NIC"),))
+    return Form(base + a_up, ((1 / e, f.scaleup_bandwidth, "GPU's scale-up link"),))
+
+
+class CclRow(NamedTuple):
+    """One algorithm and protocol's times over the sizes (s), with algbw and busbw
+    (bytes/s) as nccl-tests computes them."""
+
+    algorithm: str
+    protocol: str
+    time: np.ndarray
+    algbw: np.ndarray
+    busbw: np.ndarray
+
+
+def bandwidths(operation: str, ranks: int, sizes, times) -> tuple[np.ndarray, np.ndarray]:
+    """nccl-tests' algbw = S / t and busbw = algbw x :data:`BUS_FACTOR` (bytes/s)."""
+    algbw = np.asarray(sizes, dtype=float) / np.asarray(times, dtype=float)
+    return algbw, algbw * BUS_FACTOR[operation](ranks)
+
+
+def evaluate_all(fabric: Fabric, tables: LibraryTables, operation: str, sizes,
+                 library: str) -> list[CclRow]:
+    """Every algorithm and protocol the library runs for ``operation`` on ``fabric``, in
+    :data:`ALGORITHMS` x protocol order."""
+    rows = []
+    for algorithm in ALGORITHMS:
+        if available(algorithm, operation, fabric, library) is not None:
+            continue
+        for protocol in PROTOCOLS_OF[algorithm]:
+            times = form(fabric, tables, operation, algorithm, protocol).time(sizes)
+            algbw, busbw = bandwidths(operation, fabric.ranks, sizes, times)
+            rows.append(CclRow(algorithm, protocol, times, algbw, busbw))
+    return rows

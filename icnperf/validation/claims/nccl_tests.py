@@ -1,0 +1,145 @@
+"""Published nccl-tests and rccl-tests bus bandwidths (issue #30 item 6): the collective
+library's all-reduce on the GPU presets, against icnperf's cost of the algorithm the library
+picks (``--api nccl|rccl --algorithm auto``), as nccl-tests reports it (busbw).
+
+Every reading, band and kind below was written before any of these claims' results was
+computed. Disclosed: the model's busbw on dgx-h100 (one node, up to 4 GiB) and on frontier
+(whose GPU and network keys equal lumi-g's) at neighbouring sizes had been printed while the
+model was built, before the claims; nothing was changed after the claims were computed.
+
+* LUMI-G (table ``lumi-g-rccl-tests-reframe``, a ReFrame regression reference, not a
+  published run): rccl-tests all_reduce_perf, 16 GCDs on two nodes, 128 MiB, busbw 85 GB/s
+  (the in-place column). Held out.
+* Two 8-H100 nodes with 8 NDR NICs each (table ``nccl-tests-ndr-per-nic``, an NCCL
+  maintainer's stated expectation, not a run): 46-48 GB/s per NIC with NCCL_ALGO=RING,
+  i.e. a busbw of 8 x 47 GB/s, taken at 8 GiB against icnperf's ring. Held out; written
+  after the claims above were evaluated (their results were known, this one's not).
+* 8x H100 SXM5 and 8x A100 SXM4 NVSwitch nodes (table ``nccl-tests-h100-a100-references``,
+  a cloud provider's stated ranges "at large sizes", not a run): one node, all_reduce_perf,
+  taken at 8 GiB, against the middle of each range, on the dgx-h100 and dgx-a100 presets.
+  Held out.
+
+Results at registration: the two-node DGX H100 ring within its band (399 GB/s against
+376, +6 %); dgx-a100 within its band (300 GB/s against 240, +25 %, at the
+edge); lumi-g (42 % low) and dgx-h100 (49 % high) miss and are open, their reasons written
+after that first evaluation and kept in the claims.
+
+Kinds: all four are predicted (nothing fitted to them). Their natures differ from a
+published run and are said in each source string: a regression reference is what a healthy
+system is expected to reach, a stated range is a provider's expectation.
+"""
+
+from __future__ import annotations
+
+from icnperf.validation.claim import Claim
+
+HELD_OUT_REASON = (
+    "±25 %: the held-out goal of issue #30 (at least 75 % of points within 25 %), written "
+    "before the value was computed; the references are expectations (a -5 % check floor, a "
+    "20 % health margin), not single runs")
+
+
+def _row(name: str, **where) -> dict:
+    from icnperf.data.measurements.tables import load_table
+
+    rows = [r for r in load_table(name).included().rows()
+            if all(r[k] == v for k, v in where.items())]
+    if len(rows) != 1:
+        raise ValueError(f"table {name}: {len(rows)} rows match {where}")
+    return rows[0]
+
+
+def auto_busbw(machine_name: str, library: str, operation: str, nodes: int,
+               size: float) -> float:
+    """icnperf's busbw (GB/s) of the algorithm ``library`` picks, on ``nodes`` nodes of the
+    preset with every GPU a rank."""
+    from icnperf.data.machine import load_machine
+    from icnperf.model.collectives.nccl_api import ccl_collective
+
+    rows, _ = ccl_collective(load_machine(machine_name), operation, [nodes], [size], "auto",
+                             library)
+    (row,) = [r for r in rows if r["algorithm"] == "auto"]
+    return row["busbw_Bps"] / 1e9
+
+
+def ring_busbw(machine_name: str, nodes: int, size: float) -> float:
+    """icnperf's busbw (GB/s) of NCCL's ring at its fastest protocol (NCCL_ALGO=RING)."""
+    from icnperf.data.machine import load_machine
+    from icnperf.model.collectives.nccl_api import ccl_collective
+
+    rows, _ = ccl_collective(load_machine(machine_name), "allreduce", [nodes], [size],
+                             "nccl-ring", "nccl")
+    return max(r["busbw_Bps"] for r in rows) / 1e9
+
+
+def _per_nic_middle() -> float:
+    row = _row("nccl-tests-ndr-per-nic", nodes=2)
+    low, high = row["busbw_per_nic_low_bytes_per_s"], row["busbw_per_nic_high_bytes_per_s"]
+    return row["nics_per_node"] * (low + high) / 2 / 1e9
+
+
+def _middle(system: str) -> float:
+    row = _row("nccl-tests-h100-a100-references", system=system)
+    return (row["busbw_low_bytes_per_s"] + row["busbw_high_bytes_per_s"]) / 2 / 1e9
+
+
+GIB8 = 8 * 2.0 ** 30
+
+LUMI_G_OPEN = (
+    "written after the first evaluation (model 48.9 GB/s, 42 % low): RCCL's pick is its "
+    "ring, and icnperf's ring on a direct fabric streams at one Hamiltonian ring's "
+    "bottleneck pair (one xGMI link, 50 GB/s, busbw <= 50 GB/s); the reference's 85 GB/s "
+    "is 1.7 links, so RCCL's channels run rings over different links at once, which the "
+    "one-ring B_up does not count (the network, 4 x 25 GB/s per node, is not the bound). "
+    "Suspected: the aggregate of link-disjoint rings (icnperf's own tree, whose chain "
+    "moves S over each of two pairs, gives 86-94 GB/s there, and is icnperf's best; the "
+    "RCCL tables read pick the ring); not fitted, no constant changed")
+DGX_H100_OPEN = (
+    "written after the first evaluation (model 699 GB/s, 49 % high): NCCL's pick at 8 GiB "
+    "is NVLS, and icnperf's NVLS form moves (g+1)/g S per GPU at the full 450 GB/s per "
+    "direction, busbw 2(g-1)/g x 450 x g/(g+1) = 700 GB/s; the stated 460-480 GB/s is "
+    "what the ring reaches (busbw <= 450) and a bit more, so the switch's reduction rate "
+    "(multimem ld_reduce throughput; NCCL's own model scales NVLS by 0.85) or the SMs "
+    "driving it bound NVLS, which the form does not charge. Suspected: an NVLS reduction "
+    "bandwidth below the link rate; not fitted, no constant changed")
+
+CLAIMS = [
+    Claim("lumi-g-rccl-allreduce-busbw-128mib", "LUMI-G (CSC, preset lumi-g): LUMI ReFrame "
+          "regression checks, rccl_test.py reference value (regression reference, not a "
+          "published run), lumi:gpu; table lumi-g-rccl-tests-reframe",
+          "rccl-tests all_reduce_perf busbw at 128 MiB, 16 GCDs on two LUMI-G nodes (RCCL's "
+          "pick, icnperf's cost)",
+          _row("lumi-g-rccl-tests-reframe", nodes=2)["busbw_bytes_per_s"] / 1e9, "GB/s",
+          0.25, "relative",
+          lambda: auto_busbw("lumi-g", "rccl", "allreduce", 2, 134217728.0),
+          kind="predicted", tolerance_reason=HELD_OUT_REASON, open_reason=LUMI_G_OPEN,
+          open_tolerance=0.55),
+    Claim("dgx-h100-nccl-allreduce-busbw-1node", "8x H100 SXM5 NVSwitch node (preset "
+          "dgx-h100): a cloud provider's stated nccl-tests reference range 460-480 GB/s at "
+          "large sizes (stated expectation, not a run); table "
+          "nccl-tests-h100-a100-references",
+          "nccl-tests all_reduce_perf busbw at 8 GiB on one 8-GPU node (NCCL's pick, "
+          "icnperf's cost), against the range's middle",
+          _middle("8x H100 SXM5 NVLink"), "GB/s", 0.25, "relative",
+          lambda: auto_busbw("dgx-h100", "nccl", "allreduce", 1, GIB8),
+          kind="predicted", tolerance_reason=HELD_OUT_REASON, open_reason=DGX_H100_OPEN,
+          open_tolerance=0.60),
+    Claim("dgx-h100-nccl-ring-busbw-2nodes", "two 8-H100 nodes, 8 NDR 400G NICs each "
+          "(preset dgx-h100): an NCCL maintainer's stated expectation, 46-48 GB/s per NIC "
+          "with NCCL_ALGO=RING (stated expectation, not a run; NVIDIA/nccl-tests issue "
+          "#290); table nccl-tests-ndr-per-nic",
+          "nccl-tests all_reduce_perf busbw at 8 GiB over 16 GPUs on two nodes, NCCL's ring "
+          "at its fastest protocol, against 8 NICs x the range's middle (376 GB/s)",
+          _per_nic_middle(), "GB/s", 0.25, "relative",
+          lambda: ring_busbw("dgx-h100", 2, GIB8),
+          kind="predicted", tolerance_reason=HELD_OUT_REASON),
+    Claim("dgx-a100-nccl-allreduce-busbw-1node", "8x A100 SXM4 NVSwitch node (preset "
+          "dgx-a100): a cloud provider's stated nccl-tests reference range 230-250 GB/s at "
+          "large sizes (stated expectation, not a run); table "
+          "nccl-tests-h100-a100-references",
+          "nccl-tests all_reduce_perf busbw at 8 GiB on one 8-GPU node (NCCL's pick, "
+          "icnperf's cost), against the range's middle",
+          _middle("8x A100 SXM4 NVLink"), "GB/s", 0.25, "relative",
+          lambda: auto_busbw("dgx-a100", "nccl", "allreduce", 1, GIB8),
+          kind="predicted", tolerance_reason=HELD_OUT_REASON),
+]

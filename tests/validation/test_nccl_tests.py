@@ -1,0 +1,46 @@
+"""The nccl-tests / rccl-tests claims: registered, held out, their readings from the tables
+and their statuses at registration."""
+
+from __future__ import annotations
+
+import pytest
+
+from icnperf.validation.claim import evaluate
+from icnperf.validation.claims.nccl_tests import CLAIMS, auto_busbw
+from icnperf.validation.registry import all_claims
+
+
+def test_registered_and_predicted():
+    ids = {c.id for c in all_claims()}
+    for claim in CLAIMS:
+        assert claim.id in ids
+        assert claim.kind == "predicted" and claim.tolerance == 0.25
+
+
+def test_readings_from_the_sources():
+    measured = {c.id: c.measured for c in CLAIMS}
+    assert measured["lumi-g-rccl-allreduce-busbw-128mib"] == pytest.approx(85.0)
+    assert measured["dgx-h100-nccl-allreduce-busbw-1node"] == pytest.approx(470.0)
+    assert measured["dgx-a100-nccl-allreduce-busbw-1node"] == pytest.approx(240.0)
+    assert measured["dgx-h100-nccl-ring-busbw-2nodes"] == pytest.approx(8 * 47.0)
+
+
+def test_statuses_at_registration():
+    status = {c.id: evaluate(c).status for c in CLAIMS}
+    assert status == {"lumi-g-rccl-allreduce-busbw-128mib": "open",
+                      "dgx-h100-nccl-allreduce-busbw-1node": "open",
+                      "dgx-h100-nccl-ring-busbw-2nodes": "pass",
+                      "dgx-a100-nccl-allreduce-busbw-1node": "pass"}
+
+
+def test_lumi_g_ring_is_bounded_by_one_xgmi_link():
+    # RCCL's ring on 16 GCDs: busbw can't pass B_r = 50 GB/s (one xGMI link)
+    assert auto_busbw("lumi-g", "rccl", "allreduce", 2, 2.0 ** 27) < 50.0
+
+
+def test_osu_gpu_allreduce_claims_at_registration():
+    from icnperf.validation.claims.osu_gpu_collectives import CLAIMS as OSU
+
+    status = {c.id: (c.measured, evaluate(c).status) for c in OSU}
+    assert status == {"lumi-g-osu-gpu-allreduce-8b-2n": (pytest.approx(6.0), "open"),
+                      "lumi-g-osu-gpu-allreduce-8b-4n": (pytest.approx(10.5), "pass")}
