@@ -53,9 +53,9 @@ def base() -> list[str]:
 def rows(count: int = 20000) -> list[str]:
     lines = []
     for fmt in ("table", "json", "csv"):
-        setup = "from icnperf.reports.text.predict import p2p_text"
-        work = (f"p2p_text('angara-36', (), '1..{count}:1', None, None, None, 'mpi', 1, "
-                f"'{fmt}')")
+        setup = "from icnperf.api import predict_p2p"
+        work = (f"''.join(predict_p2p('angara-36', bytes='1..{count}:1', "
+                f"budget_format='{fmt}').render('{fmt}'))")
         r = measure(setup, work)
         lines.append(f"rows ({fmt}): {r['seconds'] / count * 1e6:.0f} us and"
                      f" {(r['after'] - r['before']) / count:.0f} B per p2p row"

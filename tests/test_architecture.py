@@ -14,20 +14,22 @@ import pytest
 import icnperf
 
 PACKAGE = Path(icnperf.__file__).resolve().parent
-ROOMS = ("cli", "data", "model", "reports", "sim", "validation")
+ROOMS = ("api", "cli", "data", "model", "reports", "sim", "validation")
 UTILITIES = ("__init__", "__main__", "errors", "runner", "units")
 
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "units": {"units", "errors"},
     "runner": {"errors"},
-    "__init__": set(),
+    "__init__": {"api"},
     "model": {"model", "errors", "units"},
     "sim": {"sim", "errors", "units"},
     "data": {"data", "model", "errors", "units"},
     "validation": {"validation", "model", "data", "sim", "runner", "errors", "units"},
     "reports": {"reports", "model", "data", "validation", "sim", "runner", "errors", "units",
                 "__init__"},
+    "api": {"api", "model", "data", "validation", "reports", "sim", "runner", "errors",
+            "units", "__init__"},
     "cli": {"cli", *ROOMS, "errors", "units", "runner", "__init__"},
     "__main__": {"cli"},
 }
@@ -96,6 +98,13 @@ def test_nothing_outside_cli_imports_cli():
     offenders = sorted(m for m, targets in GRAPH.items()
                        if _room(m) not in ("cli", "__main__")
                        and any(_room(t) == "cli" for t in targets))
+    assert not offenders
+
+
+def test_only_cli_and_the_package_front_door_import_the_api():
+    offenders = sorted(m for m, targets in GRAPH.items()
+                       if _room(m) not in ("api", "cli", "__init__")
+                       and any(_room(t) == "api" for t in targets))
     assert not offenders
 
 

@@ -470,9 +470,9 @@ def test_real_machine_presets_name_their_system_and_run_point_to_point(name):
 
 
 def test_machines_listing_shows_system_site_and_year():
-    from icnperf.reports.text.machines import presets_text
+    from icnperf.api import machines
 
-    rows = {r["name"]: r for r in json.loads(presets_text("json"))["machines"]}
+    rows = {r["name"]: r for r in machines().to_dict()["machines"]}
     assert (rows["fugaku"]["system"], rows["fugaku"]["year"]) == ("Fugaku", "2020")
     assert rows["summit"]["site"].startswith("ORNL")
     assert rows["angara-3d"]["system"] == ""

@@ -12,9 +12,9 @@ from icnperf.cli.common import FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_
 @WIDE_OPTION
 def machines(fmt: str, wide: bool) -> None:
     """List the bundled machine presets."""
-    from icnperf.reports.text.machines import presets_text
+    from icnperf.api import machines as presets
 
-    click.echo(presets_text(fmt, wide), nl=False)
+    click.echo(presets().render(fmt, wide), nl=False)
 
 
 @click.command()
@@ -28,6 +28,6 @@ def machines(fmt: str, wide: bool) -> None:
 def machine(name: str, overrides: tuple[str, ...], fmt: str, output: str | None,
             force: bool, wide: bool) -> None:
     """Show one machine (preset NAME or TOML file) with units and sources."""
-    from icnperf.reports.text.machines import machine_text
+    from icnperf.api import machine as load
 
-    emit(machine_text(name, overrides, fmt, wide), output, force)
+    emit(load(name, set=overrides).render(fmt, wide), output, force)

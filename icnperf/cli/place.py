@@ -24,8 +24,7 @@ def place(app_name: str, klass: str, procs: int, machine_name: str,
           overrides: tuple[str, ...], fmt: str, output: str | None, force: bool,
           wide: bool) -> None:
     """Rank the placements (nodes x processes per node) of a job by predicted time."""
-    from icnperf.reports.text.apps import placement_text
-    from icnperf.data.machine import load_machine
+    from icnperf.api import place as place_job
 
-    machine = load_machine(machine_name).with_overrides(list(overrides))
-    emit(placement_text(machine, klass, procs, fmt, wide=wide), output, force)
+    result = place_job(machine_name, app=app_name, class_=klass, procs=procs, set=overrides)
+    emit(result.render(fmt, wide), output, force)

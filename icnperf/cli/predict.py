@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import click
 
+from icnperf.api.options import APIS, BUFFERS, HIERARCHIES, HPCG_VARIANTS, PLACEMENTS
 from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, MACHINE_OPTION,
                                 SET_OPTION, WIDE_OPTION, Count, emit)
 
 BUFFERS_OPTION = click.option(
-    "--buffers", type=click.Choice(["host", "gpu"]), default="host", show_default=True,
+    "--buffers", type=click.Choice(BUFFERS), default="host", show_default=True,
     help="Message buffers in host memory or in GPU memory (OSU's -d cuda|rocm D D): gpu"
          " takes the machine's GPU-buffer path (software.gpu_buffer_path[_node]).")
 
@@ -31,7 +32,7 @@ def predict() -> None:
               help="Source endpoint: an index, or coordinates 1,0,2 on a torus/mesh/hypercube.")
 @click.option("--to", "destination", default=None, metavar="ENDPOINT",
               help="Destination endpoint (with --from); hops follow the topology's routing.")
-@click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
+@click.option("--api", type=click.Choice(APIS), default="mpi",
               show_default=True, help="Software overhead charged; none = hardware only.")
 @click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
               show_default=True,
@@ -61,12 +62,14 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
         offered_load: float, pattern: str, fmt: str, output: str | None, force: bool,
         wide: bool) -> None:
     """Latency, bandwidth and message rate of one message per size."""
-    from icnperf.reports.text.predict import p2p_output
+    from icnperf.api import predict_p2p
 
-    emit(p2p_output(machine_name, overrides, sizes, hops, source, destination, api,
-                  processes_per_node, fmt, offered_load, pattern, wide, same_node,
-                  buffers, from_gpu, to_gpu),
-         output, force)
+    result = predict_p2p(machine_name, set=overrides, bytes=sizes, hops=hops, from_=source,
+                         to=destination, api=api, ppn=processes_per_node,
+                         same_node=same_node, buffers=buffers, from_gpu=from_gpu,
+                         to_gpu=to_gpu, load=offered_load, pattern=pattern,
+                         budget_format=fmt)
+    emit(result.render(fmt, wide), output, force)
 
 
 @predict.command()
@@ -91,21 +94,18 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
               metavar="SIZE",
               help="Bytes of one data element (a double): the element counts of auto's rules"
                    " and Rabenseifner's whole-element split.")
-@click.option("--api", type=click.Choice(["mpi", "shmem", "none", "nccl", "rccl"]),
-              default="mpi", show_default=True,
-              help="Software overhead per message and per hardware call; nccl, rccl: the GPU"
-                   " collective library's algorithms with nccl-tests' algbw and busbw"
-                   " (docs/nccl.md).")
-@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
-              help="Processes per node: ranks r..r+ppn-1 share a node [default: 1; with"
-                   " --api nccl|rccl one per GPU, node.accelerators].")
-@click.option("--hierarchy", type=click.Choice(["node", "flat"]), default=None,
+@click.option("--api", type=click.Choice(APIS), default="mpi",
+              show_default=True, help="Software overhead per message and per hardware call.")
+@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
+              show_default=True,
+              help="Processes per node: ranks r..r+ppn-1 share a node.")
+@click.option("--hierarchy", type=click.Choice(HIERARCHIES), default=None,
               help="With --ppn > 1: node = node-local binomial phases through shared memory"
                    " and the algorithm among one leader per node (MPICH's SMP-aware"
                    " collectives); flat = the algorithm over every rank"
                    " [default: node when --ppn > 1 for broadcast, reduce, allreduce and"
                    " barrier, else flat].")
-@click.option("--placement", type=click.Choice(["linear", "spread", "random"]),
+@click.option("--placement", type=click.Choice(PLACEMENTS),
               default="linear", show_default=True,
               help="Nodes on endpoints: in order, round-robin over leaf switches (trees) or"
                    " groups (dragonflies), or a random permutation (seed 0).")
@@ -122,29 +122,14 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
     dragonfly."""
-    if api in ("nccl", "rccl"):
-        from icnperf.reports.text.nccl import ccl_collective_text
+    from icnperf.api import predict_collective
 
-        stray = [flag for flag, given in (("--shape", shape is not None),
-                                          ("--hierarchy", hierarchy is not None),
-                                          ("--placement", placement != "linear"),
-                                          ("--buffers", buffers != "host"),
-                                          ("--element-size", element_size != "8B"))
-                 if given]
-        if stray:
-            raise click.UsageError(f"{', '.join(stray)} does not apply with --api {api} (GPU"
-                                   " buffers, one rank per GPU; the tree is NCCL's hierarchy;"
-                                   " docs/nccl.md)")
-
-        emit(ccl_collective_text(operation, machine_name, overrides, nodes, sizes, algorithm,
-                                 api, fmt, processes_per_node, wide), output, force)
-        return
-    from icnperf.reports.text.predict import collective_text
-
-    emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
-                         api, fmt, processes_per_node or 1, placement, wide, hierarchy,
-                         element_size, buffers),
-         output, force)
+    result = predict_collective(machine_name, operation, set=overrides, nodes=nodes,
+                                shape=shape, bytes=sizes, algorithm=algorithm,
+                                element_size=element_size, api=api, ppn=processes_per_node,
+                                hierarchy=hierarchy, placement=placement, buffers=buffers,
+                                budget_format=fmt)
+    emit(result.render(fmt, wide), output, force)
 
 
 @predict.command()
@@ -173,14 +158,14 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
               help="spmv, hpcg: iterations (param iterations).")
 @click.option("--local", default=None, metavar="NXxNYxNZ",
               help="hpcg: local domain (params nx, ny, nz).")
-@click.option("--variant", type=click.Choice(["reference", "optimized"]), default=None,
+@click.option("--variant", type=click.Choice(HPCG_VARIANTS), default=None,
               help="hpcg: reference 2.4 (MPI) or the machine's optimized HPCG"
                    " (hpcg-vendor; hpcg-optimized on the Angara presets).")
 @click.option("--compute", type=click.Choice(["cpu", "gpu"]), default=None,
               help="Where the compute phases run: cpu (the skeleton as written) or gpu (the"
                    " roofline of the node's accelerators) [default: cpu].")
 @click.option("--class", "klass", default=None, help="npb-is: problem class (S..D).")
-@click.option("--placement", type=click.Choice(["linear", "spread", "random"]),
+@click.option("--placement", type=click.Choice(PLACEMENTS),
               default="linear", show_default=True,
               help="Nodes on endpoints, as in predict collective: in order, round-robin over"
                    " leaf switches (trees) or groups (dragonflies), or a random permutation"
@@ -199,7 +184,12 @@ def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | No
     hpcg-optimized, hpcg-vendor, jacobi3d; training steps on NCCL/RCCL: dp-step, moe-step,
     tp-layer); npb-is ranks placements with its Python
     model."""
-    from icnperf.reports.text.apps import app_text
+    from icnperf.api import predict_app
 
-    emit(app_text(app, machine_name, overrides, nodes, shape, algorithm, problem, fmt,
-                  params, wide, placement, buffers), output, force)
+    result = predict_app(machine_name, app, set=overrides, nodes=nodes, shape=shape,
+                         param=params, algorithm=algorithm, placement=placement,
+                         buffers=buffers,
+                         ppn=problem.pop("processes_per_node"),
+                         nnz_per_row=problem.pop("nonzeros_per_row"),
+                         class_=problem.pop("klass"), budget_format=fmt, **problem)
+    emit(result.render(fmt, wide), output, force)

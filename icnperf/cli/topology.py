@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, SET_OPTION,
-                                WIDE_OPTION, Count, emit)
+from icnperf.api.options import TREE_ROUTINGS
+from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_OPTION, Count,
+                                emit)
 
 
 class FamilyListingCommand(click.Command):
@@ -22,7 +23,7 @@ class FamilyListingCommand(click.Command):
 
 @click.command(cls=FamilyListingCommand)
 @click.argument("spec")
-@click.option("--tree-routing", type=click.Choice(["random", "dmodk"]), default=None,
+@click.option("--tree-routing", type=click.Choice(TREE_ROUTINGS), default=None,
               help="Up-port rule of a fat tree (fattree, clos, xgft) [default: random].")
 @click.option("--machine", "machine_name", default=None, metavar="NAME|FILE",
               help="Routers of this machine (VCs, buffers, allocator, speedup) for the"
@@ -35,12 +36,10 @@ class FamilyListingCommand(click.Command):
 def topology(spec: str, tree_routing: str | None, machine_name: str | None,
              overrides: tuple[str, ...], fmt: str, output: str | None, force: bool,
              wide: bool) -> None:
-    """Structural metrics, channel loads, throughput bound and saturation estimate of one
-    topology SPEC (FAMILY:PARAMETERS)."""
-    from icnperf.reports.text.topology import topology_text
+    """Structural metrics and channel loads of one topology SPEC (FAMILY:PARAMETERS)."""
+    from icnperf.api import topology as metrics
 
-    emit(topology_text(spec, fmt, tree_routing, wide, machine_name, overrides), output,
-         force)
+    emit(metrics(spec, tree_routing=tree_routing).render(fmt, wide), output, force)
 
 
 @click.command("compare-topologies")
@@ -61,6 +60,8 @@ def compare_topologies(endpoints: int | None, radix: str | None, families: str |
                        torus_dims: str, levels: int, fmt: str, output: str | None,
                        force: bool, wide: bool) -> None:
     """Size every family for N endpoints, or within a router radix (NUDT Fig. 5)."""
-    from icnperf.reports.text.topology import compare_text
+    from icnperf.api import compare_topologies as compare
 
-    emit(compare_text(endpoints, radix, families, torus_dims, levels, fmt, wide), output, force)
+    result = compare(endpoints=endpoints, radix=radix, families=families,
+                     torus_dims=torus_dims, levels=levels, budget_format=fmt)
+    emit(result.render(fmt, wide), output, force)

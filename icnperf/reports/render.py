@@ -255,10 +255,15 @@ def flat_json(row: dict) -> str | None:
     return "{\n  " + text[1:-1] + "\n}"
 
 
+def json_document(document: dict) -> dict:
+    """``document`` as :func:`json_text` writes it: stamped with ``icnperf_version`` (kept
+    when it is there), NumPy numbers as Python ones, NaN and inf as None."""
+    return _plain({"icnperf_version": __version__, **document})
+
+
 def json_text(document: dict) -> str:
     """A JSON object stamped with ``icnperf_version``; NaN and inf become null."""
-    stamped = {"icnperf_version": __version__, **document}
-    return json.dumps(_plain(stamped), indent=2, allow_nan=False) + "\n"
+    return json.dumps(json_document(document), indent=2, allow_nan=False) + "\n"
 
 
 def _cell(value: Any) -> Any:

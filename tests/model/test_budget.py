@@ -179,13 +179,13 @@ def test_pairwise_counted_in_structure_is_charged_per_step():
 
 
 @pytest.mark.parametrize("call", [
-    lambda: __import__("icnperf.reports.text.apps", fromlist=["x"]).app_text(
-        "spmv", "angara-3d", (), "4096", None, None, {}, "csv", placement="random"),
+    lambda: __import__("icnperf.api", fromlist=["x"]).predict_app(
+        "angara-3d", "spmv", nodes="4096", budget_format="csv"),
     lambda: __import__("icnperf.reports.text.explain_app", fromlist=["x"]).explain_app_text(
-        "spmv", "angara-3d", (), 2048, None, None, (), 2, "table"),
-    lambda: __import__("icnperf.reports.text.predict", fromlist=["x"]).collective_text(
-        "allgather", "angara-3d", (), "4096", None, "8KiB", "ring", "mpi", "table",
-        placement="random"),
+        "spmv", "angara-3d", (), 4096, None, None, (), None, "table"),
+    lambda: __import__("icnperf.api", fromlist=["x"]).predict_collective(
+        "angara-3d", "allgather", nodes="4096", bytes="8KiB", algorithm="ring",
+        budget_format="table"),
 ])
 def test_skeletons_and_collectives_refuse_the_quadratic_allgather(call, monkeypatch):
     """spmv's all-gather is 'auto', so every algorithm runs, the pairwise one on 4,096 ranks
@@ -247,15 +247,15 @@ def test_streamed_json_and_csv_are_the_whole_texts_byte_for_byte():
 
 def test_predict_p2p_streams_the_same_file(tmp_path):
     from icnperf.data.files import write_atomically
-    from icnperf.reports.text.predict import p2p_output
+    from icnperf.api import predict_p2p
 
-    args = ("angara-36", (), "0..5000:3", None, None, None, "mpi", 1)
+    result = predict_p2p("angara-36", bytes="0..5000:3", load=0.3)
     for fmt in ("json", "csv"):
-        out = p2p_output(*args, fmt, 0.3)
+        out = result.render(fmt)
         assert not isinstance(out, str)
         target = tmp_path / f"p2p.{fmt}"
         write_atomically(target, out)
-        whole = "".join(p2p_output(*args, fmt, 0.3))
+        whole = "".join(result.render(fmt))
         assert target.read_text() == whole and whole.count("\n") > 1600
 
 

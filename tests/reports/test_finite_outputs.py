@@ -68,10 +68,10 @@ def _finite_or_refused(produce) -> None:
        sizes=st.lists(size_texts, min_size=1, max_size=4),
        load=st.sampled_from([0.0, 0.05, 0.3]), ppn=st.integers(1, 4))
 def test_predict_p2p(machine, items, sizes, load, ppn):
-    from icnperf.reports.text.predict import p2p_text
+    from icnperf.api import predict_p2p
 
-    _finite_or_refused(lambda: p2p_text(machine, items, ",".join(sizes), None, None, None,
-                                        "mpi", ppn, "csv", load))
+    _finite_or_refused(lambda: predict_p2p(machine, set=items, bytes=",".join(sizes),
+                                           ppn=ppn, load=load).to_csv())
 
 
 @SETTINGS
@@ -80,10 +80,10 @@ def test_predict_p2p(machine, items, sizes, load, ppn):
                                   "barrier"]),
        sizes=st.lists(size_texts, min_size=1, max_size=3))
 def test_predict_collective(machine, items, operation, sizes):
-    from icnperf.reports.text.predict import collective_text
+    from icnperf.api import predict_collective
 
-    _finite_or_refused(lambda: collective_text(operation, machine, items, None, None,
-                                               ",".join(sizes), "all", "mpi", "csv"))
+    _finite_or_refused(lambda: predict_collective(machine, operation, set=items,
+                                                  bytes=",".join(sizes)).to_csv())
 
 
 @pytest.mark.slow
@@ -112,7 +112,7 @@ def test_crossover_over_bytes(items, faster):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(items=overrides(), app=st.sampled_from(["spmv", "heat"]))
 def test_predict_app(items, app):
-    from icnperf.reports.text.apps import app_text
+    from icnperf.api import predict_app
 
-    _finite_or_refused(lambda: app_text(app, "angara-3d", items, "8,64", None, None, {},
-                                        "csv"))
+    _finite_or_refused(lambda: predict_app("angara-3d", app, set=items,
+                                           nodes="8,64").to_csv())

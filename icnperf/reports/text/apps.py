@@ -1,13 +1,15 @@
 """``icnperf predict app`` and ``icnperf place``: application models per node count.
 
-``predict app`` runs a skeleton (a bundled name or a file) on every node count and prints
-each phase's time per run and its share of the total, fitted to 100 columns by
-:class:`icnperf.reports.page.Page` (``--wide``: the full layout). ``--algorithm all`` runs
-it twice, every collective phase on the hardware tree and then on its point-to-point
-algorithm, and sets the totals side by side with their ratio p2p / hw-tree (the quantity of
-the Angara papers' Figs. 9 and 10). NPB IS ranks placements with its Python model
-(:func:`placement_text`). :func:`app_rows` gives the machine report the Python models'
-rows with both algorithms.
+``predict app`` (computed by :mod:`icnperf.api.application`) shows each phase's time per
+run and its share of the total, fitted to 100 columns by
+:class:`icnperf.reports.page.Page` (``--wide``: the full layout): :func:`app_render`.
+``--algorithm all`` runs the skeleton twice, every collective phase on the hardware tree and
+then on its point-to-point algorithm, and sets the totals side by side with their ratio
+p2p / hw-tree (the quantity of the Angara papers' Figs. 9 and 10). NPB IS's placements
+ranked by its Python model: :func:`placement_render`. The row builders here
+(:func:`resolve_skeleton`, :func:`skeleton_rows`, :func:`app_rows`, ...) still serve the
+HTML reports and ``explain app``, which compute their own rows until they move onto the
+API.
 """
 
 from __future__ import annotations
@@ -295,17 +297,20 @@ def phase_table(page, phase_rows, total_rows, names) -> None:
     page.table(*_phase_columns(phase_rows, total_rows, names, True))
 
 
-def _comparison_rows(runs) -> list[dict]:
-    """Per node count the total with each algorithm and p2p / hw-tree; sets ``hw_gain`` on
-    the total rows of both runs."""
-    (_, hw_totals), (_, p2p_totals) = runs
-    rows = []
+def set_comparison(totals) -> None:
+    """``--algorithm all``: set ``hw_gain`` (p2p / hw-tree, None when the hardware total is
+    0) on the total rows of both runs, ``totals`` = [hardware totals, p2p totals]."""
+    hw_totals, p2p_totals = totals
     for hw, p2p in zip(hw_totals, p2p_totals):
         gain = p2p["total_s"] / hw["total_s"] if hw["total_s"] > 0 else None
         hw["hw_gain"] = p2p["hw_gain"] = gain
-        rows.append({"nodes": hw["nodes"], "layout": hw["layout"], "hw": hw["total_s"],
-                     "p2p": p2p["total_s"], "hw_gain": gain})
-    return rows
+
+
+def _comparison_rows(hw_totals, p2p_totals) -> list[dict]:
+    """Per node count the total with each algorithm and p2p / hw-tree."""
+    return [{"nodes": hw["nodes"], "layout": hw["layout"], "hw": hw["total_s"],
+             "p2p": p2p["total_s"], "hw_gain": hw["hw_gain"]}
+            for hw, p2p in zip(hw_totals, p2p_totals)]
 
 
 def _term_note(term) -> str:
@@ -356,72 +361,28 @@ def _run_notes(results) -> list[str]:
     return notes
 
 
-def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | None,
-             shape: str | None, algorithm: str | None, given: dict, fmt: str,
-             params: tuple[str, ...] = (), wide: bool = False,
-             placement: str = "linear", buffers: str = "host") -> str:
-    """The rendered ``predict app`` output: a skeleton (bundled name or file) per node
-    count, or NPB IS's placements (its Python model); ``algorithm`` ``all`` sets the
-    hardware tree and the point-to-point algorithms side by side; ``wide`` the full
-    layout; ``placement`` puts the nodes on the endpoints (collectives.Layout.placed:
-    linear, spread over leaf switches or groups, random)."""
-    from icnperf.data.limits import skeleton_within_limits
-    from icnperf.data.machine import load_machine, with_buffers
-    from icnperf.reports.text.predict import layouts_for
-
-    machine = with_buffers(load_machine(machine_name).with_overrides(list(overrides)), buffers)
-    if app == "npb-is":
-        used = {k: v for k, v in given.items() if v is not None}
-        stray = sorted(set(used) - NPB_IS_OPTIONS)
-        if stray or params or algorithm is not None or placement != "linear":
-            names = ", ".join([_flag(s) for s in stray] + (["--param"] if params else [])
-                              + (["--algorithm"] if algorithm is not None else [])
-                              + (["--placement"] if placement != "linear" else []))
-            raise InputError(f"{names} does not apply to npb-is (its Python model takes "
-                             "--class and --ppn)")
-        return placement_text(machine, used.get("klass", "C"), None, fmt, nodes=nodes,
-                              ppn=used.get("processes_per_node"), wide=wide)
-    if given.get("klass") is not None:
-        raise InputError(f"--class does not apply to {printable(app)} (npb-is only)")
-    skeleton, ppn = resolve_skeleton(app, {**{k: v for k, v in given.items() if k != "klass"},
-                                           "buffers": buffers}, params, machine)
-    if nodes is not None and shape is None:  # the node counts alone, before any layout
-        from icnperf.units import parse_range
-
-        skeleton_within_limits(skeleton, machine, [int(n) for n in parse_range(nodes, "count")],
-                               ppn, algorithm, fmt)
-    layouts = [layout.placed(layout.processes_per_node, placement)
-               for layout in layouts_for(machine.topology, nodes, shape,
-                                         machine.get("system.nodes"))]
-    skeleton_within_limits(skeleton, machine, [lay.endpoints for lay in layouts], ppn,
-                           algorithm, fmt, placement=placement)
-    if algorithm == ALL:
-        runs = compared_results(skeleton, machine, layouts, ppn)
-    else:
-        runs = [(algorithm, skeleton_results(skeleton, machine, layouts, algorithm, ppn))]
-    tables = [(label, *skeleton_rows(results, skeleton.scaling, label))
-              for label, results in runs]
-    comparison = _comparison_rows([(label, totals) for label, _, totals in tables]) \
-        if algorithm == ALL else []
+def skeleton_notes_of_runs(skeleton, runs, compared: bool) -> list[str]:
+    """The notes of ``predict app``: the skeleton's, each run's communication (once), the
+    efficiency rule and, ``compared`` (--algorithm all), what p2p / hw-tree means."""
     notes = list(dict.fromkeys([*_skeleton_text(skeleton),
                                 *(n for _, results in runs for n in _run_notes(results)),
                                 _efficiency_rule(skeleton)]))
-    if algorithm == ALL:
+    if compared:
         notes.append(f"p2p / hw-tree: the total with every collective phase on its "
                      f"point-to-point algorithm ({runs[1][0]}) over the total on the "
                      "hardware tree, as in the Angara papers' Figs. 9 and 10")
-    phase_rows = [row for _, rows, _ in tables for row in rows]
-    total_rows = [row for _, _, totals in tables for row in totals]
-    first = runs[0][1][0]
+    return notes
+
+
+def app_render(document: dict, fmt: str, wide: bool = False) -> str:
+    """``predict app`` rendered from its document (``inputs``, ``notes``, phase ``rows``
+    and ``totals``, each naming the algorithm of its run; the API builds it)."""
     if fmt == "json":
-        return json_text({"inputs": {"app": app, "skeleton": skeleton.name,
-                                     "machine": machine.name, "nodes": nodes, "shape": shape,
-                                     "algorithm": algorithm, "placement": placement,
-                                     "buffers": buffers,
-                                     "compute": given.get("compute") or "cpu",
-                                     "processes_per_node": first.ppn,
-                                     "parameters": first.parameters},
-                          "notes": notes, "rows": phase_rows, "totals": total_rows})
+        return json_text(document)
+    labels = list(dict.fromkeys(total["algorithm"] for total in document["totals"]))
+    tables = [(label, [r for r in document["rows"] if r["algorithm"] == label],
+               [t for t in document["totals"] if t["algorithm"] == label])
+              for label in labels]
     if fmt == "csv":
         rows = []
         for _, own, totals in tables:
@@ -431,26 +392,33 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
                              "share": 1.0})
         return csv_text(rows, ["nodes", "layout", "algorithm", "phase", "time_s", "share",
                                "gflops", "efficiency", "hw_gain"])
+    inputs = document["inputs"]
+    comparison = _comparison_rows(tables[0][2], tables[1][2]) \
+        if inputs["algorithm"] == ALL else []
+    placement = inputs["placement"]
     placed = ("" if placement == "linear" else f", {placement} placement") + (
-        ", GPU buffers" if buffers == "gpu" else "")
-    return _app_page(skeleton, f"{machine.name}{placed}", first.ppn, runs, tables, comparison,
-                     notes, wide)
+        ", GPU buffers" if inputs["buffers"] == "gpu" else "")
+    first_rows, first_totals = tables[0][1], tables[0][2]
+    names = [row["phase"] for row in first_rows[:len(first_rows) // len(first_totals)]]
+    return _app_page(inputs["skeleton"], f"{inputs['machine']}{placed}",
+                     inputs["processes_per_node"], labels, tables, comparison,
+                     document["notes"], names, wide)
 
 
-def _app_page(skeleton, machine_name, ppn, runs, tables, comparison, notes, wide) -> str:
+def _app_page(skeleton_name, machine_name, ppn, labels, tables, comparison, notes, names,
+              wide) -> str:
     page = Page(wide)
     what = "time per run of each phase and its share of the total"
     if comparison:
         what += (", with every collective phase on the hardware tree, then on its "
                  "point-to-point algorithm")
-    page.line(f"{skeleton.name} on {machine_name}, {ppn} process(es) per node; {what}",
+    page.line(f"{skeleton_name} on {machine_name}, {ppn} process(es) per node; {what}",
               hang="  ")
-    names = [p.name for p in runs[0][1][0].phases]
     for label, phase_rows, total_rows in tables:
         page.blank()
         if comparison:
             side = ("every collective phase on the hardware tree (hw-tree)"
-                    if label == runs[0][0] else
+                    if label == labels[0] else
                     f"every collective phase on its point-to-point algorithm ({label})")
             page.line(f"{side}:")
         phase_table(page, phase_rows, total_rows, names)
@@ -459,55 +427,30 @@ def _app_page(skeleton, machine_name, ppn, runs, tables, comparison, notes, wide
         page.line("total time per run:")
         page.table(comparison, (
             Column("nodes", "nodes", number(), keep=True), Column("layout", "layout"),
-            Column("hw", runs[0][0], _time), Column("p2p", runs[1][0], _time),
+            Column("hw", labels[0], _time), Column("p2p", labels[1], _time),
             Column("hw_gain", "p2p / hw-tree", number(3))))
     page.blank()
     page.notes("notes", notes)
     return page.text()
 
 
-def placement_text(machine, klass: str, procs: int | None, fmt: str, *,
-                   nodes: str | None = None, ppn: int | None = None, wide: bool = False) -> str:
-    """NPB IS placements ranked by predicted time, parameters fitted on the machine's
-    bundled tables (all included rows of the class's table); ``wide``: notes unwrapped."""
-    from icnperf.data.measurements.tables import load_table
-    from icnperf.model.apps import npb_is
-    from icnperf.units import parse_range
-
-    tables = npb_is.TABLES_FOR_MACHINE.get(machine.name)
-    if not tables:
-        raise InputError(f"no bundled NPB IS measurements to fit for {machine.name}; "
-                         f"machines with data: {', '.join(npb_is.TABLES_FOR_MACHINE)}")
-    if klass not in npb_is.CLASSES:
-        raise InputError(f"unknown NPB class {klass!r}; choose one of"
-                         f" {', '.join(npb_is.CLASSES)}")
-    table = next((t for t in tables if t.endswith(f"class-{klass.lower()}")), tables[0])
-    params = npb_is.fit(load_table(table), machine).params
-    if procs is not None:
-        ranked = npb_is.rank_placements(machine, klass, procs, params)
-    else:
-        if nodes is None or ppn is None:
-            raise InputError("npb-is needs --nodes and --ppn (or use icnperf place --procs)")
-        ranked = sorted(((int(n), ppn, float(npb_is.predict(machine, int(n), ppn, klass,
-                                                            params).total_s))
-                         for n in parse_range(nodes, "count")), key=lambda r: r[2])
-    rows = [{"rank": i + 1, "nodes": n, "processes_per_node": p, "processes": n * p,
-             "total_s": t} for i, (n, p, t) in enumerate(ranked)]
-    note = (f"contention parameters fitted on {table} (all included rows); the held-out"
-            " agreement of this model is reported by icnperf validate (npb-is checks)")
+def placement_render(document: dict, fmt: str, wide: bool = False) -> str:
+    """NPB IS placements (``place``, ``predict app npb-is``) rendered from their document
+    (``inputs``, ``notes``, ``placements`` ranked fastest first; ``wide``: notes
+    unwrapped)."""
     if fmt == "json":
-        return json_text({"inputs": {"app": "npb-is", "machine": machine.name,
-                                     "class": klass, "procs": procs},
-                          "notes": [note], "placements": rows})
+        return json_text(document)
+    rows = document["placements"]
     if fmt == "csv":
         return csv_text(rows, list(rows[0]) if rows else ["rank"])
     columns = (Column("rank", "rank"), Column("nodes", "nodes"),
                Column("processes_per_node", "per node"), Column("processes", "processes"),
                Column("total_s", "predicted total", _time))
     page = Page(wide)
-    page.line(f"NPB IS class {klass} on {machine.name}, fastest first")
+    page.line(f"NPB IS class {document['inputs']['class']} on {document['inputs']['machine']},"
+              " fastest first")
     page.blank()
     page.table(rows, columns)
     page.blank()
-    page.notes("notes", [note])
+    page.notes("notes", document["notes"])
     return page.text()

@@ -13,18 +13,9 @@ MACHINE_COLUMNS = (Column("section", "section"), Column("key", "key", keep=True)
                    Column("source", "source", overflow="note"))
 
 
-def presets_text(fmt: str, wide: bool = False) -> str:
+def presets_render(rows: list[dict], fmt: str, wide: bool = False) -> str:
     """The bundled presets, one per row with the system, site and year their [system]
     section names (descriptions wrapped unless ``wide``)."""
-    from icnperf.data.machine import list_presets, load_machine
-
-    rows = []
-    for name, description in list_presets():
-        machine = load_machine(name)
-        year = machine.system.get("year")
-        rows.append({"name": name, "system": machine.system.get("name", ""),
-                     "site": machine.system.get("site", ""),
-                     "year": "" if year is None else str(year), "description": description})
     if fmt == "json":
         return json_text({"machines": rows})
     if fmt == "csv":
@@ -34,30 +25,33 @@ def presets_text(fmt: str, wide: bool = False) -> str:
     return page.text()
 
 
-def machine_text(name: str, overrides: tuple[str, ...], fmt: str, wide: bool = False) -> str:
-    """One machine's parameters with units and sources, after --set overrides (sources as
-    numbered notes under the table unless ``wide``)."""
-    from icnperf.data.machine import load_machine
-
-    machine = load_machine(name).with_overrides(list(overrides))
+def machine_document(machine, inputs: dict) -> dict:
+    """One machine as ``icnperf machine --format json`` writes it: ``inputs`` (the name
+    asked for and the --set items), name, description, topology, its size (the job it is on
+    a larger network), each parameter with its unit and source, notes."""
     rows = [dict(zip(("section", "key", "value", "shown", "source"), row))
             for row in machine.rows()]
+    return {"inputs": inputs, "name": machine.name, "description": machine.description,
+            "topology": machine.topology, "size": machine.size_note(), "parameters": rows,
+            "notes": list(machine.notes)}
+
+
+def machine_render(document: dict, fmt: str, wide: bool = False) -> str:
+    """One machine's parameters with units and sources (:func:`machine_document`), after
+    --set overrides (sources as numbered notes under the table unless ``wide``)."""
     if fmt == "json":
-        return json_text({"inputs": {"machine": name, "set": list(overrides)},
-                          "name": machine.name, "description": machine.description,
-                          "topology": machine.topology, "size": machine.size_note(),
-                          "parameters": rows,
-                          "notes": list(machine.notes)})
+        return json_text(document)
+    rows = document["parameters"]
     if fmt == "csv":
         return csv_text(rows, ["section", "key", "value", "source"])
     page = Page(wide)
-    page.line(f"{machine.name}: {machine.description}")
-    page.line(f"topology: {machine.topology}")
-    if machine.size_note():
-        page.line(machine.size_note())
+    page.line(f"{document['name']}: {document['description']}")
+    page.line(f"topology: {document['topology']}")
+    if document["size"]:
+        page.line(document["size"])
     page.blank()
     page.table(rows, MACHINE_COLUMNS)
-    if machine.notes:
+    if document["notes"]:
         page.blank()
-        page.notes("notes", machine.notes)
+        page.notes("notes", document["notes"])
     return page.text()

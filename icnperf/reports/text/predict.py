@@ -1,4 +1,8 @@
-"""``icnperf predict p2p``: latency, bandwidth and message rate of one message per size."""
+"""``icnperf predict p2p`` and ``predict collective`` rendered (:func:`p2p_render`,
+:func:`collective_render`) from what the API (icnperf.api.point_to_point,
+collective_prediction) computes; and the row builders the API, ``explain`` and the HTML
+report share until they move onto the API: endpoints to hops (:func:`hops_between`), job
+layouts per node count (:func:`layouts_for`), collective rows (:func:`collective_rows`)."""
 
 from __future__ import annotations
 
@@ -6,8 +10,8 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.reports.page import Page
-from icnperf.reports.render import (Column, csv_chunks, csv_text, json_column_chunks,
-                                    json_float_column, json_text, number, require_finite)
+from icnperf.reports.render import (Column, csv_chunks, csv_text, json_chunks, json_text,
+                                    number)
 
 GRID_FAMILIES = ("torus", "mesh", "hypercube")
 """Families whose endpoints ``--from``/``--to`` can name by coordinates or an index."""
@@ -102,104 +106,27 @@ def hops_between(topology: str, source: str, destination: str) -> int:
     return int(hop_distance(radices, a, b, wrap=spec.family.name != "mesh"))
 
 
-def p2p_text(*args, **kwargs) -> str:
-    """The rendered ``predict p2p`` output as one string (:func:`p2p_output`)."""
-    out = p2p_output(*args, **kwargs)
-    return out if isinstance(out, str) else "".join(out)
-
-
-def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
-             hops: float | None, source: str | None, destination: str | None, api: str,
-             processes_per_node: int, fmt: str, offered_load: float = 0.0,
-             pattern: str = "uniform", wide: bool = False, same_node: bool = False,
-             buffers: str = "host", from_gpu: int | None = None,
-             to_gpu: int | None = None) -> str:
-    """The rendered ``predict p2p`` table for one machine (``wide``: at full width;
-    ``same_node``: both ranks on one node, through shared memory): a string for the table,
-    an iterator of chunks for JSON and CSV (every check done before it is returned, so the
-    rows stream out without being held)."""
-    from icnperf.data.limits import within_limits
-    from icnperf.data.machine import load_machine
-    from icnperf.model.budget import p2p_estimate
-    from icnperf.model.network import p2p_table
-    from icnperf.units import parse_range
-
-    machine = load_machine(machine_name).with_overrides(list(overrides))
-    if (source is None) != (destination is None):
-        raise InputError("give both --from and --to, or neither")
-    if same_node and (source is not None or hops is not None or offered_load):
-        raise InputError("--same-node puts both ranks on one node: drop --hops, --from/--to"
-                         " and --load")
-    if buffers != "gpu" and (from_gpu is not None or to_gpu is not None):
-        raise InputError("--from-gpu/--to-gpu name GPUs: give --buffers gpu")
-    if to_gpu is not None and not same_node:
-        raise InputError("--to-gpu names the receiving GPU inside a node: give --same-node"
-                         " (between nodes the receiver is on another node)")
-    if source is not None:
-        if hops is not None:
-            raise InputError("give --hops or --from/--to, not both")
-        hops = hops_between(machine.topology, source, destination)
-    if hops is not None:
-        from icnperf.model.topology.spec import parse_spec
-
-        diameter = float(parse_spec(machine.topology).evaluate().diameter)
-        if hops > diameter:
-            raise InputError(f"--hops {hops:g} exceeds the diameter {diameter:g} of"
-                             f" {machine.topology}")
-    sizes = parse_range(sizes_text, "size", default_unit="B")
-    within_limits(p2p_estimate(sizes.size, fmt))
-    table = p2p_table(machine, sizes, hops, api, processes_per_node=processes_per_node,
-                      offered_load=offered_load, pattern=pattern, same_node=same_node,
-                      buffers=buffers, from_gpu=from_gpu or 0, to_gpu=to_gpu)
-    names = list(table.columns)
-    columns = {name: np.asarray(table.columns[name], dtype=float) for name in names}
-    count = len(columns["bytes"])
-
-    def row_at(i: int) -> dict:
-        row = {name: float(columns[name][i]) for name in names}
-        if row["bytes"] == 0:
-            row["rate_bound_per_s"] = None  # V/L bounds nothing without payload
-        return row
-
-    finite = np.ones(count, dtype=bool)
-    for name in names:
-        finite &= np.isfinite(columns[name]) | ((name == "rate_bound_per_s")
-                                                & (columns["bytes"] == 0))
-    if not finite.all():
-        require_finite([row_at(int(np.argmin(finite)))], names, "predict p2p",
-                       lambda row: f"at {row['bytes']:g} B")
-    # JSON goes out by column, CSV a row at a time (emit streams them into the file or
-    # terminal)
-    rows = (row_at(i) for i in range(count))
+def p2p_render(document: dict, rows, names, fmt: str, wide: bool = False):
+    """``predict p2p`` rendered from what the API hands over: ``document`` (``inputs`` and
+    ``assumptions``), ``rows`` an iterable of row dicts (SI units) in column order
+    ``names``. JSON and CSV come back as an iterator of chunks (the rows streamed, never all
+    held); the table as one string."""
     if fmt == "json":
-        empty = np.flatnonzero(columns["bytes"] == 0).tolist()
-        texts = {name: json_float_column(columns[name]) for name in names}
-        if empty:
-            texts["rate_bound_per_s"] = columns["rate_bound_per_s"].tolist()
-            for i in empty:
-                texts["rate_bound_per_s"][i] = "null"
-        inputs = {"machine": machine.name, "topology": machine.topology,
-                  "set": list(overrides), "bytes": sizes_text, "hops": hops,
-                  "from": source, "to": destination, "api": api,
-                  "processes_per_node": processes_per_node, "load": offered_load,
-                  "pattern": pattern, "same_node": same_node, "buffers": buffers,
-                  "from_gpu": from_gpu, "to_gpu": to_gpu}
-        return json_column_chunks({"inputs": inputs,
-                                   "assumptions": list(table.assumptions)}, "rows", texts,
-                                  count)
+        return json_chunks(document, "rows", rows)
     if fmt == "csv":
         return csv_chunks(rows, names)
-    rows = list(rows)
-    page = Page(wide)
-    where = ("both GPUs in one scale-up domain" if buffers == "gpu" else
+    inputs = document["inputs"]
+    gpu = inputs["buffers"] == "gpu"
+    where = ("both GPUs in one scale-up domain" if gpu else
              "both ranks on one node (shared memory)")
-    page.line(f"{machine.name} ({machine.topology}), "
-              + (where if same_node else f"api {api}")
-              + (", GPU buffers" if buffers == "gpu" else ""))
+    page = Page(wide)
+    page.line(f"{inputs['machine']} ({inputs['topology']}), "
+              + (where if inputs["same_node"] else f"api {inputs['api']}")
+              + (", GPU buffers" if gpu else ""))
     page.blank()
-    page.table(rows, P2P_COLUMNS)
+    page.table(list(rows), P2P_COLUMNS)
     page.blank()
-    page.notes("assumptions", table.assumptions)
+    page.notes("assumptions", document["assumptions"])
     return page.text()
 
 
@@ -414,96 +341,46 @@ AUTO_COLUMNS = COLLECTIVE_COLUMNS + (Column("rule", "rule", overflow="note"),)
 """``--algorithm auto``: the rule each row's algorithm follows, as notes when too wide."""
 
 
-def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...],
-                    nodes_text: str | None, shape_text: str | None, sizes_text: str,
-                    algorithm: str, api: str, fmt: str, processes_per_node: int = 1,
-                    placement: str = "linear", wide: bool = False,
-                    hierarchy: str | None = None, element_size_text: str = "8B",
-                    buffers: str = "host") -> str:
-    """The rendered ``predict collective`` table (``wide``: at full width). Without
-    --nodes/--shape the machine's own topology is used, whatever its family (torus, fat tree,
-    Clos, dragonfly, megafly). ``element_size_text``: one element of the data (default a
-    double), for the auto rules' element counts and Rabenseifner's whole-element split."""
-    from icnperf.data.limits import within_limits
-    from icnperf.data.machine import load_machine
-    from icnperf.model.budget import collective_estimate
-    from icnperf.model.collectives import ALL_ALGORITHMS, operation_name
-    from icnperf.units import parse_range
-
-    from icnperf.data.machine import with_buffers
-
-    operation = operation_name(operation)
-    machine = with_buffers(load_machine(machine_name).with_overrides(list(overrides)), buffers)
-    sizes = parse_range(sizes_text, "size", default_unit="B")
-    mode = hierarchy_for(hierarchy, processes_per_node, operation)
-    if nodes_text is not None and shape_text is None:
-        # the node counts alone, before a layout is built for each (1,000,000 layouts took
-        # two minutes to build before the estimate refused them)
-        counts = parse_range(nodes_text, "count")
-        within_limits(collective_estimate(
-            [int(n) * (1 if mode == "node" else processes_per_node) for n in counts],
-            sizes.size, ["all"], len(ALL_ALGORITHMS) if algorithm == "all" else 1, fmt,
-            random_placement=placement == "random", operation=operation))
-    layouts = layouts_for(machine.topology, nodes_text, shape_text,
-                          machine.get("system.nodes"))
-    element = parse_range(element_size_text, "size", default_unit="B")
-    if len(element) != 1 or not element[0] > 0:
-        raise InputError(f"--element-size takes one size > 0, not {element_size_text!r}")
-    element_size = float(element[0])
-    # collective_rows maps every algorithm on each layout (the best p2p column needs them)
-    within_limits(collective_estimate(
-        [layout.endpoints * (1 if mode == "node" else processes_per_node)
-         for layout in layouts], sizes.size,
-        ["all"], len(ALL_ALGORITHMS) if algorithm == "all" else 1, fmt,
-        random_placement=placement == "random",
-        dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation,
-        counted=placement == "linear" and (mode == "node" or processes_per_node == 1)
-        and all(layout.is_torus or layout.family == "crossbar" for layout in layouts)))
-    rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
-                                        processes_per_node, placement, mode, element_size)
-    absent = (absent_notes(machine, operation, layouts, processes_per_node, placement, mode)
-              if algorithm == "all" else [])
-    require_finite(rows, ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree"),
-                   "predict collective",
-                   lambda row: f"for {row['algorithm']} at {row['bytes']:g} B on {row['shape']}")
+def collective_render(document: dict, fmt: str, wide: bool = False,
+                      mpi_library: str | None = None) -> str:
+    """``predict collective`` rendered from its document (``inputs``, ``assumptions`` per
+    algorithm, ``rows``; the API builds it). ``mpi_library``: the machine's
+    software.mpi_library, named in the note of ``--algorithm auto``."""
     if fmt == "json":
-        return json_text({"inputs": {"operation": operation, "machine": machine.name,
-                                     "set": list(overrides), "nodes": nodes_text,
-                                     "shape": shape_text, "bytes": sizes_text,
-                                     "algorithm": algorithm, "api": api,
-                                     "processes_per_node": processes_per_node,
-                                     "placement": placement, "hierarchy": mode,
-                                     "element_bytes": element_size, "buffers": buffers},
-                          "assumptions": {a: list(n) for a, n in assumptions.items()},
-                          "absent": absent, "rows": rows})
+        return json_text(document)
+    rows = document["rows"]
     if fmt == "csv":
         return csv_text(rows, [*rows[0]] if rows else ["nodes"])
-    placed = ("" if processes_per_node == 1 and placement == "linear" else
-              f", {processes_per_node} processes per node, {placement} placement")
-    if processes_per_node > 1:
+    inputs = document["inputs"]
+    ppn, placement, mode = (inputs["processes_per_node"], inputs["placement"],
+                            inputs["hierarchy"])
+    algorithm = inputs["algorithm"]
+    placed = ("" if ppn == 1 and placement == "linear" else
+              f", {ppn} processes per node, {placement} placement")
+    if ppn > 1:
         placed += (", hierarchy node (node-local phases in shared memory, the algorithm"
                    " among one leader per node)" if mode == "node" else
                    ", hierarchy flat (the algorithm over every rank)")
     page = Page(wide)
-    placed += ", GPU buffers" if buffers == "gpu" else ""
-    page.line(f"{operation} on {machine.name}, api {api}{placed}; ratios are the best"
-              " point-to-point algorithm's and the point-to-point tree's time over this one's")
+    placed += ", GPU buffers" if inputs["buffers"] == "gpu" else ""
+    page.line(f"{inputs['operation']} on {inputs['machine']}, api {inputs['api']}{placed};"
+              " ratios are the best point-to-point algorithm's and the point-to-point tree's"
+              " time over this one's")
     page.blank()
     columns = AUTO_COLUMNS if algorithm == "auto" else COLLECTIVE_COLUMNS
-    if mode == "node" and processes_per_node > 1:
+    if mode == "node" and ppn > 1:
         columns = (*columns[:5], Column("node_local_s", "in node", _quantity("time")),
                    *columns[5:])
     page.table(rows, columns)
     page.blank()
-    lines = _shared_then_own(assumptions)
+    lines = _shared_then_own(document["assumptions"])
     if algorithm == "auto" and rows:
-        library = machine.get("software.mpi_library")
-        chosen = (f"the MPI library's default choice, software.mpi_library {library} "
-                  f"({rows[0]['rule_set']})" if library else rows[0]["rule_set"])
-        lines = [f"auto: {chosen}; element counts with {element_size:g}-byte elements "
-                 "(--element-size)"] + lines
-    if absent:
-        page.notes("not in the table", absent)
+        chosen = (f"the MPI library's default choice, software.mpi_library {mpi_library} "
+                  f"({rows[0]['rule_set']})" if mpi_library else rows[0]["rule_set"])
+        lines = [f"auto: {chosen}; element counts with {inputs['element_bytes']:g}-byte "
+                 "elements (--element-size)"] + lines
+    if document["absent"]:
+        page.notes("not in the table", document["absent"])
         page.blank()
     page.notes("assumptions", lines)
     return page.text()

@@ -56,22 +56,9 @@ def topology_document(spec_text: str, tree_routing: str | None = None,
     }
 
 
-ESTIMATE_NOTE = (
-    "saturation estimate: the channel-load bound (throughput) as an input-queued VC router"
-    " reaches it (model/topology/saturation.py, docs/saturation.md: allocator matching,"
-    " head-of-line blocking, dateline VC classes, load balance, speedup, VC turnaround,"
-    " credit round trip) for the machine's routers (--machine: network.virtual_channels,"
-    " vc_buffer_flits, switch_allocator, internal_speedup, router_pipeline_cycles,"
-    " router_link_latency, packet_max_flits) or the simulator's default router (2 VCs x 8"
-    " flits, separable allocator, one-cycle router and links, 1-flit packets); patterns"
-    " other than uniform on grids take the load balance as 1 (the pessimistic end)")
-
-
-def topology_text(spec_text: str, fmt: str, tree_routing: str | None = None,
-                  wide: bool = False, machine_name: str | None = None,
-                  overrides=()) -> str:
-    """``icnperf topology SPEC`` output in the chosen format (``wide``: notes unwrapped)."""
-    doc = topology_document(spec_text, tree_routing, machine_name, overrides)
+def topology_render(doc: dict, fmt: str, wide: bool = False) -> str:
+    """``icnperf topology SPEC`` output of :func:`topology_document`'s ``doc`` in the chosen
+    format (``wide``: notes unwrapped)."""
     if fmt == "json":
         return json_text(doc)
     scalar_keys = ("family", "spec", "routers", "endpoints", "radix", "links", "diameter",
@@ -198,22 +185,18 @@ def compare_rows(endpoints: int | None, radix: str | None, families: str | None,
     return _designs_for_radix(radix, families, levels, fmt)
 
 
-def compare_text(endpoints: int | None, radix: str | None, families: str | None,
-                 torus_dims: str, levels: int, fmt: str, wide: bool = False) -> str:
-    """``icnperf compare-topologies`` output in the chosen format (``wide``: the table and
-    notes at full width)."""
-    rows = compare_rows(endpoints, radix, families, torus_dims, levels, fmt)
-    columns = COMPARE_COLUMNS if radix is None else (
+def compare_render(document: dict, fmt: str, wide: bool = False) -> str:
+    """``icnperf compare-topologies`` output of its ``document`` (``inputs``, ``notes``,
+    ``designs``) in the chosen format (``wide``: the table and notes at full width)."""
+    rows = document["designs"]
+    columns = COMPARE_COLUMNS if document["inputs"]["radix"] is None else (
         Column("radix_limit", "radix limit", number(), keep=True), *COMPARE_COLUMNS)
     if fmt == "json":
-        return json_text({"inputs": {"endpoints": endpoints, "radix": radix,
-                                     "families": families, "torus_dims": torus_dims,
-                                     "fattree_levels": levels},
-                          "notes": list(COMPARE_NOTES), "designs": rows})
+        return json_text(document)
     if fmt == "csv":
         return csv_text(rows, [c.key for c in columns])
     page = Page(wide)
     page.table(rows, columns)
     page.blank()
-    page.notes("notes", COMPARE_NOTES)
+    page.notes("notes", document["notes"])
     return page.text()

@@ -1,0 +1,192 @@
+"""``icnperf.predict_app`` and ``icnperf.place``: an application skeleton per node count
+(``icnperf predict app``), NPB IS's placements ranked (``icnperf place``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from icnperf.api import options, values
+from icnperf.api.guard import quiet
+from icnperf.api.results import Result
+from icnperf.errors import InputError
+
+ALL = "all"
+"""``algorithm="all"``: the hardware tree and each phase's point-to-point algorithm."""
+
+class AppResult(Result):
+    """``predict app``: one row per (node count, phase) with its time and share, one total
+    per node count (``totals``), and the notes."""
+
+    command = "predict app"
+
+    @property
+    def totals(self) -> list[dict]:
+        return self.to_dict()["totals"]
+
+    def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.reports.text.apps import app_render
+
+        return app_render(self._document, fmt, wide)
+
+    def figure(self):
+        from icnperf.reports.result_figures import app_figure
+
+        return app_figure(self._document)
+
+
+class PlacementResult(Result):
+    """NPB IS placements ranked by predicted time (``place``, ``predict app npb-is``)."""
+
+    command = "place"
+    rows_key = "placements"
+
+    def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.reports.text.apps import placement_render
+
+        return placement_render(self._document, fmt, wide)
+
+    def figure(self):
+        from icnperf.reports.result_figures import placement_figure
+
+        return placement_figure(self._document)
+
+
+def _problem(given: dict) -> dict:
+    """The legacy keywords as resolve_skeleton takes them (the CLI's parameter names)."""
+    return {
+        "rows": options.optional_count(given.get("rows"), "--rows"),
+        "nonzeros_per_row": options.optional_count(given.get("nnz_per_row"),
+                                                   "--nnz-per-row"),
+        "cells": options.optional_count(given.get("cells"), "--cells"),
+        "steps": options.optional_count(given.get("steps"), "--steps"),
+        "iterations": options.optional_count(given.get("iterations"), "--iterations"),
+        "local": values.shape_text(given.get("local")),
+        "variant": options.optional_choice(given.get("variant"), options.HPCG_VARIANTS,
+                                           "--variant"),
+        "klass": None if given.get("class_") is None else str(given["class_"]),
+    }
+
+
+@quiet
+def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
+                shape: Any = None, param: Any = None, algorithm: str | None = None,
+                ppn: Any = None, placement: str = "linear", buffers: str = "host",
+                rows: Any = None,
+                nnz_per_row: Any = None, cells: Any = None, steps: Any = None,
+                iterations: Any = None, local: Any = None, variant: str | None = None,
+                class_: str | None = None, budget_format: str = "json"):
+    """What ``icnperf predict app APP`` computes: a skeleton (a bundled name such as
+    ``"heat"`` or a TOML path) on ``machine`` per node count; ``"npb-is"`` ranks
+    placements with its Python model (a :class:`PlacementResult`).
+
+    Keywords are the command's options: ``set``, ``nodes``, ``shape``, ``param``
+    (``{"n": 2048}`` or ``"n=2048"`` items), ``algorithm`` (each phase's own by default;
+    best, auto, hw-tree, ...; all: the hardware tree beside the point-to-point
+    algorithm), ``ppn``, ``placement``, ``buffers`` (host or gpu: the machine's GPU-buffer
+    path), and the bundled apps' own ``rows``,
+    ``nnz_per_row``, ``cells``, ``steps``, ``iterations``, ``local`` (``"16x16x16"``),
+    ``variant`` (hpcg: reference, optimized) and ``class_`` (npb-is: S..D).
+    """
+    from icnperf.data.files import printable
+    from icnperf.data.limits import skeleton_within_limits
+    from icnperf.data.machine import with_buffers
+    from icnperf.reports.text.apps import (NPB_IS_OPTIONS, _flag, compared_results,
+                                           resolve_skeleton, skeleton_notes_of_runs,
+                                           skeleton_results, skeleton_rows,
+                                           set_comparison)
+    from icnperf.reports.text.predict import layouts_for
+
+    given = _problem({"rows": rows, "nnz_per_row": nnz_per_row, "cells": cells,
+                      "steps": steps, "iterations": iterations, "local": local,
+                      "variant": variant, "class_": class_})
+    given["processes_per_node"] = options.optional_integer(ppn, "--ppn", low=1)
+    placement = options.choice(placement, options.PLACEMENTS, "--placement")
+    buffers = options.choice(buffers, options.BUFFERS, "--buffers")
+    params = values.items(param, "--param")
+    nodes_text, nodes_recorded = values.counts_text(nodes)
+    shape_text = values.shape_text(shape)
+    machine, overrides = values.machine(machine, set)
+    machine = with_buffers(machine, buffers)
+    if app == "npb-is":
+        used = {k: v for k, v in given.items() if v is not None}
+        stray = sorted({*used} - NPB_IS_OPTIONS)
+        if stray or params or algorithm is not None or placement != "linear":
+            names = ", ".join([_flag(s) for s in stray] + (["--param"] if params else [])
+                              + (["--algorithm"] if algorithm is not None else [])
+                              + (["--placement"] if placement != "linear" else []))
+            raise InputError(f"{names} does not apply to npb-is (its Python model takes "
+                             "--class and --ppn)")
+        return _placements(machine, used.get("klass", "C"), None, nodes_text,
+                           used.get("processes_per_node"))
+    if given.get("klass") is not None:
+        raise InputError(f"--class does not apply to {printable(app)} (npb-is only)")
+    skeleton, ppn = resolve_skeleton(app, {k: v for k, v in given.items() if k != "klass"},
+                                     params, machine)
+    layouts = [layout.placed(layout.processes_per_node, placement)
+               for layout in layouts_for(machine.topology, nodes_text, shape_text,
+                                         machine.get("system.nodes"))]
+    skeleton_within_limits(skeleton, machine, [lay.endpoints for lay in layouts], ppn,
+                           algorithm, budget_format)
+    if algorithm == ALL:
+        runs = compared_results(skeleton, machine, layouts, ppn)
+    else:
+        runs = [(algorithm, skeleton_results(skeleton, machine, layouts, algorithm, ppn))]
+    tables = [(label, *skeleton_rows(results, skeleton.scaling, label))
+              for label, results in runs]
+    if algorithm == ALL:
+        set_comparison([totals for _, _, totals in tables])
+    notes = skeleton_notes_of_runs(skeleton, runs, algorithm == ALL)
+    first = runs[0][1][0]
+    document = {"inputs": {"app": app, "skeleton": skeleton.name, "machine": machine.name,
+                           "nodes": nodes_recorded, "shape": shape_text,
+                           "algorithm": algorithm, "placement": placement,
+                           "buffers": buffers, "processes_per_node": first.ppn,
+                           "parameters": first.parameters},
+                "notes": notes,
+                "rows": [row for _, rows, _ in tables for row in rows],
+                "totals": [row for _, _, totals in tables for row in totals]}
+    return AppResult(document)
+
+
+@quiet
+def place(machine: Any, *, app: str = "npb-is", class_: Any = "C", procs: Any,
+          set: Any = None) -> PlacementResult:
+    """What ``icnperf place`` computes: the placements (nodes x processes per node) of a
+    job of ``procs`` processes ranked by predicted time; ``app`` is npb-is, ``class_`` its
+    problem class (S..D), ``machine`` one with bundled NPB IS measurements."""
+    app = options.choice(app, ("npb-is",), "--app")
+    procs = options.integer(procs, "--procs", low=1)
+    machine, _ = values.machine(machine, set)
+    return _placements(machine, str(class_), procs, None, None)
+
+
+def _placements(machine, klass: str, procs: int | None, nodes_text: str | None,
+                ppn: int | None) -> PlacementResult:
+    from icnperf.data.measurements.tables import load_table
+    from icnperf.model.apps import npb_is
+    from icnperf.units import parse_range
+
+    tables = npb_is.TABLES_FOR_MACHINE.get(machine.name)
+    if not tables:
+        raise InputError(f"no bundled NPB IS measurements to fit for {machine.name}; "
+                         f"machines with data: {', '.join(npb_is.TABLES_FOR_MACHINE)}")
+    if klass not in npb_is.CLASSES:
+        raise InputError(f"unknown NPB class {klass!r}; choose one of"
+                         f" {', '.join(npb_is.CLASSES)}")
+    table = next((t for t in tables if t.endswith(f"class-{klass.lower()}")), tables[0])
+    params = npb_is.fit(load_table(table), machine).params
+    if procs is not None:
+        ranked = npb_is.rank_placements(machine, klass, procs, params)
+    else:
+        if nodes_text is None or ppn is None:
+            raise InputError("npb-is needs --nodes and --ppn (or use icnperf place --procs)")
+        ranked = sorted(((int(n), ppn, float(npb_is.predict(machine, int(n), ppn, klass,
+                                                            params).total_s))
+                         for n in parse_range(nodes_text, "count")), key=lambda r: r[2])
+    rows = [{"rank": i + 1, "nodes": n, "processes_per_node": p, "processes": n * p,
+             "total_s": t} for i, (n, p, t) in enumerate(ranked)]
+    note = (f"contention parameters fitted on {table} (all included rows); the held-out"
+            " agreement of this model is reported by icnperf validate (npb-is checks)")
+    return PlacementResult({"inputs": {"app": "npb-is", "machine": machine.name,
+                                       "class": klass, "procs": procs},
+                            "notes": [note], "placements": rows})

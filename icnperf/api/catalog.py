@@ -1,0 +1,165 @@
+"""The machines and topologies: ``icnperf.machines``, ``icnperf.machine``,
+``icnperf.topology`` and ``icnperf.compare_topologies`` (the commands of the same names)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from icnperf.api import options, values
+from icnperf.api.guard import quiet
+from icnperf.api.results import Result
+
+
+class MachinesResult(Result):
+    """``machines``: the bundled presets, one record each (``name``, ``system``, ``site``,
+    ``year``, ``description``); iterates, indexes and counts like the list of records."""
+
+    command = "machines"
+    rows_key = "machines"
+
+    def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.reports.text.machines import presets_render
+
+        return presets_render(self._document["machines"], fmt, wide)
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self._document["machines"])
+
+    def __getitem__(self, index):
+        return self.rows[index]
+
+    @property
+    def names(self) -> list[str]:
+        return [row["name"] for row in self._document["machines"]]
+
+
+class MachineResult(Result):
+    """One machine (``icnperf.machine``): renders what ``icnperf machine NAME`` prints, and
+    is what the other functions take as their ``machine``. ``.machine`` is the record
+    itself (icnperf.data.machine.Machine); its attributes (``name``, ``topology``,
+    ``get(path)``, ...) are reachable from here too. ``rows`` are the parameters."""
+
+    command = "machine"
+    rows_key = "parameters"
+
+    def __init__(self, machine, document: dict) -> None:
+        super().__init__(document)
+        self.machine = machine
+
+    def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.reports.text.machines import machine_render
+
+        return machine_render(self._document, fmt, wide)
+
+    def __getattr__(self, name: str):
+        if name.startswith("_") or name == "machine":
+            raise AttributeError(name)
+        return getattr(self.machine, name)
+
+    def _repr_text(self) -> str:
+        return f"<icnperf machine {self.machine.name}: {self.machine.topology}>"
+
+
+class TopologyResult(Result):
+    """``topology``: one topology's metrics (a flat document: family, spec, routers, ...,
+    channel_load and throughput per traffic pattern, notes); ``rows`` one per pattern."""
+
+    command = "topology"
+
+    @property
+    def rows(self) -> list[dict]:
+        doc = self._document
+        return [{"pattern": p, "channel_load": doc["channel_load"][p],
+                 "throughput": doc["throughput"][p]} for p in doc["channel_load"]]
+
+    def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.reports.text.topology import topology_render
+
+        return topology_render(self._document, fmt, wide)
+
+    def figure(self):
+        from icnperf.reports.result_figures import topology_figure
+
+        return topology_figure(self._document)
+
+
+class ComparisonResult(Result):
+    """``compare-topologies``: one design per family (``designs``, also ``rows``)."""
+
+    command = "compare-topologies"
+    rows_key = "designs"
+
+    def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.reports.text.topology import compare_render
+
+        return compare_render(self._document, fmt, wide)
+
+    def figure(self):
+        from icnperf.reports.result_figures import comparison_figure
+
+        return comparison_figure(self._document)
+
+
+@quiet
+def machines() -> MachinesResult:
+    """The bundled machine presets (``icnperf machines``)."""
+    from icnperf.data.machine import list_presets, load_machine
+
+    rows = []
+    for name, description in list_presets():
+        preset = load_machine(name)
+        year = preset.system.get("year")
+        rows.append({"name": name, "system": preset.system.get("name", ""),
+                     "site": preset.system.get("site", ""),
+                     "year": "" if year is None else str(year), "description": description})
+    return MachinesResult({"machines": rows})
+
+
+@quiet
+def machine(name_or_path: Any, set: Any = None) -> MachineResult:
+    """A bundled preset by name or a machine TOML file by path (or a machine already
+    loaded), with ``set`` applied: ``{"section.key": value}`` (numbers in SI units, text as
+    on the command line: ``"60ns"``) or ``"section.key=value"`` items, as ``--set``."""
+    from icnperf.reports.text.machines import machine_document
+
+    loaded, overrides = values.machine(name_or_path, set)
+    asked = name_or_path if isinstance(name_or_path, str) else loaded.name
+    return MachineResult(loaded, machine_document(loaded, {"machine": asked,
+                                                          "set": overrides}))
+
+
+@quiet
+def topology(spec: str, *, tree_routing: str | None = None) -> TopologyResult:
+    """Structural metrics and channel loads of one topology ``spec``
+    (``"torus:8x8x16"``; ``icnperf topology SPEC``); ``tree_routing`` a fat tree's up-port
+    rule (random, dmodk)."""
+    from icnperf.reports.text.topology import topology_document
+
+    tree_routing = options.optional_choice(tree_routing, options.TREE_ROUTINGS,
+                                           "--tree-routing")
+    return TopologyResult(topology_document(spec, tree_routing))
+
+
+@quiet
+def compare_topologies(*, endpoints: Any = None, radix: Any = None, families: Any = None,
+                       torus_dims: Any = "3,6", levels: Any = 3,
+                       budget_format: str = "json") -> ComparisonResult:
+    """Every family sized for ``endpoints`` endpoints, or the largest design within each
+    router ``radix`` (``"36,64"`` or ``[36, 64]``) (``icnperf compare-topologies``);
+    ``families`` (``"fattree,dragonfly"`` or a list), ``torus_dims``, ``levels`` (fat-tree
+    levels)."""
+    from icnperf.reports.text.topology import COMPARE_NOTES, compare_rows
+
+    endpoints = options.optional_count(endpoints, "--endpoints")
+    levels = options.count(levels, "--levels")
+    radix = values.sequence_of_text(radix, "--radix")
+    families = values.sequence_of_text(families, "--families")
+    torus_dims = values.sequence_of_text(torus_dims, "--torus-dims")
+    rows = compare_rows(endpoints, radix, families, torus_dims, levels, budget_format)
+    return ComparisonResult({"inputs": {"endpoints": endpoints, "radix": radix,
+                                        "families": families, "torus_dims": torus_dims,
+                                        "fattree_levels": levels},
+                             "notes": list(COMPARE_NOTES), "designs": rows})

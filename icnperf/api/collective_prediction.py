@@ -1,0 +1,110 @@
+"""``icnperf.predict_collective``: a collective's time per node count, size and algorithm
+(``icnperf predict collective``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from icnperf.api import options, values
+from icnperf.api.guard import quiet
+from icnperf.api.results import Result
+from icnperf.errors import InputError
+
+
+class CollectiveResult(Result):
+    """``predict collective``: one row per (layout, size, algorithm), ``assumptions`` per
+    algorithm."""
+
+    command = "predict collective"
+
+    def __init__(self, document: dict, mpi_library: str | None = None) -> None:
+        super().__init__(document)
+        self._mpi_library = mpi_library
+
+    @property
+    def assumptions(self) -> dict:
+        return self.to_dict()["assumptions"]
+
+    def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.reports.text.predict import collective_render
+
+        return collective_render(self._document, fmt, wide, self._mpi_library)
+
+    def figure(self):
+        from icnperf.reports.result_figures import collective_figure
+
+        return collective_figure(self._document)
+
+
+@quiet
+def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: Any = None,
+                       shape: Any = None, bytes: Any = "256B", algorithm: str = "all",
+                       element_size: Any = "8B", api: str = "mpi", ppn: Any = 1,
+                       hierarchy: str | None = None, placement: str = "linear",
+                       buffers: str = "host",
+                       budget_format: str = "json") -> CollectiveResult:
+    """What ``icnperf predict collective OPERATION`` computes (broadcast, reduce,
+    allreduce, allgather, alltoall, barrier) on ``machine`` (a preset name, a machine TOML
+    path or ``icnperf.machine(...)``).
+
+    Keywords are the command's options: ``set``, ``nodes`` (``"8..32768:x2"``, a count or a
+    list; default the whole machine), ``shape`` (``"4x4x8"`` or ``(4, 4, 8)``), ``bytes``
+    (data per rank: text, a number or a list), ``algorithm`` (all, auto, hw-tree,
+    binomial, ...), ``element_size`` (bytes of one element), ``api``, ``ppn``,
+    ``hierarchy`` (node, flat; default node with ppn > 1 for the node-aware operations)
+    ``placement`` (linear, spread, random) and ``buffers`` (host or gpu: the machine's
+    GPU-buffer path). With ``algorithm="all"`` the document's ``absent`` says which
+    algorithms are left out and why. ``budget_format``: the output the work
+    budget prices the rows for (the command line passes its ``--format``).
+    """
+    from icnperf.data.limits import within_limits
+    from icnperf.data.machine import with_buffers
+    from icnperf.model.budget import collective_estimate
+    from icnperf.model.collectives import ALL_ALGORITHMS, operation_name
+    from icnperf.reports.render import require_finite
+    from icnperf.reports.text.predict import (absent_notes, collective_rows, hierarchy_for,
+                                              layouts_for)
+    from icnperf.units import parse_range
+
+    api = options.choice(api, options.APIS, "--api")
+    ppn = options.integer(ppn, "--ppn", low=1)
+    hierarchy = options.optional_choice(hierarchy, options.HIERARCHIES, "--hierarchy")
+    placement = options.choice(placement, options.PLACEMENTS, "--placement")
+    buffers = options.choice(buffers, options.BUFFERS, "--buffers")
+    nodes_text, nodes_recorded = values.counts_text(nodes)
+    shape_text = values.shape_text(shape)
+    element_text, _ = values.size_text(element_size, "--element-size")
+    operation = operation_name(operation)
+    machine, overrides = values.machine(machine, set)
+    machine = with_buffers(machine, buffers)
+    layouts = layouts_for(machine.topology, nodes_text, shape_text,
+                          machine.get("system.nodes"))
+    sizes, sizes_recorded = values.sizes(bytes)
+    mode = hierarchy_for(hierarchy, ppn, operation)
+    element = parse_range(element_text, "size", default_unit="B")
+    if len(element) != 1 or not element[0] > 0:
+        raise InputError(f"--element-size takes one size > 0, not {element_text!r}")
+    element_bytes = float(element[0])
+    # collective_rows maps every algorithm on each layout (the best p2p column needs them)
+    within_limits(collective_estimate(
+        [layout.endpoints * (1 if mode == "node" else ppn) for layout in layouts],
+        sizes.size, ["all"], len(ALL_ALGORITHMS) if algorithm == "all" else 1,
+        budget_format, random_placement=placement == "random",
+        dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation))
+    rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
+                                        ppn, placement, mode, element_bytes)
+    absent = (absent_notes(machine, operation, layouts, ppn, placement, mode)
+              if algorithm == "all" else [])
+    require_finite(rows, ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree"),
+                   "predict collective",
+                   lambda row: f"for {row['algorithm']} at {row['bytes']:g} B on {row['shape']}")
+    document = {"inputs": {"operation": operation, "machine": machine.name,
+                           "set": overrides, "nodes": nodes_recorded, "shape": shape_text,
+                           "bytes": sizes_recorded, "algorithm": algorithm, "api": api,
+                           "processes_per_node": ppn, "placement": placement,
+                           "hierarchy": mode, "element_bytes": element_bytes,
+                           "buffers": buffers},
+                "assumptions": {a: list(n) for a, n in assumptions.items()},
+                "absent": absent, "rows": rows}
+    library = machine.get("software.mpi_library") if algorithm == "auto" else None
+    return CollectiveResult(document, library)

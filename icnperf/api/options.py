@@ -1,0 +1,134 @@
+"""The checks the command line's options make, as the API makes them: choices, ranges and
+counts, each refused with the one-line message the command line prints after ``error:``.
+
+The choices live here once; ``icnperf.cli`` builds its Click options from them (so the two
+cannot drift), and the API runs the same checks on values a Python caller gives. Click's
+wording is kept word for word ("Invalid value for '--ppn': 0 is not in the range x>=1."),
+so a script sees the message a shell user sees. Nothing here imports NumPy: the command
+line imports this module to build its options.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from icnperf.errors import InputError
+
+APIS = ("mpi", "shmem", "none")
+"""``--api``: the software overhead charged (MPI, SHMEM, none = hardware only)."""
+
+PLACEMENTS = ("linear", "spread", "random")
+"""``--placement``: nodes on endpoints in order, round-robin over leaf switches or groups,
+or a random permutation (seed 0)."""
+
+BUFFERS = ("host", "gpu")
+"""``--buffers``: message buffers in host memory or in GPU memory (the machine's GPU-buffer
+path)."""
+
+HIERARCHIES = ("node", "flat")
+"""``--hierarchy``: node-aware collectives or the algorithm over every rank."""
+
+HPCG_VARIANTS = ("reference", "optimized")
+"""``--variant`` of ``predict app hpcg``."""
+
+TREE_ROUTINGS = ("random", "dmodk")
+"""``--tree-routing`` of ``topology``: a fat tree's up-port rule."""
+
+
+def _invalid(option: str, text: str) -> InputError:
+    return InputError(f"Invalid value for '{option}': {text}")
+
+
+def choice(value: Any, choices: Sequence[str], option: str) -> str:
+    """``value`` when it is one of ``choices``; else Click's message for ``option``."""
+    if isinstance(value, str) and value in choices:
+        return value
+    listed = ", ".join(repr(c) for c in choices)
+    raise _invalid(option, f"{value!r} is not one of {listed}.")
+
+
+def optional_choice(value: Any, choices: Sequence[str], option: str) -> str | None:
+    """:func:`choice`, with None (the option not given) passed through."""
+    return None if value is None else choice(value, choices, option)
+
+
+def _range_text(low: float | None, high: float | None) -> str:
+    if high is None:
+        return f"x>={low}"
+    return f"{low}<=x<={high}"
+
+
+def integer(value: Any, option: str, low: int | None = None) -> int:
+    """A whole number at least ``low``: an int, a whole float or its text ("4");
+    Click's IntRange messages otherwise."""
+    if isinstance(value, bool):
+        raise _invalid(option, f"{value!r} is not a valid integer range.")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str):
+        try:
+            value = int(value.strip())
+        except ValueError:
+            raise _invalid(option, f"{value!r} is not a valid integer range.") from None
+    if not isinstance(value, int):
+        raise _invalid(option, f"{value!r} is not a valid integer range.")
+    if low is not None and value < low:
+        raise _invalid(option, f"{value} is not in the range {_range_text(low, None)}.")
+    return value
+
+
+def optional_integer(value: Any, option: str, low: int | None = None) -> int | None:
+    """:func:`integer`, with None passed through."""
+    return None if value is None else integer(value, option, low)
+
+
+def real(value: Any, option: str, low: float | None = None,
+         high: float | None = None) -> float:
+    """A number within [``low``, ``high``]: an int, a float or its text ("0.3"); Click's
+    FloatRange messages otherwise (a NaN is in no range)."""
+    if isinstance(value, bool):
+        raise _invalid(option, f"{value!r} is not a valid float range.")
+    try:
+        number = float(value.strip() if isinstance(value, str) else value)
+    except (TypeError, ValueError):
+        raise _invalid(option, f"{value!r} is not a valid float range.") from None
+    if (low is not None and not number >= low) or (high is not None and not number <= high):
+        bounds = _range_text(low if low is not None else -math.inf, high)
+        raise _invalid(option, f"{number!r} is not in the range {bounds}.")
+    return number
+
+
+def optional_real(value: Any, option: str, low: float | None = None,
+                  high: float | None = None) -> float | None:
+    """:func:`real`, with None passed through."""
+    return None if value is None else real(value, option, low, high)
+
+
+def count(value: Any, option: str) -> int:
+    """A whole count as the command line's counts read it ("100000", "1e5") or an int;
+    the message of ``icnperf.cli.common.Count`` otherwise."""
+    if isinstance(value, bool):
+        raise _invalid(option, f"{value!r} is not a count")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    from icnperf.units import parse_quantity
+
+    try:
+        return int(parse_quantity(str(value), "count"))
+    except InputError as error:
+        raise _invalid(option, str(error)) from None
+
+
+def optional_count(value: Any, option: str) -> int | None:
+    """:func:`count`, with None passed through."""
+    return None if value is None else count(value, option)
+
+
+def flag(value: Any, option: str) -> bool:
+    """A yes/no option: True or False (a flag on the command line)."""
+    if isinstance(value, bool):
+        return value
+    raise InputError(f"{option} is a flag: give True or False, not {value!r}")

@@ -1,0 +1,149 @@
+"""``icnperf.predict_p2p``: latency, bandwidth and message rate of one message per size
+(``icnperf predict p2p``)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from icnperf.api import options, values
+from icnperf.api.guard import quiet
+from icnperf.api.results import Result
+from icnperf.errors import InputError
+
+
+class P2PResult(Result):
+    """``predict p2p``: one row per message size. The model's columns are held as NumPy
+    arrays (``columns``); ``rows`` builds the list of row dicts on demand (charged to the
+    work budget as a held table), ``iter_rows`` yields them one at a time, as the command
+    line streams its JSON and CSV."""
+
+    command = "predict p2p"
+
+    def __init__(self, document: dict, columns: dict) -> None:
+        super().__init__(document)
+        self.columns = columns
+        """Column name -> NumPy array, SI units (bytes, seconds, bytes/s, 1/s)."""
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.columns)
+
+    def __len__(self) -> int:
+        return len(self.columns["bytes"])
+
+    def _row(self, i: int) -> dict:
+        row = {name: float(column[i]) for name, column in self.columns.items()}
+        if row["bytes"] == 0:
+            row["rate_bound_per_s"] = None  # V/L bounds nothing without payload
+        return row
+
+    def iter_rows(self) -> Iterator[dict]:
+        """The rows one at a time (nothing but the current row is built)."""
+        return (self._row(i) for i in range(len(self)))
+
+    @property
+    def rows(self) -> list[dict]:
+        from icnperf.data.limits import within_limits
+        from icnperf.model.budget import p2p_estimate
+
+        within_limits(p2p_estimate(len(self), "table"))
+        return list(self.iter_rows())
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), "rows": self.rows}
+
+    def render(self, fmt: str = "table", wide: bool = False):
+        from icnperf.reports.text.predict import p2p_render
+
+        if fmt == "table":
+            return p2p_render(self._document, self.rows, self.names, fmt, wide)
+        return p2p_render(self._document, self.iter_rows(), self.names, fmt, wide)
+
+    def figure(self):
+        from icnperf.reports.result_figures import p2p_figure
+
+        return p2p_figure(self._document["inputs"]["machine"], self.columns)
+
+
+@quiet
+def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
+                hops: Any = None, from_: Any = None, to: Any = None, api: str = "mpi",
+                ppn: Any = 1, same_node: bool = False, buffers: str = "host",
+                from_gpu: Any = None, to_gpu: Any = None, load: Any = 0.0,
+                pattern: str = "uniform", budget_format: str = "json") -> P2PResult:
+    """What ``icnperf predict p2p`` computes, for ``machine`` (a preset name, a machine
+    TOML path or ``icnperf.machine(...)``).
+
+    Keywords are the command's options: ``set`` (``{"network.link_latency": 60e-9}`` or
+    ``"network.link_latency=60ns"`` items), ``bytes`` (``"8..1MiB:x4"``, a number or a
+    list of bytes), ``hops`` (router hops; default the topology's average distance),
+    ``from_``/``to`` (endpoints: an index or torus coordinates ``"1,0,2"``), ``api`` (mpi,
+    shmem, none), ``ppn`` (processes per node sending at once), ``same_node`` (both ranks
+    on one node), ``buffers`` (host or gpu: the machine's GPU-buffer path), ``from_gpu``
+    (the sending GPU, with gpu buffers), ``to_gpu`` (the receiving GPU of the scale-up
+    domain, with gpu buffers and same_node), ``load`` (background load, a fraction of a
+    channel, 0..1) and ``pattern`` (its traffic pattern). ``budget_format``: the output the work budget prices the rows
+    for (the command line passes its ``--format``; JSON and CSV are streamed).
+    """
+    from icnperf.data.limits import within_limits
+    from icnperf.model.budget import p2p_estimate
+    from icnperf.model.network import p2p_table
+    from icnperf.reports.render import require_finite
+    import numpy as np
+
+    hops = options.optional_real(hops, "--hops", low=0)
+    api = options.choice(api, options.APIS, "--api")
+    ppn = options.integer(ppn, "--ppn", low=1)
+    same_node = options.flag(same_node, "--same-node")
+    buffers = options.choice(buffers, options.BUFFERS, "--buffers")
+    from_gpu = options.optional_integer(from_gpu, "--from-gpu", low=0)
+    to_gpu = options.optional_integer(to_gpu, "--to-gpu", low=0)
+    load = options.real(load, "--load", low=0, high=1)
+    source = values.endpoint(from_, "--from")
+    destination = values.endpoint(to, "--to")
+    machine, overrides = values.machine(machine, set)
+    if (source is None) != (destination is None):
+        raise InputError("give both --from and --to, or neither")
+    if same_node and (source is not None or hops is not None or load):
+        raise InputError("--same-node puts both ranks on one node: drop --hops, --from/--to"
+                         " and --load")
+    if buffers != "gpu" and (from_gpu is not None or to_gpu is not None):
+        raise InputError("--from-gpu/--to-gpu name GPUs: give --buffers gpu")
+    if to_gpu is not None and not same_node:
+        raise InputError("--to-gpu names the receiving GPU inside a node: give --same-node"
+                         " (between nodes the receiver is on another node)")
+    if source is not None:
+        if hops is not None:
+            raise InputError("give --hops or --from/--to, not both")
+        from icnperf.reports.text.predict import hops_between
+
+        hops = hops_between(machine.topology, source, destination)
+    if hops is not None:
+        from icnperf.model.topology.spec import parse_spec
+
+        diameter = float(parse_spec(machine.topology).evaluate().diameter)
+        if hops > diameter:
+            raise InputError(f"--hops {hops:g} exceeds the diameter {diameter:g} of"
+                             f" {machine.topology}")
+    sizes, recorded = values.sizes(bytes)
+    within_limits(p2p_estimate(sizes.size, budget_format))
+    table = p2p_table(machine, sizes, hops, api, processes_per_node=ppn, offered_load=load,
+                      pattern=pattern, same_node=same_node, buffers=buffers,
+                      from_gpu=from_gpu or 0, to_gpu=to_gpu)
+    columns = {name: np.asarray(table.columns[name], dtype=float) for name in table.columns}
+    finite = np.ones(len(columns["bytes"]), dtype=bool)
+    for name, column in columns.items():
+        finite &= np.isfinite(column) | ((name == "rate_bound_per_s")
+                                         & (columns["bytes"] == 0))
+    document = {"inputs": {"machine": machine.name, "topology": machine.topology,
+                           "set": overrides, "bytes": recorded, "hops": hops,
+                           "from": source, "to": destination, "api": api,
+                           "processes_per_node": ppn, "load": load, "pattern": pattern,
+                           "same_node": same_node, "buffers": buffers, "from_gpu": from_gpu,
+                           "to_gpu": to_gpu},
+                "assumptions": list(table.assumptions)}
+    result = P2PResult(document, columns)
+    if not finite.all():
+        require_finite([result._row(int(np.argmin(finite)))], list(columns), "predict p2p",
+                       lambda row: f"at {row['bytes']:g} B")
+    return result

@@ -1,0 +1,100 @@
+"""The natural plot of each API result, as a Plotly figure (``Result.figure()``).
+
+Each function draws what it is handed (a result's document or columns, SI units) and
+computes nothing: point-to-point latency and bandwidth against size, a collective's time
+against nodes (or size) per algorithm, an application's phase times per node count, NPB
+IS placements, channel loads per traffic pattern, designs per family. Axes are logarithmic
+when the data spans decades (:func:`icnperf.reports.figures.figure`).
+"""
+
+from __future__ import annotations
+
+from icnperf.reports.figures import figure, label
+
+
+def p2p_figure(machine_name: str, columns: dict):
+    """Latency (left axis) and ping-pong bandwidth (right axis) against message size."""
+    sizes = [float(v) for v in columns["bytes"]]
+    latency = [float(v) for v in columns["latency_s"]]
+    bandwidth = [float(v) for v in columns["bandwidth_Bps"]]
+    fig = figure(f"point-to-point on {machine_name}", "message size (B)", "latency (s)",
+                 x_values=sizes, y_values=latency)
+    fig.add_scatter(x=sizes, y=latency, name="latency", mode="lines+markers")
+    fig.add_scatter(x=sizes, y=bandwidth, name="ping-pong bandwidth", mode="lines+markers",
+                    yaxis="y2")
+    fig.update_layout(yaxis2={"title": {"text": "bandwidth (B/s)"}, "overlaying": "y",
+                              "side": "right", "showgrid": False})
+    return fig
+
+
+def collective_figure(document: dict):
+    """Time against node count per (algorithm, size); against size when there is one node
+    count."""
+    rows = document["rows"]
+    inputs = document["inputs"]
+    by_nodes = len({row["nodes"] for row in rows}) > 1
+    x_key, x_title = ("nodes", "nodes") if by_nodes else ("bytes", "data per rank (B)")
+    fig = figure(f"{inputs['operation']} on {inputs['machine']}", x_title, "time (s)",
+                 x_values=[row[x_key] for row in rows], y_values=[row["time_s"] for row in rows])
+    curves: dict[str, tuple[list, list]] = {}
+    for row in rows:
+        name = row["algorithm"] if not by_nodes else f"{row['algorithm']}, {row['bytes']:g} B"
+        xs, ys = curves.setdefault(name, ([], []))
+        xs.append(row[x_key])
+        ys.append(row["time_s"])
+    for name, (xs, ys) in curves.items():
+        fig.add_scatter(x=xs, y=ys, name=label(name), mode="lines+markers")
+    return fig
+
+
+def app_figure(document: dict):
+    """Each phase's time per node count, stacked (one group of bars per algorithm run)."""
+    inputs = document["inputs"]
+    fig = figure(f"{inputs['skeleton']} on {inputs['machine']}", "nodes", "time per run (s)",
+                 x_type="category")
+    runs = list(dict.fromkeys(row["algorithm"] for row in document["rows"]))
+    for run in runs:
+        phases = list(dict.fromkeys(row["phase"] for row in document["rows"]
+                                    if row["algorithm"] == run))
+        for phase in phases:
+            own = [row for row in document["rows"]
+                   if row["algorithm"] == run and row["phase"] == phase]
+            name = phase if len(runs) == 1 else f"{phase} ({run})"
+            fig.add_bar(x=[f"{row['nodes']:,}" for row in own],
+                        y=[row["time_s"] for row in own], name=label(name),
+                        offsetgroup=str(run), legendgroup=str(run))
+    fig.update_layout(barmode="stack" if len(runs) == 1 else "relative")
+    return fig
+
+
+def placement_figure(document: dict):
+    """Predicted total per placement (nodes x processes per node), fastest first."""
+    rows = document["placements"]
+    fig = figure(f"NPB IS class {document['inputs']['class']} on "
+                 f"{document['inputs']['machine']}", "placement", "predicted total (s)",
+                 x_type="category")
+    fig.add_bar(x=[f"{r['nodes']} x {r['processes_per_node']}" for r in rows],
+                y=[r["total_s"] for r in rows], name="total")
+    return fig
+
+
+def topology_figure(document: dict):
+    """Channel load and throughput per traffic pattern."""
+    patterns = list(document["channel_load"])
+    fig = figure(document["spec"], "traffic pattern", "flits/cycle", x_type="category")
+    fig.add_bar(x=patterns, y=[document["channel_load"][p] for p in patterns],
+                name="channel load (flits/cycle)")
+    fig.add_bar(x=patterns, y=[document["throughput"][p] for p in patterns],
+                name="throughput (flits/endpoint/cycle)")
+    return fig
+
+
+def comparison_figure(document: dict):
+    """Routers and links of each family's design."""
+    rows = document["designs"]
+    names = [f"{r['family']} {r['spec']}" for r in rows]
+    fig = figure("designs per family", "design", "count", x_type="category",
+                 y_values=[r["routers"] for r in rows] + [r["links"] for r in rows])
+    fig.add_bar(x=names, y=[r["routers"] for r in rows], name="routers")
+    fig.add_bar(x=names, y=[r["links"] for r in rows], name="links")
+    return fig

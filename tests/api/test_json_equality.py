@@ -1,0 +1,135 @@
+"""Every API result's to_dict() equals the command line's --format json for the same
+arguments given as the same text (json.dumps(result.to_dict()) parsed, against the CLI's
+output parsed), on several presets and arguments; drawn by hypothesis where that fits."""
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import icnperf
+from cli_outputs import cli_error, cli_json
+
+SETTINGS = settings(max_examples=12, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def same(result, *args):
+    assert json.loads(json.dumps(result.to_dict())) == cli_json(*args)
+
+
+def same_or_refused(call, *args):
+    """The same JSON, or the same one-line refusal (a preset without a key the request
+    needs)."""
+    try:
+        result = call()
+    except icnperf.errors.InputError as error:
+        assert cli_error(*args) == str(error)
+        return
+    same(result, *args)
+
+
+@pytest.mark.parametrize("machine,extra", [
+    ("angara-36", {}),
+    ("lumi", {"set": ("network.link_latency=60ns",)}),
+    ("summit", {"ppn": 4, "load": 0.3}),
+    ("piz-daint", {"from_": "0", "to": "100"}),
+    ("angara-4d", {"from_": "0,0,0,0", "to": "1,2,3,1", "api": "shmem"}),
+    ("lumi", {"same_node": True, "bytes": "8,64,4KiB"}),
+])
+def test_predict_p2p(machine, extra):
+    args = ["predict", "p2p", "--machine", machine]
+    flags = {"set": "--set", "ppn": "--ppn", "load": "--load", "from_": "--from", "to": "--to",
+             "api": "--api", "bytes": "--bytes"}
+    for key, value in extra.items():
+        if key == "same_node":
+            args.append("--same-node")
+        elif key == "set":
+            for item in value:
+                args += ["--set", item]
+        else:
+            args += [flags[key], str(value)]
+    same(icnperf.predict_p2p(machine, **extra), *args)
+
+
+@SETTINGS
+@given(machine=st.sampled_from(["angara-36", "angara-3d", "lumi", "summit", "frontier"]),
+       sizes=st.lists(st.sampled_from(["0", "8", "100", "4KiB", "1MiB", "3MB"]), min_size=1,
+                      max_size=3, unique=True),
+       hops=st.one_of(st.none(), st.sampled_from(["0", "1", "2.5"])),
+       api=st.sampled_from(["mpi", "shmem", "none"]))
+def test_predict_p2p_drawn(machine, sizes, hops, api):
+    text = ",".join(sizes)
+    args = ["predict", "p2p", "--machine", machine, "--bytes", text, "--api", api]
+    if hops is not None:
+        args += ["--hops", hops]
+    same_or_refused(lambda: icnperf.predict_p2p(machine, bytes=text, hops=hops, api=api),
+                    *args)
+
+
+@pytest.mark.parametrize("machine,operation,extra", [
+    ("angara-4d", "allreduce", {"algorithm": "all"}),
+    ("lumi", "allreduce", {"nodes": "16,64", "bytes": "8,1MiB"}),
+    ("lumi", "allreduce", {"nodes": "4", "ppn": "8", "bytes": "8,1MiB"}),
+    ("summit", "allgather", {"nodes": "8", "algorithm": "ring"}),
+    ("piz-daint", "alltoall", {"nodes": "16", "algorithm": "auto"}),
+    ("fugaku", "broadcast", {"nodes": "16"}),
+    ("angara-3d", "bcast", {"shape": "2x2x4", "algorithm": "hw-tree",
+                            "placement": "random"}),
+])
+def test_predict_collective(machine, operation, extra):
+    args = ["predict", "collective", operation, "--machine", machine]
+    for key, value in extra.items():
+        args += [f"--{key}", value]
+    same(icnperf.predict_collective(machine, operation, **extra), *args)
+
+
+@SETTINGS
+@given(machine=st.sampled_from(["angara-3d", "lumi", "summit", "piz-daint", "sequoia"]),
+       operation=st.sampled_from(["broadcast", "allreduce", "allgather", "barrier"]),
+       nodes=st.sampled_from(["8", "16", "8,32"]),
+       sizes=st.sampled_from(["8", "256B", "8,64KiB"]),
+       algorithm=st.sampled_from(["binomial", "ring", "recursive-doubling", "auto"]))
+def test_predict_collective_drawn(machine, operation, nodes, sizes, algorithm):
+    args = ["predict", "collective", operation, "--machine", machine, "--nodes", nodes,
+            "--bytes", sizes, "--algorithm", algorithm]
+    same_or_refused(lambda: icnperf.predict_collective(machine, operation, nodes=nodes,
+                                                       bytes=sizes, algorithm=algorithm),
+                    *args)
+
+
+@pytest.mark.parametrize("machine,app,extra", [
+    ("angara-4d", "jacobi3d", {"nodes": "16..256:x4", "param": ("n=2048",)}),
+    ("angara-36", "hpcg", {"variant": "optimized"}),
+    ("angara-4d", "heat", {"nodes": "64,512", "algorithm": "all"}),
+    ("lumi", "jacobi3d", {"nodes": "16,64"}),
+    ("angara-4d", "spmv", {"nodes": "16,64", "algorithm": "recursive-doubling",
+                           "rows": "100000", "iterations": "5"}),
+    ("ib-qdr-cluster", "npb-is", {"class_": "C", "nodes": "4", "ppn": "4"}),
+])
+def test_predict_app(machine, app, extra):
+    args = ["predict", "app", app, "--machine", machine]
+    for key, value in extra.items():
+        flag = "--" + key.rstrip("_").replace("_", "-")
+        for item in (value if isinstance(value, tuple) else (value,)):
+            args += [flag, item]
+    same(icnperf.predict_app(machine, app, **extra), *args)
+
+
+def test_place():
+    same(icnperf.place("ib-qdr-cluster", class_="C", procs=16),
+         "place", "--app", "npb-is", "--class", "C", "--procs", "16",
+         "--machine", "ib-qdr-cluster")
+
+
+def test_machines_machine_topology():
+    same(icnperf.machines(), "machines")
+    same(icnperf.machine("summit"), "machine", "summit")
+    same(icnperf.machine("angara-4d", set={"network.link_latency": "60ns"}),
+         "machine", "angara-4d", "--set", "network.link_latency=60ns")
+    same(icnperf.topology("dragonfly:p=4,a=8,h=4"), "topology", "dragonfly:p=4,a=8,h=4")
+    same(icnperf.topology("fattree:k=4,n=3", tree_routing="dmodk"),
+         "topology", "fattree:k=4,n=3", "--tree-routing", "dmodk")
+    same(icnperf.compare_topologies(endpoints="1000"), "compare-topologies",
+         "--endpoints", "1000")
+    same(icnperf.compare_topologies(radix="36,64"), "compare-topologies", "--radix", "36,64")
