@@ -14,7 +14,8 @@ docs/python-api.md is the guide.
 from icnperf.api.application import place, predict_app
 from icnperf.api.catalog import compare_topologies, machine, machines, topology
 from icnperf.api.collective_prediction import predict_collective
+from icnperf.api.explanation import crossover, explain_app, explain_collective
 from icnperf.api.point_to_point import predict_p2p
 
 __all__ = ["machines", "machine", "topology", "predict_p2p", "predict_collective",
-           "predict_app", "place", "compare_topologies"]
+           "predict_app", "place", "compare_topologies", "explain_collective", "explain_app", "crossover"]

@@ -32,6 +32,9 @@ HIERARCHIES = ("node", "flat")
 HPCG_VARIANTS = ("reference", "optimized")
 """``--variant`` of ``predict app hpcg``."""
 
+VARY = ("nodes", "bytes")
+"""``--vary`` of ``crossover``: solve for the node count or the message size."""
+
 TREE_ROUTINGS = ("random", "dmodk")
 """``--tree-routing`` of ``topology``: a fat tree's up-port rule."""
 

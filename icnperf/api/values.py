@@ -146,3 +146,11 @@ def endpoint(value: Any, option: str) -> str | None:
             isinstance(v, int) and not isinstance(v, bool) for v in value):
         return ",".join(str(v) for v in value)
     raise InputError(f"{option}: give an endpoint index or coordinates, not {value!r}")
+
+
+def asked_name(value: Any) -> str | None:
+    """The machine as the caller named it: the text given (a preset name or a path), else
+    the loaded machine's name."""
+    if isinstance(value, str):
+        return value
+    return getattr(value, "name", None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from icnperf.api.options import APIS, VARY
 from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, MACHINE_OPTION,
                                 SET_OPTION, WIDE_OPTION, Count, emit)
 
@@ -31,12 +32,8 @@ def explain() -> None:
 @click.option("--bytes", "bytes_text", default=None, metavar="SIZE",
               help="Message size [default: 256B, one full Angara packet]; bare numbers are"
                    " bytes.")
-@click.option("--api", type=click.Choice(["mpi", "shmem", "none", "nccl", "rccl"]),
-              default="mpi", show_default=True,
-              help="Software overhead charged; none = hardware only; nccl, rccl: every"
-                   " algorithm of the GPU collective library in closed form.")
-@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
-              help="With --api nccl|rccl: GPUs per node [default: node.accelerators].")
+@click.option("--api", type=click.Choice(APIS), default="mpi",
+              show_default=True, help="Software overhead charged; none = hardware only.")
 @click.option("--latex", is_flag=True, help="Print the formula as LaTeX.")
 @click.option("--all-symbols", is_flag=True,
               help="Keep the packet format (f, P, H), switching flags (s, s_c) and tree"
@@ -52,20 +49,12 @@ def explain_collective(operation: str, algorithm: str, machine_name: str,
                        force: bool, wide: bool) -> None:
     """The closed form of collective OPERATION by one algorithm, its value and the
     elasticity of every parameter (dT/dx * x/T: which knob matters most)."""
-    if api in ("nccl", "rccl"):
-        from icnperf.reports.text.nccl import ccl_explain_text
+    from icnperf.api import explain_collective as explained
 
-        emit(ccl_explain_text(operation, machine_name, overrides, nodes, bytes_text, api,
-                              fmt, processes_per_node, wide), output, force)
-        return
-    if algorithm is None:
-        raise click.UsageError("--algorithm is required with --api mpi|shmem|none")
-    from icnperf.reports.text.explain import explain_text
-
-    emit(explain_text("collective", operation, algorithm, machine_name, overrides, nodes,
-                      shape, bytes_text, latex, fmt, api=api, all_symbols=all_symbols,
-                      wide=wide),
-         output, force)
+    result = explained(machine_name, operation, algorithm=algorithm, set=overrides,
+                       nodes=nodes, shape=shape, bytes=bytes_text, api=api, latex=latex,
+                       all_symbols=all_symbols)
+    emit(result.render(fmt, wide), output, force)
 
 
 @explain.command("saturation")
@@ -116,10 +105,12 @@ def explain_app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: 
     """Each phase of an application skeleton in closed form at one node count: the count and
     compute terms as formulas of P and the parameters, the communication with the hops and
     channel loads it takes there."""
-    from icnperf.reports.text.explain_app import explain_app_text
+    from icnperf.api import explain_app as explained
 
-    emit(explain_app_text(app, machine_name, overrides, nodes, shape, algorithm, params,
-                          processes_per_node, fmt, wide), output, force)
+    result = explained(machine_name, app, set=overrides, nodes=nodes, shape=shape,
+                       param=params, algorithm=algorithm, ppn=processes_per_node,
+                       budget_format=fmt)
+    emit(result.render(fmt, wide), output, force)
 
 
 @click.group("crossover")
@@ -138,7 +129,7 @@ def crossover() -> None:
               help="The algorithm it is compared with (e.g. p2p-tree).")
 @click.option("--factor", "factor_text", required=True, metavar="X",
               help="Find where T_slower / T_faster >= X (X > 1).")
-@click.option("--vary", type=click.Choice(["nodes", "bytes"]), default="nodes",
+@click.option("--vary", type=click.Choice(VARY), default="nodes",
               show_default=True, help="Solve for the node count or the message size.")
 @click.option("--dims", type=click.IntRange(min=1), default=None,
               help="Torus dimensions when varying nodes [default: the machine's].")
@@ -154,7 +145,7 @@ def crossover() -> None:
 @click.option("--any-shape", is_flag=True,
               help="Refine over every node count, not only those whose balanced shape has"
                    " largest radix <= 2 x smallest.")
-@click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
+@click.option("--api", type=click.Choice(APIS), default="mpi",
               show_default=True, help="Software overhead charged; none = hardware only.")
 @FORMAT_OPTION
 @OUTPUT_OPTION
@@ -167,8 +158,10 @@ def crossover_collective(operation: str, machine_name: str, overrides: tuple[str
                          fmt: str, output: str | None, force: bool, wide: bool) -> None:
     """The smallest node count or message size at which collective OPERATION by --faster
     is --factor times faster than by --slower."""
-    from icnperf.reports.text.explain import crossover_text
+    from icnperf.api import crossover as solved
 
-    emit(crossover_text("collective", operation, machine_name, overrides, faster, slower,
-                        factor_text, vary, dims, range_text, bytes_text, nodes, shape, fmt,
-                        api=api, any_shape=any_shape, wide=wide), output, force)
+    result = solved(machine_name, operation, faster=faster, slower=slower, factor=factor_text,
+                    set=overrides, vary=vary, dims=dims, range=range_text, bytes=bytes_text,
+                    nodes=nodes, shape=shape, any_shape=any_shape, api=api,
+                    budget_format=fmt)
+    emit(result.render(fmt, wide), output, force)

@@ -98,3 +98,38 @@ def comparison_figure(document: dict):
     fig.add_bar(x=names, y=[r["routers"] for r in rows], name="routers")
     fig.add_bar(x=names, y=[r["links"] for r in rows], name="links")
     return fig
+
+
+def elasticity_figure(document: dict):
+    """Each parameter's elasticity (dT/dx * x / T), largest first."""
+    rows = document["elasticities"]
+    fig = figure(f"{document['operation']} by {document['algorithm']} on "
+                 f"{document['machine']}: elasticities", "parameter", "elasticity",
+                 x_type="category")
+    fig.add_bar(x=[label(row["key"]) for row in rows], y=[row["elasticity"] for row in rows],
+                name="elasticity")
+    return fig
+
+
+def crossover_figure(document: dict):
+    """The ratio slower / faster over the scan, with the factor sought as a line."""
+    rows = document["rows"]
+    inputs = document["inputs"]
+    x_title = "nodes" if inputs["vary"] == "nodes" else "message size (B)"
+    fig = figure(f"{inputs['faster']} against {inputs['slower']} on {document['machine']}",
+                 x_title, "time ratio (slower / faster)",
+                 x_values=[row["value"] for row in rows])
+    fig.add_scatter(x=[row["value"] for row in rows], y=[row["ratio"] for row in rows],
+                    name="ratio", mode="lines+markers")
+    fig.add_hline(y=inputs["factor"], line_dash="dash", annotation_text="factor")
+    return fig
+
+
+def phase_share_figure(document: dict):
+    """``explain app``: each phase's share of the time per run at its node count."""
+    phases = document["phases"]
+    fig = figure(f"{document['app']} at {document['nodes']:,} nodes: phase shares", "phase",
+                 "share of the time per run", x_type="category")
+    fig.add_bar(x=[label(p["name"]) for p in phases], y=[p["share"] for p in phases],
+                name="share")
+    return fig

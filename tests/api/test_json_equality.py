@@ -133,3 +133,44 @@ def test_machines_machine_topology():
     same(icnperf.compare_topologies(endpoints="1000"), "compare-topologies",
          "--endpoints", "1000")
     same(icnperf.compare_topologies(radix="36,64"), "compare-topologies", "--radix", "36,64")
+
+
+@pytest.mark.parametrize("machine,operation,extra", [
+    ("angara-4d", "broadcast", {"algorithm": "hw-tree"}),
+    ("lumi", "allreduce", {"algorithm": "ring"}),
+    ("lumi", "allreduce", {"algorithm": "auto", "nodes": "16", "bytes": "1MiB"}),
+    ("angara-4d", "allreduce", {"algorithm": "ring", "nodes": "64",
+                                "set": "network.link_latency=60ns"}),
+])
+def test_explain_collective(machine, operation, extra):
+    args = ["explain", "collective", operation, "--machine", machine]
+    for key, value in extra.items():
+        args += [f"--{key}", value]
+    same(icnperf.explain_collective(machine, operation, **extra), *args)
+
+
+@pytest.mark.parametrize("machine,app,extra", [
+    ("angara-4d", "jacobi3d", {"nodes": "4096"}),
+    ("angara-36", "hpcg", {}),
+    ("angara-4d", "heat", {"nodes": "512", "param": "cells=1e6"}),
+])
+def test_explain_app(machine, app, extra):
+    args = ["explain", "app", app, "--machine", machine]
+    for key, value in extra.items():
+        args += [f"--{key}", value]
+    same(icnperf.explain_app(machine, app, **extra), *args)
+
+
+@pytest.mark.parametrize("extra", [
+    {"operation": "broadcast", "machine": "angara-3d", "faster": "hw-tree",
+     "slower": "p2p-tree", "factor": "4"},
+    {"operation": "allreduce", "machine": "angara-36", "faster": "hw-tree",
+     "slower": "ring", "factor": "2", "vary": "bytes"},
+])
+def test_crossover(extra):
+    extra = dict(extra)
+    operation, machine = extra.pop("operation"), extra.pop("machine")
+    args = ["crossover", "collective", operation, "--machine", machine]
+    for key, value in extra.items():
+        args += [f"--{key}", value]
+    same(icnperf.crossover(machine, operation, **extra), *args)

@@ -181,8 +181,8 @@ def test_pairwise_counted_in_structure_is_charged_per_step():
 @pytest.mark.parametrize("call", [
     lambda: __import__("icnperf.api", fromlist=["x"]).predict_app(
         "angara-3d", "spmv", nodes="4096", budget_format="csv"),
-    lambda: __import__("icnperf.reports.text.explain_app", fromlist=["x"]).explain_app_text(
-        "spmv", "angara-3d", (), 4096, None, None, (), None, "table"),
+    lambda: __import__("icnperf.api", fromlist=["x"]).explain_app(
+        "angara-3d", "spmv", nodes=4096, budget_format="table"),
     lambda: __import__("icnperf.api", fromlist=["x"]).predict_collective(
         "angara-3d", "allgather", nodes="4096", bytes="8KiB", algorithm="ring",
         budget_format="table"),

@@ -91,21 +91,20 @@ def test_predict_collective(machine, items, operation, sizes):
 @given(items=overrides(), algorithm=st.sampled_from(["hw-tree", "ring", "rabenseifner"]),
        size=size_texts)
 def test_explain(items, algorithm, size):
-    from icnperf.reports.text.explain import explain_text
+    from icnperf.api import explain_collective
 
-    _finite_or_refused(lambda: explain_text("collective", "allreduce", algorithm,
-                                            "angara-36", items, None, None, size, False,
-                                            "csv"))
+    _finite_or_refused(lambda: explain_collective("angara-36", "allreduce",
+                                                  algorithm=algorithm, set=items,
+                                                  bytes=size).to_csv())
 
 
 @SETTINGS
 @given(items=overrides(), faster=st.sampled_from(["hw-tree", "recursive-doubling"]))
 def test_crossover_over_bytes(items, faster):
-    from icnperf.reports.text.explain import crossover_text
+    from icnperf.api import crossover
 
-    _finite_or_refused(lambda: crossover_text("collective", "allreduce", "angara-36", items,
-                                              faster, "ring", "2", "bytes", None, None, None,
-                                              None, None, "csv"))
+    _finite_or_refused(lambda: crossover("angara-36", "allreduce", set=items, faster=faster,
+                                         slower="ring", factor="2", vary="bytes").to_csv())
 
 
 @pytest.mark.slow

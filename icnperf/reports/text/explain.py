@@ -1,8 +1,10 @@
 """``icnperf explain collective`` and ``icnperf crossover collective``: the formula of a
 collective with its elasticities, and where one algorithm overtakes another by a factor.
 
-The model (``icnperf.model.explain``) returns records; this module shapes them into rows and
-text. SymPy is imported (by the model) only when ``explain_text`` runs.
+The model (``icnperf.model.explain``, ``model.crossover``) returns records, the API
+(icnperf.api.explanation) turns them into documents, and this module renders those; its
+helpers that read a layout and a size (:func:`layout_for`, :func:`parse_shape`) and shape
+the rows serve the API and ``explain app`` until they move onto it.
 """
 
 from __future__ import annotations
@@ -203,56 +205,29 @@ def _auto(machine, operation: str, layout, size: float) -> tuple[str, str]:
     return algorithm, rule
 
 
-def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
-                 overrides: tuple[str, ...], nodes: int | None, shape: str | None,
-                 bytes_text: str | None, latex: bool, fmt: str, api: str = "mpi",
-                 all_symbols: bool = False, wide: bool = False) -> str:
-    """The rendered ``icnperf explain collective`` output (``wide``: lines unwrapped)."""
-    from icnperf.data.limits import within_limits
-    from icnperf.model.budget import explain_estimate
-    from icnperf.model.collectives import operation_name
-    from icnperf.model.explain import check_pair, explain
-
-    if what != "collective":
-        raise InputError(f"explain {what!r}: only 'collective' is explained so far")
-    machine = _machine(machine_name, overrides)
-    layout = layout_for(machine.topology, nodes, shape, machine.get("system.nodes"))
-    size = _size(bytes_text or DEFAULT_BYTES)
-    rule = None
-    if algorithm == "auto":
-        algorithm, rule = _auto(machine, operation, layout, size)
-    check_pair(algorithm, operation)
-    within_limits(explain_estimate(layout.ranks, algorithm, len(layout.radices or (0, 0, 0)),
-                                   operation_name(operation)))
-    explanation = explain(machine, operation, algorithm, size, layout=layout, api=api,
-                          symbolic_discrete=all_symbols)
-    require_finite([{"time_s": explanation.time}], ["time_s"], "explain")
-    require_finite([_elasticity_row(e) for e in explanation.elasticities],
-                   ["value", "derivative", "elasticity"], "explain",
-                   lambda row: f"for {row['key']}")
-    inputs = {"what": what, "operation": operation,
-              "algorithm": algorithm if rule is None else "auto",
-              "machine": machine_name, "set": list(overrides), "nodes": nodes,
-              "shape": shape, "bytes": bytes_text or DEFAULT_BYTES, "api": api,
-              "all_symbols": all_symbols}
-    if rule is not None:
-        inputs["auto"] = {"algorithm": algorithm, "rule": rule}
+def explain_render(document: dict, fmt: str, wide: bool = False, expression=None,
+                   latex: bool = False) -> str:
+    """``icnperf explain collective`` rendered from its document (the API builds it);
+    ``expression`` the SymPy formula (broken between terms for the table), ``latex``: the
+    formula as LaTeX instead (``wide``: lines unwrapped)."""
     if fmt == "json":
-        return json_text(explanation_document(machine, explanation, inputs))
-    rows = [_elasticity_row(e) for e in explanation.elasticities]
+        return json_text(document)
+    rows = [dict(row) for row in document["elasticities"]]
     if fmt == "csv":
         return csv_text(rows, ELASTICITY_KEYS)
     from icnperf.units import format_quantity
 
+    inputs = document["inputs"]
+    rule = inputs["auto"]["rule"] if "auto" in inputs else None
     for row in rows:
         row["_value"] = _parameter_value(row)
-    size_text = ("no data" if explanation.operation == "barrier"
-                 else format_quantity(explanation.bytes, "size", 4))
-    formula = ("T = " + explanation.latex) if latex else plain_formula(explanation.expression)
-    title = (f"{machine.name} ({explanation.layout}): {explanation.operation} by "
-             f"{explanation.algorithm}, {size_text}, api {api}")
+    size_text = ("no data" if document["operation"] == "barrier"
+                 else format_quantity(document["bytes"], "size", 4))
+    formula = ("T = " + document["formula"]["latex"]) if latex else plain_formula(expression)
+    title = (f"{document['machine']} ({document['layout']}): {document['operation']} by "
+             f"{document['algorithm']}, {size_text}, api {inputs['api']}")
     shares = ("elasticities, largest first (e_x = dT/dx * x / T; |e_x| is x's share of T; "
-              f"the shares add up to {explanation.share_sum * 100:.1f}%):")
+              f"the shares add up to {document['share_sum'] * 100:.1f}%):")
     page = Page(wide)
     page.line(title)
     if rule is not None:
@@ -260,9 +235,9 @@ def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
     page.blank()
     page.line(formula, hang="        ")
     page.blank()
-    page.table(_structure_rows(explanation.structure), STRUCTURE_COLUMNS, indent="  ")
+    page.table(_structure_rows(document["structure"]), STRUCTURE_COLUMNS, indent="  ")
     page.blank()
-    page.line(f"T on the machine = {format_quantity(explanation.time, 'time', 4)}")
+    page.line(f"T on the machine = {format_quantity(document['time_s'], 'time', 4)}")
     page.blank()
     page.line(shares)
     page.table(rows, ELASTICITY_COLUMNS)
@@ -272,7 +247,7 @@ def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
         for r in numeric:
             page.line(f"{r['symbol']}: {r['method']} derivative ({r['note']})", "  ", "  ")
     page.blank()
-    page.notes("assumptions", explanation.assumptions)
+    page.notes("assumptions", document["assumptions"])
     return page.text()
 
 
@@ -343,84 +318,44 @@ def _point_document(point) -> dict | None:
             "time_slower_s": point.time_slower, "ratio": point.ratio}
 
 
-def crossover_text(what: str, operation: str, machine_name: str, overrides: tuple[str, ...],
-                   faster: str, slower: str, factor_text: str, vary: str, dims: int | None,
-                   range_text: str | None, bytes_text: str | None, nodes: int | None,
-                   shape: str | None, fmt: str, api: str = "mpi",
-                    any_shape: bool = False, wide: bool = False) -> str:
-    """The rendered ``icnperf crossover collective`` output (``wide``: lines unwrapped)."""
-    from icnperf.data.limits import within_limits
-    from icnperf.model.budget import crossover_estimate
-    from icnperf.model.collectives import Layout, operation_name
-    from icnperf.model.crossover import crossover
-    from icnperf.units import format_quantity, parse_quantity, parse_range
+def crossover_document(record, rows, inputs: dict, machine_name: str) -> dict:
+    """The JSON layout of ``icnperf crossover collective``: the crossover ``record``
+    (model.crossover) with its statement, the scan ``rows``, the assumptions."""
+    return {
+        "inputs": inputs,
+        "machine": machine_name,
+        "crossover": {"status": record.status, "variable": record.variable,
+                      "factor": record.factor, "at": _point_document(record.at),
+                      "below": _point_document(record.below),
+                      "reverts": _point_document(record.reverts),
+                      "best": _point_document(record.best), "method": record.method,
+                      "fixed": record.fixed, "skipped": list(record.skipped),
+                      "evaluations": record.evaluations,
+                      "statement": crossover_statement(record)},
+        "rows": rows,
+        "assumptions": list(record.assumptions),
+    }
 
-    if what != "collective":
-        raise InputError(f"crossover {what!r}: only 'collective' is solved so far")
-    try:
-        factor = parse_quantity(factor_text, "number")
-    except InputError as error:
-        raise InputError(f"--factor: {error}") from None
-    if not factor > 1:
-        raise InputError(f"--factor must be > 1 (how many times faster), not {factor_text!r}")
-    machine = _machine(machine_name, overrides)
-    scanned = (layout_for(machine.topology, nodes, shape, machine.get("system.nodes"))
-               if vary == "bytes" else Layout.from_topology(machine.topology))
-    torus_dims = (dims if vary == "nodes" and dims is not None
-                  else len(scanned.radices or (0, 0, 0)))
 
-    def budget(ranks, points=None):
-        within_limits(crossover_estimate(ranks, [faster, slower],
-                                         len(ranks) if points is None else points, fmt,
-                                         "node count" if vary == "nodes" else "size",
-                                         torus_dims, operation_name(operation)))
+def scan_rows(record, factor: float) -> list[dict]:
+    """One row per point of the crossover's scan."""
+    return [_scan_row(p, factor) for p in record.scan]
 
-    if vary == "nodes":
-        if nodes is not None or shape is not None:
-            raise InputError("--nodes/--shape fix the torus when varying bytes; with --vary "
-                             "nodes give --range and --dims")
-        values = None if range_text is None else parse_range(range_text, "count")
-        size = _size(bytes_text or DEFAULT_BYTES)
-        record = crossover(machine, operation, faster, slower, factor, variable="nodes",
-                           values=values, dims=dims, m=size, api=api,
-                           max_aspect=None if any_shape else 2.0, budget=budget)
-    elif vary == "bytes":
-        if bytes_text is not None or dims is not None:
-            raise InputError("--bytes and --dims apply when varying nodes; with --vary bytes "
-                             "give the sizes as --range")
-        values = (None if range_text is None
-                  else parse_range(range_text, "size", default_unit="B"))
-        record = crossover(machine, operation, faster, slower, factor, variable="bytes",
-                           values=values, layout=layout_for(machine.topology, nodes, shape,
-                                             machine.get("system.nodes")),
-                           api=api, budget=lambda ranks: budget(
-                               ranks, 27 if values is None else len(values)))
-    else:
-        raise InputError(f"unknown --vary {vary!r}; choose nodes or bytes")
-    statement = crossover_statement(record)
-    rows = [_scan_row(p, factor) for p in record.scan]
-    require_finite(rows, ("value", "time_faster_s", "time_slower_s", "ratio"), "crossover",
-                   lambda row: f"on {row['layout']}")
+
+def crossover_render(document: dict, fmt: str, wide: bool = False,
+                     operation: str = "") -> str:
+    """``icnperf crossover collective`` rendered from its document (:func:`crossover_document`;
+    ``operation`` the operation's name, ``wide``: lines unwrapped)."""
+    from icnperf.units import format_quantity
+
+    rows = document["rows"]
     if fmt == "csv":
         return csv_text(rows, SCAN_KEYS)
     if fmt == "json":
-        return json_text({
-            "inputs": {"what": what, "operation": operation, "machine": machine_name,
-                       "set": list(overrides), "faster": faster, "slower": slower,
-                       "factor": factor, "vary": vary, "dims": dims, "range": range_text,
-                       "bytes": bytes_text, "nodes": nodes, "shape": shape, "api": api,
-                       "any_shape": any_shape},
-            "machine": machine.name,
-            "crossover": {"status": record.status, "variable": record.variable,
-                          "factor": record.factor, "at": _point_document(record.at),
-                          "below": _point_document(record.below),
-                          "reverts": _point_document(record.reverts),
-                          "best": _point_document(record.best), "method": record.method,
-                          "fixed": record.fixed, "skipped": list(record.skipped),
-                          "evaluations": record.evaluations, "statement": statement},
-            "rows": rows,
-            "assumptions": list(record.assumptions),
-        })
+        return json_text(document)
+    inputs, record = document["inputs"], document["crossover"]
+    vary, faster, slower, factor = (inputs["vary"], inputs["faster"], inputs["slower"],
+                                    inputs["factor"])
     value_column = (Column("value", "nodes", number(), keep=True) if vary == "nodes"
                     else Column("value", "size", _quantity("size", 4), keep=True))
     columns = (value_column, Column("layout", "layout"),
@@ -429,21 +364,22 @@ def crossover_text(what: str, operation: str, machine_name: str, overrides: tupl
                Column("ratio", "ratio", lambda r: f"{r:.3f}"),
                Column("reaches_factor", f">= {factor:g}x", lambda b: "yes" if b else "no"))
     if vary == "nodes":
-        fixed = (f"{format_quantity(record.fixed['bytes'], 'size', 4)}, "
-                 f"{record.fixed['dims']}D tori of balanced radices")
+        fixed = (f"{format_quantity(record['fixed']['bytes'], 'size', 4)}, "
+                 f"{record['fixed']['dims']}D tori of balanced radices")
     else:
-        fixed = f"on {record.fixed['layout']}"
-    title = (f"{machine.name}: {record.operation}, {faster} against {slower}, factor "
-             f"{factor:g}, {fixed}, api {api}")
+        fixed = f"on {record['fixed']['layout']}"
+    title = (f"{document['machine']}: {operation}, {faster} against {slower},"
+             f" factor {factor:g}, {fixed}, api {inputs['api']}")
     page = Page(wide)
     page.line(title)
     page.blank()
     page.table(rows, columns)
     page.blank()
-    page.line(statement)
-    page.line(f"method: {record.method}.")
-    if record.skipped:
-        page.line("skipped (no such torus): " + ", ".join(f"{n:,}" for n in record.skipped))
+    page.line(record["statement"])
+    page.line(f"method: {record['method']}.")
+    if record["skipped"]:
+        page.line("skipped (no such torus): "
+                  + ", ".join(f"{n:,}" for n in record["skipped"]))
     page.blank()
-    page.notes("assumptions", record.assumptions)
+    page.notes("assumptions", document["assumptions"])
     return page.text()

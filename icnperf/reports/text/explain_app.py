@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import re
 
-from icnperf.errors import InputError
 from icnperf.reports.render import csv_text, json_text
-from icnperf.reports.text.apps import resolve_skeleton
 
 LABEL = 14
 """Characters of the label column (``memory_bytes``); the text starts at column LABEL + 2."""
@@ -177,40 +175,15 @@ def explanation_page(form, machine_name: str, notes, wide: bool = False) -> str:
     return page.text()
 
 
-def explain_app_text(app: str, machine_name: str, overrides: tuple[str, ...],
-                     nodes: int | None, shape: str | None, algorithm: str | None,
-                     params: tuple[str, ...], ppn: int | None, fmt: str,
-                     wide: bool = False) -> str:
-    """The rendered ``explain app``: each phase's closed form at one node count."""
-    from dataclasses import asdict
-
-    from icnperf.data.limits import skeleton_within_limits
-    from icnperf.data.machine import load_machine
-    from icnperf.model.apps.closed_form import explain_skeleton
-    from icnperf.model.apps.timing import derived_notes
-    from icnperf.model.budget import SYMBOLIC_SECONDS
-    from icnperf.reports.text.predict import layouts_for
-
-    if app == "npb-is":
-        raise InputError("npb-is is a Python model (placement tables), not a skeleton; "
-                         "explain app takes a skeleton file or a bundled skeleton")
-    machine = load_machine(machine_name).with_overrides(list(overrides))
-    skeleton, _ = resolve_skeleton(app, {}, params)
-    layouts = layouts_for(machine.topology, None if nodes is None else str(nodes), shape,
-                          machine.get("system.nodes"))
-    skeleton_within_limits(skeleton, machine, [layouts[0].endpoints], ppn, algorithm, fmt,
-                           "explain app", SYMBOLIC_SECONDS)
-    form = explain_skeleton(skeleton, machine, layouts[0], ppn=ppn, algorithm=algorithm)
-    notes = [f"{skeleton.name}: {skeleton.description}" if skeleton.description
-             else skeleton.name, *skeleton.notes, *derived_notes(skeleton, machine)]
+def explain_app_render(document: dict, form, fmt: str, wide: bool = False) -> str:
+    """``explain app`` rendered from its document and the closed form ``form``
+    (model.apps.closed_form.explain_skeleton) it was built from (the API hands both)."""
     if fmt == "json":
-        return json_text({"inputs": {"app": app, "machine": machine.name, "nodes": nodes,
-                                     "shape": shape, "algorithm": algorithm},
-                          "notes": notes, **asdict(form)})
+        return json_text(document)
     if fmt == "csv":
         rows = [{"phase": p.name, "time_s": p.time_s, "share": p.share,
                  "compute_s": p.compute_s, "communication_s": p.communication_s,
                  "repeat": p.repeat.value} for p in form.phases]
         return csv_text(rows, ["phase", "time_s", "share", "repeat", "compute_s",
                                "communication_s"])
-    return explanation_page(form, machine.name, notes, wide)
+    return explanation_page(form, document["inputs"]["machine"], document["notes"], wide)
