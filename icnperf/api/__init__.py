@@ -16,6 +16,8 @@ from icnperf.api.catalog import compare_topologies, machine, machines, topology
 from icnperf.api.collective_prediction import predict_collective
 from icnperf.api.explanation import crossover, explain_app, explain_collective
 from icnperf.api.point_to_point import predict_p2p
+from icnperf.api.simulation import simulate_collective, simulate_traffic
 
-__all__ = ["machines", "machine", "topology", "predict_p2p", "predict_collective",
-           "predict_app", "place", "compare_topologies", "explain_collective", "explain_app", "crossover"]
+__all__ = ["machines", "machine", "topology", "compare_topologies", "predict_p2p",
+           "predict_collective", "predict_app", "place", "explain_collective", "explain_app",
+           "crossover", "simulate_traffic", "simulate_collective"]

@@ -10,7 +10,6 @@ line imports this module to build its options.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Sequence
 
 from icnperf.errors import InputError
@@ -38,6 +37,24 @@ VARY = ("nodes", "bytes")
 TREE_ROUTINGS = ("random", "dmodk")
 """``--tree-routing`` of ``topology``: a fat tree's up-port rule."""
 
+GLOBAL_WIRINGS = ("relative", "absolute")
+"""``simulate traffic --global-wiring``: a dragonfly's inter-group wiring."""
+
+ARBITERS = ("round-robin", "age")
+"""``simulate traffic --arbiter``: the separable allocators' priority."""
+
+ALLOCATORS = ("separable", "islip")
+"""``simulate traffic --allocator``."""
+
+DATELINES = ("crossing", "dimension")
+"""``simulate traffic --dateline``: the torus VC classes."""
+
+RING_TIES = ("plus", "random")
+"""``simulate traffic --ring-ties``: the direction at a distance of exactly k/2."""
+
+MAX_SEED = 2**63 - 1
+"""The largest ``--seed``."""
+
 
 def _invalid(option: str, text: str) -> InputError:
     return InputError(f"Invalid value for '{option}': {text}")
@@ -56,48 +73,48 @@ def optional_choice(value: Any, choices: Sequence[str], option: str) -> str | No
     return None if value is None else choice(value, choices, option)
 
 
-def _range_text(low: float | None, high: float | None) -> str:
-    if high is None:
-        return f"x>={low}"
-    return f"{low}<=x<={high}"
-
-
-def integer(value: Any, option: str, low: int | None = None) -> int:
-    """A whole number at least ``low``: an int, a whole float or its text ("4");
-    Click's IntRange messages otherwise."""
+def integer(value: Any, option: str, low: int | None = None,
+            high: int | None = None) -> int:
+    """A whole number within [``low``, ``high``]: an int, a whole float or its text ("4");
+    Click's IntRange messages otherwise (its INT messages when no bound is given)."""
+    kind = "integer range" if low is not None or high is not None else "integer"
     if isinstance(value, bool):
-        raise _invalid(option, f"{value!r} is not a valid integer range.")
+        raise _invalid(option, f"{value!r} is not a valid {kind}.")
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, str):
         try:
             value = int(value.strip())
         except ValueError:
-            raise _invalid(option, f"{value!r} is not a valid integer range.") from None
+            raise _invalid(option, f"{value!r} is not a valid {kind}.") from None
     if not isinstance(value, int):
-        raise _invalid(option, f"{value!r} is not a valid integer range.")
-    if low is not None and value < low:
-        raise _invalid(option, f"{value} is not in the range {_range_text(low, None)}.")
+        raise _invalid(option, f"{value!r} is not a valid {kind}.")
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"x>={low}" if high is None else f"{low}<=x<={high}"
+        raise _invalid(option, f"{value} is not in the range {bounds}.")
     return value
 
 
-def optional_integer(value: Any, option: str, low: int | None = None) -> int | None:
+def optional_integer(value: Any, option: str, low: int | None = None,
+                     high: int | None = None) -> int | None:
     """:func:`integer`, with None passed through."""
-    return None if value is None else integer(value, option, low)
+    return None if value is None else integer(value, option, low, high)
 
 
 def real(value: Any, option: str, low: float | None = None,
          high: float | None = None) -> float:
     """A number within [``low``, ``high``]: an int, a float or its text ("0.3"); Click's
-    FloatRange messages otherwise (a NaN is in no range)."""
+    FloatRange messages otherwise (its FLOAT messages when no bound is given; a NaN is in
+    no range)."""
+    kind = "float range" if low is not None or high is not None else "float"
     if isinstance(value, bool):
-        raise _invalid(option, f"{value!r} is not a valid float range.")
+        raise _invalid(option, f"{value!r} is not a valid {kind}.")
     try:
         number = float(value.strip() if isinstance(value, str) else value)
     except (TypeError, ValueError):
-        raise _invalid(option, f"{value!r} is not a valid float range.") from None
+        raise _invalid(option, f"{value!r} is not a valid {kind}.") from None
     if (low is not None and not number >= low) or (high is not None and not number <= high):
-        bounds = _range_text(low if low is not None else -math.inf, high)
+        bounds = f"x>={low}" if high is None else f"{low}<=x<={high}"
         raise _invalid(option, f"{number!r} is not in the range {bounds}.")
     return number
 

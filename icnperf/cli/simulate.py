@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from icnperf.api.options import (ALLOCATORS, APIS, ARBITERS, DATELINES, GLOBAL_WIRINGS,
+                                 MAX_SEED, RING_TIES)
 from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_OPTION, Count,
                                 emit)
 
@@ -24,7 +26,7 @@ def simulate() -> None:
                    " as BookSim's nca, or SimGrid's d-mod-k); min, valiant, ugal (BookSim's"
                    " rule) or ugal-hops (UGAL-L, queue x hops) (dragonfly); min (slim fly)"
                    " [default: the first].")
-@click.option("--global-wiring", type=click.Choice(["relative", "absolute"]), default=None,
+@click.option("--global-wiring", type=click.Choice(GLOBAL_WIRINGS), default=None,
               help="Dragonfly inter-group wiring: relative (group G's slot s to group"
                    " G+s+1) or absolute (BookSim's: slot s to group s, or s+1 from s = G)"
                    " [default: relative].")
@@ -70,18 +72,18 @@ def simulate() -> None:
 @click.option("--terminal-delay", type=int, default=None,
               help="Endpoint-router link latency, cycles.")
 @click.option("--packet-flits", type=int, default=None, help="Flits per packet (wormhole).")
-@click.option("--arbiter", type=click.Choice(["round-robin", "age"]), default=None,
+@click.option("--arbiter", type=click.Choice(ARBITERS), default=None,
               help="Separable allocators' priority: rotating, or oldest first.")
-@click.option("--allocator", type=click.Choice(["separable", "islip"]), default=None,
+@click.option("--allocator", type=click.Choice(ALLOCATORS), default=None,
               help="separable (icnperf's router) or islip (BookSim2's iq router: iSLIP VC"
                    " and switch allocation, its stage and channel timing).")
 @click.option("--internal-speedup", type=float, default=None, metavar="S",
               help="Internal steps per cycle of the islip router, as BookSim's"
                    " internal_speedup [default: 1.0].")
-@click.option("--dateline", type=click.Choice(["crossing", "dimension"]), default=None,
+@click.option("--dateline", type=click.Choice(DATELINES), default=None,
               help="Torus VC classes: crossing (upper half after the wraparound link) or"
                    " dimension (BookSim's: one half per dimension, chosen on entering it).")
-@click.option("--ring-ties", type=click.Choice(["plus", "random"]), default=None,
+@click.option("--ring-ties", type=click.Choice(RING_TIES), default=None,
               help="Torus direction at a distance of exactly k/2: plus, or random"
                    " (BookSim's).")
 @click.option("--warmup", type=Count(), default=10_000, show_default=True,
@@ -90,7 +92,7 @@ def simulate() -> None:
               help="Measurement window, cycles.")
 @click.option("--drain", type=Count(), default=5_000, show_default=True,
               help="Most drain cycles after the window.")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=0,
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=0,
               show_default=True, help="Random seed, >= 0 (the first one with --seeds).")
 @click.option("--seeds", type=Count(), default=1, show_default=True,
               help="Replicates per rate, seeds SEED..SEED+N-1; N > 1 prints means and"
@@ -122,42 +124,22 @@ def simulate_traffic(topology: str, routing: str | None, global_wiring: str | No
                      force: bool, wide: bool) -> None:
     """Simulated latency and accepted throughput per injection rate, next to the
     closed-form zero-load latency, saturation bound and queueing estimate."""
-    from icnperf.reports.text.simulate import traffic_text
-    from icnperf.sim.presets import router_settings
+    from icnperf.api import simulate_traffic as simulated
 
-    if global_link_delay is not None:
-        from icnperf.errors import InputError
-        from icnperf.model.topology.spec import parse_spec
-
-        family = parse_spec(topology).family.name
-        if family != "dragonfly":
-            raise InputError(f"--global-link-delay applies to dragonflies (their inter-group"
-                             f" links); {topology} is a {family}")
-
-    if machine_name is not None:
-        from icnperf.reports.text.simulate import machine_router_keys
-
-        given = machine_router_keys(machine_name)
-        vcs = given.get("vcs") if vcs is None else vcs
-        buffer = given.get("buffer") if buffer is None else buffer
-        allocator = given.get("allocator") if allocator is None else allocator
-        arbiter = given.get("arbiter") if arbiter is None else arbiter
-        internal_speedup = (given.get("internal_speedup") if internal_speedup is None
-                            else internal_speedup)
-    router = router_settings(router_preset, vcs=vcs, buffer=buffer, router_delay=router_delay,
-                             link_delay=link_delay, global_link_delay=global_link_delay,
-                             terminal_delay=terminal_delay, packet_flits=packet_flits,
-                             arbiter=arbiter, routing_delay=routing_delay,
-                             vc_alloc_delay=vc_alloc_delay,
-                             switch_alloc_delay=switch_alloc_delay,
-                             switch_traversal_delay=switch_traversal_delay,
-                             allocator=allocator, internal_speedup=internal_speedup,
-                             dateline=dateline, ring_ties=ring_ties)
-    emit(traffic_text(topology, traffic, rates, router, warmup, measure, drain, seed, fmt,
-                      seeds, scheduler, workers, progress, routing=routing,
-                      global_wiring=global_wiring, hotspot_fraction=hotspot_fraction,
-                      hotspot_nodes=hotspot_nodes, wide=wide),
-         output, force)
+    result = simulated(topology=topology, routing=routing, global_wiring=global_wiring,
+                       traffic=traffic, hotspot_fraction=hotspot_fraction,
+                       hotspot_nodes=hotspot_nodes, rates=rates, router=router_preset,
+                       vcs=vcs, buffer=buffer, router_delay=router_delay,
+                       routing_delay=routing_delay, vc_alloc_delay=vc_alloc_delay,
+                       switch_alloc_delay=switch_alloc_delay,
+                       switch_traversal_delay=switch_traversal_delay, link_delay=link_delay,
+                       global_link_delay=global_link_delay, terminal_delay=terminal_delay,
+                       packet_flits=packet_flits, arbiter=arbiter, allocator=allocator,
+                       internal_speedup=internal_speedup, dateline=dateline,
+                       ring_ties=ring_ties, warmup=warmup, measure=measure, drain=drain,
+                       seed=seed, seeds=seeds, scheduler=scheduler, workers=workers,
+                       progress=progress, budget_format=fmt)
+    emit(result.render(fmt, wide), output, force)
 
 
 @simulate.command("collective")
@@ -173,7 +155,7 @@ def simulate_traffic(topology: str, routing: str | None, global_wiring: str | No
 @click.option("--algorithm", default=None, metavar="NAME",
               help="hw-tree, p2p-tree (broadcast) or recursive-doubling (allgather);"
                    " default hw-tree, recursive-doubling for allgather.")
-@click.option("--api", type=click.Choice(["mpi", "shmem", "none"]), default="mpi",
+@click.option("--api", type=click.Choice(APIS), default="mpi",
               show_default=True, help="Software overhead charged per message.")
 @FORMAT_OPTION
 @OUTPUT_OPTION
@@ -184,7 +166,8 @@ def simulate_collective(operation: str, machine_name: str, overrides: tuple[str,
                         fmt: str, output: str | None, force: bool, wide: bool) -> None:
     """Simulated completion time of one collective (broadcast, reduce, allreduce,
     allgather) on the machine's torus, next to the closed form."""
-    from icnperf.reports.text.simulate_collective import collective_text
+    from icnperf.api import simulate_collective as simulated
 
-    emit(collective_text(operation, machine_name, overrides, nodes, sizes, algorithm, api,
-                         fmt, wide), output, force)
+    result = simulated(machine_name, operation, set=overrides, nodes=nodes, bytes=sizes,
+                       algorithm=algorithm, api=api, budget_format=fmt)
+    emit(result.render(fmt, wide), output, force)

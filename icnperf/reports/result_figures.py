@@ -133,3 +133,34 @@ def phase_share_figure(document: dict):
     fig.add_bar(x=[label(p["name"]) for p in phases], y=[p["share"] for p in phases],
                 name="share")
     return fig
+
+
+def traffic_figure(document: dict):
+    """Accepted against offered load (simulated), with the closed form's saturation bound
+    and its router-efficiency bound as lines."""
+    rows, model = document["rows"], document["model"]
+    inputs = document["inputs"]
+    fig = figure(f"{inputs['topology']}, {inputs['traffic']} traffic",
+                 "offered load (flits/endpoint/cycle)", "accepted (flits/endpoint/cycle)",
+                 x_log=False, y_log=False)
+    fig.add_scatter(x=[row["rate"] for row in rows], y=[row["accepted"] for row in rows],
+                    name="simulated", mode="lines+markers")
+    fig.add_hline(y=model["saturation_bound"], line_dash="dash",
+                  annotation_text="saturation bound")
+    fig.add_hline(y=model["efficiency_bound"], line_dash="dot", annotation_text="eta * bound")
+    return fig
+
+
+def simulated_collective_figure(document: dict):
+    """Simulated and predicted completion time per node count (one pair per size)."""
+    rows = document["rows"]
+    inputs = document["inputs"]
+    fig = figure(f"{inputs['operation']} ({inputs['algorithm']}) on {inputs['machine']}",
+                 "nodes", "completion time (s)", x_values=[row["nodes"] for row in rows],
+                 y_values=[row["simulated_s"] for row in rows])
+    for size in dict.fromkeys(row["bytes"] for row in rows):
+        own = [row for row in rows if row["bytes"] == size]
+        for key, name in (("simulated_s", "simulated"), ("predicted_s", "predicted")):
+            fig.add_scatter(x=[row["nodes"] for row in own], y=[row[key] for row in own],
+                            name=f"{name}, {size:g} B", mode="lines+markers")
+    return fig

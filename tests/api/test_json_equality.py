@@ -174,3 +174,40 @@ def test_crossover(extra):
     for key, value in extra.items():
         args += [f"--{key}", value]
     same(icnperf.crossover(machine, operation, **extra), *args)
+
+
+def _without_wall_times(document):
+    """The document without the simulator's wall_seconds (it changes from run to run)."""
+    if isinstance(document, dict):
+        return {k: _without_wall_times(v) for k, v in document.items()
+                if k != "wall_seconds"}
+    if isinstance(document, list):
+        return [_without_wall_times(v) for v in document]
+    return document
+
+
+@pytest.mark.parametrize("extra", [
+    {"topology": "torus:4x4", "rates": "0.1,0.3", "warmup": "200", "measure": "200",
+     "drain": "200"},
+    {"topology": "dragonfly:p=1,a=2,h=1", "routing": "ugal", "vcs": "3", "rates": "0.2",
+     "warmup": "100", "measure": "100", "drain": "100", "seeds": "2"},
+    {"topology": "mesh:4x4", "router": "booksim", "traffic": "hotspot",
+     "hotspot-nodes": "1", "rates": "0.1", "warmup": "100", "measure": "100",
+     "drain": "100"},
+])
+def test_simulate_traffic(extra):
+    args = ["simulate", "traffic"]
+    for key, value in extra.items():
+        args += [f"--{key}", value]
+    result = icnperf.simulate_traffic(**{k.replace("-", "_"): v for k, v in extra.items()})
+    document = result.to_dict()
+    assert all(row["wall_seconds"] > 0 for row in document["rows"])
+    assert _without_wall_times(json.loads(json.dumps(document))) == \
+        _without_wall_times(cli_json(*args))
+
+
+def test_simulate_collective():
+    result = icnperf.simulate_collective("angara-3d", "allgather", nodes="8")
+    args = ["simulate", "collective", "allgather", "--machine", "angara-3d", "--nodes", "8"]
+    assert _without_wall_times(result.to_dict()) == _without_wall_times(cli_json(*args))
+    assert result.rows[0]["simulated_s"] > 0

@@ -413,24 +413,26 @@ def replicate_note(seed: int, seeds: int, traffic: str) -> str:
     return text
 
 
-def traffic_text(topology: str, traffic: str, rates_text: str, router: dict, warmup: int,
-                 measure: int, drain: int, seed: int, fmt: str, seeds: int = 1,
-                 scheduler: str = "inline", workers: int | None = None,
-                 progress: bool | None = None, *, routing: str | None = None,
-                 global_wiring: str | None = None, hotspot_fraction: float | None = None,
-                 hotspot_nodes: int | None = None, wide: bool = False) -> str:
-    """``icnperf simulate traffic`` output in the chosen format (``router``: RouterConfig
-    keywords; ``wide``: the table and notes at full width)."""
-    rows, shared = traffic_rows(topology, traffic, rates_text, router, warmup, measure,
-                                drain, seed, seeds, scheduler, workers, progress,
-                                routing=routing, global_wiring=global_wiring,
-                                hotspot_fraction=hotspot_fraction,
-                                hotspot_nodes=hotspot_nodes, fmt=fmt)
+def traffic_document(rows: list[dict], shared: dict) -> dict:
+    """The JSON layout of ``icnperf simulate traffic``: :func:`traffic_rows`' rows and
+    shared inputs, the model's predictions (its notes joined to the notes)."""
+    inputs = shared["inputs"]
     model = {k: v for k, v in shared["model"].items() if k != "notes"}
     notes = (list(NOTES) + shared["model"]["notes"] + shared["notes"]
-             + ([replicate_note(seed, seeds, traffic)] if seeds > 1 else []))
+             + ([replicate_note(inputs["seed"], inputs["seeds"], inputs["traffic"])]
+                if inputs["seeds"] > 1 else []))
+    return {**shared, "model": model, "notes": notes, "rows": rows}
+
+
+def traffic_render(document: dict, fmt: str, wide: bool = False,
+                   preset_router: bool = True) -> str:
+    """``icnperf simulate traffic`` rendered from :func:`traffic_document`'s document
+    (``preset_router``: the router is the default preset, on which the router efficiency
+    was calibrated; ``wide``: the table and notes at full width)."""
     if fmt == "json":
-        return json_text({**shared, "model": model, "notes": notes, "rows": rows})
+        return json_text(document)
+    inputs, model, rows = document["inputs"], document["model"], document["rows"]
+    seeds, traffic = inputs["seeds"], inputs["traffic"]
     keys = [c.key for c in TRAFFIC_COLUMNS] + ["offered", "unfinished", "flit_hops"]
     if seeds > 1:
         keys += ["seeds", "average_latency_lo", "average_latency_hi", "accepted_lo",
@@ -438,7 +440,8 @@ def traffic_text(topology: str, traffic: str, rates_text: str, router: dict, war
     if fmt == "csv":
         return csv_text(rows, keys)
     fmt4 = number(4)
-    inputs = shared["inputs"]
+    elsewhere = (", calibrated on the default router" if not preset_router
+                 and model["router_efficiency"] != 1 else "")
     head = (f"{inputs['topology']} ({inputs['routing']} routing), {traffic} traffic:"
             f" mean hops {fmt4(model['mean_hops'])}, gamma_max {fmt4(model['gamma_max'])},"
             f" saturation bound {fmt4(model['saturation_bound'])}, saturation estimate"
@@ -456,5 +459,5 @@ def traffic_text(topology: str, traffic: str, rates_text: str, router: dict, war
     page.blank()
     page.table(rows, columns)
     page.blank()
-    page.notes("notes", notes)
+    page.notes("notes", document["notes"])
     return page.text()

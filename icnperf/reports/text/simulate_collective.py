@@ -99,12 +99,13 @@ def _within_limits(layouts, sizes, flit_bytes: float, fmt: str) -> None:
     within_limits(collective_simulation_estimate(len(layouts) * len(sizes), work, fmt))
 
 
-def collective_rows(operation: str, machine_name: str, overrides: tuple[str, ...],
+def collective_rows(operation: str, machine, overrides: tuple[str, ...],
                     nodes_text: str | None, sizes_text: str, algorithm: str | None,
                     api: str = "mpi", fmt: str = "table"):
     """(rows, inputs) of simulated vs predicted completion times, one row per (nodes,
-    size). Every run is checked (per-run caps, then the batch against the limits) before
-    the first one starts."""
+    size), on ``machine`` (a preset name or file, with ``overrides`` applied, or a loaded
+    Machine with them already applied). Every run is checked (per-run caps, then the batch
+    against the limits) before the first one starts."""
     from icnperf.data.machine import load_machine
     from icnperf.model.collectives import collective_time, operation_name
     from icnperf.units import parse_range
@@ -112,7 +113,8 @@ def collective_rows(operation: str, machine_name: str, overrides: tuple[str, ...
     from icnperf.sim.collective import check_request, simulate_collective
 
     operation = operation_name(operation)
-    machine = load_machine(machine_name).with_overrides(list(overrides))
+    if isinstance(machine, str):
+        machine = load_machine(machine).with_overrides(list(overrides))
     layouts = _layouts(machine, nodes_text)
     chosen = check_request(operation, algorithm, layouts[0].radices)
     if chosen == "hw-tree" and not machine.get("network.collective_trees"):
@@ -160,26 +162,24 @@ def collective_rows(operation: str, machine_name: str, overrides: tuple[str, ...
     return rows, inputs
 
 
-def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...],
-                    nodes_text: str | None, sizes_text: str, algorithm: str | None,
-                    api: str, fmt: str, wide: bool = False) -> str:
-    """The rendered ``simulate collective`` table (``wide``: notes unwrapped)."""
-    rows, inputs = collective_rows(operation, machine_name, overrides, nodes_text,
-                                   sizes_text, algorithm, api, fmt)
+def collective_render(document: dict, fmt: str, wide: bool = False) -> str:
+    """The rendered ``simulate collective`` table from its document (``inputs``,
+    ``notes``, ``rows``; ``wide``: notes unwrapped)."""
     if fmt == "json":
-        return json_text({"inputs": inputs, "notes": list(NOTES), "rows": rows})
+        return json_text(document)
+    rows, inputs = document["rows"], document["inputs"]
     if fmt == "csv":
         return csv_text(rows, [c.key for c in COLUMNS])
     fabric = inputs["fabric"]
     head = (f"{inputs['operation']} ({inputs['algorithm']}) on {inputs['machine']}, api"
-            f" {api}: cycle {inputs['cycle_s'] * 1e9:.4g} ns, router {fabric['router_delay']},"
-            f" link {fabric['link_delay']}, injection {fabric['injection_delay']}, ejection"
-            f" {fabric['ejection_delay']} cycles; link {fabric['link_rate']:.4g}, host"
-            f" {fabric['host_rate']:.4g} flits/cycle")
+            f" {inputs['api']}: cycle {inputs['cycle_s'] * 1e9:.4g} ns, router"
+            f" {fabric['router_delay']}, link {fabric['link_delay']}, injection"
+            f" {fabric['injection_delay']}, ejection {fabric['ejection_delay']} cycles; link"
+            f" {fabric['link_rate']:.4g}, host {fabric['host_rate']:.4g} flits/cycle")
     page = Page(wide)
     page.line(head)
     page.blank()
     page.table(rows, COLUMNS)
     page.blank()
-    page.notes("notes", NOTES)
+    page.notes("notes", document["notes"])
     return page.text()
