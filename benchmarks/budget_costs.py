@@ -133,9 +133,10 @@ def sizing() -> list[str]:
     lines = []
     for endpoints, slack in ((100000, 1.5), (100000, 3.0)):
         setup = ("from icnperf.model.sizing.space import enumerate_space\n"
-                 "from icnperf.reports.text.size import study_text\n"
+                 "from icnperf.api import size\n"
                  f"designs = sum(len(b) for b in enumerate_space({endpoints}, slack={slack}))")
-        work = f"study_text({endpoints}, None, '3,6', 128, None, None, None, 'table', {slack}, 24)"
+        work = (f"size(endpoints={endpoints}, slack={slack}, shortlist=24,"
+                " budget_format='table').table()")
         code = CHILD.format(setup=setup, work=work).replace(
             '"after": peak()}', '"after": peak(), "designs": designs}')
         out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
@@ -154,10 +155,8 @@ def calibration(count: int = 24000) -> list[str]:
             out.write("# OSU MPI Latency Test v7.3\n# Size  Latency (us)\n")
             out.writelines(f"{8 * (1 + i % 1000)} {1.5 + (i % 7) * 0.01}\n"
                            for i in range(count))
-        setup = "from icnperf.reports.text.calibrate import calibrate_text\nimport scipy.optimize"
-        work = (f"calibrate_text('angara-36', (), {path!r}, None, "
-                "'software.mpi_overhead,network.link_bandwidth', 'mpi', None, 'table', None,"
-                " False, False)")
+        setup = "from icnperf.api import calibrate\nimport scipy.optimize"
+        work = f"calibrate('angara-36', {path!r}, budget_format='table').table()"
         r = measure(setup, work)
     return [f"calibrate: {r['seconds'] / count * 1e6:.0f} us and"
             f" {(r['after'] - r['before']) / count:.0f} B per data row ({count:,} rows)"]

@@ -12,12 +12,16 @@ docs/python-api.md is the guide.
 """
 
 from icnperf.api.application import place, predict_app
+from icnperf.api.calibration import calibrate
 from icnperf.api.catalog import compare_topologies, machine, machines, topology
 from icnperf.api.collective_prediction import predict_collective
 from icnperf.api.explanation import crossover, explain_app, explain_collective
+from icnperf.api.pages import report, validate
 from icnperf.api.point_to_point import predict_p2p
 from icnperf.api.simulation import simulate_collective, simulate_traffic
+from icnperf.api.sizing import size
 
 __all__ = ["machines", "machine", "topology", "compare_topologies", "predict_p2p",
            "predict_collective", "predict_app", "place", "explain_collective", "explain_app",
-           "crossover", "simulate_traffic", "simulate_collective"]
+           "crossover", "simulate_traffic", "simulate_collective", "calibrate",
+           "validate", "report", "size"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from icnperf.api.calibration import CALIBRATION_APIS, DATA_FORMATS
 from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, WIDE_OPTION, emit
 
 
@@ -18,21 +19,13 @@ from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, WIDE_OPTION, emit
 @click.option("--app", default=None, metavar="FILE.toml|NAME",
               help="Fit this skeleton's [coefficients] to measured run times instead of"
                    " machine keys (--fit then names coefficients; default all).")
-@click.option("--data-format", type=click.Choice(["osu", "imb", "csv", "nccl-tests"]),
-              default=None,
-              help="Format of --data [default: detected from its content; nccl-tests (and"
-                   " rccl-tests) output is named: its out-of-place times fit the keys the"
-                   " --api nccl|rccl forms read, docs/nccl.md].")
-@click.option("--operation", default=None,
-              help="With nccl-tests data: the collective, when the output does not name it.")
+@click.option("--data-format", type=click.Choice(DATA_FORMATS), default=None,
+              help="Format of --data [default: detected from its content].")
 @click.option("--fit", default="software.mpi_overhead,network.link_bandwidth",
               show_default=True,
-              help="Comma-separated machine keys to fit; LogGP names o, g, G, L accepted."
-                   " With nccl-tests data [default: the bandwidth that bounds the run].")
-@click.option("--api", type=click.Choice(["mpi", "shmem", "nccl", "rccl"]), default="mpi",
-              show_default=True,
-              help="Interface of points that do not name theirs (and of o, g); with"
-                   " nccl-tests data the library (mpi there means nccl).")
+              help="Comma-separated machine keys to fit; LogGP names o, g, G, L accepted.")
+@click.option("--api", type=click.Choice(CALIBRATION_APIS), default="mpi", show_default=True,
+              help="Interface of points that do not name theirs (and of o, g).")
 @click.option("--hops", type=click.FloatRange(min=0), default=None,
               help="Router hops of points that do not say [default: 1, neighbours].")
 @FORMAT_OPTION
@@ -67,7 +60,7 @@ def calibrate(ctx: click.Context, machine_name: str, overrides: tuple[str, ...],
                                "nccl-tests")
     if app is not None:
         from icnperf.data.files import is_standard_output, printable
-        from icnperf.reports.text.calibrate_app import calibrate_app_text
+        from icnperf.api import calibrate as calibrated
 
         def given(name: str) -> bool:
             return ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE
@@ -77,14 +70,21 @@ def calibrate(ctx: click.Context, machine_name: str, overrides: tuple[str, ...],
         if stray:
             raise click.UsageError(f"{', '.join(stray)} does not apply with --app (--data is "
                                    "then a measurement CSV of runs)")
-        report = calibrate_app_text(machine_name, overrides, app, data,
-                                    fit if given("fit") else None, fmt, output, force, wide)
+        result = calibrated(machine_name, data, set=overrides, app=app,
+                            fit=fit if given("fit") else None, output=output,
+                            budget_format=fmt)
+        if output is not None:
+            result.write(output, force)
+        report = result.render(fmt, wide)
         if is_standard_output(output):  # standard output carries the fitted skeleton alone
             click.echo(printable(report, newlines=True), err=True, nl=False)
         else:
             emit(report, None, False)
         return
-    from icnperf.reports.text.calibrate import calibrate_text
+    from icnperf.api import calibrate as calibrated
 
-    emit(calibrate_text(machine_name, overrides, data, data_format, fit, api, hops, fmt,
-                        output, force, wide), None, False)
+    result = calibrated(machine_name, data, set=overrides, data_format=data_format, fit=fit,
+                        api=api, hops=hops, output=output, budget_format=fmt)
+    if output is not None:
+        result.write(output, force)
+    emit(result.render(fmt, wide), None, False)

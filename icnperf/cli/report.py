@@ -25,8 +25,15 @@ def report(machine_name: str, compare: tuple[str, ...], overrides: tuple[str, ..
            output: str, force: bool, no_validation: bool, apps: tuple[str, ...]) -> None:
     """A self-contained HTML report of a machine: parameters, topology, point-to-point,
     collectives, applications, validation and formulas (opens offline)."""
-    from icnperf.reports.text.report import write_report
+    from icnperf.api import report as page_of
+    from icnperf.data.files import check_target, is_html_path, printable, write_atomically
+    from icnperf.errors import InputError
 
-    write_report(machine_name, compare, overrides, output, force,
-                 validation=not no_validation, apps=apps)
+    if not is_html_path(output):
+        raise InputError(f"-o {printable(output)}: the report is an HTML page; name the file"
+                         " *.html")
+    check_target(output, force)
+    page = page_of(machine_name, compare=compare, set=overrides,
+                   validation=not no_validation, app=apps)
+    write_atomically(output, page, force=force, html=True)
     click.echo(f"wrote {output}", err=True)

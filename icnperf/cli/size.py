@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import click
 
+from icnperf.api.sizing import MAX_RADIX
 from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, Count, emit, no_format_for_html
-
-MAX_RADIX = 1024
-"""Largest --radix-max: four times the largest router radix built today (256 ports), and
-compare-topologies' own bound."""
 
 
 @click.command()
@@ -56,52 +53,19 @@ def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
     """Procurement sizing: every feasible design per family for N endpoints costed and
     bounded from below by a proxy; the full workload model evaluates the designs that could
     be on the cost-performance Pareto front, ranks them and marks the front."""
-    from icnperf.reports.text import size as sizing
-    from icnperf.reports.text import size_html
+    from icnperf.api import size as study
 
-    _within_limits(endpoints, families, torus_dims, radix_max, slack, shortlist, fmt,
-                   scheduler, workers, workload_path)
-    args = (endpoints, families, torus_dims, radix_max, cost_path, workload_path,
-            machine_name)
-    where = {"scheduler": scheduler, "workers": workers, "progress": progress}
+    run = dict(endpoints=endpoints, families=families, torus_dims=torus_dims,
+               radix_max=radix_max, cost=cost_path, workload=workload_path,
+               machine=machine_name, slack=slack, shortlist=shortlist, scheduler=scheduler,
+               workers=workers, progress=progress)
     if output is not None and output.lower().endswith((".html", ".htm")):
+        from icnperf.data.files import check_target, write_atomically
+
         no_format_for_html(fmt, output)
-        size_html.write_study_html(output, *args, slack, shortlist, force=force, **where)
+        check_target(output, force)
+        write_atomically(output, study(**run, budget_format=fmt).html(), force=force,
+                         html=True)
         click.echo(f"wrote {output}", err=True)
         return
-    emit(sizing.study_text(*args, fmt, slack, shortlist, wide=wide, **where), output, force)
-
-
-def _within_limits(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
-                   slack: float, shortlist: str = "safe", fmt: str = "table",
-                   scheduler: str = "inline", workers: int | None = None,
-                   workload_path: str | None = None) -> None:
-    """Refuse, before the space is listed, a radix, size or design space beyond the limits
-    (icnperf.data.limits): the space's estimated design count x its cost per design, and
-    the full model's evaluations a --shortlist of all or N asks for."""
-    from icnperf.data.limits import within_limits
-    from icnperf.errors import InputError
-    from icnperf.model.sizing.design_budget import design_space_estimate
-    from icnperf.model.sizing.designs import SIZING_FAMILIES
-    from icnperf.model.topology.base import MAX_ENDPOINTS
-
-    if not 2 <= radix_max <= MAX_RADIX:
-        raise InputError(f"--radix-max must be in 2..{MAX_RADIX}, got {radix_max:,}")
-    if endpoints * slack > MAX_ENDPOINTS:
-        raise InputError(f"--endpoints {endpoints:,} with --slack {slack:g} screens designs of"
-                         f" up to {endpoints * slack:.3g} endpoints, more than the"
-                         f" {MAX_ENDPOINTS:.0e} icnperf models; ask for at most"
-                         f" {MAX_ENDPOINTS / slack:.3g} endpoints or a smaller --slack")
-    chosen = [f.strip() for f in (families or ",".join(SIZING_FAMILIES)).split(",")]
-    dims = [int(d) for d in torus_dims.split(",") if d.strip().isdigit()]
-    from icnperf.model.sizing.screen import parse_shortlist
-    from icnperf.runner import parallel_workers
-
-    from icnperf.data.sizing_inputs import load_workload
-    from icnperf.model.sizing.design_budget import workload_terms
-
-    chosen_shortlist = parse_shortlist(shortlist)
-    within_limits(design_space_estimate(endpoints, chosen, dims, radix_max, slack,
-                                        chosen_shortlist,
-                                        parallel_workers(scheduler, workers, 1 << 20), fmt,
-                                        workload_terms(load_workload(workload_path))))
+    emit(study(**run, budget_format=fmt).render(fmt, wide), output, force)

@@ -31,20 +31,22 @@ def validate(simulation: bool, skip_simulation: bool, only: str | None, wide: bo
     adds the flit simulator's cross-checks. The table shows predicted, post-hoc, calibrated
     and regression claims apart, with the reasons of known discrepancies as notes under it.
     With -o FILE.html the results are an HTML page (plots, error tables)."""
+    from icnperf.api import validate as validated
     from icnperf.data.files import is_html_path
 
     if simulation and skip_simulation:
         raise click.UsageError("--simulation and --skip-simulation contradict each other")
     if is_html_path(output):
-        from icnperf.reports.text.validate import write_validation_page
+        from icnperf.data.files import check_target, write_atomically
 
         no_format_for_html(fmt, output)
-        failed = write_validation_page(output, force, simulation, only)
+        check_target(output, force)
+        result = validated(only=only, simulation=simulation, progress=None)
+        write_atomically(output, result.html(), force=force, html=True)
         click.echo(f"wrote {output}", err=True)
     else:
-        from icnperf.reports.text.validate import validation_text
-
-        text, failed = validation_text(fmt, simulation, only, wide)
-        emit(text, output, force)
+        result = validated(only=only, simulation=simulation, progress=None)
+        emit(result.render(fmt, wide), output, force)
+    failed = result.failed
     if failed:
         sys.exit(1)

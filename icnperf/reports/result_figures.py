@@ -164,3 +164,61 @@ def simulated_collective_figure(document: dict):
             fig.add_scatter(x=[row["nodes"] for row in own], y=[row[key] for row in own],
                             name=f"{name}, {size:g} B", mode="lines+markers")
     return fig
+
+
+def calibration_figure(document: dict):
+    """Measured against predicted per benchmark point (the fit), one series per kind."""
+    points = document["points"]
+    fig = figure(f"{document['inputs']['machine']} calibrated from {document['inputs']['data']}",
+                 "message size (B)", "value", x_values=[p["bytes"] for p in points],
+                 y_values=[p["measured"] for p in points])
+    for kind in dict.fromkeys(p["kind"] for p in points):
+        own = [p for p in points if p["kind"] == kind]
+        fig.add_scatter(x=[p["bytes"] for p in own], y=[p["measured"] for p in own],
+                        name=label(f"{kind} measured"), mode="markers")
+        fig.add_scatter(x=[p["bytes"] for p in own], y=[p["predicted"] for p in own],
+                        name=label(f"{kind} fitted model"), mode="lines")
+    return fig
+
+
+def app_calibration_figure(document: dict):
+    """Measured and fitted run times against node count."""
+    runs = document["runs"]
+    fig = figure(f"{document['inputs']['app']} on {document['inputs']['machine']}", "nodes",
+                 "time per run (s)", x_values=[r["nodes"] for r in runs],
+                 y_values=[r["measured_s"] for r in runs])
+    fig.add_scatter(x=[r["nodes"] for r in runs], y=[r["measured_s"] for r in runs],
+                    name="measured", mode="markers")
+    fig.add_scatter(x=[r["nodes"] for r in runs], y=[r["predicted_s"] for r in runs],
+                    name="fitted model", mode="markers")
+    return fig
+
+
+def validation_figure(document: dict):
+    """Predicted against measured per claim (log axes), one series per status."""
+    checks = [c for c in document["checks"]
+              if isinstance(c.get("measured"), (int, float))
+              and isinstance(c.get("predicted"), (int, float))]
+    values = [c["measured"] for c in checks] + [c["predicted"] for c in checks]
+    fig = figure("published claims: predicted against measured", "measured", "predicted",
+                 x_values=values, y_values=values)
+    for status in dict.fromkeys(c["status"] for c in checks):
+        own = [c for c in checks if c["status"] == status]
+        fig.add_scatter(x=[c["measured"] for c in own], y=[c["predicted"] for c in own],
+                        name=label(status), mode="markers",
+                        text=[label(c["id"]) for c in own])
+    return fig
+
+
+def size_figure(document: dict):
+    """Workload time against cost per design, one series per family."""
+    rows = [r for r in document["designs"] if r.get("workload_s") is not None]
+    fig = figure(f"designs for {document['inputs']['endpoints']:,} endpoints",
+                 f"cost ({document['cost_unit']})", "workload time (s)",
+                 x_values=[r["cost"] for r in rows], y_values=[r["workload_s"] for r in rows])
+    for family in dict.fromkeys(r["family"] for r in rows):
+        own = [r for r in rows if r["family"] == family]
+        fig.add_scatter(x=[r["cost"] for r in own], y=[r["workload_s"] for r in own],
+                        name=label(family), mode="markers",
+                        text=[label(r["design"]) for r in own])
+    return fig

@@ -211,3 +211,38 @@ def test_simulate_collective():
     args = ["simulate", "collective", "allgather", "--machine", "angara-3d", "--nodes", "8"]
     assert _without_wall_times(result.to_dict()) == _without_wall_times(cli_json(*args))
     assert result.rows[0]["simulated_s"] > 0
+
+
+def test_calibrate():
+    data = str(pytest.importorskip("pathlib").Path(__file__).parents[1] / "data" / "bench"
+               / "osu_latency.txt")
+    result = icnperf.calibrate("angara-36", data, fit="o,G")
+    same(result, "calibrate", "--machine", "angara-36", "--data", data, "--fit", "o,G")
+    # the calibrated machine carries the fitted values and is what the other functions take
+    for row in result.rows:
+        assert result.machine.get(row["keys"]) == pytest.approx(row["value"], rel=1e-12)
+    by_result = icnperf.predict_p2p(result.machine, bytes=[8, 65536]).rows
+    by_set = icnperf.predict_p2p("angara-36", bytes=[8, 65536],
+                                 set={row["keys"]: row["value"] for row in result.rows}).rows
+    assert by_result == by_set
+    assert by_set != icnperf.predict_p2p("angara-36", bytes=[8, 65536]).rows
+
+
+def test_validate_and_size():
+    same(icnperf.validate(only="nudt"), "validate", "--only", "nudt")
+    same(icnperf.size(endpoints=1000, families="fattree,dragonfly"), "size", "--endpoints",
+         "1000", "--families", "fattree,dragonfly")
+
+
+def test_report_is_the_page_the_command_writes(tmp_path):
+    from click.testing import CliRunner
+
+    from icnperf.cli import cli
+
+    target = tmp_path / "r.html"
+    result = CliRunner().invoke(cli, ["report", "--machine", "angara-36", "--compare",
+                                      "angara-3d", "--no-validation", "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    page = icnperf.report("angara-36", compare="angara-3d", validation=False)
+    assert page == target.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") or page.lower().startswith("<!doctype html>")

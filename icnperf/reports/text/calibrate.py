@@ -1,4 +1,5 @@
-"""``icnperf calibrate``: fit machine parameters to benchmark output, print the fit, write TOML."""
+"""``icnperf calibrate``: the fit of machine parameters to benchmark output (computed by
+icnperf.api.calibration) rendered as the report."""
 
 from __future__ import annotations
 
@@ -40,54 +41,30 @@ POINT_COLUMNS = (
 )
 
 
-def _within_limits(data: str, fmt: str) -> None:
-    """Refuse, before it is parsed, a data file whose rows (its lines, an upper bound) the
-    budget says are too many to fit and list (bundled tables are small)."""
-    from icnperf.data.files import path_exists, printable, read_text_file
-    from icnperf.data.limits import within_limits
-    from icnperf.model.budget import fit_estimate
-
-    if not path_exists(data):
-        return
-    lines = read_text_file(data, "benchmark file").count("\n") + 1
-    within_limits(fit_estimate(lines, printable(data)))
-
-
-def calibrate_text(machine_name: str, overrides: tuple[str, ...], data: str,
-                   data_format: str | None, fit: str, api: str, hops: float | None,
-                   fmt: str, output: str | None, force: bool, wide: bool = False) -> str:
-    """Fit, write the calibrated machine to ``output`` (if given), return the report
-    (``wide``: tables and notes at full width)."""
-    from icnperf.data.measurements.bench import load_bench
-    from icnperf.data.calibrated import calibrate_machine, parameter_rows, point_rows
+def calibrate_render(document: dict, fmt: str, wide: bool = False,
+                     n_points: int | None = None) -> str:
+    """The ``calibrate`` report from its document (the API's fit: ``inputs``, assumptions,
+    parameters, points; ``n_points`` the points fitted; ``wide``: tables and notes at full
+    width)."""
     from icnperf.data.files import is_standard_output
-    from icnperf.data.machine import load_machine, write_machine
 
-    machine = load_machine(machine_name).with_overrides(list(overrides))
-    _within_limits(data, fmt)
-    points = load_bench(data, data_format)
-    result, calibrated = calibrate_machine(machine, points, fit, api, hops=hops)
-    if output is not None:
-        write_machine(calibrated, output, overwrite=force)
-    parameters, fitted_points = parameter_rows(result), point_rows(result)
     if fmt == "json":
-        return json_text({"inputs": {"machine": machine.name, "set": list(overrides),
-                                     "data": data, "data_format": points.format, "fit": fit,
-                                     "api": api, "hops": hops, "output": output},
-                          "assumptions": list(result.assumptions),
-                          "rms_relative_error": result.rms_relative_error,
-                          "parameters": parameters, "points": fitted_points})
+        return json_text(document)
+    parameters = document["parameters"]
     if fmt == "csv":
         return csv_text(parameters, PARAMETER_KEYS)
+    inputs = document["inputs"]
+    output = inputs["output"]
     page = Page(wide)
-    page.line(f"{machine.name} calibrated from {data} ({points.format}, {result.n_points}"
-              f" points, rms relative error {100 * result.rms_relative_error:.2f} %)")
+    page.line(f"{inputs['machine']} calibrated from {inputs['data']} ({inputs['data_format']},"
+              f" {n_points} points, rms relative error"
+              f" {100 * document['rms_relative_error']:.2f} %)")
     page.blank()
     page.table([_shown(r) for r in parameters], PARAMETER_COLUMNS)
     page.blank()
-    page.table(fitted_points, POINT_COLUMNS)
+    page.table(document["points"], POINT_COLUMNS)
     page.blank()
-    page.notes("assumptions", result.assumptions)
+    page.notes("assumptions", document["assumptions"])
     if output and not is_standard_output(output):
         page.blank()
         page.line(f"calibrated machine written to {output}")

@@ -75,64 +75,31 @@ def read_runs(data: str, skeleton):
     return runs
 
 
-def calibrate_app_text(machine_name: str, overrides: tuple[str, ...], app: str, data: str,
-                       fit: str | None, fmt: str, output: str | None, force: bool,
-                       wide: bool = False) -> str:
-    """Fit, write the fitted skeleton to ``output`` (if given; ``-`` is standard output, the
-    skeleton alone), return the report (``wide``: the full layout)."""
-    from icnperf.data.files import is_standard_output, printable, write_atomically
-    from icnperf.data.limits import skeleton_within_limits
-    from icnperf.data.machine import load_machine
-    from icnperf.data.skeleton import load_skeleton, skeleton_to_toml
-    from icnperf.model.budget import fit_evaluation_seconds
-    from icnperf.model.apps.fit import fit_coefficients
+def calibrate_app_render(document: dict, fmt: str, wide: bool = False,
+                         skeleton_name: str = "", run_parameters=()) -> str:
+    """The ``calibrate --app`` report from its document (the API's fit: inputs, dof, rms
+    error, coefficients, runs); ``skeleton_name`` titles it, ``run_parameters`` are the
+    skeleton's parameters the runs set (a column each); ``wide``: the full layout."""
+    from icnperf.data.files import is_standard_output
     from icnperf.reports.page import Page
-    from icnperf.reports.text.predict import layouts_for
 
-    machine = load_machine(machine_name).with_overrides(list(overrides))
-    skeleton = load_skeleton(app)
-    runs = read_runs(data, skeleton)
-    names = None if fit is None else [n.strip() for n in fit.split(",") if n.strip()]
-    fitted = len(names) if names is not None else len(skeleton.coefficients)
-    skeleton_within_limits(skeleton, machine, sorted({run.nodes for run in runs}), None, None,
-                           fmt, "calibrate --app",
-                           fit_evaluation_seconds(len(runs), len(skeleton.phases), fitted))
-
-    def layout_of(nodes: int):
-        return layouts_for(machine.topology, str(nodes), None)[0]
-
-    result = fit_coefficients(skeleton, machine, runs, layout_of, names=names)
-    coefficients = [{"coefficient": n, "initial": a, "value": v, "stderr": e, "ci_low": lo,
-                     "ci_high": hi} for n, a, v, e, lo, hi in zip(
-                         result.names, result.initial, result.values, result.stderr,
-                         result.low, result.high)]
-    points = [{"nodes": run.nodes, **run.parameters, "measured_s": run.time_s,
-               "predicted_s": p, "relative_error": r}
-              for run, p, r in zip(runs, result.predicted, result.residuals)]
-    if output is not None:
-        header = (f"coefficients {', '.join(result.names)} calibrated by icnperf calibrate "
-                  f"on {printable(data)} ({len(runs)} runs) on machine {machine.name}; rms "
-                  f"relative error {100 * result.rms_relative_error:.2f} %",
-                  *(f"{row['coefficient']} = {row['value']:.6g} (95% CI "
-                    f"{row['ci_low']:.6g} .. {row['ci_high']:.6g})" for row in coefficients))
-        write_atomically(output, skeleton_to_toml(result.skeleton, header), force=force)
     if fmt == "json":
-        return json_text({"inputs": {"machine": machine.name, "app": app, "data": data,
-                                     "fit": list(result.names), "output": output},
-                          "dof": result.dof, "rms_relative_error": result.rms_relative_error,
-                          "coefficients": coefficients, "runs": points})
+        return json_text(document)
+    coefficients, points = document["coefficients"], document["runs"]
     if fmt == "csv":
         return csv_text(coefficients, [c.key for c in COEFFICIENT_COLUMNS])
+    inputs = document["inputs"]
+    output = inputs["output"]
     run_columns = [Column("nodes", "nodes", number(), keep=True)]
-    run_columns += [Column(p, p, number(6)) for p in skeleton.parameters
-                    if any(p in run.parameters for run in runs)]
+    run_columns += [Column(p, p, number(6)) for p in run_parameters]
     run_columns += [Column("measured_s", "measured", _time),
                     Column("predicted_s", "predicted", _time),
                     Column("relative_error", "rel. error", lambda e: f"{100 * e:+.2f} %")]
     page = Page(wide)
-    page.line(f"{skeleton.name} on {machine.name}: {', '.join(result.names)} fitted to "
-              f"{len(runs)} runs of {data} ({result.dof} degrees of freedom, rms relative "
-              f"error {100 * result.rms_relative_error:.2f} %)", hang="  ")
+    page.line(f"{skeleton_name} on {inputs['machine']}: {', '.join(inputs['fit'])} fitted to "
+              f"{len(points)} runs of {inputs['data']} ({document['dof']} degrees of freedom,"
+              f" rms relative error {100 * document['rms_relative_error']:.2f} %)",
+              hang="  ")
     page.blank()
     page.table(coefficients, COEFFICIENT_COLUMNS)
     page.blank()

@@ -156,11 +156,12 @@ def _wide_text(study, cost_model, workload, machine) -> str:
             f"assumptions:\n{notes}\n")
 
 
-def study_json(study, cost_model, workload, machine, inputs: dict) -> str:
-    """The study as JSON: inputs, assumptions, designs, terms, front, screen and proxy."""
+def study_document(study, cost_model, workload, machine, inputs: dict) -> dict:
+    """The study's JSON layout: inputs, assumptions, designs, terms, front, screen and
+    proxy."""
     from icnperf.model.sizing.study import scalability_summary
 
-    return json_text({
+    return {
         "inputs": inputs, "cost_unit": cost_model.unit,
         "assumptions": assumption_lines(study, cost_model, workload, machine),
         "designs": design_rows(study), "terms": term_rows(study),
@@ -174,25 +175,15 @@ def study_json(study, cost_model, workload, machine, inputs: dict) -> str:
         "proxy_tightness": {family: {"min": low, "median": mid, "max": high}
                             for family, (low, mid, high) in study.tightness().items()},
         "tapers": study.taper_savings(),
-        "missing_families": list(study.missing)})
+        "missing_families": list(study.missing)}
 
 
-def study_text(endpoints: int, families: str | None, torus_dims: str | None,
-               radix_max: int, cost_path: str | None, workload_path: str | None,
-               machine_name: str | None, fmt: str, slack: float = DEFAULT_SLACK,
-               shortlist: str | int = "safe", *, wide: bool = False,
-               scheduler: str = "inline", workers: int | None = None,
-               progress: bool | None = None) -> str:
-    """The rendered study (table, CSV or JSON)."""
-    study, cost_model, workload, machine = load_study(
-        endpoints, families, torus_dims, radix_max, cost_path, workload_path, machine_name,
-        slack, shortlist, scheduler, workers, progress)
+def study_render(document: dict, study, cost_model, workload, machine, fmt: str,
+                 wide: bool = False) -> str:
+    """The study rendered: its document as JSON, the designs as CSV, or the tables (the
+    ``study`` and its inputs, which the API hands over beside the document)."""
     if fmt == "json":
-        return study_json(study, cost_model, workload, machine, {
-            "endpoints": endpoints, "families": list(study.families),
-            "torus_dims": torus_dims, "radix_max": radix_max, "slack": slack,
-            "shortlist": str(shortlist), "cost": cost_path or "default",
-            "workload": workload_path or "default", "machine": machine.name})
+        return json_text(document)
     if fmt == "csv":
         rows = design_rows(study)
         return csv_text(rows, list(rows[0]))

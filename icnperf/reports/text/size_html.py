@@ -3,8 +3,6 @@ sections, the cost-time scatter with the Pareto front and the stacked cost and t
 
 from __future__ import annotations
 
-from icnperf.model.sizing.space import DEFAULT_SLACK
-from icnperf.reports.text.size import load_study
 from icnperf.reports.text.size_rows import (assumption_lines, row_flags, grouped_notes,
                                             summary_lines, term_rows)
 
@@ -100,38 +98,12 @@ def study_sections(study, cost_model, workload, machine) -> list:
     ]
 
 
-def study_html(endpoints: int, families: str | None, torus_dims: str | None, radix_max: int,
-               cost_path: str | None, workload_path: str | None, machine_name: str | None,
-               slack: float = DEFAULT_SLACK, shortlist: str | int = "safe", *,
-               scheduler: str = "inline", workers: int | None = None,
-               progress: bool | None = None) -> str:
+def study_page(study, cost_model, workload, machine, endpoints: int, radix_max: int) -> str:
     """The study as one self-contained HTML page (reports.document.render_document)."""
     from icnperf.reports.document import render_document
 
-    study, cost_model, workload, machine = load_study(
-        endpoints, families, torus_dims, radix_max, cost_path, workload_path, machine_name,
-        slack, shortlist, scheduler, workers, progress)
     return render_document(
         f"Sizing study: {endpoints:,} endpoints",
         study_sections(study, cost_model, workload, machine),
         subtitle=f"machine parameters {machine.name}; routers of at most {radix_max} ports;"
                  f" costs in {cost_model.unit}")
-
-
-def write_study_html(path: str, endpoints: int, families: str | None, torus_dims: str | None,
-                     radix_max: int, cost_path: str | None, workload_path: str | None,
-                     machine_name: str | None, slack: float = DEFAULT_SLACK,
-                     shortlist: str | int = "safe", *, force: bool = False,
-                     scheduler: str = "inline", workers: int | None = None,
-                     progress: bool | None = None) -> None:
-    """Write the HTML study to ``path`` atomically (data.files.write_atomically, html=True).
-    An existing file without ``force`` is refused before the study runs; the page is built
-    whole before anything is written, so a failure leaves no file."""
-    from icnperf.data.files import write_atomically
-    from icnperf.reports.text.report import check_target
-
-    check_target(path, force)
-    html = study_html(endpoints, families, torus_dims, radix_max, cost_path, workload_path,
-                      machine_name, slack, shortlist, scheduler=scheduler, workers=workers,
-                      progress=progress)
-    write_atomically(path, html, force=force, html=True)

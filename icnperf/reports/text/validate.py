@@ -14,10 +14,8 @@ left out; ``simulation=True`` runs them too.
 
 from __future__ import annotations
 
-import fnmatch
 import textwrap
 
-from icnperf.errors import InputError
 from icnperf.reports.render import Column, aligned_table, csv_text, json_text, number
 
 WIDTH = 100
@@ -55,81 +53,19 @@ NUMBER_WIDTHS = (10, 10, 9, 9, 10)
 # --- selection and evaluation ------------------------------------------------------------
 
 
-def claim_runs(simulation: bool) -> tuple[str, ...]:
-    """The registry's ``runs`` to check: the simulator's cross-checks only on request."""
-    from icnperf.validation.registry import RUNS
-
-    return tuple(r for r in RUNS if simulation or r != "simulation")
-
-
-def matches(claim_id: str, pattern: str) -> bool:
-    """``--only``: a glob (when the pattern has * ? or [) or else a substring of the id."""
-    if any(c in pattern for c in "*?["):
-        return fnmatch.fnmatchcase(claim_id, pattern)
-    return pattern in claim_id
-
-
-def select_claims(simulation: bool = False, only: str | None = None) -> list:
-    """The claims to check. An ``only`` pattern that matches no claim is an InputError
-    (naming the simulator's claims it would match with ``simulation``)."""
-    from icnperf.validation.registry import all_claims
-
-    claims = all_claims(runs=claim_runs(simulation))
-    if only is None:
-        return claims
-    chosen = [c for c in claims if matches(c.id, only)]
-    if not chosen:
-        hidden = [c for c in all_claims(runs=("simulation",)) if matches(c.id, only)]
-        hint = (f"; {len(hidden)} simulator cross-check(s) match: add --simulation"
-                if hidden and not simulation else "")
-        raise InputError(f"--only {only!r}: no claim id matches{hint}")
-    return chosen
-
-
-def validation_results(simulation: bool = False, only: str | None = None,
-                       progress: bool | None = None) -> list[dict]:
-    """The selected claims evaluated, as plain dicts (``CheckResult.as_dict``); a bar on
-    standard error while they run when it is a terminal (``progress=None``)."""
-    from icnperf.runner import run_map
-    from icnperf.validation.registry import evaluate
-
-    claims = select_claims(simulation, only)
-    return run_map(lambda claim: evaluate(claim).as_dict(), claims, "inline",
-                   progress=progress, label="validate")
-
-
-def validation_text(fmt: str, simulation: bool = False, only: str | None = None,
-                    wide: bool = False, progress: bool | None = None) -> tuple[str, bool]:
-    """The rendered results and whether any check failed."""
-    from icnperf.validation.registry import kind_counts
-
-    results = validation_results(simulation, only, progress)
-    failed = any(r["status"] == "fail" for r in results)
+def validation_render(document: dict, fmt: str, wide: bool = False) -> str:
+    """The validation results (``checks``, ``counts``, ``simulation``; the API runs them)
+    in ``fmt``: JSON, CSV, or the 100-column table (``wide``: at full width)."""
     if fmt == "json":
-        return json_text({"checks": results, "counts": kind_counts(results),
-                          "simulation": simulation}), failed
+        return json_text(document)
+    results = document["checks"]
     if fmt == "csv":
-        return csv_text(results, RESULT_KEYS), failed
+        return csv_text(results, RESULT_KEYS)
     text = wide_text(results) if wide else table_text(results)
-    if not simulation:
+    if not document["simulation"]:
         text += ("the flit simulator's cross-checks were not run (about a minute): "
                  "--simulation runs them\n")
-    return text, failed
-
-
-def write_validation_page(output: str, force: bool, simulation: bool = False,
-                          only: str | None = None) -> bool:
-    """The selected results as an HTML page written atomically to ``output``; returns
-    whether any check failed (the exit status is the same as for the text output)."""
-    from icnperf.data.files import write_atomically
-    from icnperf.reports.text.report import check_target
-    from icnperf.reports.validation_page import validation_page
-
-    check_target(output, force)
-    results = validation_results(simulation, only)
-    page, failed = validation_page(results, simulation_run=simulation)
-    write_atomically(output, page, force=force, html=True)
-    return failed
+    return text
 
 
 # --- the 100-column table ----------------------------------------------------------------

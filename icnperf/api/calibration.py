@@ -1,0 +1,181 @@
+"""``icnperf.calibrate``: machine parameters fitted to benchmark output, or a skeleton's
+coefficients fitted to measured run times (``icnperf calibrate``). Nothing is written:
+the result holds the calibrated machine (or the fitted skeleton's TOML), and its
+``write`` puts it in a file when the caller asks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from icnperf.api import options, values
+from icnperf.api.guard import quiet
+from icnperf.api.results import Result
+
+DEFAULT_FIT = "software.mpi_overhead,network.link_bandwidth"
+"""The machine keys fitted unless ``fit`` names others (``calibrate --fit``'s default)."""
+
+CALIBRATION_APIS = ("mpi", "shmem")
+"""``calibrate --api``: the software path the benchmark measured."""
+
+DATA_FORMATS = ("osu", "imb", "csv")
+"""``calibrate --data-format``: OSU micro-benchmarks, Intel MPI Benchmarks, a CSV."""
+
+
+def _within_limits(data: str) -> None:
+    """Refuse, before it is parsed, a data file whose rows (its lines, an upper bound) the
+    budget says are too many to fit and list (bundled tables are small)."""
+    from icnperf.data.files import path_exists, printable, read_text_file
+    from icnperf.data.limits import within_limits
+    from icnperf.model.budget import fit_estimate
+
+    if not path_exists(data):
+        return
+    lines = read_text_file(data, "benchmark file").count("\n") + 1
+    within_limits(fit_estimate(lines, printable(data)))
+
+
+class CalibrationResult(Result):
+    """``calibrate``: the fitted parameters (``rows``) with their intervals, every point's
+    measured and predicted value (``points``), and the calibrated machine (``machine``,
+    what the other functions take; ``write(path)`` saves it as TOML)."""
+
+    command = "calibrate"
+    rows_key = "parameters"
+
+    def __init__(self, document: dict, machine, n_points: int) -> None:
+        super().__init__(document)
+        self.machine = machine
+        self._n_points = n_points
+
+    @property
+    def points(self) -> list[dict]:
+        return self.to_dict()["points"]
+
+    def write(self, path: str, force: bool = False) -> None:
+        """The calibrated machine written to ``path`` as TOML (atomically; an existing file
+        only with ``force``)."""
+        from icnperf.data.machine import write_machine
+
+        write_machine(self.machine, path, overwrite=force)
+
+    def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.reports.text.calibrate import calibrate_render
+
+        return calibrate_render(self._document, fmt, wide, self._n_points)
+
+    def figure(self):
+        from icnperf.reports.result_figures import calibration_figure
+
+        return calibration_figure(self._document)
+
+
+class AppCalibrationResult(Result):
+    """``calibrate --app``: the fitted coefficients (``rows``) with their intervals, each
+    run measured and predicted (``runs``), and the fitted skeleton as TOML
+    (``skeleton_toml``; ``write(path)`` saves it)."""
+
+    command = "calibrate --app"
+    rows_key = "coefficients"
+
+    def __init__(self, document: dict, skeleton_toml: str, skeleton_name: str,
+                 run_parameters) -> None:
+        super().__init__(document)
+        self.skeleton_toml = skeleton_toml
+        self._context = (skeleton_name, tuple(run_parameters))
+
+    def write(self, path: str, force: bool = False) -> None:
+        """The fitted skeleton written to ``path`` (atomically; ``-`` is standard output)."""
+        from icnperf.data.files import write_atomically
+
+        write_atomically(path, self.skeleton_toml, force=force)
+
+    def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.reports.text.calibrate_app import calibrate_app_render
+
+        return calibrate_app_render(self._document, fmt, wide, *self._context)
+
+    def figure(self):
+        from icnperf.reports.result_figures import app_calibration_figure
+
+        return app_calibration_figure(self._document)
+
+
+@quiet
+def calibrate(machine: Any, data: str, *, set: Any = None, app: str | None = None,
+              data_format: str | None = None, fit: Any = None, api: str = "mpi",
+              hops: Any = None, output: str | None = None,
+              budget_format: str = "json"):
+    """What ``icnperf calibrate`` fits. ``data``: OSU or IMB output as printed, or a
+    measurement CSV (a path or a bundled table's name). ``fit``: the machine keys (or
+    LogGP aliases) to fit, ``"o,G"`` or a list [default: software.mpi_overhead and
+    network.link_bandwidth]; ``api``: mpi or shmem; ``hops``: the hops the benchmark's
+    messages took [default: the topology's average]; ``data_format``: osu, imb or csv
+    [default: detected]. With ``app`` (a skeleton), the skeleton's coefficients are fitted
+    to the run times in ``data`` instead (``fit`` names coefficients). ``output``: the file
+    the caller writes the result to (``result.write(output)``), recorded in ``inputs`` and
+    named in the table; nothing is written here."""
+    fit_text = values.sequence_of_text(fit, "--fit")
+    machine, overrides = values.machine(machine, set)
+    if app is not None:
+        return _calibrate_app(machine, app, data, fit_text, output, budget_format)
+    from icnperf.data.calibrated import calibrate_machine, parameter_rows, point_rows
+    from icnperf.data.measurements.bench import load_bench
+
+    data_format = options.optional_choice(data_format, DATA_FORMATS, "--data-format")
+    api = options.choice(api, CALIBRATION_APIS, "--api")
+    hops = options.optional_real(hops, "--hops", low=0)
+    fit_text = DEFAULT_FIT if fit_text is None else fit_text
+    _within_limits(data)
+    points = load_bench(data, data_format)
+    result, calibrated = calibrate_machine(machine, points, fit_text, api, hops=hops)
+    document = {"inputs": {"machine": machine.name, "set": overrides, "data": data,
+                           "data_format": points.format, "fit": fit_text, "api": api,
+                           "hops": hops, "output": output},
+                "assumptions": list(result.assumptions),
+                "rms_relative_error": result.rms_relative_error,
+                "parameters": parameter_rows(result), "points": point_rows(result)}
+    return CalibrationResult(document, calibrated, result.n_points)
+
+
+def _calibrate_app(machine, app: str, data: str, fit: str | None, output: str | None,
+                   budget_format: str) -> AppCalibrationResult:
+    from icnperf.data.files import printable
+    from icnperf.data.limits import skeleton_within_limits
+    from icnperf.data.skeleton import load_skeleton, skeleton_to_toml
+    from icnperf.model.apps.fit import fit_coefficients
+    from icnperf.model.budget import fit_evaluation_seconds
+    from icnperf.reports.text.calibrate_app import read_runs
+    from icnperf.reports.text.predict import layouts_for
+
+    skeleton = load_skeleton(app)
+    runs = read_runs(data, skeleton)
+    names = None if fit is None else [n.strip() for n in fit.split(",") if n.strip()]
+    fitted = len(names) if names is not None else len(skeleton.coefficients)
+    skeleton_within_limits(skeleton, machine, sorted({run.nodes for run in runs}), None, None,
+                           budget_format, "calibrate --app",
+                           fit_evaluation_seconds(len(runs), len(skeleton.phases), fitted))
+
+    def layout_of(nodes: int):
+        return layouts_for(machine.topology, str(nodes), None)[0]
+
+    result = fit_coefficients(skeleton, machine, runs, layout_of, names=names)
+    coefficients = [{"coefficient": n, "initial": a, "value": v, "stderr": e, "ci_low": lo,
+                     "ci_high": hi} for n, a, v, e, lo, hi in zip(
+                         result.names, result.initial, result.values, result.stderr,
+                         result.low, result.high)]
+    points = [{"nodes": run.nodes, **run.parameters, "measured_s": run.time_s,
+               "predicted_s": p, "relative_error": r}
+              for run, p, r in zip(runs, result.predicted, result.residuals)]
+    header = (f"coefficients {', '.join(result.names)} calibrated by icnperf calibrate "
+              f"on {printable(data)} ({len(runs)} runs) on machine {machine.name}; rms "
+              f"relative error {100 * result.rms_relative_error:.2f} %",
+              *(f"{row['coefficient']} = {row['value']:.6g} (95% CI "
+                f"{row['ci_low']:.6g} .. {row['ci_high']:.6g})" for row in coefficients))
+    document = {"inputs": {"machine": machine.name, "app": app, "data": data,
+                           "fit": list(result.names), "output": output},
+                "dof": result.dof, "rms_relative_error": result.rms_relative_error,
+                "coefficients": coefficients, "runs": points}
+    run_parameters = [p for p in skeleton.parameters
+                      if any(p in run.parameters for run in runs)]
+    return AppCalibrationResult(document, skeleton_to_toml(result.skeleton, header),
+                                skeleton.name, run_parameters)

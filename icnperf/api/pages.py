@@ -1,0 +1,118 @@
+"""``icnperf.validate`` and ``icnperf.report``: the published claims checked against the
+model (``icnperf validate``), and a machine's self-contained HTML report (``icnperf
+report``). Both return text or results; writing a file is the caller's."""
+
+from __future__ import annotations
+
+import fnmatch
+from typing import Any
+
+from icnperf.api import options, values
+from icnperf.api.guard import quiet
+from icnperf.api.results import Result
+from icnperf.errors import InputError
+
+
+class ValidationResult(Result):
+    """``validate``: one row per claim (``rows``: measured, predicted, error, tolerance,
+    status), the counts per kind, and whether any check failed (``failed``; the command
+    line then exits with status 1). ``html()`` is the page ``validate -o x.html`` writes."""
+
+    command = "validate"
+    rows_key = "checks"
+
+    @property
+    def failed(self) -> bool:
+        return any(r["status"] == "fail" for r in self._document["checks"])
+
+    def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.reports.text.validate import validation_render
+
+        return validation_render(self._document, fmt, wide)
+
+    def html(self) -> str:
+        """The validation page (plots per paper, error tables) as HTML text."""
+        from icnperf.reports.validation_page import validation_page
+
+        page, _ = validation_page(self._document["checks"],
+                                  simulation_run=self._document["simulation"])
+        return page
+
+    def figure(self):
+        from icnperf.reports.result_figures import validation_figure
+
+        return validation_figure(self._document)
+
+
+def _matches(claim_id: str, pattern: str) -> bool:
+    """``only``: a glob (when the pattern has * ? or [) or else a substring of the id."""
+    if any(c in pattern for c in "*?["):
+        return fnmatch.fnmatchcase(claim_id, pattern)
+    return pattern in claim_id
+
+
+def select_claims(simulation: bool = False, only: str | None = None) -> list:
+    """The claims to check (the simulator's cross-checks only with ``simulation``). An
+    ``only`` pattern that matches no claim is an InputError (naming the simulator's claims
+    it would match with ``simulation``)."""
+    from icnperf.validation.registry import RUNS, all_claims
+
+    runs = tuple(r for r in RUNS if simulation or r != "simulation")
+    claims = all_claims(runs=runs)
+    if only is None:
+        return claims
+    chosen = [c for c in claims if _matches(c.id, only)]
+    if not chosen:
+        hidden = [c for c in all_claims(runs=("simulation",)) if _matches(c.id, only)]
+        hint = (f"; {len(hidden)} simulator cross-check(s) match: add --simulation"
+                if hidden and not simulation else "")
+        raise InputError(f"--only {only!r}: no claim id matches{hint}")
+    return chosen
+
+
+@quiet
+def validate(only: str | None = None, simulation: bool = False,
+             progress: bool | None = False) -> ValidationResult:
+    """What ``icnperf validate`` checks: every published claim (``only``: a glob or a
+    substring of the claim ids) against the model, the flit simulator's cross-checks too
+    with ``simulation``; ``progress`` shows a bar on standard error while they run."""
+    from icnperf.runner import run_map
+    from icnperf.validation.registry import evaluate, kind_counts
+
+    simulation = options.flag(simulation, "--simulation")
+    claims = select_claims(simulation, only)
+    results = run_map(lambda claim: evaluate(claim).as_dict(), claims, "inline",
+                      progress=progress, label="validate")
+    return ValidationResult({"checks": results, "counts": kind_counts(results),
+                             "simulation": simulation})
+
+
+@quiet
+def report(machine: Any, *, compare: Any = (), set: Any = None, validation: bool = True,
+           app: Any = ()) -> str:
+    """What ``icnperf report`` builds: the self-contained HTML page of ``machine`` (a
+    preset name or a machine TOML path), beside the machines of ``compare``, with one
+    section per application skeleton of ``app``, as text (write it where you like).
+    ``set``: overrides of ``machine``; ``validation``: include the validation section."""
+    from icnperf.data.limits import skeleton_within_limits, within_limits
+    from icnperf.data.skeleton import load_skeleton
+    from icnperf.model.budget import report_estimate
+    from icnperf.reports.machine_report import load_machines, node_layouts, report_html
+
+    validation = options.flag(validation, "--no-validation")
+    compare = (compare,) if isinstance(compare, str) else tuple(compare)
+    apps = (app,) if isinstance(app, str) else tuple(app)
+    overrides = values.items(set, "--set")
+    if not isinstance(machine, str):
+        raise InputError("report: give the machine as a preset name or a machine TOML path")
+    machines, names = load_machines(machine, compare, overrides)
+    skeletons = [load_skeleton(name) for name in apps]
+    within_limits(report_estimate([[layout.ranks for layout in node_layouts(m)]
+                                   for m in machines], names))
+    for skeleton in skeletons:
+        skeleton_within_limits(skeleton, machines[0],
+                               [layout.endpoints for layout in node_layouts(machines[0])],
+                               command="report --app",
+                               narrow="report a smaller machine (--set topology=...)")
+    return report_html(machine, compare, overrides, validation=validation,
+                       skeletons=skeletons)

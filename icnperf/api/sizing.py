@@ -1,0 +1,111 @@
+"""``icnperf.size``: a procurement study for N endpoints (``icnperf size``): every feasible
+design of each family, its bill of materials and workload time, and the cost-performance
+Pareto front."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from icnperf.api import options, values
+from icnperf.api.guard import quiet
+from icnperf.api.results import Result
+from icnperf.errors import InputError
+
+MAX_RADIX = 1024
+"""Largest --radix-max: four times the largest router radix built today (256 ports), and
+compare-topologies' own bound."""
+
+
+class SizeResult(Result):
+    """``size``: one row per design evaluated (``rows``: cost, workload time, Pareto
+    flags), the workload terms, the front, the screen's counts. ``study`` is the model's
+    record; ``html()`` the page ``size -o study.html`` writes."""
+
+    command = "size"
+    rows_key = "designs"
+
+    def __init__(self, document: dict, study, cost_model, workload, machine,
+                 radix_max: int) -> None:
+        super().__init__(document)
+        self.study = study
+        self._context = (study, cost_model, workload, machine)
+        self._radix_max = radix_max
+
+    def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.reports.text.size import study_render
+
+        return study_render(self._document, *self._context, fmt, wide)
+
+    def html(self) -> str:
+        """The study as one self-contained HTML page."""
+        from icnperf.reports.text.size_html import study_page
+
+        return study_page(*self._context, self._document["inputs"]["endpoints"],
+                          self._radix_max)
+
+    def figure(self):
+        from icnperf.reports.result_figures import size_figure
+
+        return size_figure(self._document)
+
+
+def check_budget(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
+                 slack: float, shortlist: str = "safe", fmt: str = "table",
+                 scheduler: str = "inline", workers: int | None = None) -> None:
+    """A study's design space and full-model evaluations checked against the work limits
+    (icnperf.data.limits): the space's estimated design count x its cost per design, and
+    the full model's evaluations a shortlist of all or N asks for."""
+    from icnperf.data.limits import within_limits
+    from icnperf.model.sizing.design_budget import design_space_estimate
+    from icnperf.model.sizing.designs import SIZING_FAMILIES
+    from icnperf.model.sizing.screen import parse_shortlist
+    from icnperf.model.topology.base import MAX_ENDPOINTS
+    from icnperf.runner import parallel_workers
+
+    if not 2 <= radix_max <= MAX_RADIX:
+        raise InputError(f"--radix-max must be in 2..{MAX_RADIX}, got {radix_max:,}")
+    if endpoints * slack > MAX_ENDPOINTS:
+        raise InputError(f"--endpoints {endpoints:,} with --slack {slack:g} screens designs of"
+                         f" up to {endpoints * slack:.3g} endpoints, more than the"
+                         f" {MAX_ENDPOINTS:.0e} icnperf models; ask for at most"
+                         f" {MAX_ENDPOINTS / slack:.3g} endpoints or a smaller --slack")
+    chosen = [f.strip() for f in (families or ",".join(SIZING_FAMILIES)).split(",")]
+    dims = [int(d) for d in torus_dims.split(",") if d.strip().isdigit()]
+    chosen_shortlist = parse_shortlist(shortlist)
+    within_limits(design_space_estimate(endpoints, chosen, dims, radix_max, slack,
+                                        chosen_shortlist,
+                                        parallel_workers(scheduler, workers, 1 << 20), fmt))
+
+
+@quiet
+def size(*, endpoints: Any, families: Any = None, torus_dims: Any = "3,6",
+         radix_max: Any = 128, cost: str | None = None, workload: str | None = None,
+         machine: str | None = None, slack: Any = 1.5, shortlist: Any = "safe",
+         scheduler: str = "inline", workers: Any = None, progress: bool | None = False,
+         budget_format: str = "json") -> SizeResult:
+    """What ``icnperf size`` studies: designs of each family (``families``: text or a list)
+    for ``endpoints`` endpoints within routers of ``radix_max`` ports and up to ``slack``
+    times the endpoints, costed by ``cost`` (a cost-model TOML; default bundled) and timed
+    on ``workload`` (a workload TOML; default bundled) with ``machine``'s parameters;
+    ``shortlist`` (safe, all or N) says which designs the full model evaluates, on
+    ``scheduler`` with ``workers``."""
+    from icnperf.reports.text.size import load_study, study_document
+
+    endpoints = options.count(endpoints, "--endpoints")
+    radix_max = options.count(radix_max, "--radix-max")
+    slack = options.real(slack, "--slack", low=1.0, high=100.0)
+    workers = options.optional_count(workers, "--workers")
+    families = values.sequence_of_text(families, "--families")
+    torus_dims = values.sequence_of_text(torus_dims, "--torus-dims")
+    shortlist = str(shortlist)
+    check_budget(endpoints, families, torus_dims, radix_max, slack, shortlist, budget_format,
+                 scheduler, workers)
+    study, cost_model, workload_model, loaded = load_study(
+        endpoints, families, torus_dims, radix_max, cost, workload, machine, slack,
+        shortlist, scheduler, workers, progress)
+    document = study_document(study, cost_model, workload_model, loaded, {
+        "endpoints": endpoints, "families": list(study.families), "torus_dims": torus_dims,
+        "radix_max": radix_max, "slack": slack, "shortlist": shortlist,
+        "cost": cost or "default", "workload": workload or "default",
+        "machine": loaded.name})
+    return SizeResult(document, study, cost_model, workload_model, loaded, radix_max)
