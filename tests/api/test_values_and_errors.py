@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import icnperf
 from cli_outputs import cli_error
@@ -172,3 +173,22 @@ def test_no_api_submodule_is_named_like_a_function():
     assert not modules & set(icnperf.api.__all__)
     for name in icnperf.api.__all__:
         assert callable(getattr(icnperf, name))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sizes=st.lists(st.integers(0, 1 << 30), min_size=1, max_size=5),
+       nodes=st.lists(st.sampled_from([8, 16, 64, 128]), min_size=1, max_size=2, unique=True))
+def test_python_values_equal_their_text(sizes, nodes):
+    """Numbers give the rows their text gives (bare numbers are bytes and counts)."""
+    text = ",".join(str(s) for s in sizes)
+    assert icnperf.predict_p2p("angara-36", bytes=sizes).rows == \
+        icnperf.predict_p2p("angara-36", bytes=text).rows
+    data = [max(s, 1) for s in sizes[:2]]  # a collective moves at least a byte
+    by_value = icnperf.predict_collective("angara-4d", "allreduce", nodes=nodes,
+                                          bytes=data, algorithm="ring")
+    by_text = icnperf.predict_collective("angara-4d", "allreduce",
+                                         nodes=",".join(map(str, nodes)),
+                                         bytes=",".join(str(s) for s in data),
+                                         algorithm="ring")
+    assert by_value.rows == by_text.rows
+    assert by_value.inputs["nodes"] == nodes
