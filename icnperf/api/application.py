@@ -90,10 +90,10 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     from icnperf.data.files import printable
     from icnperf.data.limits import skeleton_within_limits
     from icnperf.data.machine import with_buffers
-    from icnperf.reports.text.apps import (NPB_IS_OPTIONS, _flag, compared_results,
-                                           resolve_skeleton, skeleton_notes_of_runs,
-                                           skeleton_results, skeleton_rows,
-                                           set_comparison)
+    from icnperf.api.skeletons import (NPB_IS_OPTIONS, compared_results, option_flag,
+                                       resolve_skeleton)
+    from icnperf.reports.text.apps import (set_comparison, skeleton_notes_of_runs,
+                                           skeleton_results, skeleton_rows)
     from icnperf.reports.text.predict import layouts_for
 
     given = _problem({"rows": rows, "nnz_per_row": nnz_per_row, "cells": cells,
@@ -111,7 +111,7 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
         used = {k: v for k, v in given.items() if v is not None}
         stray = sorted({*used} - NPB_IS_OPTIONS)
         if stray or params or algorithm is not None or placement != "linear":
-            names = ", ".join([_flag(s) for s in stray] + (["--param"] if params else [])
+            names = ", ".join([option_flag(s) for s in stray] + (["--param"] if params else [])
                               + (["--algorithm"] if algorithm is not None else [])
                               + (["--placement"] if placement != "linear" else []))
             raise InputError(f"{names} does not apply to npb-is (its Python model takes "

@@ -8,6 +8,7 @@ from typing import Any
 from icnperf.api import options, values
 from icnperf.api.guard import quiet
 from icnperf.api.results import Result
+from icnperf.errors import InputError
 
 
 class MachinesResult(Result):
@@ -151,7 +152,7 @@ def compare_topologies(*, endpoints: Any = None, radix: Any = None, families: An
     router ``radix`` (``"36,64"`` or ``[36, 64]``) (``icnperf compare-topologies``);
     ``families`` (``"fattree,dragonfly"`` or a list), ``torus_dims``, ``levels`` (fat-tree
     levels)."""
-    from icnperf.reports.text.topology import COMPARE_NOTES, compare_rows
+    from icnperf.reports.text.topology import COMPARE_NOTES
 
     endpoints = options.optional_count(endpoints, "--endpoints")
     levels = options.count(levels, "--levels")
@@ -163,3 +164,67 @@ def compare_topologies(*, endpoints: Any = None, radix: Any = None, families: An
                                         "families": families, "torus_dims": torus_dims,
                                         "fattree_levels": levels},
                              "notes": list(COMPARE_NOTES), "designs": rows})
+
+
+def _choices(text: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
+    items = tuple(t.strip() for t in text.split(",") if t.strip())
+    unknown = [t for t in items if t not in allowed]
+    if not items or unknown:
+        raise InputError(f"--{what}: unknown {', '.join(unknown) or 'empty list'}"
+                         f" (choose from {', '.join(allowed)})")
+    return items
+
+
+def _integers(text: str, what: str, low: int, high: int) -> tuple[int, ...]:
+    items = [t.strip() for t in text.split(",") if t.strip()]
+    if not items or not all(t.isdigit() and low <= int(t) <= high for t in items):
+        raise InputError(f"--{what}: expected comma-separated integers in {low}..{high},"
+                         f" got {text!r}")
+    return tuple(int(t) for t in items)
+
+
+def _designs_for_endpoints(endpoints: int, families: str | None, torus_dims: str,
+                           levels: int) -> list[dict]:
+    from icnperf.model.topology.base import MAX_ENDPOINTS
+    from icnperf.model.topology.compare import (COMPARED_FAMILIES, OPTIONAL_FAMILIES,
+                                                compare_for_endpoints)
+
+    if not 1 <= endpoints <= MAX_ENDPOINTS:
+        raise InputError(f"--endpoints must be in 1..{MAX_ENDPOINTS:.0e}, got {endpoints}")
+    chosen = _choices(families or ",".join(COMPARED_FAMILIES),
+                      COMPARED_FAMILIES + OPTIONAL_FAMILIES, "families")
+    dims = _integers(torus_dims, "torus-dims", 1, 12)
+    designs = compare_for_endpoints(endpoints, chosen, dims, levels)
+    return [{**d.__dict__, "ports_per_endpoint": d.ports_per_endpoint} for d in designs]
+
+
+def _designs_for_radix(radix: str, families: str | None, levels: int,
+                      fmt: str = "table") -> list[dict]:
+    from icnperf.data.limits import within_limits
+    from icnperf.model.budget import compare_estimate
+    from icnperf.model.topology.compare import (OPTIONAL_FAMILIES, RADIX_FAMILIES,
+                                                compare_for_radix)
+
+    chosen = _choices(families or ",".join(RADIX_FAMILIES), RADIX_FAMILIES + OPTIONAL_FAMILIES,
+                      "families")
+    radices = _integers(radix, "radix", 2, 1024)
+    within_limits(compare_estimate(len(radices), fmt))
+    rows = []
+    for limit in radices:
+        rows += [{**d.__dict__, "radix_limit": limit,
+                  "ports_per_endpoint": d.ports_per_endpoint}
+                 for d in compare_for_radix(limit, chosen, levels)]
+    return rows
+
+
+def compare_rows(endpoints: int | None, radix: str | None, families: str | None,
+                 torus_dims: str, levels: int, fmt: str = "table") -> list[dict]:
+    """Rows of the scalability comparison: per family for N endpoints, or per radix (the
+    radices' search checked against the limits first, ``fmt`` the output format)."""
+    if (endpoints is None) == (radix is None):
+        raise InputError("give exactly one of --endpoints N or --radix R[,R...]")
+    if not 1 <= levels <= 8:
+        raise InputError(f"--levels must be in 1..8, got {levels}")
+    if endpoints is not None:
+        return _designs_for_endpoints(endpoints, families, torus_dims, levels)
+    return _designs_for_radix(radix, families, levels, fmt)

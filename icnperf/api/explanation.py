@@ -231,7 +231,7 @@ def explain_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     from icnperf.model.apps.closed_form import explain_skeleton
     from icnperf.model.apps.timing import derived_notes
     from icnperf.model.budget import SYMBOLIC_SECONDS
-    from icnperf.reports.text.apps import resolve_skeleton
+    from icnperf.api.skeletons import resolve_skeleton
     from icnperf.reports.text.predict import layouts_for
 
     nodes = options.optional_count(nodes, "--nodes")

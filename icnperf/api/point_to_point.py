@@ -82,8 +82,9 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
     on one node), ``buffers`` (host or gpu: the machine's GPU-buffer path), ``from_gpu``
     (the sending GPU, with gpu buffers), ``to_gpu`` (the receiving GPU of the scale-up
     domain, with gpu buffers and same_node), ``load`` (background load, a fraction of a
-    channel, 0..1) and ``pattern`` (its traffic pattern). ``budget_format``: the output the work budget prices the rows
-    for (the command line passes its ``--format``; JSON and CSV are streamed).
+    channel, 0..1) and ``pattern`` (its traffic pattern). ``budget_format``: the output
+    the work budget prices the rows for (the command line passes its ``--format``; JSON and
+    CSV are streamed).
     """
     from icnperf.data.limits import within_limits
     from icnperf.model.budget import p2p_estimate
@@ -115,8 +116,6 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
     if source is not None:
         if hops is not None:
             raise InputError("give --hops or --from/--to, not both")
-        from icnperf.reports.text.predict import hops_between
-
         hops = hops_between(machine.topology, source, destination)
     if hops is not None:
         from icnperf.model.topology.spec import parse_spec
@@ -147,3 +146,75 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
         require_finite([result._row(int(np.argmin(finite)))], list(columns), "predict p2p",
                        lambda row: f"at {row['bytes']:g} B")
     return result
+
+
+GRID_FAMILIES = ("torus", "mesh", "hypercube")
+"""Families whose endpoints ``--from``/``--to`` can name by coordinates or an index."""
+
+
+
+
+def _endpoint(text: str, radices: tuple[int, ...], what: str):
+    """An endpoint as coordinates: "3" is an index, "1,0,2" coordinates (dimension 0 first)."""
+    from icnperf.model.topology.torus import endpoint_coordinates
+
+    parts = [p.strip() for p in text.split(",")]
+    if not all(p.isdigit() for p in parts):
+        raise InputError(f"{what} {text!r}: give an endpoint index or coordinates like 1,0,2")
+    values = [int(p) for p in parts]
+    if len(values) == 1:
+        total = 1
+        for k in radices:
+            total *= k
+        if values[0] >= total:
+            raise InputError(f"{what} {text!r}: endpoint index must be below {total}")
+        return endpoint_coordinates(radices, values[0])
+    if len(values) != len(radices) or any(v >= k for v, k in zip(values, radices)):
+        shape = "x".join(map(str, radices))
+        raise InputError(f"{what} {text!r}: coordinates must be {len(radices)} values within"
+                         f" {shape}")
+    return values
+
+
+def _index(text: str, size: int, what: str) -> int:
+    text = text.strip()
+    if not text.isdigit() or len(text) > 15:
+        raise InputError(f"{what} {text!r}: give an endpoint index")
+    if int(text) >= size:
+        raise InputError(f"{what} {text!r}: endpoint index must be below {size}")
+    return int(text)
+
+
+def _routed_hops(spec, source: str, destination: str) -> int:
+    """Router hops between two endpoints (by index) of a fat tree (NCA) or dragonfly /
+    megafly / gdragonfly (minimal routing), through the collectives' layout."""
+    from icnperf.model.collectives import Layout
+
+    layout = Layout.from_topology(spec.text)
+    size = layout.network_endpoints
+    a = _index(source, size, "--from")
+    b = _index(destination, size, "--to")
+    if a == b:
+        return 0
+    return layout.traffic([a], [b])[0]
+
+
+def hops_between(topology: str, source: str, destination: str) -> int:
+    """Router hops between two endpoints: dimension-order routing on a torus, mesh or
+    hypercube; nearest common ancestor on a fat tree; minimal routing on a dragonfly,
+    megafly or gdragonfly (its longest share)."""
+    from icnperf.model.topology.spec import parse_spec
+    from icnperf.model.topology.torus import hop_distance
+    from icnperf.reports.text.predict import ROUTED_FAMILIES
+
+    spec = parse_spec(topology)
+    if spec.family.name in ROUTED_FAMILIES:
+        return _routed_hops(spec, source, destination)
+    if spec.family.name not in GRID_FAMILIES:
+        raise InputError(f"--from/--to name endpoints of "
+                         f"{', '.join(GRID_FAMILIES + ROUTED_FAMILIES)};"
+                         f" for {spec.text} give --hops")
+    radices = spec.params.get("radices") or (2,) * spec.params["n"]
+    a = _endpoint(source, radices, "--from")
+    b = _endpoint(destination, radices, "--to")
+    return int(hop_distance(radices, a, b, wrap=spec.family.name != "mesh"))

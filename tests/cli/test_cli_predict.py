@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from icnperf.cli import cli
-from icnperf.reports.text.predict import hops_between
+from icnperf.api.point_to_point import hops_between
 
 
 def run(*args):

@@ -1,8 +1,8 @@
 """``icnperf predict p2p`` and ``predict collective`` rendered (:func:`p2p_render`,
 :func:`collective_render`) from what the API (icnperf.api.point_to_point,
-collective_prediction) computes; and the row builders the API, ``explain`` and the HTML
-report share until they move onto the API: endpoints to hops (:func:`hops_between`), job
-layouts per node count (:func:`layouts_for`), collective rows (:func:`collective_rows`)."""
+collective_prediction) computes; and the row builders the API and the HTML report share
+until the report moves onto the API: job layouts per node count (:func:`layouts_for`),
+collective rows (:func:`collective_rows`)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,6 @@ from icnperf.reports.page import Page
 from icnperf.reports.render import (Column, csv_chunks, csv_text, json_chunks, json_text,
                                     number)
 
-GRID_FAMILIES = ("torus", "mesh", "hypercube")
-"""Families whose endpoints ``--from``/``--to`` can name by coordinates or an index."""
 
 ROUTED_FAMILIES = ("fattree", "clos", "xgft", "rail", "dragonfly", "megafly", "gdragonfly",
                    "dfplus")
@@ -39,71 +37,6 @@ P2P_COLUMNS = (
     Column("message_rate_per_s", "msg rate (1/s)", number(3)),
     Column("rate_bound_per_s", "V/L bound (1/s)", number(3)),
 )
-
-
-def _endpoint(text: str, radices: tuple[int, ...], what: str):
-    """An endpoint as coordinates: "3" is an index, "1,0,2" coordinates (dimension 0 first)."""
-    from icnperf.model.topology.torus import endpoint_coordinates
-
-    parts = [p.strip() for p in text.split(",")]
-    if not all(p.isdigit() for p in parts):
-        raise InputError(f"{what} {text!r}: give an endpoint index or coordinates like 1,0,2")
-    values = [int(p) for p in parts]
-    if len(values) == 1:
-        total = 1
-        for k in radices:
-            total *= k
-        if values[0] >= total:
-            raise InputError(f"{what} {text!r}: endpoint index must be below {total}")
-        return endpoint_coordinates(radices, values[0])
-    if len(values) != len(radices) or any(v >= k for v, k in zip(values, radices)):
-        shape = "x".join(map(str, radices))
-        raise InputError(f"{what} {text!r}: coordinates must be {len(radices)} values within"
-                         f" {shape}")
-    return values
-
-
-def _index(text: str, size: int, what: str) -> int:
-    text = text.strip()
-    if not text.isdigit() or len(text) > 15:
-        raise InputError(f"{what} {text!r}: give an endpoint index")
-    if int(text) >= size:
-        raise InputError(f"{what} {text!r}: endpoint index must be below {size}")
-    return int(text)
-
-
-def _routed_hops(spec, source: str, destination: str) -> int:
-    """Router hops between two endpoints (by index) of a fat tree (NCA) or dragonfly /
-    megafly / gdragonfly (minimal routing), through the collectives' layout."""
-    from icnperf.model.collectives import Layout
-
-    layout = Layout.from_topology(spec.text)
-    size = layout.network_endpoints
-    a = _index(source, size, "--from")
-    b = _index(destination, size, "--to")
-    if a == b:
-        return 0
-    return layout.traffic([a], [b])[0]
-
-
-def hops_between(topology: str, source: str, destination: str) -> int:
-    """Router hops between two endpoints: dimension-order routing on a torus, mesh or
-    hypercube; nearest common ancestor on a fat tree; minimal routing on a dragonfly,
-    megafly or gdragonfly (its longest share)."""
-    from icnperf.model.topology.spec import parse_spec
-    from icnperf.model.topology.torus import hop_distance
-
-    spec = parse_spec(topology)
-    if spec.family.name in ROUTED_FAMILIES:
-        return _routed_hops(spec, source, destination)
-    if spec.family.name not in GRID_FAMILIES:
-        raise InputError(f"--from/--to name endpoints of "
-                         f"{', '.join(GRID_FAMILIES + ROUTED_FAMILIES)};"
-                         f" for {spec.text} give --hops")
-    radices = spec.params.get("radices") or (2,) * spec.params["n"]
-    a = _endpoint(source, radices, "--from")
-    b = _endpoint(destination, radices, "--to")
-    return int(hop_distance(radices, a, b, wrap=spec.family.name != "mesh"))
 
 
 def p2p_render(document: dict, rows, names, fmt: str, wide: bool = False):
