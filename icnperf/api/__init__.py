@@ -7,21 +7,33 @@ options as keywords (the option's name with dashes as underscores; ``from_`` and
 Python values in SI units, and returns a result object (:mod:`icnperf.api.results`) whose
 ``to_dict()`` is the command's JSON. Bad input raises the project's InputError or
 DataError with the one-line message the command line prints. The modules import the model,
-NumPy and the reports inside the functions, so importing this package costs little.
+NumPy and the reports inside the functions, and this package imports each module on first
+use, so importing it costs little.
 docs/python-api.md is the guide.
 """
 
-from icnperf.api.application import place, predict_app
-from icnperf.api.calibration import calibrate
-from icnperf.api.catalog import compare_topologies, machine, machines, topology
-from icnperf.api.collective_prediction import predict_collective
-from icnperf.api.explanation import crossover, explain_app, explain_collective
-from icnperf.api.pages import report, validate
-from icnperf.api.point_to_point import predict_p2p
-from icnperf.api.simulation import simulate_collective, simulate_traffic
-from icnperf.api.sizing import size
+import importlib
 
-__all__ = ["machines", "machine", "topology", "compare_topologies", "predict_p2p",
-           "predict_collective", "predict_app", "place", "explain_collective", "explain_app",
-           "crossover", "simulate_traffic", "simulate_collective", "calibrate",
-           "validate", "report", "size"]
+_HOMES = {
+    "machines": "catalog", "machine": "catalog", "topology": "catalog",
+    "compare_topologies": "catalog", "predict_p2p": "point_to_point",
+    "predict_collective": "collective_prediction", "predict_app": "application",
+    "place": "application", "explain_collective": "explanation",
+    "explain_app": "explanation", "crossover": "explanation",
+    "simulate_traffic": "simulation", "simulate_collective": "simulation",
+    "calibrate": "calibration", "validate": "pages", "report": "pages", "size": "sizing",
+}
+"""Each function's module: imported on first use (PEP 562), so that the command line, which
+imports api.options to build its options, loads no other API module."""
+
+__all__ = list(_HOMES)
+
+
+def __getattr__(name: str):
+    if name in _HOMES:
+        return getattr(importlib.import_module(f"icnperf.api.{_HOMES[name]}"), name)
+    raise AttributeError(f"module 'icnperf.api' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])

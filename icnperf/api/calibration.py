@@ -15,11 +15,6 @@ from icnperf.errors import InputError
 DEFAULT_FIT = "software.mpi_overhead,network.link_bandwidth"
 """The machine keys fitted unless ``fit`` names others (``calibrate --fit``'s default)."""
 
-CALIBRATION_APIS = ("mpi", "shmem")
-"""``calibrate --api``: the software path the benchmark measured."""
-
-DATA_FORMATS = ("osu", "imb", "csv")
-"""``calibrate --data-format``: OSU micro-benchmarks, Intel MPI Benchmarks, a CSV."""
 
 
 def _within_limits(data: str) -> None:
@@ -122,8 +117,8 @@ def calibrate(machine: Any, data: str, *, set: Any = None, app: str | None = Non
     from icnperf.data.calibrated import calibrate_machine, parameter_rows, point_rows
     from icnperf.data.measurements.bench import load_bench
 
-    data_format = options.optional_choice(data_format, DATA_FORMATS, "--data-format")
-    api = options.choice(api, CALIBRATION_APIS, "--api")
+    data_format = options.optional_choice(data_format, options.DATA_FORMATS, "--data-format")
+    api = options.choice(api, options.CALIBRATION_APIS, "--api")
     hops = options.optional_real(hops, "--hops", low=0)
     fit_text = DEFAULT_FIT if fit_text is None else fit_text
     _within_limits(data)

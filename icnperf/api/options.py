@@ -52,6 +52,16 @@ DATELINES = ("crossing", "dimension")
 RING_TIES = ("plus", "random")
 """``simulate traffic --ring-ties``: the direction at a distance of exactly k/2."""
 
+CALIBRATION_APIS = ("mpi", "shmem")
+"""``calibrate --api``: the software path the benchmark measured."""
+
+DATA_FORMATS = ("osu", "imb", "csv")
+"""``calibrate --data-format``: OSU micro-benchmarks, Intel MPI Benchmarks, a CSV."""
+
+MAX_RADIX = 1024
+"""Largest ``size --radix-max``: four times the largest router radix built today (256
+ports), and compare-topologies' own bound."""
+
 MAX_SEED = 2**63 - 1
 """The largest ``--seed``."""
 

@@ -7,13 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from icnperf.api import options, values
+from icnperf.api.options import MAX_RADIX
 from icnperf.api.guard import quiet
 from icnperf.api.results import Result
 from icnperf.errors import InputError
 
-MAX_RADIX = 1024
-"""Largest --radix-max: four times the largest router radix built today (256 ports), and
-compare-topologies' own bound."""
 
 
 class SizeResult(Result):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from icnperf.api.calibration import CALIBRATION_APIS, DATA_FORMATS
+from icnperf.api.options import CALIBRATION_APIS, DATA_FORMATS
 from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, WIDE_OPTION, emit
 
 

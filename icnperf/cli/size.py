@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from icnperf.api.sizing import MAX_RADIX
+from icnperf.api.options import MAX_RADIX
 from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, Count, emit, no_format_for_html
 
 
