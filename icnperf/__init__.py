@@ -16,7 +16,8 @@ figures); ``cli`` is the thin command-line front end.
 __version__ = "0.1.0"
 
 _API = ("machines", "machine", "topology", "predict_p2p", "predict_collective", "predict_app",
-        "place", "compare_topologies", "explain_collective", "explain_app", "crossover",
+        "place", "compare_topologies", "explain_collective", "explain_app",
+        "explain_saturation", "crossover",
         "simulate_traffic", "simulate_collective", "calibrate",
         "validate", "report", "size")
 """The API's functions offered at the top level (icnperf.api.__all__)."""

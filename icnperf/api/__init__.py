@@ -19,7 +19,8 @@ _HOMES = {
     "compare_topologies": "catalog", "predict_p2p": "point_to_point",
     "predict_collective": "collective_prediction", "predict_app": "application",
     "place": "application", "explain_collective": "explanation",
-    "explain_app": "explanation", "crossover": "explanation",
+    "explain_app": "explanation", "explain_saturation": "explanation",
+    "crossover": "explanation",
     "simulate_traffic": "simulation", "simulate_collective": "simulation",
     "calibrate": "calibration", "validate": "pages", "report": "pages", "size": "sizing",
 }

@@ -71,7 +71,7 @@ def _problem(given: dict) -> dict:
 def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
                 shape: Any = None, param: Any = None, algorithm: str | None = None,
                 ppn: Any = None, placement: str = "linear", buffers: str = "host",
-                rows: Any = None,
+                compute: str | None = None, rows: Any = None,
                 nnz_per_row: Any = None, cells: Any = None, steps: Any = None,
                 iterations: Any = None, local: Any = None, variant: str | None = None,
                 class_: str | None = None, budget_format: str = "json"):
@@ -83,7 +83,8 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     (``{"n": 2048}`` or ``"n=2048"`` items), ``algorithm`` (each phase's own by default;
     best, auto, hw-tree, ...; all: the hardware tree beside the point-to-point
     algorithm), ``ppn``, ``placement``, ``buffers`` (host or gpu: the machine's GPU-buffer
-    path), and the bundled apps' own ``rows``,
+    path), ``compute`` (cpu: the skeleton as written; gpu: the roofline of the node's
+    accelerators), and the bundled apps' own ``rows``,
     ``nnz_per_row``, ``cells``, ``steps``, ``iterations``, ``local`` (``"16x16x16"``),
     ``variant`` (hpcg: reference, optimized) and ``class_`` (npb-is: S..D).
     """
@@ -100,6 +101,7 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
                       "steps": steps, "iterations": iterations, "local": local,
                       "variant": variant, "class_": class_})
     given["processes_per_node"] = options.optional_integer(ppn, "--ppn", low=1)
+    given["compute"] = options.optional_choice(compute, options.COMPUTES, "--compute")
     placement = options.choice(placement, options.PLACEMENTS, "--placement")
     buffers = options.choice(buffers, options.BUFFERS, "--buffers")
     params = values.items(param, "--param")
@@ -120,13 +122,13 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
                            used.get("processes_per_node"))
     if given.get("klass") is not None:
         raise InputError(f"--class does not apply to {printable(app)} (npb-is only)")
-    skeleton, ppn = resolve_skeleton(app, {k: v for k, v in given.items() if k != "klass"},
-                                     params, machine)
+    skeleton, ppn = resolve_skeleton(app, {**{k: v for k, v in given.items() if k != "klass"},
+                                           "buffers": buffers}, params, machine)
     layouts = [layout.placed(layout.processes_per_node, placement)
                for layout in layouts_for(machine.topology, nodes_text, shape_text,
                                          machine.get("system.nodes"))]
     skeleton_within_limits(skeleton, machine, [lay.endpoints for lay in layouts], ppn,
-                           algorithm, budget_format)
+                           algorithm, budget_format, placement=placement)
     if algorithm == ALL:
         runs = compared_results(skeleton, machine, layouts, ppn)
     else:
@@ -140,7 +142,8 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     document = {"inputs": {"app": app, "skeleton": skeleton.name, "machine": machine.name,
                            "nodes": nodes_recorded, "shape": shape_text,
                            "algorithm": algorithm, "placement": placement,
-                           "buffers": buffers, "processes_per_node": first.ppn,
+                           "buffers": buffers, "compute": given.get("compute") or "cpu",
+                           "processes_per_node": first.ppn,
                            "parameters": first.parameters},
                 "notes": notes,
                 "rows": [row for _, rows, _ in tables for row in rows],

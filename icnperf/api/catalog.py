@@ -133,15 +133,24 @@ def machine(name_or_path: Any, set: Any = None) -> MachineResult:
 
 
 @quiet
-def topology(spec: str, *, tree_routing: str | None = None) -> TopologyResult:
-    """Structural metrics and channel loads of one topology ``spec``
-    (``"torus:8x8x16"``; ``icnperf topology SPEC``); ``tree_routing`` a fat tree's up-port
-    rule (random, dmodk)."""
+def topology(spec: str, *, tree_routing: str | None = None, machine: Any = None,
+             set: Any = None) -> TopologyResult:
+    """Structural metrics, channel loads, throughput bound and saturation estimate of one
+    topology ``spec`` (``"torus:8x8x16"``; ``icnperf topology SPEC``); ``tree_routing`` a
+    fat tree's up-port rule (random, dmodk); ``machine`` (with ``set``) the routers of the
+    saturation estimate [default: the simulator's default router]."""
     from icnperf.reports.text.topology import topology_document
 
     tree_routing = options.optional_choice(tree_routing, options.TREE_ROUTINGS,
                                            "--tree-routing")
-    return TopologyResult(topology_document(spec, tree_routing))
+    if machine is None:
+        return TopologyResult(topology_document(spec, tree_routing,
+                                                overrides=values.items(set, "--set")))
+    from icnperf.model.topology.spec import parse_spec
+
+    parse_spec(spec)  # a bad spec is named before the machine is read
+    loaded, _ = values.machine(machine, set)
+    return TopologyResult(topology_document(spec, tree_routing, machine=loaded))
 
 
 @quiet

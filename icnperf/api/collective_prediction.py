@@ -90,7 +90,9 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
         [layout.endpoints * (1 if mode == "node" else ppn) for layout in layouts],
         sizes.size, ["all"], len(ALL_ALGORITHMS) if algorithm == "all" else 1,
         budget_format, random_placement=placement == "random",
-        dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation))
+        dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation,
+        counted=placement == "linear" and (mode == "node" or ppn == 1)
+        and all(layout.is_torus or layout.family == "crossbar" for layout in layouts)))
     rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
                                         ppn, placement, mode, element_bytes)
     absent = (absent_notes(machine, operation, layouts, ppn, placement, mode)

@@ -254,3 +254,37 @@ def explain_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
                            "shape": shape_text, "algorithm": algorithm},
                 "notes": notes, **asdict(form)}
     return AppExplanationResult(document, form)
+
+
+class SaturationResult(Result):
+    """``explain saturation``: every factor of a topology's saturation estimate (``rows``:
+    factor, value, formula, source) for one traffic pattern and router."""
+
+    command = "explain saturation"
+    rows_key = "factors"
+
+    def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.reports.text.explain_saturation import explain_saturation_render
+
+        return explain_saturation_render(self._document, fmt, wide)
+
+    def figure(self):
+        from icnperf.reports.result_figures import saturation_figure
+
+        return saturation_figure(self._document)
+
+
+@quiet
+def explain_saturation(spec: str, *, traffic: str = "uniform", machine: str | None = None,
+                       set: Any = None) -> SaturationResult:
+    """What ``icnperf explain saturation SPEC`` shows: every factor of the saturation
+    estimate of topology ``spec`` under ``traffic``, with the routers of ``machine`` (a
+    preset name or TOML path; ``set`` overrides its keys) or the simulator's default
+    router."""
+    from icnperf.reports.text.explain_saturation import saturation_rows
+
+    if machine is not None and not isinstance(machine, str):
+        raise InputError("explain saturation: give the machine as a preset name or a"
+                         " machine TOML path")
+    rows, inputs = saturation_rows(spec, traffic, machine, values.items(set, "--set"))
+    return SaturationResult({"inputs": inputs, "factors": rows})

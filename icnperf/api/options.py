@@ -25,6 +25,10 @@ BUFFERS = ("host", "gpu")
 """``--buffers``: message buffers in host memory or in GPU memory (the machine's GPU-buffer
 path)."""
 
+COMPUTES = ("cpu", "gpu")
+"""``predict app --compute``: the skeleton's compute on the CPUs as written, or on the
+roofline of the node's accelerators."""
+
 HIERARCHIES = ("node", "flat")
 """``--hierarchy``: node-aware collectives or the algorithm over every rank."""
 

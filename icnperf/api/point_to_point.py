@@ -53,8 +53,10 @@ class P2PResult(Result):
         return {**super().to_dict(), "rows": self.rows}
 
     def render(self, fmt: str = "table", wide: bool = False):
-        from icnperf.reports.text.predict import p2p_render
+        from icnperf.reports.text.predict import p2p_json, p2p_render
 
+        if fmt == "json":
+            return p2p_json(self._document, self.columns)
         if fmt == "table":
             return p2p_render(self._document, self.rows, self.names, fmt, wide)
         return p2p_render(self._document, self.iter_rows(), self.names, fmt, wide)

@@ -24,10 +24,6 @@ class TrafficResult(Result):
 
     command = "simulate traffic"
 
-    def __init__(self, document: dict, preset_router: bool) -> None:
-        super().__init__(document)
-        self._preset_router = preset_router
-
     @property
     def model(self) -> dict:
         return self.to_dict()["model"]
@@ -35,7 +31,7 @@ class TrafficResult(Result):
     def render(self, fmt: str = "table", wide: bool = False) -> str:
         from icnperf.reports.text.simulate import traffic_render
 
-        return traffic_render(self._document, fmt, wide, self._preset_router)
+        return traffic_render(self._document, fmt, wide)
 
     def figure(self):
         from icnperf.reports.result_figures import traffic_figure
@@ -64,6 +60,7 @@ def simulate_traffic(*, topology: str, routing: str | None = None,
                      global_wiring: str | None = None, traffic: str = "uniform",
                      hotspot_fraction: Any = None, hotspot_nodes: Any = None,
                      rates: Any = "0.05..0.5:0.05", router: str = "default",
+                     machine: Any = None,
                      arbiter: str | None = None, allocator: str | None = None,
                      internal_speedup: Any = None, dateline: str | None = None,
                      ring_ties: str | None = None, warmup: Any = 10_000,
@@ -75,7 +72,9 @@ def simulate_traffic(*, topology: str, routing: str | None = None,
     injection rate (``rates``: text such as ``"0.1..0.5:0.1"`` or a list of
     flits/endpoint/cycle), next to the closed forms. Keywords are the command's options:
     ``routing``, ``global_wiring``, ``traffic``, ``hotspot_fraction``, ``hotspot_nodes``,
-    ``router`` (the preset: default, nudt, booksim) and the router options over it
+    ``router`` (the preset: default, nudt, booksim), ``machine`` (a preset name or TOML
+    path whose network keys give the VCs, buffer, allocator, arbiter and internal speedup
+    over the preset) and the router options over both
     (``vcs``, ``buffer``, ``router_delay``, ``routing_delay``, ``vc_alloc_delay``,
     ``switch_alloc_delay``, ``switch_traversal_delay``, ``link_delay``,
     ``global_link_delay``, ``terminal_delay``, ``packet_flits``, ``arbiter``,
@@ -83,7 +82,7 @@ def simulate_traffic(*, topology: str, routing: str | None = None,
     ``measure``, ``drain`` (cycles), ``seed``, ``seeds``, ``scheduler``, ``workers`` and
     ``progress`` (a bar on standard error; off by default here)."""
     from icnperf.reports.text.simulate import traffic_document, traffic_rows
-    from icnperf.sim.presets import ROUTER_PRESETS, router_settings
+    from icnperf.sim.presets import router_settings
 
     stray = sorted({*router_options} - {*ROUTER_OPTIONS})
     if stray:
@@ -114,6 +113,16 @@ def simulate_traffic(*, topology: str, routing: str | None = None,
         if family != "dragonfly":
             raise InputError(f"--global-link-delay applies to dragonflies (their inter-group"
                              f" links); {topology} is a {family}")
+    if machine is not None:
+        from icnperf.reports.text.simulate import machine_router_keys
+
+        given = machine_router_keys(machine)
+        for key in ("vcs", "buffer"):
+            whole[key] = given.get(key) if whole[key] is None else whole[key]
+        allocator = given.get("allocator") if allocator is None else allocator
+        arbiter = given.get("arbiter") if arbiter is None else arbiter
+        internal_speedup = (given.get("internal_speedup") if internal_speedup is None
+                            else internal_speedup)
     settings = router_settings(router, arbiter=arbiter, allocator=allocator,
                                internal_speedup=internal_speedup, dateline=dateline,
                                ring_ties=ring_ties, **whole)
@@ -122,8 +131,7 @@ def simulate_traffic(*, topology: str, routing: str | None = None,
                                 routing=routing, global_wiring=global_wiring,
                                 hotspot_fraction=hotspot_fraction,
                                 hotspot_nodes=hotspot_nodes, fmt=budget_format)
-    return TrafficResult(traffic_document(rows, shared),
-                         settings == ROUTER_PRESETS["default"])
+    return TrafficResult(traffic_document(rows, shared))
 
 
 @quiet

@@ -74,6 +74,8 @@ def resolve_skeleton(app: str, given: dict, params=(), machine=None):
     used = {k: v for k, v in given.items() if v is not None}
     ppn = used.pop("processes_per_node", None)
     variant = used.pop("variant", None)
+    compute = used.pop("compute", "cpu")
+    buffers = used.pop("buffers", "host")
     aliases = LEGACY_ALIASES.get(app, {})
     stray = sorted(k for k in used if k not in aliases)
     if variant is not None and app != "hpcg":
@@ -99,7 +101,12 @@ def resolve_skeleton(app: str, given: dict, params=(), machine=None):
         else:
             values[target] = used[flag]
     values.update(parse_params(params))
-    return skeleton.with_parameters(values), ppn
+    skeleton = skeleton.with_parameters(values)
+    if compute == "gpu":
+        from icnperf.model.apps.gpu import on_gpus
+
+        skeleton = on_gpus(skeleton, buffers)
+    return skeleton, ppn
 
 
 def point_to_point_label(skeleton) -> str:

@@ -74,10 +74,10 @@ def explain_saturation(spec: str, traffic: str, machine_name: str | None,
                        wide: bool) -> None:
     """Every factor of the saturation estimate of topology SPEC: its value, formula and
     source (allocator matching, head-of-line blocking, VC classes, credits, speedup)."""
-    from icnperf.reports.text.explain_saturation import explain_saturation_text
+    from icnperf.api import explain_saturation as explained
 
-    emit(explain_saturation_text(spec, traffic, machine_name, overrides, fmt, wide), output,
-         force)
+    result = explained(spec, traffic=traffic, machine=machine_name, set=overrides)
+    emit(result.render(fmt, wide), output, force)
 
 
 @explain.command("app")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from icnperf.api.options import APIS, BUFFERS, HIERARCHIES, HPCG_VARIANTS, PLACEMENTS
+from icnperf.api.options import (APIS, BUFFERS, COMPUTES, HIERARCHIES, HPCG_VARIANTS,
+                                 PLACEMENTS)
 from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, MACHINE_OPTION,
                                 SET_OPTION, WIDE_OPTION, Count, emit)
 
@@ -161,7 +162,7 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
 @click.option("--variant", type=click.Choice(HPCG_VARIANTS), default=None,
               help="hpcg: reference 2.4 (MPI) or the machine's optimized HPCG"
                    " (hpcg-vendor; hpcg-optimized on the Angara presets).")
-@click.option("--compute", type=click.Choice(["cpu", "gpu"]), default=None,
+@click.option("--compute", type=click.Choice(COMPUTES), default=None,
               help="Where the compute phases run: cpu (the skeleton as written) or gpu (the"
                    " roofline of the node's accelerators) [default: cpu].")
 @click.option("--class", "klass", default=None, help="npb-is: problem class (S..D).")

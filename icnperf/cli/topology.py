@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from icnperf.api.options import TREE_ROUTINGS
-from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, WIDE_OPTION, Count,
-                                emit)
+from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, SET_OPTION,
+                                WIDE_OPTION, Count, emit)
 
 
 class FamilyListingCommand(click.Command):
@@ -36,10 +36,12 @@ class FamilyListingCommand(click.Command):
 def topology(spec: str, tree_routing: str | None, machine_name: str | None,
              overrides: tuple[str, ...], fmt: str, output: str | None, force: bool,
              wide: bool) -> None:
-    """Structural metrics and channel loads of one topology SPEC (FAMILY:PARAMETERS)."""
+    """Structural metrics, channel loads, throughput bound and saturation estimate of one
+    topology SPEC (FAMILY:PARAMETERS)."""
     from icnperf.api import topology as metrics
 
-    emit(metrics(spec, tree_routing=tree_routing).render(fmt, wide), output, force)
+    result = metrics(spec, tree_routing=tree_routing, machine=machine_name, set=overrides)
+    emit(result.render(fmt, wide), output, force)
 
 
 @click.command("compare-topologies")

@@ -137,7 +137,7 @@ def phase_share_figure(document: dict):
 
 def traffic_figure(document: dict):
     """Accepted against offered load (simulated), with the closed form's saturation bound
-    and its router-efficiency bound as lines."""
+    and the saturation estimate of the simulated router as lines."""
     rows, model = document["rows"], document["model"]
     inputs = document["inputs"]
     fig = figure(f"{inputs['topology']}, {inputs['traffic']} traffic",
@@ -147,7 +147,8 @@ def traffic_figure(document: dict):
                     name="simulated", mode="lines+markers")
     fig.add_hline(y=model["saturation_bound"], line_dash="dash",
                   annotation_text="saturation bound")
-    fig.add_hline(y=model["efficiency_bound"], line_dash="dot", annotation_text="eta * bound")
+    fig.add_hline(y=model["saturation_estimate"], line_dash="dot",
+                  annotation_text="saturation estimate")
     return fig
 
 
@@ -221,4 +222,15 @@ def size_figure(document: dict):
         fig.add_scatter(x=[r["cost"] for r in own], y=[r["workload_s"] for r in own],
                         name=label(family), mode="markers",
                         text=[label(r["design"]) for r in own])
+    return fig
+
+
+def saturation_figure(document: dict):
+    """Each factor's ceiling on the saturation throughput; the smallest is the estimate."""
+    rows = document["factors"]
+    inputs = document["inputs"]
+    fig = figure(f"{inputs['topology']}, {inputs['traffic']} traffic: saturation factors",
+                 "factor", "flits/endpoint/cycle", x_type="category", y_log=False)
+    fig.add_bar(x=[label(row["factor"]) for row in rows], y=[row["value"] for row in rows],
+                name="value")
     return fig

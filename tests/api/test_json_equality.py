@@ -246,3 +246,14 @@ def test_report_is_the_page_the_command_writes(tmp_path):
     page = icnperf.report("angara-36", compare="angara-3d", validation=False)
     assert page == target.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") or page.lower().startswith("<!doctype html>")
+
+
+def test_what_main_added_since_the_api_began():
+    """topology --machine, explain saturation, predict app --compute gpu --buffers gpu."""
+    same(icnperf.topology("torus:8x8", machine="angara-4d"), "topology", "torus:8x8",
+         "--machine", "angara-4d")
+    same(icnperf.explain_saturation("torus:8x8", machine="angara-4d"), "explain",
+         "saturation", "torus:8x8", "--machine", "angara-4d")
+    same(icnperf.predict_app("lumi-g", "jacobi3d", nodes="16", compute="gpu", buffers="gpu"),
+         "predict", "app", "jacobi3d", "--machine", "lumi-g", "--nodes", "16", "--compute",
+         "gpu", "--buffers", "gpu")

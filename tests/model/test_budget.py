@@ -180,12 +180,12 @@ def test_pairwise_counted_in_structure_is_charged_per_step():
 
 @pytest.mark.parametrize("call", [
     lambda: __import__("icnperf.api", fromlist=["x"]).predict_app(
-        "angara-3d", "spmv", nodes="4096", budget_format="csv"),
+        "angara-3d", "spmv", nodes="4096", placement="random", budget_format="csv"),
     lambda: __import__("icnperf.api", fromlist=["x"]).explain_app(
-        "angara-3d", "spmv", nodes=4096, budget_format="table"),
+        "angara-3d", "spmv", nodes=2048, ppn=2, budget_format="table"),
     lambda: __import__("icnperf.api", fromlist=["x"]).predict_collective(
         "angara-3d", "allgather", nodes="4096", bytes="8KiB", algorithm="ring",
-        budget_format="table"),
+        placement="random", budget_format="table"),
 ])
 def test_skeletons_and_collectives_refuse_the_quadratic_allgather(call, monkeypatch):
     """spmv's all-gather is 'auto', so every algorithm runs, the pairwise one on 4,096 ranks
@@ -205,9 +205,12 @@ def test_report_app_counts_the_skeleton(tmp_path, monkeypatch):
 
     # on a fat tree (4,096 endpoints) spmv's all-gather maps the pairwise steps message by
     # message (about 40 s at 4,096 ranks)
+    # on a fat tree (4,096 endpoints) spmv's all-gather maps the pairwise steps message by
+    # message (about 40 s at 4,096 ranks)
     monkeypatch.setenv("ICNPERF_MAX_SECONDS", "20")
     with pytest.raises(InputError, match="report --app spmv"):
-        report("angara-3d", validation=False, app=("spmv",))
+        report("angara-3d", set="topology=xgft:m=64x64,w=1x64", validation=False,
+               app=("spmv",))
 
 
 def test_crossover_refinement_bound_covers_what_it_evaluates():

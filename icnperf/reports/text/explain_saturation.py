@@ -1,5 +1,5 @@
 """``icnperf explain saturation``: every factor of the saturation estimate, its value,
-formula and source."""
+formula and source (:func:`saturation_rows`, which the API calls, and their rendering)."""
 
 from __future__ import annotations
 
@@ -31,17 +31,18 @@ def saturation_rows(spec_text: str, pattern: str, machine_name: str | None,
     return rows, inputs
 
 
-def explain_saturation_text(spec_text: str, pattern: str, machine_name: str | None,
-                            overrides, fmt: str, wide: bool = False) -> str:
-    """The factors as a table, CSV or JSON."""
-    rows, inputs = saturation_rows(spec_text, pattern, machine_name, overrides)
+def explain_saturation_render(document: dict, fmt: str, wide: bool = False) -> str:
+    """The factors (``document``: ``inputs`` and ``factors``, from :func:`saturation_rows`)
+    as a table, CSV or JSON."""
     if fmt == "json":
-        return json_text({"inputs": inputs, "factors": rows})
+        return json_text(document)
+    rows, inputs = document["factors"], document["inputs"]
     if fmt == "csv":
         return csv_text(rows, ["key", "factor", "value", "formula", "source"])
     router = ", ".join(f"{k} {v}" for k, v in inputs["router"].items())
     page = Page(wide)
-    page.line(f"{inputs['topology']}, {pattern} traffic (flits/endpoint/cycle; router: {router})")
+    page.line(f"{inputs['topology']}, {inputs['traffic']} traffic (flits/endpoint/cycle;"
+              f" router: {router})")
     page.blank()
     page.table(rows, [Column("factor", "factor"), Column("value", "value", number(4)),
                       Column("formula", "formula"), Column("source", "source")])

@@ -10,8 +10,8 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.reports.page import Page
-from icnperf.reports.render import (Column, csv_chunks, csv_text, json_chunks, json_text,
-                                    number)
+from icnperf.reports.render import (Column, csv_chunks, csv_text, json_column_chunks,
+                                    json_float_column, json_text, number)
 
 
 ROUTED_FAMILIES = ("fattree", "clos", "xgft", "rail", "dragonfly", "megafly", "gdragonfly",
@@ -39,13 +39,27 @@ P2P_COLUMNS = (
 )
 
 
+def p2p_json(document: dict, columns: dict):
+    """``predict p2p --format json`` by column (render.json_column_chunks): ``document``
+    (``inputs`` and ``assumptions``) with the model's ``columns`` (NumPy arrays, SI units)
+    as its rows, a 0-byte row's ``rate_bound_per_s`` null; the same bytes as json.dumps of
+    the rows, chunk by chunk."""
+    names = list(columns)
+    count = len(columns["bytes"])
+    empty = np.flatnonzero(columns["bytes"] == 0).tolist()
+    texts = {name: json_float_column(columns[name]) for name in names}
+    if empty:
+        texts["rate_bound_per_s"] = columns["rate_bound_per_s"].tolist()
+        for i in empty:
+            texts["rate_bound_per_s"][i] = "null"
+    return json_column_chunks(document, "rows", texts, count)
+
+
 def p2p_render(document: dict, rows, names, fmt: str, wide: bool = False):
     """``predict p2p`` rendered from what the API hands over: ``document`` (``inputs`` and
     ``assumptions``), ``rows`` an iterable of row dicts (SI units) in column order
-    ``names``. JSON and CSV come back as an iterator of chunks (the rows streamed, never all
-    held); the table as one string."""
-    if fmt == "json":
-        return json_chunks(document, "rows", rows)
+    ``names``: CSV as an iterator of chunks (the rows streamed, never all held), the table
+    as one string (JSON: :func:`p2p_json`)."""
     if fmt == "csv":
         return csv_chunks(rows, names)
     inputs = document["inputs"]

@@ -424,11 +424,9 @@ def traffic_document(rows: list[dict], shared: dict) -> dict:
     return {**shared, "model": model, "notes": notes, "rows": rows}
 
 
-def traffic_render(document: dict, fmt: str, wide: bool = False,
-                   preset_router: bool = True) -> str:
+def traffic_render(document: dict, fmt: str, wide: bool = False) -> str:
     """``icnperf simulate traffic`` rendered from :func:`traffic_document`'s document
-    (``preset_router``: the router is the default preset, on which the router efficiency
-    was calibrated; ``wide``: the table and notes at full width)."""
+    (``wide``: the table and notes at full width)."""
     if fmt == "json":
         return json_text(document)
     inputs, model, rows = document["inputs"], document["model"], document["rows"]
@@ -440,8 +438,6 @@ def traffic_render(document: dict, fmt: str, wide: bool = False,
     if fmt == "csv":
         return csv_text(rows, keys)
     fmt4 = number(4)
-    elsewhere = (", calibrated on the default router" if not preset_router
-                 and model["router_efficiency"] != 1 else "")
     head = (f"{inputs['topology']} ({inputs['routing']} routing), {traffic} traffic:"
             f" mean hops {fmt4(model['mean_hops'])}, gamma_max {fmt4(model['gamma_max'])},"
             f" saturation bound {fmt4(model['saturation_bound'])}, saturation estimate"

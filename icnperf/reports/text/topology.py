@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from icnperf.errors import InputError
 from icnperf.model.topology.base import PATTERNS
 from icnperf.reports.page import Page
 from icnperf.reports.render import Column, csv_text, json_text, number
@@ -53,6 +54,17 @@ def topology_document(spec_text: str, tree_routing: str | None = None,
         "router": router,
         "notes": list(m.notes) + [ESTIMATE_NOTE],
     }
+
+
+ESTIMATE_NOTE = (
+    "saturation estimate: the channel-load bound (throughput) as an input-queued VC router"
+    " reaches it (model/topology/saturation.py, docs/saturation.md: allocator matching,"
+    " head-of-line blocking, dateline VC classes, load balance, speedup, VC turnaround,"
+    " credit round trip) for the machine's routers (--machine: network.virtual_channels,"
+    " vc_buffer_flits, switch_allocator, internal_speedup, router_pipeline_cycles,"
+    " router_link_latency, packet_max_flits) or the simulator's default router (2 VCs x 8"
+    " flits, separable allocator, one-cycle router and links, 1-flit packets); patterns"
+    " other than uniform on grids take the load balance as 1 (the pessimistic end)")
 
 
 def topology_render(doc: dict, fmt: str, wide: bool = False) -> str:
