@@ -124,6 +124,12 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
         raise InputError(f"--class does not apply to {printable(app)} (npb-is only)")
     skeleton, ppn = resolve_skeleton(app, {**{k: v for k, v in given.items() if k != "klass"},
                                            "buffers": buffers}, params, machine)
+    if nodes_text is not None and shape_text is None:  # the node counts alone, before layouts
+        from icnperf.units import parse_range
+
+        skeleton_within_limits(skeleton, machine,
+                               [int(n) for n in parse_range(nodes_text, "count")], ppn,
+                               algorithm, budget_format)
     layouts = [layout.placed(layout.processes_per_node, placement)
                for layout in layouts_for(machine.topology, nodes_text, shape_text,
                                          machine.get("system.nodes"))]

@@ -77,10 +77,18 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
     operation = operation_name(operation)
     machine, overrides = values.machine(machine, set)
     machine = with_buffers(machine, buffers)
-    layouts = layouts_for(machine.topology, nodes_text, shape_text,
-                          machine.get("system.nodes"))
     sizes, sizes_recorded = values.sizes(bytes)
     mode = hierarchy_for(hierarchy, ppn, operation)
+    if nodes_text is not None and shape_text is None:
+        # the node counts alone, before a layout is built for each (1,000,000 layouts took
+        # two minutes to build before the estimate refused them)
+        counts = parse_range(nodes_text, "count")
+        within_limits(collective_estimate(
+            [int(n) * (1 if mode == "node" else ppn) for n in counts], sizes.size, ["all"],
+            len(ALL_ALGORITHMS) if algorithm == "all" else 1, budget_format,
+            random_placement=placement == "random", operation=operation))
+    layouts = layouts_for(machine.topology, nodes_text, shape_text,
+                          machine.get("system.nodes"))
     element = parse_range(element_text, "size", default_unit="B")
     if len(element) != 1 or not element[0] > 0:
         raise InputError(f"--element-size takes one size > 0, not {element_text!r}")

@@ -49,10 +49,12 @@ class SizeResult(Result):
 
 def check_budget(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
                  slack: float, shortlist: str = "safe", fmt: str = "table",
-                 scheduler: str = "inline", workers: int | None = None) -> None:
+                 scheduler: str = "inline", workers: int | None = None,
+                 workload_path: str | None = None) -> None:
     """A study's design space and full-model evaluations checked against the work limits
     (icnperf.data.limits): the space's estimated design count x its cost per design, and
-    the full model's evaluations a shortlist of all or N asks for."""
+    the full model's evaluations a shortlist of all or N asks for (with the workload's
+    terms, ``workload_path`` or the bundled one)."""
     from icnperf.data.limits import within_limits
     from icnperf.model.sizing.design_budget import design_space_estimate
     from icnperf.model.sizing.designs import SIZING_FAMILIES
@@ -69,10 +71,14 @@ def check_budget(endpoints: int, families: str | None, torus_dims: str, radix_ma
                          f" {MAX_ENDPOINTS / slack:.3g} endpoints or a smaller --slack")
     chosen = [f.strip() for f in (families or ",".join(SIZING_FAMILIES)).split(",")]
     dims = [int(d) for d in torus_dims.split(",") if d.strip().isdigit()]
+    from icnperf.data.sizing_inputs import load_workload
+    from icnperf.model.sizing.design_budget import workload_terms
+
     chosen_shortlist = parse_shortlist(shortlist)
     within_limits(design_space_estimate(endpoints, chosen, dims, radix_max, slack,
                                         chosen_shortlist,
-                                        parallel_workers(scheduler, workers, 1 << 20), fmt))
+                                        parallel_workers(scheduler, workers, 1 << 20), fmt,
+                                        workload_terms(load_workload(workload_path))))
 
 
 @quiet
@@ -97,7 +103,7 @@ def size(*, endpoints: Any, families: Any = None, torus_dims: Any = "3,6",
     torus_dims = values.sequence_of_text(torus_dims, "--torus-dims")
     shortlist = str(shortlist)
     check_budget(endpoints, families, torus_dims, radix_max, slack, shortlist, budget_format,
-                 scheduler, workers)
+                 scheduler, workers, workload)
     study, cost_model, workload_model, loaded = load_study(
         endpoints, families, torus_dims, radix_max, cost, workload, machine, slack,
         shortlist, scheduler, workers, progress)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from icnperf.api.options import CALIBRATION_APIS, DATA_FORMATS
+from icnperf.api.options import CALIBRATION_APIS, CCL_APIS, DATA_FORMATS
 from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, WIDE_OPTION, emit
 
 
@@ -19,13 +19,21 @@ from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, WIDE_OPTION, emit
 @click.option("--app", default=None, metavar="FILE.toml|NAME",
               help="Fit this skeleton's [coefficients] to measured run times instead of"
                    " machine keys (--fit then names coefficients; default all).")
-@click.option("--data-format", type=click.Choice(DATA_FORMATS), default=None,
-              help="Format of --data [default: detected from its content].")
+@click.option("--data-format", type=click.Choice(DATA_FORMATS + ("nccl-tests",)),
+              default=None,
+              help="Format of --data [default: detected from its content; nccl-tests (and"
+                   " rccl-tests) output is named: its out-of-place times fit the keys the"
+                   " --api nccl|rccl forms read, docs/nccl.md].")
+@click.option("--operation", default=None,
+              help="With nccl-tests data: the collective, when the output does not name it.")
 @click.option("--fit", default="software.mpi_overhead,network.link_bandwidth",
               show_default=True,
-              help="Comma-separated machine keys to fit; LogGP names o, g, G, L accepted.")
-@click.option("--api", type=click.Choice(CALIBRATION_APIS), default="mpi", show_default=True,
-              help="Interface of points that do not name theirs (and of o, g).")
+              help="Comma-separated machine keys to fit; LogGP names o, g, G, L accepted."
+                   " With nccl-tests data [default: the bandwidth that bounds the run].")
+@click.option("--api", type=click.Choice(CALIBRATION_APIS + CCL_APIS), default="mpi",
+              show_default=True,
+              help="Interface of points that do not name theirs (and of o, g); with"
+                   " nccl-tests data the library (mpi there means nccl).")
 @click.option("--hops", type=click.FloatRange(min=0), default=None,
               help="Router hops of points that do not say [default: 1, neighbours].")
 @FORMAT_OPTION

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from icnperf.api.options import APIS, VARY
+from icnperf.api.options import APIS, CCL_APIS, VARY
 from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, MACHINE_OPTION,
                                 SET_OPTION, WIDE_OPTION, Count, emit)
 
@@ -32,8 +32,12 @@ def explain() -> None:
 @click.option("--bytes", "bytes_text", default=None, metavar="SIZE",
               help="Message size [default: 256B, one full Angara packet]; bare numbers are"
                    " bytes.")
-@click.option("--api", type=click.Choice(APIS), default="mpi",
-              show_default=True, help="Software overhead charged; none = hardware only.")
+@click.option("--api", type=click.Choice(APIS + CCL_APIS),
+              default="mpi", show_default=True,
+              help="Software overhead charged; none = hardware only; nccl, rccl: every"
+                   " algorithm of the GPU collective library in closed form.")
+@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
+              help="With --api nccl|rccl: GPUs per node [default: node.accelerators].")
 @click.option("--latex", is_flag=True, help="Print the formula as LaTeX.")
 @click.option("--all-symbols", is_flag=True,
               help="Keep the packet format (f, P, H), switching flags (s, s_c) and tree"
@@ -49,6 +53,14 @@ def explain_collective(operation: str, algorithm: str, machine_name: str,
                        force: bool, wide: bool) -> None:
     """The closed form of collective OPERATION by one algorithm, its value and the
     elasticity of every parameter (dT/dx * x/T: which knob matters most)."""
+    if api in CCL_APIS:
+        from icnperf.reports.text.nccl import ccl_explain_text
+
+        emit(ccl_explain_text(operation, machine_name, overrides, nodes, bytes_text, api,
+                              fmt, processes_per_node, wide), output, force)
+        return
+    if algorithm is None:
+        raise click.UsageError("--algorithm is required with --api mpi|shmem|none")
     from icnperf.api import explain_collective as explained
 
     result = explained(machine_name, operation, algorithm=algorithm, set=overrides,

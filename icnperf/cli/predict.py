@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from icnperf.api.options import (APIS, BUFFERS, COMPUTES, HIERARCHIES, HPCG_VARIANTS,
-                                 PLACEMENTS)
+from icnperf.api.options import (APIS, BUFFERS, CCL_APIS, COMPUTES, HIERARCHIES,
+                                 HPCG_VARIANTS, PLACEMENTS)
 from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, MACHINE_OPTION,
                                 SET_OPTION, WIDE_OPTION, Count, emit)
 
@@ -95,11 +95,14 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
               metavar="SIZE",
               help="Bytes of one data element (a double): the element counts of auto's rules"
                    " and Rabenseifner's whole-element split.")
-@click.option("--api", type=click.Choice(APIS), default="mpi",
-              show_default=True, help="Software overhead per message and per hardware call.")
-@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=1,
-              show_default=True,
-              help="Processes per node: ranks r..r+ppn-1 share a node.")
+@click.option("--api", type=click.Choice(APIS + CCL_APIS),
+              default="mpi", show_default=True,
+              help="Software overhead per message and per hardware call; nccl, rccl: the GPU"
+                   " collective library's algorithms with nccl-tests' algbw and busbw"
+                   " (docs/nccl.md).")
+@click.option("--ppn", "processes_per_node", type=click.IntRange(min=1), default=None,
+              help="Processes per node: ranks r..r+ppn-1 share a node [default: 1; with"
+                   " --api nccl|rccl one per GPU, node.accelerators].")
 @click.option("--hierarchy", type=click.Choice(HIERARCHIES), default=None,
               help="With --ppn > 1: node = node-local binomial phases through shared memory"
                    " and the algorithm among one leader per node (MPICH's SMP-aware"
@@ -117,17 +120,36 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 @WIDE_OPTION
 def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                nodes: str | None, shape: str | None, sizes: str, algorithm: str,
-               element_size: str, api: str, processes_per_node: int, hierarchy: str | None,
+               element_size: str, api: str, processes_per_node: int | None,
+               hierarchy: str | None,
                placement: str, buffers: str, fmt: str, output: str | None, force: bool,
                wide: bool) -> None:
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
     dragonfly."""
+    if api in CCL_APIS:
+        from icnperf.reports.text.nccl import ccl_collective_text
+
+        stray = [flag for flag, given in (("--shape", shape is not None),
+                                          ("--hierarchy", hierarchy is not None),
+                                          ("--placement", placement != "linear"),
+                                          ("--buffers", buffers != "host"),
+                                          ("--element-size", element_size != "8B"))
+                 if given]
+        if stray:
+            raise click.UsageError(f"{', '.join(stray)} does not apply with --api {api} (GPU"
+                                   " buffers, one rank per GPU; the tree is NCCL's hierarchy;"
+                                   " docs/nccl.md)")
+
+        emit(ccl_collective_text(operation, machine_name, overrides, nodes, sizes, algorithm,
+                                 api, fmt, processes_per_node, wide), output, force)
+        return
     from icnperf.api import predict_collective
 
     result = predict_collective(machine_name, operation, set=overrides, nodes=nodes,
                                 shape=shape, bytes=sizes, algorithm=algorithm,
-                                element_size=element_size, api=api, ppn=processes_per_node,
+                                element_size=element_size, api=api,
+                                ppn=processes_per_node or 1,
                                 hierarchy=hierarchy, placement=placement, buffers=buffers,
                                 budget_format=fmt)
     emit(result.render(fmt, wide), output, force)
