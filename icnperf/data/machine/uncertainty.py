@@ -59,10 +59,12 @@ DEFAULTS: dict[str, tuple[str, float | None, str]] = {
 DISCRETE = ("count", "cycles", "choice", "text")
 """Key kinds whose values are exact unless alternatives are listed."""
 
-_KIND_WORDS = (("placeholder", "placeholder"), ("transferred", "transferred"),
-               ("calibrated", "calibrated"), ("assumed", "assumed"), ("chosen", "chosen"),
-               ("to confirm", "to-confirm"), ("secondary", "secondary"),
-               ("derived", "derived"), ("stated", "stated"))
+_KIND_WORDS = (("placeholder", "placeholder"), ("chosen", "chosen"),
+               ("transferred", "transferred"), ("assumed", "assumed"),
+               ("to confirm", "to-confirm"), ("as commonly", "to-confirm"),
+               ("not read here", "to-confirm"), ("secondary", "secondary"),
+               ("wikipedia", "secondary"), ("as quoted", "secondary"), ("derived", "derived"), ("stated", "stated"))
+"""The words of :data:`KINDS` in sources, widest default spread first."""
 
 
 @dataclass(frozen=True)
@@ -104,16 +106,22 @@ def default_for(kind: str, key: Key | None) -> Uncertainty:
 
 
 def kind_from_source(source: str) -> str | None:
-    """The kind a source text says, by the first of :data:`KINDS`' words it uses (a
-    "chosen placeholder" is a placeholder; a source naming none is cited: stated); None for
-    an empty source. Used to annotate the presets, each result checked by reading."""
+    """The kind a source text says: "calibrated" when it opens with the word (a value
+    merely compared with a calibrated one is not), else the
+    widest-spread kind among the words it uses (a "placeholder transferred from" another
+    preset is a placeholder; "derived ... (to confirm)" is to-confirm; a figure "as commonly
+    quoted", its document "not read here", is to-confirm; Wikipedia's or a figure "as quoted"
+    by another document is secondary); a source naming none
+    is cited: stated. None for an empty source. Used to annotate the presets, each result
+    checked by reading."""
     text = source.lower()
     if not text.strip():
         return None
-    if "placeholder" in text[:80]:
-        return "placeholder"
-    found = [(text.find(word), kind) for word, kind in _KIND_WORDS if word in text]
-    return min(found)[1] if found else "stated"
+    if text.lstrip().startswith("calibrated"):
+        return "calibrated"
+    text = text.replace("not stated", "")
+    found = [kind for word, kind in _KIND_WORDS if word in text]
+    return found[0] if found else "stated"
 
 
 _SPREAD_RE = re.compile(r"^\s*(?:(?P<pct>[0-9.eE+-]+)\s*%|x\s*(?P<factor>[0-9.eE+-]+))\s*$")
