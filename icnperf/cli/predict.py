@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, MACHINE_OPTION,
-                                SET_OPTION, WIDE_OPTION, Count, emit)
+                                SET_OPTION, WIDE_OPTION, Count, emit, sampling_of,
+                                uncertainty_options)
 
 BUFFERS_OPTION = click.option(
     "--buffers", type=click.Choice(["host", "gpu"]), default="host", show_default=True,
@@ -51,6 +52,7 @@ def predict() -> None:
                    " M/D/1 queueing on every hop (0 = empty network).")
 @click.option("--pattern", default="uniform", show_default=True,
               help="Traffic pattern of the background load (its channel load gamma_max).")
+@uncertainty_options
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
@@ -58,14 +60,14 @@ def predict() -> None:
 def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float | None,
         source: str | None, destination: str | None, api: str, processes_per_node: int,
         same_node: bool, buffers: str, from_gpu: int | None, to_gpu: int | None,
-        offered_load: float, pattern: str, fmt: str, output: str | None, force: bool,
-        wide: bool) -> None:
+        offered_load: float, pattern: str, uncertainty: bool, samples: int | None,
+        seed: int | None, fmt: str, output: str | None, force: bool, wide: bool) -> None:
     """Latency, bandwidth and message rate of one message per size."""
     from icnperf.reports.text.predict import p2p_output
 
     emit(p2p_output(machine_name, overrides, sizes, hops, source, destination, api,
                   processes_per_node, fmt, offered_load, pattern, wide, same_node,
-                  buffers, from_gpu, to_gpu),
+                  buffers, from_gpu, to_gpu, sampling_of(uncertainty, samples, seed)),
          output, force)
 
 

@@ -36,6 +36,13 @@ P2P_COLUMNS = (
     Column("rate_bound_per_s", "V/L bound (1/s)", number(3)),
 )
 
+P2P_RANGED = ("latency_s", "hardware_latency_s", "queueing_delay_s", "bandwidth_Bps",
+              "streaming_bandwidth_Bps", "message_rate_per_s", "rate_bound_per_s")
+"""The predicted quantities of ``predict p2p`` that ``--uncertainty`` gives ranges of."""
+
+P2P_RANGE_SHOWN = ("latency_s", "bandwidth_Bps")
+"""Those the table shows the range of (JSON and CSV carry all)."""
+
 
 def _endpoint(text: str, radices: tuple[int, ...], what: str):
     """An endpoint as coordinates: "3" is an index, "1,0,2" coordinates (dimension 0 first)."""
@@ -113,11 +120,13 @@ def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
              processes_per_node: int, fmt: str, offered_load: float = 0.0,
              pattern: str = "uniform", wide: bool = False, same_node: bool = False,
              buffers: str = "host", from_gpu: int | None = None,
-             to_gpu: int | None = None) -> str:
+             to_gpu: int | None = None, sampling=None) -> str:
     """The rendered ``predict p2p`` table for one machine (``wide``: at full width;
     ``same_node``: both ranks on one node, through shared memory): a string for the table,
     an iterator of chunks for JSON and CSV (every check done before it is returned, so the
-    rows stream out without being held)."""
+    rows stream out without being held). ``sampling`` (a
+    :class:`icnperf.data.machine.sampling.Sampling`): each quantity's 5-95 % range over
+    draws of the inputs (``<field>_low``, ``<field>_high``)."""
     from icnperf.data.limits import within_limits
     from icnperf.data.machine import load_machine
     from icnperf.model.budget import p2p_estimate
@@ -147,10 +156,25 @@ def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
             raise InputError(f"--hops {hops:g} exceeds the diameter {diameter:g} of"
                              f" {machine.topology}")
     sizes = parse_range(sizes_text, "size", default_unit="B")
-    within_limits(p2p_estimate(sizes.size, fmt))
-    table = p2p_table(machine, sizes, hops, api, processes_per_node=processes_per_node,
-                      offered_load=offered_load, pattern=pattern, same_node=same_node,
-                      buffers=buffers, from_gpu=from_gpu or 0, to_gpu=to_gpu)
+    estimate = p2p_estimate(sizes.size, fmt)
+    if sampling is not None:
+        from icnperf.model.budget import with_draws
+
+        estimate = with_draws(estimate, sampling.samples)
+    within_limits(estimate)
+
+    def table_of(drawn):
+        return p2p_table(drawn, sizes, hops, api, processes_per_node=processes_per_node,
+                         offered_load=offered_load, pattern=pattern, same_node=same_node,
+                         buffers=buffers, from_gpu=from_gpu or 0, to_gpu=to_gpu)
+
+    table = table_of(machine)
+    spans = None
+    if sampling is not None:
+        from icnperf.data.machine.sampling import ranges
+
+        spans = ranges(machine, lambda drawn: {name: table_of(drawn).columns[name]
+                                               for name in P2P_RANGED}, sampling)
     names = list(table.columns)
     columns = {name: np.asarray(table.columns[name], dtype=float) for name in names}
     count = len(columns["bytes"])
@@ -159,6 +183,9 @@ def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
         row = {name: float(columns[name][i]) for name in names}
         if row["bytes"] == 0:
             row["rate_bound_per_s"] = None  # V/L bounds nothing without payload
+        for name, (low, high) in (spans or {}).items():
+            row[f"{name}_low"] = None if row[name] is None else float(low[i])
+            row[f"{name}_high"] = None if row[name] is None else float(high[i])
         return row
 
     finite = np.ones(count, dtype=bool)
@@ -178,17 +205,24 @@ def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
             texts["rate_bound_per_s"] = columns["rate_bound_per_s"].tolist()
             for i in empty:
                 texts["rate_bound_per_s"][i] = "null"
+        for name, (low, high) in (spans or {}).items():
+            for end, values in (("low", low), ("high", high)):
+                texts[f"{name}_{end}"] = _range_column(
+                    values, empty if name == "rate_bound_per_s" else [])
         inputs = {"machine": machine.name, "topology": machine.topology,
                   "set": list(overrides), "bytes": sizes_text, "hops": hops,
                   "from": source, "to": destination, "api": api,
                   "processes_per_node": processes_per_node, "load": offered_load,
                   "pattern": pattern, "same_node": same_node, "buffers": buffers,
-                  "from_gpu": from_gpu, "to_gpu": to_gpu}
+                  "from_gpu": from_gpu, "to_gpu": to_gpu,
+                  **({} if sampling is None else {"uncertainty": sampling.as_dict(machine)})}
         return json_column_chunks({"inputs": inputs,
                                    "assumptions": list(table.assumptions)}, "rows", texts,
                                   count)
+    ranged = [] if spans is None else [f"{n}_{end}" for n in P2P_RANGED
+                                       for end in ("low", "high")]
     if fmt == "csv":
-        return csv_chunks(rows, names)
+        return csv_chunks(rows, names + ranged)
     rows = list(rows)
     page = Page(wide)
     where = ("both GPUs in one scale-up domain" if buffers == "gpu" else
@@ -197,10 +231,32 @@ def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
               + (where if same_node else f"api {api}")
               + (", GPU buffers" if buffers == "gpu" else ""))
     page.blank()
-    page.table(rows, P2P_COLUMNS)
+    if spans is None:
+        page.table(rows, P2P_COLUMNS)
+    else:
+        from icnperf.reports.text.ranges import add_cells, sampling_line, table_columns
+
+        page.table(add_cells(rows, P2P_RANGE_SHOWN, P2P_COLUMNS),
+                   table_columns(P2P_COLUMNS, P2P_RANGE_SHOWN))
+        page.blank()
+        page.line(sampling_line(sampling))
     page.blank()
     page.notes("assumptions", table.assumptions)
     return page.text()
+
+
+def _range_column(values: np.ndarray, empty: list[int]) -> list | str:
+    """A range end as a JSON column: ``null`` where the draws gave no value (NaN) and at
+    the rows ``empty`` (no payload: no V/L bound)."""
+    values = np.asarray(values, dtype=float)
+    missing = ~np.isfinite(values)
+    missing[empty] = True
+    if not missing.any():
+        return json_float_column(values)
+    out = values.tolist()
+    for i in np.flatnonzero(missing).tolist():
+        out[i] = "null"
+    return out
 
 
 def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None,
