@@ -112,6 +112,7 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
               help="Nodes on endpoints: in order, round-robin over leaf switches (trees) or"
                    " groups (dragonflies), or a random permutation (seed 0).")
 @BUFFERS_OPTION
+@uncertainty_options
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
@@ -119,7 +120,8 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                nodes: str | None, shape: str | None, sizes: str, algorithm: str,
                element_size: str, api: str, processes_per_node: int, hierarchy: str | None,
-               placement: str, buffers: str, fmt: str, output: str | None, force: bool,
+               placement: str, buffers: str, uncertainty: bool, samples: int | None,
+               seed: int | None, fmt: str, output: str | None, force: bool,
                wide: bool) -> None:
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
@@ -131,7 +133,8 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                                           ("--hierarchy", hierarchy is not None),
                                           ("--placement", placement != "linear"),
                                           ("--buffers", buffers != "host"),
-                                          ("--element-size", element_size != "8B"))
+                                          ("--element-size", element_size != "8B"),
+                                          ("--uncertainty", uncertainty))
                  if given]
         if stray:
             raise click.UsageError(f"{', '.join(stray)} does not apply with --api {api} (GPU"
@@ -145,7 +148,7 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
 
     emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
                          api, fmt, processes_per_node or 1, placement, wide, hierarchy,
-                         element_size, buffers),
+                         element_size, buffers, sampling_of(uncertainty, samples, seed)),
          output, force)
 
 
@@ -188,14 +191,15 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                    " leaf switches (trees) or groups (dragonflies), or a random permutation"
                    " (seed 0).")
 @BUFFERS_OPTION
+@uncertainty_options
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
 @WIDE_OPTION
 def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | None,
         shape: str | None, params: tuple[str, ...], algorithm: str | None, placement: str,
-        buffers: str, fmt: str, output: str | None, force: bool, wide: bool,
-        **problem) -> None:
+        buffers: str, uncertainty: bool, samples: int | None, seed: int | None, fmt: str,
+        output: str | None, force: bool, wide: bool, **problem) -> None:
     """Time per phase and its share of the total per node count for an application
     skeleton: a TOML file (docs/skeleton-format.md) or a bundled NAME (spmv, heat, hpcg,
     hpcg-optimized, hpcg-vendor, jacobi3d; training steps on NCCL/RCCL: dp-step, moe-step,
@@ -204,4 +208,5 @@ def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | No
     from icnperf.reports.text.apps import app_text
 
     emit(app_text(app, machine_name, overrides, nodes, shape, algorithm, problem, fmt,
-                  params, wide, placement, buffers), output, force)
+                  params, wide, placement, buffers, sampling_of(uncertainty, samples, seed)),
+         output, force)

@@ -243,7 +243,7 @@ def _phase_columns(phase_rows, total_rows, names, with_layout: bool):
     for total in total_rows:
         row = {"nodes": total["nodes"], "layout": total["layout"],
                "total_s": total["total_s"], "gflops": total["gflops"],
-               "efficiency": total["efficiency"]}
+               "efficiency": total["efficiency"], "total_range": _range(total, "total_s")}
         for i, name in enumerate(names):
             cell = by_nodes[total["nodes"]][name]
             row[f"p{i}"] = f"{_time(cell['time_s'])} {_share(cell['share'])}"
@@ -252,9 +252,21 @@ def _phase_columns(phase_rows, total_rows, names, with_layout: bool):
     if with_layout:
         columns.append(Column("layout", "layout", keep=True))
     columns += [Column(f"p{i}", name) for i, name in enumerate(names)]
-    columns += [Column("total_s", "total", _time), Column("gflops", "GFLOP/s", number(4)),
+    columns += [Column("total_s", "total", _time)]
+    if "total_s_low" in total_rows[0]:
+        columns.append(Column("total_range", "5-95 %", with_previous=True))
+    columns += [Column("gflops", "GFLOP/s", number(4)),
                 Column("efficiency", "efficiency", number(3))]
     return rows, columns
+
+
+def _range(row: dict, key: str) -> str:
+    """"low–high" of ``key`` (times) when the row has its range, else ""."""
+    if f"{key}_low" not in row:
+        return ""
+    from icnperf.reports.text.ranges import cell_text
+
+    return cell_text(row, key, _time)
 
 
 def _phase_rows(phase_rows, total_rows):
@@ -267,14 +279,17 @@ def _phase_rows(phase_rows, total_rows):
                 continue
             rows.append({**row, "nodes": row["nodes"] if first else None,
                          "layout": row["layout"] if first else "",
-                         "shown": _share(row["share"])})
+                         "shown": _share(row["share"]), "range": _range(row, "time_s")})
             first = False
         rows.append({"phase": "total", "time_s": total["total_s"], "shown": "",
                      "gflops": total["gflops"], "efficiency": total["efficiency"],
-                     "layout": ""})
+                     "layout": "", "range": _range(total, "total_s")})
+    ranged = "total_s_low" in total_rows[0]
     columns = (Column("nodes", "nodes", lambda v: "" if v is None else f"{v:,}"),
                Column("layout", "layout"), Column("phase", "phase", overflow="wrap"),
-               Column("time_s", "time", _time), Column("shown", "share"),
+               Column("time_s", "time", _time),
+               *((Column("range", "5-95 %", with_previous=True),) if ranged else ()),
+               Column("shown", "share"),
                Column("gflops", "GFLOP/s", lambda v: "" if v is None else number(4)(v)),
                Column("efficiency", "efficiency",
                       lambda v: "" if v is None else number(3)(v)))
@@ -359,18 +374,23 @@ def _run_notes(results) -> list[str]:
 def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | None,
              shape: str | None, algorithm: str | None, given: dict, fmt: str,
              params: tuple[str, ...] = (), wide: bool = False,
-             placement: str = "linear", buffers: str = "host") -> str:
+             placement: str = "linear", buffers: str = "host", sampling=None) -> str:
     """The rendered ``predict app`` output: a skeleton (bundled name or file) per node
     count, or NPB IS's placements (its Python model); ``algorithm`` ``all`` sets the
     hardware tree and the point-to-point algorithms side by side; ``wide`` the full
     layout; ``placement`` puts the nodes on the endpoints (collectives.Layout.placed:
-    linear, spread over leaf switches or groups, random)."""
+    linear, spread over leaf switches or groups, random). ``sampling``: each phase's and
+    total's 5-95 % range over draws of the inputs (:data:`APP_RANGED`)."""
     from icnperf.data.limits import skeleton_within_limits
     from icnperf.data.machine import load_machine, with_buffers
     from icnperf.reports.text.predict import layouts_for
 
-    machine = with_buffers(load_machine(machine_name).with_overrides(list(overrides)), buffers)
+    base = load_machine(machine_name).with_overrides(list(overrides))
+    machine = with_buffers(base, buffers)
     if app == "npb-is":
+        if sampling is not None:
+            raise InputError("--uncertainty takes skeletons; npb-is ranks placements with"
+                             " its Python model")
         used = {k: v for k, v in given.items() if v is not None}
         stray = sorted(set(used) - NPB_IS_OPTIONS)
         if stray or params or algorithm is not None or placement != "linear":
@@ -394,13 +414,19 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
                for layout in layouts_for(machine.topology, nodes, shape,
                                          machine.get("system.nodes"))]
     skeleton_within_limits(skeleton, machine, [lay.endpoints for lay in layouts], ppn,
-                           algorithm, fmt, placement=placement)
-    if algorithm == ALL:
-        runs = compared_results(skeleton, machine, layouts, ppn)
-    else:
-        runs = [(algorithm, skeleton_results(skeleton, machine, layouts, algorithm, ppn))]
+                           algorithm, fmt, placement=placement,
+                           draws=0 if sampling is None else sampling.samples)
+
+    def runs_on(drawn):
+        if algorithm == ALL:
+            return compared_results(skeleton, drawn, layouts, ppn)
+        return [(algorithm, skeleton_results(skeleton, drawn, layouts, algorithm, ppn))]
+
+    runs = runs_on(machine)
     tables = [(label, *skeleton_rows(results, skeleton.scaling, label))
               for label, results in runs]
+    if sampling is not None:
+        tables = _with_ranges(tables, base, buffers, runs_on, skeleton, sampling)
     comparison = _comparison_rows([(label, totals) for label, _, totals in tables]) \
         if algorithm == ALL else []
     notes = list(dict.fromkeys([*_skeleton_text(skeleton),
@@ -420,7 +446,9 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
                                      "buffers": buffers,
                                      "compute": given.get("compute") or "cpu",
                                      "processes_per_node": first.ppn,
-                                     "parameters": first.parameters},
+                                     "parameters": first.parameters,
+                                     **({} if sampling is None else
+                                        {"uncertainty": sampling.as_dict(base)})},
                           "notes": notes, "rows": phase_rows, "totals": total_rows})
     if fmt == "csv":
         rows = []
@@ -433,11 +461,45 @@ def app_text(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str
                                "gflops", "efficiency", "hw_gain"])
     placed = ("" if placement == "linear" else f", {placement} placement") + (
         ", GPU buffers" if buffers == "gpu" else "")
-    return _app_page(skeleton, f"{machine.name}{placed}", first.ppn, runs, tables, comparison,
-                     notes, wide)
+    return _app_page(skeleton, f"{machine.name}{placed}", first.ppn, runs, tables,
+                     comparison, notes, wide, sampling)
 
 
-def _app_page(skeleton, machine_name, ppn, runs, tables, comparison, notes, wide) -> str:
+APP_RANGED = ("time_s", "share", "total_s", "gflops", "efficiency")
+"""The predicted quantities of ``predict app`` that ``--uncertainty`` ranges (per phase:
+time and share; per node count: total, GFLOP/s, efficiency)."""
+
+
+def _with_ranges(tables, base, buffers, runs_on, skeleton, sampling):
+    """``tables`` with each phase row's and total row's ``<field>_low``/``_high`` over the
+    draws of ``base`` (buffers applied to each draw)."""
+    from icnperf.data.machine import with_buffers
+    from icnperf.data.machine.sampling import row_ranges
+
+    def rows_of(drawn):
+        out = []
+        for label, results in runs_on(with_buffers(drawn, buffers)):
+            phases, totals = skeleton_rows(results, skeleton.scaling, label)
+            out += phases + totals
+        return out
+
+    spans = iter(row_ranges(base, rows_of, APP_RANGED, sampling))
+    ranged = []
+    for label, phases, totals in tables:
+        phases = [{**row, **_present(row, next(spans))} for row in phases]
+        totals = [{**row, **_present(row, next(spans))} for row in totals]
+        ranged.append((label, phases, totals))
+    return ranged
+
+
+def _present(row: dict, span: dict) -> dict:
+    """The range fields of the quantities ``row`` has."""
+    return {key: value for key, value in span.items()
+            if key.rsplit("_", 1)[0] in row}
+
+
+def _app_page(skeleton, machine_name, ppn, runs, tables, comparison, notes, wide,
+              sampling=None) -> str:
     page = Page(wide)
     what = "time per run of each phase and its share of the total"
     if comparison:
@@ -461,6 +523,11 @@ def _app_page(skeleton, machine_name, ppn, runs, tables, comparison, notes, wide
             Column("nodes", "nodes", number(), keep=True), Column("layout", "layout"),
             Column("hw", runs[0][0], _time), Column("p2p", runs[1][0], _time),
             Column("hw_gain", "p2p / hw-tree", number(3))))
+    if sampling is not None:
+        from icnperf.reports.text.ranges import sampling_line
+
+        page.blank()
+        page.line(sampling_line(sampling))
     page.blank()
     page.notes("notes", notes)
     return page.text()

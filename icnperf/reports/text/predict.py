@@ -466,6 +466,10 @@ COLLECTIVE_COLUMNS = (
 )
 
 
+COLLECTIVE_RANGED = ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree",
+                     "node_local_s", "inter_node_s")
+"""The predicted quantities of ``predict collective`` that ``--uncertainty`` ranges."""
+
 AUTO_COLUMNS = COLLECTIVE_COLUMNS + (Column("rule", "rule", overflow="note"),)
 """``--algorithm auto``: the rule each row's algorithm follows, as notes when too wide."""
 
@@ -475,11 +479,13 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
                     algorithm: str, api: str, fmt: str, processes_per_node: int = 1,
                     placement: str = "linear", wide: bool = False,
                     hierarchy: str | None = None, element_size_text: str = "8B",
-                    buffers: str = "host") -> str:
+                    buffers: str = "host", sampling=None) -> str:
     """The rendered ``predict collective`` table (``wide``: at full width). Without
     --nodes/--shape the machine's own topology is used, whatever its family (torus, fat tree,
     Clos, dragonfly, megafly). ``element_size_text``: one element of the data (default a
-    double), for the auto rules' element counts and Rabenseifner's whole-element split."""
+    double), for the auto rules' element counts and Rabenseifner's whole-element split.
+    ``sampling``: each row's 5-95 % range of :data:`COLLECTIVE_RANGED` over draws of the
+    inputs."""
     from icnperf.data.limits import within_limits
     from icnperf.data.machine import load_machine
     from icnperf.model.budget import collective_estimate
@@ -489,7 +495,8 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     from icnperf.data.machine import with_buffers
 
     operation = operation_name(operation)
-    machine = with_buffers(load_machine(machine_name).with_overrides(list(overrides)), buffers)
+    base = load_machine(machine_name).with_overrides(list(overrides))
+    machine = with_buffers(base, buffers)
     sizes = parse_range(sizes_text, "size", default_unit="B")
     mode = hierarchy_for(hierarchy, processes_per_node, operation)
     if nodes_text is not None and shape_text is None:
@@ -507,16 +514,30 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
         raise InputError(f"--element-size takes one size > 0, not {element_size_text!r}")
     element_size = float(element[0])
     # collective_rows maps every algorithm on each layout (the best p2p column needs them)
-    within_limits(collective_estimate(
+    estimate = collective_estimate(
         [layout.endpoints * (1 if mode == "node" else processes_per_node)
          for layout in layouts], sizes.size,
         ["all"], len(ALL_ALGORITHMS) if algorithm == "all" else 1, fmt,
         random_placement=placement == "random",
         dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation,
         counted=placement == "linear" and (mode == "node" or processes_per_node == 1)
-        and all(layout.is_torus or layout.family == "crossbar" for layout in layouts)))
+        and all(layout.is_torus or layout.family == "crossbar" for layout in layouts))
+    if sampling is not None:
+        from icnperf.model.budget import with_draws
+
+        estimate = with_draws(estimate, sampling.samples)
+    within_limits(estimate)
     rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
                                         processes_per_node, placement, mode, element_size)
+    if sampling is not None:
+        from icnperf.data.machine.sampling import row_ranges
+        from icnperf.reports.text.ranges import merged
+
+        rows = merged(rows, row_ranges(
+            base, lambda drawn: collective_rows(
+                with_buffers(drawn, buffers), operation, algorithm, layouts, sizes, api,
+                processes_per_node, placement, mode, element_size)[0],
+            COLLECTIVE_RANGED, sampling))
     absent = (absent_notes(machine, operation, layouts, processes_per_node, placement, mode)
               if algorithm == "all" else [])
     require_finite(rows, ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree"),
@@ -529,7 +550,9 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
                                      "algorithm": algorithm, "api": api,
                                      "processes_per_node": processes_per_node,
                                      "placement": placement, "hierarchy": mode,
-                                     "element_bytes": element_size, "buffers": buffers},
+                                     "element_bytes": element_size, "buffers": buffers,
+                                     **({} if sampling is None else
+                                        {"uncertainty": sampling.as_dict(base)})},
                           "assumptions": {a: list(n) for a, n in assumptions.items()},
                           "absent": absent, "rows": rows})
     if fmt == "csv":
@@ -549,7 +572,14 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     if mode == "node" and processes_per_node > 1:
         columns = (*columns[:5], Column("node_local_s", "in node", _quantity("time")),
                    *columns[5:])
-    page.table(rows, columns)
+    if sampling is None:
+        page.table(rows, columns)
+    else:
+        from icnperf.reports.text.ranges import add_cells, sampling_line, table_columns
+
+        page.table(add_cells(rows, ("time_s",), columns), table_columns(columns, ("time_s",)))
+        page.blank()
+        page.line(sampling_line(sampling))
     page.blank()
     lines = _shared_then_own(assumptions)
     if algorithm == "auto" and rows:
