@@ -41,6 +41,9 @@ def explain() -> None:
 @click.option("--all-symbols", is_flag=True,
               help="Keep the packet format (f, P, H), switching flags (s, s_c) and tree"
                    " count N_t as symbols instead of substituting them.")
+@click.option("--uncertainty", is_flag=True,
+              help="Add each input's stated spread and its share of the prediction's range"
+                   " (|elasticity| x spread; docs/machine-format.md, 'Uncertainty').")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
@@ -48,13 +51,15 @@ def explain() -> None:
 def explain_collective(operation: str, algorithm: str, machine_name: str,
                        overrides: tuple[str, ...], nodes: int | None, shape: str | None,
                        bytes_text: str | None, api: str, processes_per_node: int | None,
-                       latex: bool, all_symbols: bool, fmt: str, output: str | None,
-                       force: bool, wide: bool) -> None:
+                       latex: bool, all_symbols: bool, uncertainty: bool, fmt: str,
+                       output: str | None, force: bool, wide: bool) -> None:
     """The closed form of collective OPERATION by one algorithm, its value and the
     elasticity of every parameter (dT/dx * x/T: which knob matters most)."""
     if api in ("nccl", "rccl"):
         from icnperf.reports.text.nccl import ccl_explain_text
 
+        if uncertainty:
+            raise click.UsageError(f"--uncertainty does not apply with --api {api} yet")
         emit(ccl_explain_text(operation, machine_name, overrides, nodes, bytes_text, api,
                               fmt, processes_per_node, wide), output, force)
         return
@@ -64,7 +69,7 @@ def explain_collective(operation: str, algorithm: str, machine_name: str,
 
     emit(explain_text("collective", operation, algorithm, machine_name, overrides, nodes,
                       shape, bytes_text, latex, fmt, api=api, all_symbols=all_symbols,
-                      wide=wide),
+                      wide=wide, uncertainty=uncertainty),
          output, force)
 
 

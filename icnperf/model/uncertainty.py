@@ -73,3 +73,26 @@ def quantiles(samples: np.ndarray, low: float = LOW, high: float = HIGH):
                 return (np.nanquantile(samples, low, axis=0),
                         np.nanquantile(samples, high, axis=0))
         return np.quantile(samples, low, axis=0), np.quantile(samples, high, axis=0)
+
+
+def relative_width(value: float, form: str, amount) -> float:
+    """A spread as a relative half-width of the value, to first order: r for a relative r,
+    a / |v| for an absolute a, ln F for a factor F (the half-width of ln v), 0 for exact
+    and for alternatives (a discrete choice has no derivative)."""
+    if form == "relative":
+        return float(amount)
+    if form == "factor":
+        return math.log(amount)
+    if form == "absolute":
+        return float(amount) / abs(value) if value else 0.0
+    return 0.0
+
+
+def range_shares(elasticities: Sequence[float], widths: Sequence[float]) -> list[float]:
+    """Each input's share of a prediction's range, to first order: |e_x| w_x over the sum
+    over inputs (e_x the elasticity dT/dx x/T, w_x the input's relative half-width), so
+    |e_x| w_x is the relative half-width of T that x alone gives. All 0 when no input has
+    a spread."""
+    parts = [abs(e) * w for e, w in zip(elasticities, widths)]
+    total = sum(parts)
+    return [p / total if total else 0.0 for p in parts]

@@ -91,3 +91,41 @@ def test_collective_and_app_json_ranges():
     assert total["gflops_low"] < total["gflops"] < total["gflops_high"]
     assert total["total_s_low"] < total["total_s"] < total["total_s_high"]
     assert all("time_s_low" in row for row in doc["rows"])
+
+
+def test_explain_range_shares_follow_the_correlation_rule():
+    """Ring all-reduce of 8 B on 16 LUMI nodes: 30 steps, each charged overhead + NICs +
+    one switch, which the overhead is solved to keep at LUMI's measured sum (+-0.2 us).
+    So the range is the measurement's alone: 30 x 0.2 us over T, and the NIC placeholders
+    and the switch, moving the overhead against them, give nothing."""
+    doc = _json("explain", "collective", "allreduce", "--machine", "lumi", "--nodes", "16",
+                "--algorithm", "ring", "--bytes", "8", "--uncertainty")
+    rows = {row["key"]: row for row in doc["elasticities"]}
+    overhead = rows["software.mpi_overhead"]
+    assert overhead["range_contribution"] == pytest.approx(30 * 0.2e-6 / doc["time_s"])
+    for key in ("network.injection_latency", "network.ejection_latency",
+                "network.router_latency"):
+        assert rows[key]["range_contribution"] == pytest.approx(0.0, abs=1e-12)
+    assert sum(row["range_share"] for row in rows.values()) == pytest.approx(1.0)
+    assert overhead["range_share"] > 0.99
+    # the sampled range agrees: uniform +-11.1 % gives a 5-95 % range of +-10 %
+    pred = _json("predict", "collective", "allreduce", "--machine", "lumi", "--nodes", "16",
+                 "--bytes", "8", "--algorithm", "ring", "--uncertainty", "--samples", "400")
+    row = pred["rows"][0]
+    half = 0.9 * overhead["range_contribution"]
+    assert row["time_s_low"] == pytest.approx(row["time_s"] * (1 - half), rel=0.01)
+    assert row["time_s_high"] == pytest.approx(row["time_s"] * (1 + half), rel=0.01)
+
+
+def test_explain_placeholders_dominate_where_nothing_is_calibrated():
+    """Summit: the MPI overhead (500 ns) and both adapters (300 ns) are placeholders or
+    derived; an 8-byte binomial broadcast's range comes mostly from the overhead (x2:
+    half-width 500 ns x ln 2 per message)."""
+    doc = _json("explain", "collective", "broadcast", "--machine", "summit", "--nodes", "16",
+                "--algorithm", "binomial", "--bytes", "8", "--uncertainty")
+    rows = {row["key"]: row for row in doc["elasticities"]}
+    overhead = rows["software.mpi_overhead"]
+    assert overhead["spread"] == "x2"
+    expected = abs(overhead["derivative"]) * 500e-9 * 0.6931471805599453 / doc["time_s"]
+    assert overhead["range_contribution"] == pytest.approx(expected)
+    assert max(rows.values(), key=lambda r: r["range_share"])["key"] == "software.mpi_overhead"

@@ -73,6 +73,59 @@ ELASTICITY_COLUMNS = (
 )
 
 
+RANGE_KEYS = ("spread", "spread_kind", "range_contribution", "range_share")
+"""``--uncertainty``: an input's spread as written, its kind, the relative half-width of T
+it gives alone (first order) and its share of the prediction's range."""
+
+RANGE_COLUMNS = ELASTICITY_COLUMNS[:-1] + (
+    Column("spread", "spread"),
+    Column("range_share", "range share", lambda s: f"{s * 100:.1f}%"),
+    ELASTICITY_COLUMNS[-1],
+)
+
+
+def range_rows(machine, rows: list[dict], time: float) -> list[dict]:
+    """The elasticity rows with each input's spread (``spread``, ``spread_kind``), the
+    relative half-width of T it gives alone and its share of the range
+    (model.uncertainty.range_shares). First order, with the correlation rule: a value
+    solved from a measured sum stands for the sum (its row counts the measurement's spread
+    at dT/dx), and each part it was solved with counts at dT/dpart - dT/dx, since the
+    solved value moves against the part. A value with no stated spread counts as exact."""
+    from icnperf.model.uncertainty import range_shares
+
+    derivative = {row["key"]: row["derivative"] for row in rows}
+    effective = dict(derivative)
+    spreads = [machine.spread(row["key"]) if "." in row["key"] else None for row in rows]
+    for row, spread in zip(rows, spreads):
+        for part in spread.solved_with if spread is not None else ():
+            if part in effective:
+                effective[part] -= derivative[row["key"]]
+    halves = []
+    for row, spread in zip(rows, spreads):
+        value = row["value"]
+        if spread is not None and spread.solved_with:
+            value += sum(float(machine.get_path(p)) for p in spread.solved_with)
+        halves.append(_half_width(value, spread))
+    parts = [abs(effective[row["key"]]) * half / time if time else 0.0
+             for row, half in zip(rows, halves)]
+    shares = range_shares([1.0] * len(parts), parts)
+    return [{**row, "spread": "-" if spread is None else spread.text(),
+             "spread_kind": None if spread is None else spread.kind,
+             "range_contribution": part, "range_share": share}
+            for row, spread, part, share in zip(rows, spreads, parts, shares)]
+
+
+def _half_width(value: float, spread) -> float:
+    """A spread as an absolute half-width around ``value`` (SI; ln F of it for a factor)."""
+    from icnperf.model.uncertainty import relative_width
+
+    if spread is None or spread.form in ("exact", "alternatives"):
+        return 0.0
+    if spread.form == "absolute":
+        return float(spread.amount)
+    return abs(value) * relative_width(value, spread.form, spread.amount)
+
+
 # --- shared inputs ----------------------------------------------------------------------
 
 
@@ -206,8 +259,10 @@ def _auto(machine, operation: str, layout, size: float) -> tuple[str, str]:
 def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
                  overrides: tuple[str, ...], nodes: int | None, shape: str | None,
                  bytes_text: str | None, latex: bool, fmt: str, api: str = "mpi",
-                 all_symbols: bool = False, wide: bool = False) -> str:
-    """The rendered ``icnperf explain collective`` output (``wide``: lines unwrapped)."""
+                 all_symbols: bool = False, wide: bool = False,
+                 uncertainty: bool = False) -> str:
+    """The rendered ``icnperf explain collective`` output (``wide``: lines unwrapped).
+    ``uncertainty``: each input's spread and its share of the range (:func:`range_rows`)."""
     from icnperf.data.limits import within_limits
     from icnperf.model.budget import explain_estimate
     from icnperf.model.collectives import operation_name
@@ -237,11 +292,19 @@ def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
               "all_symbols": all_symbols}
     if rule is not None:
         inputs["auto"] = {"algorithm": algorithm, "rule": rule}
+    if uncertainty:
+        inputs["uncertainty"] = True
     if fmt == "json":
-        return json_text(explanation_document(machine, explanation, inputs))
+        document = explanation_document(machine, explanation, inputs)
+        if uncertainty:
+            document["elasticities"] = range_rows(machine, document["elasticities"],
+                                                  explanation.time)
+        return json_text(document)
     rows = [_elasticity_row(e) for e in explanation.elasticities]
+    if uncertainty:
+        rows = range_rows(machine, rows, explanation.time)
     if fmt == "csv":
-        return csv_text(rows, ELASTICITY_KEYS)
+        return csv_text(rows, ELASTICITY_KEYS + (RANGE_KEYS if uncertainty else ()))
     from icnperf.units import format_quantity
 
     for row in rows:
@@ -265,7 +328,13 @@ def explain_text(what: str, operation: str, algorithm: str, machine_name: str,
     page.line(f"T on the machine = {format_quantity(explanation.time, 'time', 4)}")
     page.blank()
     page.line(shares)
-    page.table(rows, ELASTICITY_COLUMNS)
+    page.table(rows, RANGE_COLUMNS if uncertainty else ELASTICITY_COLUMNS)
+    if uncertainty:
+        page.blank()
+        page.line("range share: each input's |dT/dx| x its spread's half-width (ln F for a"
+                  " factor F), over the sum over inputs: first order; a value solved from a"
+                  " measured sum stands for the sum, the parts count at dT/dpart - dT/dx"
+                  " (docs/machine-format.md, 'Uncertainty')", hang="  ")
     numeric = [r for r in rows if r["method"] != "symbolic"]
     if numeric:
         page.blank()
