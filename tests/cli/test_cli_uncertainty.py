@@ -129,3 +129,17 @@ def test_explain_placeholders_dominate_where_nothing_is_calibrated():
     expected = abs(overhead["derivative"]) * 500e-9 * 0.6931471805599453 / doc["time_s"]
     assert overhead["range_contribution"] == pytest.approx(expected)
     assert max(rows.values(), key=lambda r: r["range_share"])["key"] == "software.mpi_overhead"
+
+
+def test_machine_shows_kinds_and_spreads_on_request():
+    doc = _json("machine", "lumi", "--uncertainty")
+    rows = {f"{r['section']}.{r['key']}": r for r in doc["parameters"]}
+    assert rows["software.mpi_overhead"]["kind"] == "calibrated"
+    assert rows["software.mpi_overhead"]["spread"] == "±0.2 us"
+    assert rows["network.injection_latency"]["spread"] == "x2"
+    assert rows["node.cores"]["spread"] == "exact"
+    plain = _json("machine", "lumi")
+    assert "kind" not in plain["parameters"][0]
+    result = run("machine", "frontier", "--uncertainty")
+    assert result.exit_code == 0
+    assert max(len(line) for line in result.output.splitlines()) <= 100

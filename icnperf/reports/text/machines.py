@@ -34,14 +34,31 @@ def presets_text(fmt: str, wide: bool = False) -> str:
     return page.text()
 
 
-def machine_text(name: str, overrides: tuple[str, ...], fmt: str, wide: bool = False) -> str:
+UNCERTAINTY_COLUMNS = MACHINE_COLUMNS[:3] + (
+    Column("kind", "kind"), Column("spread", "spread"),
+    Column("spread_reason", "why", overflow="note"), MACHINE_COLUMNS[3])
+"""``icnperf machine --uncertainty``: each value's kind, spread and its reason."""
+
+
+def machine_text(name: str, overrides: tuple[str, ...], fmt: str, wide: bool = False,
+                 uncertainty: bool = False) -> str:
     """One machine's parameters with units and sources, after --set overrides (sources as
-    numbered notes under the table unless ``wide``)."""
+    numbered notes under the table unless ``wide``); ``uncertainty``: each value's kind,
+    spread (as a few characters; counts and choices exact unless alternatives are listed)
+    and the spread's reason."""
     from icnperf.data.machine import load_machine
 
     machine = load_machine(name).with_overrides(list(overrides))
     rows = [dict(zip(("section", "key", "value", "shown", "source"), row))
             for row in machine.rows()]
+    if uncertainty:
+        for row in rows:
+            path = "topology" if row["key"] == "topology" else f"{row['section']}.{row['key']}"
+            spread = machine.spread(path)
+            row.update({"kind": "" if spread is None else spread.kind,
+                        "spread": "-" if spread is None else spread.text(),
+                        "spread_reason": "" if spread is None else spread.reason,
+                        "solved_with": [] if spread is None else list(spread.solved_with)})
     if fmt == "json":
         return json_text({"inputs": {"machine": name, "set": list(overrides)},
                           "name": machine.name, "description": machine.description,
@@ -49,14 +66,15 @@ def machine_text(name: str, overrides: tuple[str, ...], fmt: str, wide: bool = F
                           "parameters": rows,
                           "notes": list(machine.notes)})
     if fmt == "csv":
-        return csv_text(rows, ["section", "key", "value", "source"])
+        return csv_text(rows, ["section", "key", "value", "source"] + (
+            ["kind", "spread", "spread_reason"] if uncertainty else []))
     page = Page(wide)
     page.line(f"{machine.name}: {machine.description}")
     page.line(f"topology: {machine.topology}")
     if machine.size_note():
         page.line(machine.size_note())
     page.blank()
-    page.table(rows, MACHINE_COLUMNS)
+    page.table(rows, UNCERTAINTY_COLUMNS if uncertainty else MACHINE_COLUMNS)
     if machine.notes:
         page.blank()
         page.notes("notes", machine.notes)
