@@ -173,8 +173,11 @@ def p2p_output(machine_name: str, overrides: tuple[str, ...], sizes_text: str,
     if sampling is not None:
         from icnperf.data.machine.sampling import ranges
 
-        spans = ranges(machine, lambda drawn: {name: table_of(drawn).columns[name]
-                                               for name in P2P_RANGED}, sampling)
+        def ranged(drawn):
+            columns = table_of(drawn).columns
+            return {name: columns[name] for name in P2P_RANGED}
+
+        spans = ranges(machine, ranged, sampling)
     names = list(table.columns)
     columns = {name: np.asarray(table.columns[name], dtype=float) for name in names}
     count = len(columns["bytes"])
