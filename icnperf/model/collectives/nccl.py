@@ -6,7 +6,9 @@ Every form is t = L + W: a latency L (the library's launch latency plus one per-
 per step on the path) and a bandwidth term W, the bytes the busiest link of the path carries
 over its bandwidth at the protocol's efficiency. N ranks (GPUs), n scale-up domains of g GPUs,
 S the message as nccl-tests prints it (:data:`SIZE_MEANING`), B_up the scale-up bandwidth of a
-GPU, B_net a domain's NICs together, B_r = B_up on one domain else min(B_up, B_net).
+GPU (the library's per-link rate times the links, all its channels' rings together:
+:mod:`.nccl_fabric`), B_net a domain's NICs together, B_r = B_up on one domain else
+min(B_up, B_net).
 
 **Protocols** (NCCL's; Hu et al., "Demystifying NCCL: An In-depth Analysis of GPU
 Communication Protocols and Algorithms", 2025, and NCCL's documentation of NCCL_PROTO):
@@ -34,7 +36,9 @@ hardware latency of the hop) and the launch latency is the library's stated base
   under NCCL.
 * nvls: NVLink SHARP on one domain: multimem.ld_reduce of each GPU's 1/g slice in the
   NVSwitch, multimem.st multicast back: a GPU's link carries (g+1)/g S each way (all-reduce);
-  S for all-gather (multicast) and reduce-scatter.
+  S for all-gather (multicast) and reduce-scatter; at B_nvls = e_nvls B_up, NCCL's stated
+  NVLS efficiency (:func:`nvls_bandwidth`): the switch's reduction and multicast run below
+  the link's rate.
 * nvls-tree: NVLS inside each domain, the double binary tree between domains (all-reduce).
 * collnet: SHARP in the InfiniBand switches (CollNet Direct): reduce-scatter and all-gather
   inside the domain, 2(g-1)/g S over B_up; each domain sends S up and takes S back over B_net.
@@ -56,7 +60,10 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.model.collectives.nccl_fabric import Fabric
-from icnperf.model.collectives.nccl_tables import LibraryTables, PROTOCOLS
+from icnperf.model.collectives.nccl_tables import NCCL_2_30, LibraryTables, PROTOCOLS
+
+NVLS_EFFICIENCY_DEFAULT = NCCL_2_30.nvls_efficiency
+"""NCCL's NVLS efficiencies, for tables that have none (RCCL's, which never runs NVLS)."""
 
 OPERATIONS = ("allreduce", "allgather", "reducescatter", "broadcast", "reduce", "alltoall",
               "sendrecv")
@@ -107,11 +114,11 @@ FORMULAS = {
     ("tree", "allreduce"): "L0 + 2((g-1) a_up + ceil(lg n) a_net)"
                            " + max(k S / (e B_up), f S / (e B_net)), k = 2 switched (1 direct),"
                            " f = 2 (1 at n = 2)",
-    ("nvls", "allreduce"): "L0 + a_nvls + (g+1)/g S / B_up",
-    ("nvls", "allgather"): "L0 + a_nvls + S / B_up",
-    ("nvls", "reducescatter"): "L0 + a_nvls + S / B_up",
+    ("nvls", "allreduce"): "L0 + a_nvls + (g+1)/g S / B_nvls, B_nvls = e_nvls B_up",
+    ("nvls", "allgather"): "L0 + a_nvls + S / B_nvls",
+    ("nvls", "reducescatter"): "L0 + a_nvls + S / B_nvls",
     ("nvls-tree", "allreduce"): "L0 + a_nvls + 2 ceil(lg n) a_net"
-                                " + max((g+1)/g S / B_up, f S / B_net)",
+                                " + max((g+1)/g S / B_nvls, f S / B_net)",
     ("collnet", "allreduce"): "L0 + 2 a_up + a_net + max(2(g-1)/g S / B_up, S / B_net)",
     ("pat", "allgather"): "L0 + ceil(lg N) a_net + (N-1)/N S / B_net",
     ("pat", "reducescatter"): "L0 + ceil(lg N) a_net + (N-1)/N S / B_net",
@@ -213,6 +220,17 @@ def base_latency(tables: LibraryTables, algorithm: str, protocol: str) -> float:
     return row[PROTOCOLS.index(protocol)] if row else 0.0
 
 
+def nvls_bandwidth(fabric: Fabric, tables: LibraryTables) -> float:
+    """B_nvls = e_nvls B_up (bytes/s per GPU per direction): what a GPU's NVLink moves under
+    NVLS, the multimem load-reduce and multicast store through the NVSwitch running below the
+    link's rate; e_nvls is NCCL's stated NVLS efficiency of the GPU generation (NCCL 2.30.7
+    src/graph/tuning.cc nvlsEfficiency: Hopper 0.85, Blackwell 0.74; a generation it does not
+    state takes Hopper's, as NCCL's choice does)."""
+    stated = tables.nvls_efficiency or NVLS_EFFICIENCY_DEFAULT
+    efficiency = stated.get(fabric.architecture) or stated.get("hopper") or 1.0
+    return efficiency * fabric.scaleup_bandwidth
+
+
 def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
          protocol: str) -> Form:
     """icnperf's closed form (:data:`FORMULAS`) of ``algorithm`` with ``protocol`` for
@@ -241,11 +259,12 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
     if algorithm == "nvls":
         a_nvls = step_latency(tables, "nvlink", "nvls", protocol, up_hw)
         coef = (g + 1) / g if operation == "allreduce" else 1.0
-        return Form(base + a_nvls, ((coef, f.scaleup_bandwidth, "GPU's NVLink"),))
+        return Form(base + a_nvls,
+                    ((coef, nvls_bandwidth(f, tables), "NVLS through the switch"),))
     if algorithm == "nvls-tree":
         a_nvls = step_latency(tables, "nvlink", "nvls-tree", protocol, up_hw)
         return Form(base + a_nvls + 2 * _lg(n) * a_net,
-                    (((g + 1) / g, f.scaleup_bandwidth, "GPU's NVLink"),
+                    (((g + 1) / g, nvls_bandwidth(f, tables), "NVLS through the switch"),
                      (tree_net, f.net_bandwidth, "domain's NICs")))
     if algorithm == "collnet":
         return Form(base + 2 * a_up + a_net,
