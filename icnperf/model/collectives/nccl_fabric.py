@@ -33,6 +33,7 @@ domain (a node, or an NVL72 rack), domains joined by their NICs through the netw
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from typing import NamedTuple
@@ -131,6 +132,12 @@ def ring_packing_bandwidth(links: dict[tuple[int, int], float], gpus: int) -> fl
     (scipy's HiGHS; exact up to :data:`PACKED_RINGS_MAX_GPUS` GPUs). A ring and its reverse
     use opposite directions of the same links, so the packing counts twice. Two GPUs: the
     pair. 0 when no ring closes over the links."""
+    return _packing(tuple(sorted(links.items())), gpus)
+
+
+@functools.lru_cache(maxsize=64)
+def _packing(items: tuple, gpus: int) -> float:
+    links = dict(items)
     if gpus == 2:
         return links.get((0, 1), 0.0)
     if gpus > PACKED_RINGS_MAX_GPUS:
