@@ -228,3 +228,14 @@ def test_rccl_picks_its_ring_simple_on_one_frontier_node_by_hand():
     assert (pick.algorithm, pick.protocol) == ("ring", "Simple")
     assert pick.estimate == pytest.approx(27.9e-6 + 14 * 2.7e-6 + GIB / (144e9 * 8 / 14))
 
+
+
+def test_sendrecv_shift_uses_one_pair_not_the_rings():
+    # nccl-tests' shift r -> r+1 on MI250X: GCDs 1 and 2 share no xGMI link, so that pair
+    # goes through the host at node.gpu_host_bandwidth 36 GB/s, below every linked pair
+    # (0-1: 4 x 36); El Capitan's APUs pair by 2 links x 48 GB/s = 96 GB/s
+    fabric = ccl_fabric(load_machine("lumi-g"), 1)
+    assert fabric.shift_bandwidth == pytest.approx(36e9)
+    f = form(fabric, tables_for("rccl"), "sendrecv", "p2p", "Simple")
+    assert f.time([GIB])[0] - f.latency == pytest.approx(GIB / 36e9)
+    assert ccl_fabric(load_machine("el-capitan"), 1).shift_bandwidth == pytest.approx(96e9)

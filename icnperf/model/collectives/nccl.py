@@ -46,7 +46,8 @@ hardware latency of the hop) and the launch latency is the library's stated base
   node: ceil(lg N) network steps, (N-1)/N S over the GPU's NIC.
 * p2p: all-to-all and send/recv as NCCL runs them, point-to-point: all peers at once,
   (g-1)/N S per GPU over B_up and g (N-g)/N S per domain over B_net; send/recv is
-  nccl-tests' ring shift (rank r to r+1): S over B_up inside a domain, over one NIC across.
+  nccl-tests' ring shift (rank r to r+1): S over the shift's thinnest pair inside a domain
+  (B_up on a switched fabric), over one NIC across.
 
 RCCL has no NVLS and, in the version read, no PAT.
 """
@@ -123,7 +124,8 @@ FORMULAS = {
     ("pat", "allgather"): "L0 + ceil(lg N) a_net + (N-1)/N S / B_net",
     ("pat", "reducescatter"): "L0 + ceil(lg N) a_net + (N-1)/N S / B_net",
     ("p2p", "alltoall"): "L0 + a + max((g-1)/N S / (e B_up), g(N-g)/N S / (e B_net))",
-    ("p2p", "sendrecv"): "L0 + a + S / (e B), B = B_up in a domain, one NIC across",
+    ("p2p", "sendrecv"): "L0 + a + S / (e B), B = the shift's thinnest pair in a domain"
+                         " (B_up switched), one NIC across",
 }
 """Each (algorithm, operation)'s closed form, as explain prints it."""
 
@@ -277,9 +279,9 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
         return Form(base + hop, (((g - 1) / N / e, f.scaleup_bandwidth, "GPU's scale-up link"),
                                  (g * (N - g) / N / e, f.net_bandwidth, "domain's NICs")))
     if n > 1:
-        return Form(base + a_net, ((1 / e, min(f.scaleup_bandwidth, f.nic_bandwidth),
+        return Form(base + a_net, ((1 / e, min(f.shift_bandwidth, f.nic_bandwidth),
                                     "one NIC"),))
-    return Form(base + a_up, ((1 / e, f.scaleup_bandwidth, "GPU's scale-up link"),))
+    return Form(base + a_up, ((1 / e, f.shift_bandwidth, "the shift's thinnest pair"),))
 
 
 class CclRow(NamedTuple):

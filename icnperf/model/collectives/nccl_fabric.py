@@ -18,6 +18,9 @@ domain (a node, or an NVL72 rack), domains joined by their NICs through the netw
   ring closes over links alone the bottleneck pair of the best single ring with the host
   path (``node.gpu_host_bandwidth``) for a missing pair (:func:`best_ring_bandwidth`);
   no fabric: ``gpu_host_bandwidth``.
+* **shift bandwidth** (bytes/s): what nccl-tests' send/recv shift (rank r to r+1) moves per
+  GPU inside a domain, the bottleneck pair of that order (one pair's links, not the rings'
+  packing; the host path for a pair without a link); B_up on a switched fabric.
 * **network bandwidth** B_net (bytes/s per direction, a whole domain): the distinct NICs its
   GPUs use (``node.gpu_nics``) x the rate of one, min(``network.link_bandwidth``,
   ``network.host_bandwidth``, ``node.gpu_nic_bandwidth``). NCCL spreads its channels over the
@@ -66,6 +69,7 @@ class Fabric(NamedTuple):
     architecture: str
     cpu_vendor: str
     link_efficiency: float = 1.0
+    shift_bandwidth: float = math.inf
 
     @property
     def net_bandwidth(self) -> float:
@@ -157,20 +161,20 @@ def _packing(items: tuple, gpus: int) -> float:
     return 2 * float(-result.fun)
 
 
-def _direct_ring(machine, gpus: int, efficiency: float) -> float:
+def _direct_ring(machine, gpus: int, efficiency: float) -> tuple[float, float]:
+    """(B_up, the shift's bottleneck pair) of a direct fabric's first ``gpus`` GPUs."""
     table = link_table(machine.require("node.scaleup_links"))
     rate = float(machine.require("node.scaleup_link_bandwidth")) * efficiency
     links = {pair: count * rate for pair, count in table.items()
              if pair[0] < gpus and pair[1] < gpus}
-    packed = ring_packing_bandwidth(links, gpus)
-    if packed > 0:
-        return packed
-    host = float(machine.require("node.gpu_host_bandwidth"))
 
     def pair(a: int, b: int) -> float:
-        return links.get((min(a, b), max(a, b)), host)
+        bandwidth = links.get((min(a, b), max(a, b)))
+        return bandwidth if bandwidth else float(machine.require("node.gpu_host_bandwidth"))
 
-    return best_ring_bandwidth(pair, gpus)
+    shift = min(pair(r, (r + 1) % gpus) for r in range(gpus))
+    packed = ring_packing_bandwidth(links, gpus)
+    return (packed if packed > 0 else best_ring_bandwidth(pair, gpus)), shift
 
 
 def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fabric:
@@ -197,13 +201,14 @@ def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fa
     architecture = str(machine.get("node.gpu_architecture", "unknown"))
     efficiency = link_efficiency(architecture) if fabric_kind in ("switched", "direct") else 1.0
     if fabric_kind == "switched":
-        up = float(machine.require("node.scaleup_bandwidth")) * efficiency
+        up = shift = float(machine.require("node.scaleup_bandwidth")) * efficiency
         link = "nvlink"
     elif fabric_kind == "direct":
-        up = _direct_ring(machine, gpn, efficiency) if gpn > 1 else math.inf
+        up, shift = _direct_ring(machine, gpn, efficiency) if gpn > 1 else (math.inf,
+                                                                             math.inf)
         link = "nvlink"
     else:
-        up = float(machine.require("node.gpu_host_bandwidth"))
+        up = shift = float(machine.require("node.gpu_host_bandwidth"))
         link = "pci"
     nic = min(float(machine.require("network.link_bandwidth")),
               float(machine.require("network.host_bandwidth")),
@@ -222,4 +227,5 @@ def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fa
         nvls=str(machine.get("node.scaleup_nvls", "no")) == "yes" and fabric_kind == "switched",
         collnet=machine.get("network.collective_hardware") == "switch-aggregation",
         architecture=architecture,
-        cpu_vendor=str(machine.get("node.cpu_vendor", "other")), link_efficiency=efficiency)
+        cpu_vendor=str(machine.get("node.cpu_vendor", "other")), link_efficiency=efficiency,
+        shift_bandwidth=shift)
