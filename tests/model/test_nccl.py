@@ -119,11 +119,28 @@ def test_nvls_allreduce_by_hand():
 
 def test_ring_allreduce_ll_across_nodes_by_hand():
     # 4 nodes: 2(32-4)=56 NVLink steps of 0.6 us, 2*3 network steps of max(2.7 us, 0.87 us),
-    # base 6.6 us; LL halves the rate; B_r = min(18 x 20.6, 8 x 50) GB/s
+    # base 6.6 us; LL halves the rate, B_r = min(18 x 20.6, 8 x 50) GB/s, but NCCL's LL
+    # ceiling across more than 2 nodes of Intel hosts, 20.4 GB/s of busbw, binds:
+    # t >= 2 x 31/32 x S / 20.4 GB/s (95 us) > 2 x 31/32 x S / 185.4 GB/s (10 us)
     fabric = ccl_fabric(load_machine("dgx-h100"), 4)
     t = form(fabric, tables_for("nccl"), "allreduce", "ring", "LL").time([1e6])[0]
-    expected = 6.6e-6 + 56 * 0.6e-6 + 6 * 2.7e-6 + 2 * 31 / 32 * 1e6 / (0.5 * 370.8e9)
+    expected = 6.6e-6 + 56 * 0.6e-6 + 6 * 2.7e-6 + 2 * 31 / 32 * 1e6 / 20.4e9
     assert t == pytest.approx(expected)
+
+
+def test_ll_ceiling_on_one_node_by_generation():
+    # one DGX H100, ring LL at 1 MiB: e B_up = 0.5 x 370.8 = 185.4 GB/s is above Hopper's
+    # stated single-node LL ceiling, 141 GB/s of busbw, so busbw tends to 141; DGX A100:
+    # 0.5 x 240 = 120 GB/s is above Ampere's 87.7
+    s = 2.0 ** 20
+    for machine, ceiling in (("dgx-h100", 141e9), ("dgx-a100", 87.7e9)):
+        fabric = ccl_fabric(load_machine(machine), 1)
+        f = form(fabric, tables_for("nccl"), "allreduce", "ring", "LL")
+        assert f.time([s])[0] - f.latency == pytest.approx(1.75 * s / ceiling)
+    # RCCL's tables state no ceiling: LL is e B_up alone (LUMI-G: 0.5 x 144 GB/s)
+    fabric = ccl_fabric(load_machine("lumi-g"), 1)
+    f = form(fabric, tables_for("rccl"), "allreduce", "ring", "LL")
+    assert f.time([s])[0] - f.latency == pytest.approx(1.75 * s / 72e9)
 
 
 def test_tree_network_term_is_twice_the_message():

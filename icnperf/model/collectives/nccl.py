@@ -17,6 +17,10 @@ Communication Protocols and Algorithms", 2025, and NCCL's documentation of NCCL_
 * LL128: 128-byte lines of 120 bytes of data and an 8-byte flag: e = 120/128;
 * Simple: whole chunks followed by a fence and a flag: e = 1, the longest step latency.
 
+LL's rate is bounded by the GPU threads that write and poll its 8-byte lines: ring and tree
+with LL also keep nccl-tests' bus bandwidth under the library's stated ceiling B_LL
+(:func:`ll_ceiling`).
+
 **Per-step latency** a step is max(the library's stated per-step latency of the link class,
 algorithm and protocol (:mod:`.nccl_tables`: stated values, not fits), the machine's
 hardware latency of the hop) and the launch latency is the library's stated base latency.
@@ -61,7 +65,8 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.model.collectives.nccl_fabric import Fabric
-from icnperf.model.collectives.nccl_tables import NCCL_2_30, LibraryTables, PROTOCOLS
+from icnperf.model.collectives.nccl_tables import (GENERATIONS, NCCL_2_30, LibraryTables,
+                                                   PROTOCOLS)
 
 NVLS_EFFICIENCY_DEFAULT = NCCL_2_30.nvls_efficiency
 """NCCL's NVLS efficiencies, for tables that have none (RCCL's, which never runs NVLS)."""
@@ -107,7 +112,8 @@ _TABLE_ROW = {"ring": "ring", "tree": "tree", "nvls": "nvls", "nvls-tree": "nvls
 ring's)."""
 
 FORMULAS = {
-    ("ring", "allreduce"): "L0 + 2(N-n) a_up + 2(n-1) a_net + 2(N-1)/N S / (e B_r)",
+    ("ring", "allreduce"): "L0 + 2(N-n) a_up + 2(n-1) a_net + 2(N-1)/N S / (e B_r); LL:"
+                           " busbw <= B_LL",
     ("ring", "allgather"): "L0 + (N-n) a_up + (n-1) a_net + (N-1)/N S / (e B_r)",
     ("ring", "reducescatter"): "L0 + (N-n) a_up + (n-1) a_net + (N-1)/N S / (e B_r)",
     ("ring", "broadcast"): "L0 + (N-n) a_up + (n-1) a_net + S / (e B_r)",
@@ -233,6 +239,32 @@ def nvls_bandwidth(fabric: Fabric, tables: LibraryTables) -> float:
     return efficiency * fabric.scaleup_bandwidth
 
 
+def ll_ceiling(fabric: Fabric, tables: LibraryTables) -> float:
+    """The bus bandwidth LL reaches at most (bytes/s), the library's stated llMaxBws (NCCL
+    2.30.7 tuning.cc: on one node by GPU generation, Hopper 141 GB/s; across nodes by host
+    CPU vendor and 2 or more nodes, Intel 39 and 20.4 GB/s): LL's 8-byte stores are each
+    written and polled by the GPU's threads, so its rate is bound by the threads, below the
+    link's. inf where the tables state none (RCCL's)."""
+    if tables.ll_max is None:
+        return math.inf
+    n = fabric.domains
+    if n == 1:
+        generation = fabric.architecture if fabric.architecture in GENERATIONS else "hopper"
+        row = GENERATIONS.index(generation)
+    else:
+        row = 1 if fabric.cpu_vendor == "amd" else 0
+    return tables.ll_max[row][min(n, 3) - 1]
+
+
+def _ll_term(fabric: Fabric, tables: LibraryTables, operation: str, protocol: str):
+    """LL's ceiling as a bandwidth term: busbw <= :func:`ll_ceiling`, i.e. t >= factor(N) S
+    / ceiling with nccl-tests' bus factor; none for LL128 and Simple."""
+    ceiling = ll_ceiling(fabric, tables) if protocol == "LL" else math.inf
+    if math.isinf(ceiling):
+        return ()
+    return ((BUS_FACTOR[operation](fabric.ranks), ceiling, "LL's stated ceiling"),)
+
+
 def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
          protocol: str) -> Form:
     """icnperf's closed form (:data:`FORMULAS`) of ``algorithm`` with ``protocol`` for
@@ -250,14 +282,15 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
         coef = {"allreduce": 2 * (N - 1) / N, "allgather": (N - 1) / N,
                 "reducescatter": (N - 1) / N}.get(operation, 1.0)
         latency = base + steps * ((N - n) * a_up + (n - 1) * a_net)
-        return Form(latency, ((coef / e, ring_bw, "ring link"),))
+        return Form(latency, ((coef / e, ring_bw, "ring link"),
+                              *_ll_term(f, tables, operation, protocol)))
     if algorithm == "tree":
         latency = base + 2 * ((g - 1) * a_up + _lg(n) * a_net)
         chain = 2.0 if f.switched else 1.0
         terms = [(chain / e, f.scaleup_bandwidth, "chain in the domain")] if g > 1 else []
         if n > 1:
             terms.append((tree_net / e, f.net_bandwidth, "domain's NICs"))
-        return Form(latency, tuple(terms))
+        return Form(latency, (*terms, *_ll_term(f, tables, operation, protocol)))
     if algorithm == "nvls":
         a_nvls = step_latency(tables, "nvlink", "nvls", protocol, up_hw)
         coef = (g + 1) / g if operation == "allreduce" else 1.0
