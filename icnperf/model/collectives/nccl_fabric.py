@@ -173,7 +173,8 @@ def _direct_ring(machine, gpus: int, efficiency: float) -> tuple[float, float]:
         return bandwidth if bandwidth else float(machine.require("node.gpu_host_bandwidth"))
 
     shift = min(pair(r, (r + 1) % gpus) for r in range(gpus))
-    packed = ring_packing_bandwidth(links, gpus)
+    counts = {pair: count for pair, count in table.items() if pair[0] < gpus and pair[1] < gpus}
+    packed = rate * ring_packing_bandwidth(counts, gpus)  # linear in the rate: packed in links
     return (packed if packed > 0 else best_ring_bandwidth(pair, gpus)), shift
 
 
@@ -222,7 +223,8 @@ def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fa
     return Fabric(
         ranks=ranks, domains=domains, per_domain=per_domain, gpus_per_node=gpn,
         scaleup_bandwidth=up, scaleup_latency=float(machine.get("node.scaleup_latency", 0.0)),
-        link=link, switched=fabric_kind == "switched", nic_bandwidth=nic, domain_nics=nics_used * (per_domain // gpn or 1),
+        link=link, switched=fabric_kind == "switched", nic_bandwidth=nic,
+        domain_nics=nics_used * (per_domain // gpn or 1),
         net_latency=net_latency,
         nvls=str(machine.get("node.scaleup_nvls", "no")) == "yes" and fabric_kind == "switched",
         collnet=machine.get("network.collective_hardware") == "switch-aggregation",
