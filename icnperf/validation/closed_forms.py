@@ -298,7 +298,8 @@ def predictions(spec, routing: str, network, traffic_name: str, router, seed: in
                      " to-hot hops; gamma_max n/a (the model gives the busiest channel of"
                      " one pattern, not of a weighted mix), so the bound is the hot"
                      " endpoints' ejection channel alone, 1/((1-F) + F*N/K): an upper bound")
-    estimate = saturation_estimate(spec, routing, traffic_name, router, gamma, hops, eject)
+    estimate = saturation_estimate(spec, routing, traffic_name, router, gamma, hops, eject,
+                                   traffic.fixed)
     return {"mean_hops": hops, "gamma_max": gamma, "ejection_load": eject,
             "saturation_bound": bound, "saturation_estimate": estimate,
             "zero_load_latency": zero_load,
@@ -321,16 +322,19 @@ def router_model(router) -> dict:
 
 
 def saturation_estimate(spec, routing: str, pattern: str, router, gamma: float,
-                        hops: float, ejection: float) -> float:
+                        hops: float, ejection: float, destinations=None) -> float:
     """model.topology.saturation's estimate (flits/endpoint/cycle) for the simulated router
-    and the pattern's γ_max, mean hops and ejection load; NaN where γ_max is n/a."""
+    and the pattern's γ_max, mean hops and ejection load; NaN where γ_max is n/a.
+    ``destinations``: a fixed permutation's, for its overload accepted rate (grids)."""
     from icnperf.model.topology.saturation import saturation_of
 
     if math.isnan(gamma):
         return math.nan
     terms = saturation_of(spec.family.name, spec.params, spec.evaluate(), pattern,
                           router_model(router), routing=routing, gamma=gamma,
-                          hops=None if math.isnan(hops) else hops, ejection=ejection)
+                          hops=None if math.isnan(hops) else hops, ejection=ejection,
+                          destinations=destinations,
+                          ties=getattr(router, "ring_ties", "plus"))
     return float(terms["saturation_estimate"])
 
 

@@ -175,6 +175,46 @@ def ugal_channel_load(minimal_load, uniform_load) -> np.ndarray:
     return np.minimum(_f(minimal_load), 2.0 * _f(uniform_load))
 
 
+def max_min_rates(flow, channel, weight, capacity, flow_cap, flows: int) -> np.ndarray:
+    """Max-min fair rates (flits/cycle) of ``flows`` flows over shared channels: every flow's
+    rate rises at the same pace until a channel it crosses is full or it reaches its own
+    cap, then it is frozen and the others go on (progressive filling, Bertsekas & Gallager,
+    *Data Networks*, 2nd ed. 1992, §6.5.2).
+
+    The route incidence is three arrays of one entry per (flow, channel) crossing: the
+    flow's index, the channel's index and the share of the flow's rate it puts on that
+    channel (1 on a single path; 1/2 on each of two paths a half-ring tie picks at random).
+    ``capacity``: flits/cycle each channel passes (a scalar, or one value per channel
+    index: a resource can be a channel or one VC class of a channel); ``flow_cap``: most a
+    flow can accept (scalar, its injection or ejection ceiling). A flow that crosses no
+    channel gets its cap."""
+    flow, channel = np.asarray(flow, dtype=np.int64), np.asarray(channel, dtype=np.int64)
+    weight = _f(weight)
+    channels = int(channel.max()) + 1 if channel.size else 0
+    capacity = np.broadcast_to(_f(capacity), (channels,)) if np.ndim(capacity) == 0 else (
+        _f(capacity)[:channels])
+    rate = np.zeros(flows)
+    frozen = np.zeros(flows, dtype=bool)
+    level = 0.0
+    for _ in range(channels + 1):
+        live = ~frozen[flow]
+        used = np.bincount(channel, weights=weight * rate[flow] * ~live, minlength=channels)
+        rising = np.bincount(channel, weights=weight * live, minlength=channels)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            full_at = np.where(rising > 0, (capacity - used) / rising, np.inf)
+        level = min(float(full_at.min(initial=np.inf)), float(flow_cap))
+        rate[~frozen] = level
+        full = full_at <= level * (1 + 1e-12)
+        stop = np.zeros(flows, dtype=bool)
+        stop[flow[full[channel] & live]] = True
+        if level >= flow_cap:
+            stop[:] = True
+        frozen |= stop
+        if frozen.all():
+            break
+    return rate
+
+
 def saturation_terms(*, gamma_max, ejection_load=1.0, gamma_class=None, class_vcs,
                      injection_vcs, ports, mean_output_load=None, packet_flits=1,
                      buffer_flits=8, link_delay=1, router_delay=1, routing_delay=0,

@@ -19,7 +19,13 @@ Rules (loads in flits/cycle at 1 flit/endpoint/cycle, ``base.py``'s conventions)
   (from the average distance), else taken as the bottleneck's (β = 1, the pessimistic
   end).
 * **UGAL** on a dragonfly: γ = min(γ_min, 2·γ_uniform) (saturation.ugal_channel_load).
-* **Fixed permutations** (:data:`PERMUTATIONS`): no allocator matching loss.
+* **Fixed permutations** (:data:`PERMUTATIONS`) on fixed paths (:func:`fixed_paths`): no
+  allocator matching loss. A routing that draws each packet's path (a fat tree's random up
+  port, Valiant, UGAL) spreads a permutation's packets over paths at random, so they meet
+  at outputs at random as under uniform traffic: the allocator terms stay.
+* **Overload accepted rate** of a fixed permutation on a torus or mesh (saturation_of with
+  ``destinations``): the flows' max-min fair rates over their DOR routes, when above the
+  stable estimate.
 """
 
 from __future__ import annotations
@@ -27,12 +33,31 @@ from __future__ import annotations
 import numpy as np
 
 from icnperf.model.network.contention import FIXED_PERMUTATIONS
-from icnperf.model.network.saturation import saturation_terms, ugal_channel_load
+from icnperf.model.network.saturation import (max_min_rates, saturation_terms,
+                                              ugal_channel_load)
 
 PERMUTATIONS = FIXED_PERMUTATIONS + ("worst-case",)
 """Patterns that send every endpoint's packets to one fixed destination."""
 
 GRID_FAMILIES = ("torus", "mesh", "hypercube")
+
+RANDOM_PATH_ROUTINGS = ("random", "valiant", "ugal", "ugal-hops")
+"""Routings that draw a packet's path (a fat tree's up port, Valiant's intermediate group,
+UGAL's choice): under a fixed permutation their packets still meet at outputs at random."""
+
+TREE_FAMILIES = ("fattree", "clos", "xgft")
+"""Families whose default routing draws each up port at random (BookSim2's nca)."""
+
+
+def fixed_paths(family: str, pattern: str, routing: str | None) -> bool:
+    """Whether every packet of ``pattern`` follows one fixed path: a fixed permutation
+    routed deterministically (DOR, d-mod-k, a dragonfly's or slim fly's minimal route).
+    Only then do the allocators meet no random conflicts (E = 1)."""
+    if pattern not in PERMUTATIONS:
+        return False
+    if routing is None:
+        return family not in TREE_FAMILIES
+    return routing not in RANDOM_PATH_ROUTINGS
 
 
 def _dragonfly_global_load(p, a, h, endpoints):
@@ -57,7 +82,7 @@ def estimate_inputs(family: str, params: dict, metrics, pattern: str, *, vcs,
     inputs = {"gamma_max": g, "ejection_load": ejection, "gamma_class": g,
               "class_vcs": vcs, "injection_vcs": vcs,
               "ports": np.asarray(metrics.radix, dtype=float), "mean_output_load": None,
-              "permutation": pattern in PERMUTATIONS}
+              "permutation": fixed_paths(family, pattern, routing)}
     if family in GRID_FAMILIES:
         if family == "torus":
             rings = np.any(np.asarray(params["radices"]) > 2, axis=-1)
@@ -86,18 +111,112 @@ def estimate_inputs(family: str, params: dict, metrics, pattern: str, *, vcs,
     return inputs
 
 
+def grid_route_incidence(radices, wrap, destinations, ties: str = "plus"):
+    """(flow, channel, weight, dateline class) of dimension-order routes on a torus or mesh,
+    one flow per source endpoint i to ``destinations[i]`` (endpoint indices, dimension 0
+    fastest): dimension 0 first, the minimal way round a ring, straight along a mesh line.
+    Channel index (router·n + dimension)·2 + (0 for +, 1 for -). A half-ring tie (k > 2)
+    goes + under ``plus``, by the source coordinate's parity under ``split``, and half each
+    way under ``random`` (weight 1/2 on each path: the router draws the direction per
+    packet). Class: 1 on a ring's wraparound link and every hop after it in that
+    dimension, else 0 (Dally & Towles §14.2, dateline classes; a mesh line: 0)."""
+    k = np.asarray(radices, dtype=np.int64)
+    n = k.size
+    dst_index = np.asarray(destinations, dtype=np.int64)
+    flows = dst_index.size
+    strides = np.concatenate(([1], np.cumprod(k)[:-1]))
+    src = (np.arange(flows)[:, None] // strides) % k
+    dst = (dst_index[:, None] // strides) % k
+    ring = np.broadcast_to(np.asarray(wrap, dtype=bool), k.shape)
+    out = ([], [], [], [])
+
+    def walk(rows, here, i, sign, steps, weight):
+        here = here.copy()
+        crossed = np.zeros(len(rows), dtype=bool)
+        for step in range(int(steps.max(initial=0))):
+            go = steps > step
+            router = (here[go] * strides).sum(axis=1)
+            wrap_link = ring[i] & (k[i] > 2) & np.where(sign[go] > 0, here[go, i] == k[i] - 1,
+                                                        here[go, i] == 0)
+            crossed[go] |= wrap_link
+            out[0].append(rows[go])
+            out[1].append((router * n + i) * 2 + (sign[go] < 0))
+            out[2].append(np.broadcast_to(weight, (len(rows),))[go])
+            out[3].append(crossed[go].astype(np.int64))
+            here[go, i] = (here[go, i] + sign[go]) % k[i]
+
+    rows = np.arange(flows)
+    for i in range(n):
+        here = np.concatenate([dst[:, :i], src[:, i:]], axis=1)
+        forward = (dst[:, i] - src[:, i]) % k[i]
+        if not ring[i]:
+            walk(rows, here, i, np.sign(dst[:, i] - src[:, i]),
+                 np.abs(dst[:, i] - src[:, i]), 1.0)
+            continue
+        tie = (2 * forward == k[i]) & (k[i] > 2)
+        plus = 2 * forward < k[i]
+        if ties in ("plus", "random"):  # random: this half +, the other half - below
+            plus |= tie
+        elif ties == "split":
+            plus |= tie & (src[:, i] % 2 == 0)
+        plus |= (2 * forward == k[i]) & (k[i] == 2)
+        sign = np.where(plus, 1, -1)
+        steps = np.where(plus, forward, k[i] - forward)
+        weight = np.where(tie & (ties == "random"), 0.5, 1.0)
+        walk(rows, here, i, sign, steps, weight)
+        if ties == "random":  # the other half of each tie, the - way
+            walk(rows, here, i, np.full(flows, -1), np.where(tie, forward, 0), weight)
+    return tuple(np.concatenate(part) if part else np.zeros(0) for part in out)
+
+
 def saturation_of(family: str, params: dict, metrics, pattern: str, router: dict, *,
                   routing: str | None = None, gamma=None, hops=None,
-                  ejection=1.0) -> dict:
+                  ejection=1.0, destinations=None, ties: str = "plus") -> dict:
     """saturation_terms of one network under ``pattern`` with the router micro-architecture
     ``router`` (keywords: vcs, packet_flits, buffer_flits, link_delay, router_delay,
     routing_delay, vc_alloc_delay, switch_alloc_delay, channel_extra, allocator,
-    speedup)."""
+    speedup).
+
+    ``destinations`` (one endpoint per source, a fixed permutation on a torus or mesh):
+    the estimate becomes the larger of the stable estimate and the mean accepted rate of
+    the permutation offered far past saturation, ``overload_accepted``: the flows'
+    max-min fair rates (saturation.max_min_rates) over the DOR routes
+    (:func:`grid_route_incidence`, ``ties`` the router's half-ring rule), every channel
+    passing E flits/cycle and each of its dateline classes V_c·r_v (the stable estimate's
+    channel and VC-class ceilings, per channel rather than at the busiest), every
+    flow capped by the injection and endpoint ceilings, averaged over the endpoints.
+    BookSim2 takes saturation as the larger of the stable runs' accepted rate and an
+    overload run's, so flows clear of the busiest channels (the diagonal of a transpose
+    sends to itself) raise the mean past the bottleneck's rate."""
     router = dict(router)
     vcs = router.pop("vcs")
     inputs = estimate_inputs(family, params, metrics, pattern, vcs=vcs, routing=routing,
                              gamma=gamma, hops=hops, ejection=ejection)
-    return saturation_terms(**inputs, **router)
+    terms = saturation_terms(**inputs, **router)
+    if destinations is None or family not in ("torus", "mesh") or not inputs["permutation"]:
+        return terms
+    stable = float(terms["saturation_estimate"])
+    if np.isnan(stable):
+        return terms
+    flow, channel, weight, vc_class = grid_route_incidence(
+        params["radices"], family == "torus", destinations, ties)
+    # resources: every channel (its matching efficiency E) and every (channel, VC class)
+    # (its V_c VCs of r_v each)
+    channels = int(channel.max(initial=-1)) + 1
+    rate_class = float(np.max(inputs["class_vcs"])) * float(terms["vc_rate"])
+    capacity = np.concatenate([np.full(channels, float(terms["matching_efficiency"])),
+                               np.full(2 * channels, rate_class)])
+    resources = (np.concatenate([flow, flow]),
+                 np.concatenate([channel, channels + 2 * channel + vc_class]),
+                 np.concatenate([weight, weight]))
+    cap = float(min(terms["injection_ceiling"], terms["endpoint_ceiling"], 1.0))
+    flows = np.asarray(destinations).size
+    rates = max_min_rates(*resources, capacity, cap, flows)
+    accepted = float(np.mean(rates))
+    terms = dict(terms)
+    terms["overload_accepted"] = np.asarray(accepted)
+    terms["saturation_estimate"] = np.asarray(max(stable, accepted))
+    return terms
 
 
 DEFAULT_ROUTER = {"vcs": 2, "buffer_flits": 8, "packet_flits": 1, "link_delay": 1,

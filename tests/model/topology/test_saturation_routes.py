@@ -1,0 +1,51 @@
+"""The permutation mechanisms' model parts against oracles: DOR route incidence against the
+torus model's own channel-load counter (torus.dor_traffic, tested by walking routes), and
+max-min fair rates against small cases worked out by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from icnperf.model.network.saturation import max_min_rates
+from icnperf.model.topology import torus
+from icnperf.model.topology.saturation import fixed_paths, grid_route_incidence
+
+
+@pytest.mark.parametrize("radices,wrap", [((8, 8), True), ((8, 8), False), ((4, 4, 4), True),
+                                          ((5, 3), True)])
+def test_route_incidence_loads_match_dor_traffic(radices, wrap):
+    n = int(np.prod(radices))
+    rng = np.random.default_rng(1)
+    for destinations in (rng.permutation(n), n - 1 - np.arange(n), np.roll(np.arange(n), 3)):
+        flow, channel, weight, _ = grid_route_incidence(radices, wrap, destinations)
+        hops, load = torus.dor_traffic(radices, np.arange(n), destinations, wrap=wrap)
+        assert np.bincount(channel, weights=weight).max() == load
+        assert np.bincount(flow, weights=weight, minlength=n).max() == hops
+
+
+def test_random_ties_split_a_half_ring_flow_and_wrap_links_carry_one_class():
+    """Ring of 4, endpoint 0 -> 2 (a tie): half + over channels 0->1->2, half - over
+    0->3->2; the - path's first hop (0 -> 3) is the wraparound link: class 1 from there."""
+    flow, channel, weight, vc_class = grid_route_incidence((4,), True, [2, 1, 0, 3], "random")
+    mine = flow == 0
+    assert sorted(weight[mine]) == [0.5] * 4
+    plus = channel[mine] % 2 == 0
+    assert list(vc_class[mine][plus]) == [0, 0]
+    assert list(vc_class[mine][~plus]) == [1, 1]
+
+
+def test_max_min_rates_by_hand():
+    """Flows 0 and 1 share channel 0 (capacity 1); flow 1 also crosses channel 1 with flow
+    2 (capacity 0.6); flow 3 crosses nothing. Progressive filling: channel 1 fills first at
+    0.3 (flows 1, 2 frozen), then channel 0 gives flow 0 the rest, 0.7; flow 3 its cap 0.9."""
+    rates = max_min_rates([0, 1, 1, 2], [0, 0, 1, 1], [1, 1, 1, 1], [1.0, 0.6], 0.9, 4)
+    assert rates == pytest.approx([0.7, 0.3, 0.3, 0.9])
+
+
+def test_fixed_paths():
+    assert fixed_paths("torus", "transpose", None)
+    assert not fixed_paths("torus", "uniform", None)
+    assert not fixed_paths("fattree", "permutation", None)
+    assert not fixed_paths("dragonfly", "tornado", "ugal")
+    assert fixed_paths("dragonfly", "permutation", "min")
