@@ -17,14 +17,12 @@ windows of test_saturation_knobs.py) keep each case under a few seconds.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from icnperf.model.topology.saturation import fixed_paths, saturation_of
 from icnperf.model.topology.spec import parse_spec
 from icnperf.sim import RouterConfig, network_from_spec, saturation
 from icnperf.sim.presets import router_settings
-from icnperf.sim.traffic import Traffic
 from icnperf.validation.closed_forms import predictions, router_model
 
 BAND = 0.15

@@ -39,7 +39,11 @@ Mechanisms (sources):
   is the cost of a head's blocking persisting. With w VCs a blocked head holds back one
   queue of w, so κ_w = 1 - (1 - κ)/w (derived here).
 * **Fixed permutations** (tornado, bit-complement, transpose, a seeded permutation, the
-  worst case): no random destination conflicts, so E = 1 and only the VC ceilings act.
+  worst case) on fixed paths: no random destination conflicts, so E = 1 and only the VC
+  ceilings act (a routing that draws paths keeps the conflicts: the caller decides).
+* **Overload accepted rate**: BookSim2's saturation is the larger of the stable runs'
+  accepted rate and an overload run's; at overload a permutation's flows take their
+  max-min fair rates (:func:`max_min_rates`, Bertsekas & Gallager 1992, §6.5.2).
 * **Load balance**: a head waits only while its output is busy; Karol's outputs are all
   equally loaded. Where the router's outputs carry on average the fraction β of the
   bottleneck's load, the lost fraction shrinks to (1 - E·κ_w)·β (derived here; β = 1 on a
@@ -52,7 +56,8 @@ Mechanisms (sources):
 * **VC turnaround** (packet length L): a VC serves one packet at a time; its head spends
   t_v = routing + VC allocation + switch allocation - 1 steps before its first flit can
   leave (BookSim2's iq router: 2 steps; a router that routes while the head waits in the
-  buffer drops the routing term; one that allocates in the cycle of arrival: 0), then each flit needs a switch grant (1/E attempts): r_v =
+  buffer drops the routing term; one that allocates in the cycle of arrival: 0), then
+  each flit needs a switch grant (1/E attempts): r_v =
   S·L/(t_v + L/E) flits per cycle (wormhole: the VC is held for the whole packet).
 * **Credit round trip**: a VC of B flits sends at most B flits per round trip t_crt =
   2·(link + c) + pipeline + 1 cycles (c = 1 where a channel delivers one cycle after its
@@ -230,10 +235,10 @@ def saturation_terms(*, gamma_max, ejection_load=1.0, gamma_class=None, class_vc
     ``mean_output_load``: mean load of a router's output ports (default: the bottleneck's,
     β = 1). Pipeline stages in cycles; ``channel_extra``: cycles a channel adds to its
     latency (1 for BookSim2's). ``permutation``: every endpoint sends to one fixed
-    destination, so the allocators meet no random conflicts (Karol's premise, uniformly
-    random destinations, does not hold) and E = 1; the VC turnaround and credit ceilings
-    remain. NaN ``gamma_max`` gives NaN, and so does ``class_vcs`` below 1 (fewer VCs than
-    the routing's classes: it cannot route deadlock-free).
+    destination over one fixed path, so the allocators meet no random conflicts (Karol's
+    premise, uniformly random destinations, does not hold) and E = 1; the VC turnaround
+    and credit ceilings remain. NaN ``gamma_max`` gives NaN, and so does ``class_vcs``
+    below 1 (fewer VCs than the routing's classes: it cannot route deadlock-free).
     """
     gamma = _f(gamma_max)
     eject = _f(ejection_load)
