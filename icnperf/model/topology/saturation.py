@@ -23,9 +23,9 @@ Rules (loads in flits/cycle at 1 flit/endpoint/cycle, ``base.py``'s conventions)
   allocator matching loss. A routing that draws each packet's path (a fat tree's random up
   port, Valiant, UGAL) spreads a permutation's packets over paths at random, so they meet
   at outputs at random as under uniform traffic: the allocator terms stay.
-* **Overload accepted rate** of a fixed permutation on a torus or mesh (saturation_of with
-  ``destinations``): the flows' max-min fair rates over their DOR routes, when above the
-  stable estimate.
+* **Overload accepted rate** of a fixed permutation on a torus or mesh (DOR) or a
+  dragonfly (MIN) (saturation_of with ``destinations``): the flows' max-min fair rates
+  over their routes, when above the stable estimate.
 """
 
 from __future__ import annotations
@@ -169,6 +169,39 @@ def grid_route_incidence(radices, wrap, destinations, ties: str = "plus"):
     return tuple(np.concatenate(part) if part else np.zeros(0) for part in out)
 
 
+def dragonfly_route_incidence(p: int, a: int, h: int, destinations):
+    """(flow, channel, weight, VC class) of MIN routes on the dragonfly DF(p, a, h), one
+    flow per source endpoint i to ``destinations[i]``: within a group the direct local
+    link; across groups local to the owner x of the group pair's global link, the global
+    link, local from its landing router y = a - 1 - x (Kim, Dally, Scott & Abts 2008 §4;
+    the consecutive arrangement of model/topology/dragonfly/routes.py). Classes as
+    BookSim2's ``min``: 0 for the source group's local hop, 1 for the global hop and the
+    hops after it."""
+    d = np.asarray(destinations, dtype=np.int64)
+    s = np.arange(d.size, dtype=np.int64)
+    g = a * h + 1
+    rs, rd = s // p, d // p
+    gs, gd, r_s, r_d = rs // a, rd // a, rs % a, rd % a
+    x = ((gd - gs - 1) % g) // h
+    y = a - 1 - x
+
+    def local(group, u, v):
+        return (group * a + u) * a + v
+
+    inner = (gs == gd) & (r_s != r_d)
+    across = gs != gd
+    first = across & (r_s != x)
+    last = across & (r_d != y)
+    flow = np.concatenate([s[inner], s[first], s[across], s[last]])
+    channel = np.concatenate([local(gs[inner], r_s[inner], r_d[inner]),
+                              local(gs[first], r_s[first], x[first]),
+                              g * a * a + gs[across] * g + gd[across],
+                              local(gd[last], y[last], r_d[last])])
+    vc_class = np.concatenate([np.zeros(int(inner.sum() + first.sum()), dtype=np.int64),
+                               np.ones(int(across.sum() + last.sum()), dtype=np.int64)])
+    return flow, channel, np.ones(flow.size), vc_class
+
+
 def saturation_of(family: str, params: dict, metrics, pattern: str, router: dict, *,
                   routing: str | None = None, gamma=None, hops=None,
                   ejection=1.0, destinations=None, ties: str = "plus") -> dict:
@@ -177,11 +210,12 @@ def saturation_of(family: str, params: dict, metrics, pattern: str, router: dict
     routing_delay, vc_alloc_delay, switch_alloc_delay, channel_extra, allocator,
     speedup).
 
-    ``destinations`` (one endpoint per source, a fixed permutation on a torus or mesh):
+    ``destinations`` (one endpoint per source, a fixed permutation on a torus or mesh, or
+    a dragonfly under MIN routing, :func:`dragonfly_route_incidence`):
     the estimate becomes the larger of the stable estimate and the mean accepted rate of
     the permutation offered far past saturation, ``overload_accepted``: the flows'
-    max-min fair rates (saturation.max_min_rates) over the DOR routes
-    (:func:`grid_route_incidence`, ``ties`` the router's half-ring rule), every channel
+    max-min fair rates (saturation.max_min_rates) over the routes (DOR:
+    :func:`grid_route_incidence`, ``ties`` the router's half-ring rule), every channel
     passing E flits/cycle and each of its dateline classes V_c·r_v (the stable estimate's
     channel and VC-class ceilings, per channel rather than at the busiest), every
     flow capped by the injection and endpoint ceilings, averaged over the endpoints.
@@ -193,13 +227,18 @@ def saturation_of(family: str, params: dict, metrics, pattern: str, router: dict
     inputs = estimate_inputs(family, params, metrics, pattern, vcs=vcs, routing=routing,
                              gamma=gamma, hops=hops, ejection=ejection)
     terms = saturation_terms(**inputs, **router)
-    if destinations is None or family not in ("torus", "mesh") or not inputs["permutation"]:
+    if (destinations is None or family not in ("torus", "mesh", "dragonfly")
+            or not inputs["permutation"]):
         return terms
     stable = float(terms["saturation_estimate"])
     if np.isnan(stable):
         return terms
-    flow, channel, weight, vc_class = grid_route_incidence(
-        params["radices"], family == "torus", destinations, ties)
+    if family == "dragonfly":
+        flow, channel, weight, vc_class = dragonfly_route_incidence(
+            *(int(params[x]) for x in ("p", "a", "h")), destinations)
+    else:
+        flow, channel, weight, vc_class = grid_route_incidence(
+            params["radices"], family == "torus", destinations, ties)
     # resources: every channel (its matching efficiency E) and every (channel, VC class)
     # (its V_c VCs of r_v each)
     channels = int(channel.max(initial=-1)) + 1

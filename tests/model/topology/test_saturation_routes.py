@@ -9,7 +9,9 @@ import pytest
 
 from icnperf.model.network.saturation import max_min_rates
 from icnperf.model.topology import torus
-from icnperf.model.topology.saturation import fixed_paths, grid_route_incidence
+from icnperf.model.topology.dragonfly.routes import dragonfly_route_hops, dragonfly_route_load
+from icnperf.model.topology.saturation import (dragonfly_route_incidence, fixed_paths,
+                                               grid_route_incidence)
 
 
 @pytest.mark.parametrize("radices,wrap", [((8, 8), True), ((8, 8), False), ((4, 4, 4), True),
@@ -22,6 +24,20 @@ def test_route_incidence_loads_match_dor_traffic(radices, wrap):
         hops, load = torus.dor_traffic(radices, np.arange(n), destinations, wrap=wrap)
         assert np.bincount(channel, weights=weight).max() == load
         assert np.bincount(flow, weights=weight, minlength=n).max() == hops
+
+
+@pytest.mark.parametrize("p,a,h", [(2, 4, 2), (1, 2, 1), (3, 3, 2)])
+def test_dragonfly_incidence_matches_the_route_model(p, a, h):
+    n = p * a * (a * h + 1)
+    destinations = np.random.default_rng(3).permutation(n)
+    flow, channel, weight, vc_class = dragonfly_route_incidence(p, a, h, destinations)
+    assert np.bincount(channel).max() == dragonfly_route_load(p, a, h, np.arange(n),
+                                                              destinations)
+    assert (np.bincount(flow, minlength=n)
+            == dragonfly_route_hops(p, a, h, np.arange(n), destinations)).all()
+    # one global hop per flow leaving its group, in class 1 with every hop after it
+    groups = a * h + 1
+    assert set(np.unique(channel[vc_class == 0])) < set(range(groups * a * a))
 
 
 def test_random_ties_split_a_half_ring_flow_and_wrap_links_carry_one_class():
