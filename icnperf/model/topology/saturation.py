@@ -261,9 +261,10 @@ def saturation_of(family: str, params: dict, metrics, pattern: str, router: dict
 DEFAULT_ROUTER = {"vcs": 2, "buffer_flits": 8, "packet_flits": 1, "link_delay": 1,
                   "router_delay": 1, "routing_delay": 0, "vc_alloc_delay": 0,
                   "switch_alloc_delay": 1, "channel_extra": 0, "allocator": "separable",
-                  "speedup": 1.0}
+                  "speedup": 1.0, "span": 1}
 """The flit simulator's default router (2 VCs x 8 flits, one-cycle router and links,
-1-flit packets, separable allocation), used where no machine describes the routers."""
+1-flit packets, so a blocked packet spans one router, separable allocation), used where no
+machine describes the routers."""
 
 
 def machine_router(machine) -> dict:
@@ -272,14 +273,21 @@ def machine_router(machine) -> dict:
     network.virtual_channels, vc_buffer_flits, switch_allocator, internal_speedup,
     router_link_latency (cycles), packet_max_flits (full packets) and
     router_pipeline_cycles D, one cycle per stage with switch traversal last, so a new
-    head waits t_v = D - 2 steps (0 for D <= 2) before its first flit can leave."""
+    head waits t_v = D - 2 steps (0 for D <= 2) before its first flit can leave; ``span``
+    ⌈L/B⌉ (saturation.packet_span) where the machine states vc_buffer_flits, else 1 (a
+    blocked packet in one router, as before the span was modelled)."""
     pipeline = int(machine.get("network.router_pipeline_cycles", 1))
+    # the 8-flit buffer is a placeholder where the machine states none: a blocked packet's
+    # span (saturation.packet_span) is then unknown and taken as one router
+    buffer = machine.get("network.vc_buffer_flits", None)
+    packet = int(machine.get("network.packet_max_flits", 1))
     return {"vcs": int(machine.get("network.virtual_channels", DEFAULT_ROUTER["vcs"])),
-            "buffer_flits": int(machine.get("network.vc_buffer_flits", 8)),
-            "packet_flits": int(machine.get("network.packet_max_flits", 1)),
+            "buffer_flits": int(8 if buffer is None else buffer),
+            "packet_flits": packet,
             "link_delay": int(machine.get("network.router_link_latency", 1)),
             "router_delay": pipeline, "routing_delay": 0,
             "vc_alloc_delay": max(pipeline - 2, 0), "switch_alloc_delay": 1,
             "channel_extra": 0,
             "allocator": machine.get("network.switch_allocator", "separable"),
-            "speedup": float(machine.get("network.internal_speedup", 1.0))}
+            "speedup": float(machine.get("network.internal_speedup", 1.0)),
+            "span": 1 if buffer is None else -(-packet // int(buffer))}
