@@ -23,7 +23,7 @@ from icnperf.model.topology.saturation import fixed_paths, saturation_of
 from icnperf.model.topology.spec import parse_spec
 from icnperf.sim import RouterConfig, network_from_spec, saturation
 from icnperf.sim.presets import router_settings
-from icnperf.validation.closed_forms import predictions, router_model
+from icnperf.validation.closed_forms import predictions, queueing_latency, router_model
 
 BAND = 0.15
 WINDOWS = {"warmup": 1_500, "measure": 1_500, "drain": 1_500, "seed": 0}
@@ -57,6 +57,10 @@ def test_transpose_overload_accepted_rate(spec, preset):
     assert model["saturation_estimate"] == pytest.approx(simulated, rel=BAND)
     stable = _stable_only(spec, "transpose", router, model)
     assert stable < (1 - BAND) * simulated  # without the mechanism it misses
+    # the queueing latency saturates at the stable estimate, not the overload rate
+    assert model["stable_saturation_estimate"] == pytest.approx(stable, rel=1e-12)
+    between = (stable + model["saturation_estimate"]) / 2
+    assert queueing_latency(between, model, 1) == float("inf")
     assert simulated > model["saturation_bound"] or spec == "torus:4x4"
 
 

@@ -221,7 +221,8 @@ def saturation_of(family: str, params: dict, metrics, pattern: str, router: dict
     flow capped by the injection and endpoint ceilings, averaged over the endpoints.
     BookSim2 takes saturation as the larger of the stable runs' accepted rate and an
     overload run's, so flows clear of the busiest channels (the diagonal of a transpose
-    sends to itself) raise the mean past the bottleneck's rate."""
+    sends to itself) raise the mean past the bottleneck's rate. The stable estimate stays
+    as ``stable_estimate`` (where queues grow without bound: the latency model's)."""
     router = dict(router)
     vcs = router.pop("vcs")
     inputs = estimate_inputs(family, params, metrics, pattern, vcs=vcs, routing=routing,
@@ -254,6 +255,7 @@ def saturation_of(family: str, params: dict, metrics, pattern: str, router: dict
     accepted = float(np.mean(rates))
     terms = dict(terms)
     terms["overload_accepted"] = np.asarray(accepted)
+    terms["stable_estimate"] = np.asarray(stable)
     terms["saturation_estimate"] = np.asarray(max(stable, accepted))
     return terms
 
