@@ -311,7 +311,8 @@ def router_model(router) -> dict:
     """The simulated router (sim RouterConfig) as the saturation estimate's keywords: VCs,
     buffer, packet length, stage delays, allocator, speedup, and the latency of the channel
     whose VC class saturates first (a dragonfly's global links, else router-router links);
-    BookSim2's channels (the islip router's) deliver one cycle after their latency."""
+    BookSim2's channels (the islip router's) deliver one cycle after their latency; the
+    arbiter (iSLIP's pointers are round-robin)."""
     rc, va, sa, _ = router.stages
     family_link = router.global_delay
     return {"vcs": router.vcs, "packet_flits": router.packet_flits,
@@ -319,7 +320,8 @@ def router_model(router) -> dict:
             "router_delay": router.router_delay, "routing_delay": rc, "vc_alloc_delay": va,
             "switch_alloc_delay": sa,
             "channel_extra": 1 if router.allocator == "islip" else 0,
-            "allocator": router.allocator, "speedup": float(router.internal_speedup)}
+            "allocator": router.allocator, "speedup": float(router.internal_speedup),
+            "arbiter": router.arbiter if router.allocator == "separable" else "round-robin"}
 
 
 def saturation_estimate(spec, routing: str, pattern: str, router, gamma: float,

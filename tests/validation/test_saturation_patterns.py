@@ -6,6 +6,10 @@ a 0.02 grid).
 * **Overload accepted rate** (max-min fair flows over their DOR routes): a transpose's
   diagonal sends to itself and flows clear of the busiest channels keep their rate, so the
   overload run's mean passes the stable rate (and the channel-load bound).
+* **Input-port conflicts**: where a FIFO input's flows split between busy outputs (tornado
+  on a ring of 8: each router's through input turns one flow of three into the next
+  dimension), its heads wait out other inputs' heads, round-robin arbitration losing half
+  the conflicts and the age arbiter letting the through input win over the injection.
 * **Random paths**: a fat tree's random up ports meet at outputs at random under a
   permutation as under uniform traffic, so the allocator terms stay (E < 1).
 
@@ -58,7 +62,7 @@ def test_transpose_overload_accepted_rate(spec, preset):
     stable = _stable_only(spec, "transpose", router, model)
     assert stable < (1 - BAND) * simulated  # without the mechanism it misses
     # the queueing latency saturates at the stable estimate, not the overload rate
-    assert model["stable_saturation_estimate"] == pytest.approx(stable, rel=1e-12)
+    assert model["stable_saturation_estimate"] == pytest.approx(stable, rel=1e-5)
     between = (stable + model["saturation_estimate"]) / 2
     assert queueing_latency(between, model, 1) == float("inf")
     assert simulated > model["saturation_bound"] or spec == "torus:4x4"
@@ -70,6 +74,33 @@ def test_symmetric_permutation_keeps_the_stable_estimate():
     simulated, model, router, _ = _case("torus:4x4", "tornado")
     assert model["saturation_estimate"] == pytest.approx(2 / 3, rel=1e-9)
     assert simulated == pytest.approx(2 / 3, rel=0.03)
+
+
+@pytest.mark.parametrize("spec,pattern,preset,knobs,needed", [
+    ("mesh:8x8", "tornado", "booksim", {}, True),
+    ("torus:8x8", "tornado", "booksim", {"vcs": 8}, True),
+    ("torus:8x8", "bit-complement", "booksim", {"vcs": 8}, True),
+    ("mesh:8x8", "tornado", "default", {"arbiter": "age"}, False)])
+def test_input_port_conflicts(spec, pattern, preset, knobs, needed):
+    """The stable runs end at the input-port ceiling (tornado, 8x8 mesh: simulator 0.26,
+    ceiling 0.27) where the channel and VC ceilings alone said 0.333 (+27 %); with the age
+    arbiter the ceiling is 0.295 against 0.307, where 0.333 was within the band too."""
+    simulated, model, router, _ = _case(spec, pattern, preset, **knobs)
+    assert model["saturation_estimate"] == pytest.approx(simulated, rel=BAND)
+    without = _stable_only(spec, pattern, router, model)
+    if needed:  # without the mechanism it misses
+        assert without > (1 + BAND) * simulated
+
+
+def test_the_arbiter_moves_the_input_port_ceiling_as_the_simulator():
+    """Tornado on the 8x8 mesh, default router: oldest-first lets the through input win
+    its conflicts with the injection port; the simulator 0.307 against round-robin's 0.261
+    (+18 %), the estimate 0.295 against 0.272."""
+    age, model_age, _, _ = _case("mesh:8x8", "tornado", "default", arbiter="age")
+    rr, model_rr, _, _ = _case("mesh:8x8", "tornado", "default", arbiter="round-robin")
+    assert age > 1.1 * rr
+    assert model_age["saturation_estimate"] > 1.05 * model_rr["saturation_estimate"]
+    assert model_rr["saturation_estimate"] == pytest.approx(rr, rel=BAND)
 
 
 @pytest.mark.parametrize("pattern", ["permutation", "bit-complement"])

@@ -236,6 +236,65 @@ def max_min_rates(flow, channel, weight, capacity, flow_cap, flows: int) -> np.n
     return rate
 
 
+def input_port_ceiling(traffic, lose, iterations: int = 30) -> float:
+    """Largest load λ (flits/endpoint/cycle) at which every router input port of a fixed
+    permutation keeps up, its flits waiting out conflicts with other inputs' heads.
+
+    ``traffic[r, i, o]``: flits/cycle from input port i to output port o of router r at
+    λ = 1 (the permutation's routes); ``lose[i, j]``: the chance input i loses a conflict
+    with input j for the same output (round-robin 1/2; oldest first: an injected packet,
+    younger than any in the network, loses to a network input, which wins).
+    Each input is a FIFO server (one head, the flows' mix: p_io = its share for o). Its
+    head finds input j's head wanting the same output with ρ_j·p_jo and then waits a
+    cycle with lose[i, j], so a flit takes s_i = 1 + Σ_o p_io Σ_j ρ_j p_jo lose[i, j]
+    cycles and the input keeps up while ρ_i = λ·L_i·s_i < 1 (L_i its load at λ = 1).
+    Karol, Hluchyj & Morgan (1987) analyse head-of-line conflicts under uniform traffic;
+    this is the same FIFO-head argument for a fixed traffic matrix, derived here. The
+    fixed point of ρ is iterated at each λ of a bisection (1/2^20 flits/cycle)."""
+    t = _f(traffic)
+    load = t.sum(axis=-1)
+
+    def keeps_up(lam: float) -> bool:
+        rho = np.minimum(lam * load, 1.0)
+        for _ in range(iterations):
+            new = lam * load * input_service(t, lose, rho)
+            if new.max(initial=0.0) >= 1.0:
+                return False
+            rho = new
+        return True
+
+    low, high = 0.0, 1.0
+    if keeps_up(high):
+        return 1.0
+    for _ in range(20):
+        mid = 0.5 * (low + high)
+        low, high = (mid, high) if keeps_up(mid) else (low, mid)
+    return low
+
+
+def input_service(traffic, lose, busy=None) -> np.ndarray:
+    """s[r, i] = 1 + Σ_o p_io Σ_j ρ_j p_jo lose[i, j]: cycles a flit of input port i takes
+    at the head of its FIFO (:func:`input_port_ceiling`), every input holding a head
+    (ρ_j = 1, an overload run) unless ``busy`` gives the ρ."""
+    t = _f(traffic)
+    load = t.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(load[..., None] > 0, t / load[..., None], 0.0)
+    rho = np.ones_like(load) if busy is None else _f(busy)
+    return 1.0 + np.einsum("rio,rjo,ij->ri", share, rho[..., None] * share, _f(lose))
+
+
+def conflict_losses(ports: int, arbiter: str) -> np.ndarray:
+    """lose[i, j] of :func:`input_port_ceiling` for ``ports`` inputs, the last the
+    injection port: 1/2 between any two under round-robin (iSLIP's pointers too);
+    ``age`` (oldest first): an injected packet always loses to a network input."""
+    lose = np.full((ports, ports), 0.5)
+    if arbiter == "age":
+        lose[-1, :], lose[:, -1] = 1.0, 0.0
+    np.fill_diagonal(lose, 0.0)
+    return lose
+
+
 def saturation_terms(*, gamma_max, ejection_load=1.0, gamma_class=None, class_vcs,
                      injection_vcs, ports, mean_output_load=None, packet_flits=1,
                      buffer_flits=8, link_delay=1, router_delay=1, routing_delay=0,

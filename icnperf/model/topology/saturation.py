@@ -33,8 +33,9 @@ from __future__ import annotations
 import numpy as np
 
 from icnperf.model.network.contention import FIXED_PERMUTATIONS
-from icnperf.model.network.saturation import (max_min_rates, saturation_terms,
-                                              ugal_channel_load)
+from icnperf.model.network.saturation import (conflict_losses, input_port_ceiling,
+                                              input_service, max_min_rates,
+                                              saturation_terms, ugal_channel_load)
 
 PERMUTATIONS = FIXED_PERMUTATIONS + ("worst-case",)
 """Patterns that send every endpoint's packets to one fixed destination."""
@@ -169,6 +170,85 @@ def grid_route_incidence(radices, wrap, destinations, ties: str = "plus"):
     return tuple(np.concatenate(part) if part else np.zeros(0) for part in out)
 
 
+def grid_port_hops(radices, wrap, destinations, ties: str = "plus"):
+    """(flow, router, input port, output port, weight) of every router a flow crosses
+    under the DOR routes of :func:`grid_route_incidence`, one endpoint per router, its
+    last router's output the ejection port. Ports 0..2n-1 are the channels of dimension d,
+    + (2d) and - (2d + 1), as an output by the direction it sends in and as an input by
+    the direction of the channel it arrived on; port 2n is the endpoint's (injection as an
+    input, ejection as an output). A random tie's halves reach the next dimension's router
+    on either port, half each."""
+    k = np.asarray(radices, dtype=np.int64)
+    n = k.size
+    dst_index = np.asarray(destinations, dtype=np.int64)
+    flows = dst_index.size
+    rows = np.arange(flows)
+    strides = np.concatenate(([1], np.cumprod(k)[:-1]))
+    src = (rows[:, None] // strides) % k
+    dst = (dst_index[:, None] // strides) % k
+    ring = np.broadcast_to(np.asarray(wrap, dtype=bool), k.shape)
+    out = ([], [], [], [], [])
+    last_a = np.full(flows, 2 * n)  # the port a flow arrived on (two halves after a tie)
+    last_b = last_a.copy()
+    share_a = np.ones(flows)
+
+    def emit(go, router, inp, port, w):
+        for part, value in zip(out, (rows[go], router, inp, port, w)):
+            part.append(np.broadcast_to(value, (int(go.sum()),)).copy())
+
+    def walk(here, i, sign, steps, weight):
+        here = here.copy()
+        port = np.where(sign > 0, 2 * i, 2 * i + 1)
+        for step in range(int(steps.max(initial=0))):
+            go = steps > step
+            router = (here[go] * strides).sum(axis=1)
+            w = np.broadcast_to(weight, (flows,))[go]
+            if step == 0:
+                emit(go, router, last_a[go], port[go], w * share_a[go])
+                emit(go, router, last_b[go], port[go], w * (1 - share_a[go]))
+            else:
+                emit(go, router, port[go], port[go], w)
+            here[go, i] = (here[go, i] + sign[go]) % k[i]
+
+    for i in range(n):
+        here = np.concatenate([dst[:, :i], src[:, i:]], axis=1)
+        forward = (dst[:, i] - src[:, i]) % k[i]
+        if not ring[i]:
+            sign = np.sign(dst[:, i] - src[:, i])
+            walk(here, i, sign, np.abs(dst[:, i] - src[:, i]), 1.0)
+            moved, tie = sign != 0, np.zeros(flows, dtype=bool)
+        else:
+            tie = (2 * forward == k[i]) & (k[i] > 2)
+            plus = (2 * forward < k[i]) | ((2 * forward == k[i]) & (k[i] == 2))
+            if ties in ("plus", "random"):
+                plus |= tie
+            elif ties == "split":
+                plus |= tie & (src[:, i] % 2 == 0)
+            sign = np.where(plus, 1, -1)
+            weight = np.where(tie & (ties == "random"), 0.5, 1.0)
+            walk(here, i, sign, np.where(plus, forward, k[i] - forward), weight)
+            tie &= ties == "random"
+            if ties == "random":
+                walk(here, i, np.full(flows, -1), np.where(tie, forward, 0), weight)
+            moved = forward != 0
+        direction = np.where(sign > 0, 2 * i, 2 * i + 1)
+        last_a = np.where(moved, direction, last_a)
+        last_b = np.where(moved, np.where(tie, 2 * i + 1, direction), last_b)
+        share_a = np.where(moved, np.where(tie, 0.5, 1.0), share_a)
+    every = np.ones(flows, dtype=bool)
+    emit(every, dst_index, last_a, 2 * n, share_a)
+    emit(every, dst_index, last_b, 2 * n, 1 - share_a)
+    return tuple(np.concatenate(part) for part in out)
+
+
+def router_traffic(router, in_port, out_port, weight, routers: int, ports: int):
+    """traffic[r, i, o]: flits/cycle from input port i to output port o of router r at
+    1 flit/endpoint/cycle, summed from :func:`grid_port_hops`."""
+    traffic = np.zeros((routers, ports, ports))
+    np.add.at(traffic, (router, in_port, out_port), weight)
+    return traffic
+
+
 def dragonfly_route_incidence(p: int, a: int, h: int, destinations):
     """(flow, channel, weight, VC class) of MIN routes on the dragonfly DF(p, a, h), one
     flow per source endpoint i to ``destinations[i]``: within a group the direct local
@@ -210,6 +290,13 @@ def saturation_of(family: str, params: dict, metrics, pattern: str, router: dict
     routing_delay, vc_alloc_delay, switch_alloc_delay, channel_extra, allocator,
     speedup).
 
+    ``router`` may also name the ``arbiter`` (``round-robin``, iSLIP's and the default,
+    or ``age``), used only with ``destinations``.
+
+    ``destinations`` on a torus or mesh: the stable estimate is capped by the input-port
+    ceiling of the permutation's router traffic (:func:`grid_router_traffic`,
+    saturation.input_port_ceiling: a FIFO input whose flows split between outputs waits
+    out conflicts with other inputs' heads; ``input_port_ceiling``).
     ``destinations`` (one endpoint per source, a fixed permutation on a torus or mesh, or
     a dragonfly under MIN routing, :func:`dragonfly_route_incidence`):
     the estimate becomes the larger of the stable estimate and the mean accepted rate of
@@ -225,6 +312,7 @@ def saturation_of(family: str, params: dict, metrics, pattern: str, router: dict
     as ``stable_estimate`` (where queues grow without bound: the latency model's)."""
     router = dict(router)
     vcs = router.pop("vcs")
+    arbiter = router.pop("arbiter", "round-robin")
     inputs = estimate_inputs(family, params, metrics, pattern, vcs=vcs, routing=routing,
                              gamma=gamma, hops=hops, ejection=ejection)
     terms = saturation_terms(**inputs, **router)
@@ -234,12 +322,25 @@ def saturation_of(family: str, params: dict, metrics, pattern: str, router: dict
     stable = float(terms["saturation_estimate"])
     if np.isnan(stable):
         return terms
+    terms = dict(terms)
     if family == "dragonfly":
         flow, channel, weight, vc_class = dragonfly_route_incidence(
             *(int(params[x]) for x in ("p", "a", "h")), destinations)
     else:
         flow, channel, weight, vc_class = grid_route_incidence(
             params["radices"], family == "torus", destinations, ties)
+        hop_flow, router_of, in_port, out_port, hop_weight = grid_port_hops(
+            params["radices"], family == "torus", destinations, ties)
+        ports = 2 * len(params["radices"]) + 1
+        traffic = router_traffic(router_of, in_port, out_port, hop_weight,
+                                 int(np.asarray(destinations).size), ports)
+        lose = conflict_losses(ports, arbiter)
+        ceiling = input_port_ceiling(traffic, lose)
+        terms["input_port_ceiling"] = np.asarray(ceiling)
+        stable = min(stable, ceiling)
+        # at overload every input holds a head: each passes 1/s_i flits per cycle
+        input_rate = 1.0 / input_service(traffic, lose)
+        inputs_at = router_of * ports + in_port
     # resources: every channel (its matching efficiency E) and every (channel, VC class)
     # (its V_c VCs of r_v each)
     channels = int(channel.max(initial=-1)) + 1
@@ -249,11 +350,15 @@ def saturation_of(family: str, params: dict, metrics, pattern: str, router: dict
     resources = (np.concatenate([flow, flow]),
                  np.concatenate([channel, channels + 2 * channel + vc_class]),
                  np.concatenate([weight, weight]))
+    if family != "dragonfly":
+        resources = (np.concatenate([resources[0], hop_flow]),
+                     np.concatenate([resources[1], 3 * channels + inputs_at]),
+                     np.concatenate([resources[2], hop_weight]))
+        capacity = np.concatenate([capacity, input_rate.ravel()])
     cap = float(min(terms["injection_ceiling"], terms["endpoint_ceiling"], 1.0))
     flows = np.asarray(destinations).size
     rates = max_min_rates(*resources, capacity, cap, flows)
     accepted = float(np.mean(rates))
-    terms = dict(terms)
     terms["overload_accepted"] = np.asarray(accepted)
     terms["stable_estimate"] = np.asarray(stable)
     terms["saturation_estimate"] = np.asarray(max(stable, accepted))

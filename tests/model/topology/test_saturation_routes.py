@@ -7,11 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from icnperf.model.network.saturation import max_min_rates
+from icnperf.model.network.saturation import (conflict_losses, input_port_ceiling,
+                                              input_service, max_min_rates)
 from icnperf.model.topology import torus
 from icnperf.model.topology.dragonfly.routes import dragonfly_route_hops, dragonfly_route_load
 from icnperf.model.topology.saturation import (dragonfly_route_incidence, fixed_paths,
-                                               grid_route_incidence)
+                                               grid_port_hops, grid_route_incidence,
+                                               router_traffic)
 
 
 @pytest.mark.parametrize("radices,wrap", [((8, 8), True), ((8, 8), False), ((4, 4, 4), True),
@@ -65,3 +67,81 @@ def test_fixed_paths():
     assert not fixed_paths("fattree", "permutation", None)
     assert not fixed_paths("dragonfly", "tornado", "ugal")
     assert fixed_paths("dragonfly", "permutation", "min")
+
+
+def _walked_router_traffic(radices, wrap, destinations, ties):
+    """Oracle: every route walked hop by hop in plain Python, the port a flow arrived on
+    carried along (a random half-ring tie: both ways, half the weight each)."""
+    k = list(radices)
+    n = len(k)
+    strides = [int(np.prod(k[:i])) for i in range(n)]
+    routers = int(np.prod(k))
+    traffic = np.zeros((routers, 2 * n + 1, 2 * n + 1))
+    for s, d in enumerate(destinations):
+        here = [(s // strides[i]) % k[i] for i in range(n)]
+        there = [(int(d) // strides[i]) % k[i] for i in range(n)]
+        paths = [([], list(here), 2 * n, 1.0)]  # (hops, position, arrived on, weight)
+        for i in range(n):
+            grown = []
+            for hops, pos, came, w in paths:
+                if wrap:
+                    f = (there[i] - pos[i]) % k[i]
+                    if f == 0:
+                        grown.append((hops, pos, came, w))
+                        continue
+                    if 2 * f == k[i] and k[i] > 2 and ties == "random":
+                        ways = [(1, f, 0.5), (-1, f, 0.5)]
+                    elif 2 * f <= k[i]:
+                        ways = [(1, f, 1.0)]
+                    else:
+                        ways = [(-1, k[i] - f, 1.0)]
+                else:
+                    delta = there[i] - pos[i]
+                    if delta == 0:
+                        grown.append((hops, pos, came, w))
+                        continue
+                    ways = [(1 if delta > 0 else -1, abs(delta), 1.0)]
+                for sign, steps, share in ways:
+                    h, p, c = list(hops), list(pos), came
+                    port = 2 * i + (sign < 0)
+                    for _ in range(steps):
+                        h.append((sum(p[j] * strides[j] for j in range(n)), c, port))
+                        c = port
+                        p[i] = (p[i] + sign) % k[i]
+                    grown.append((h, p, c, w * share))
+            paths = grown
+        for hops, _, came, w in paths:
+            for router, inp, out in hops + [(int(d), came, 2 * n)]:
+                traffic[router, inp, out] += w
+    return traffic
+
+
+@pytest.mark.parametrize("radices,wrap,ties", [((8, 8), True, "random"), ((8, 8), False, "plus"),
+                                               ((4, 4, 4), True, "random"),
+                                               ((5, 3), True, "plus")])
+def test_router_traffic_matches_walked_routes(radices, wrap, ties):
+    n = int(np.prod(radices))
+    rng = np.random.default_rng(2)
+    tornado = np.arange(n)  # shift every coordinate by (k + 1)//2 - 1
+    coords = [(tornado // int(np.prod(radices[:i]))) % k for i, k in enumerate(radices)]
+    tornado = sum(((c + (k + 1) // 2 - 1) % k) * int(np.prod(radices[:i]))
+                  for i, (c, k) in enumerate(zip(coords, radices)))
+    for destinations in (rng.permutation(n), tornado, n - 1 - np.arange(n)):
+        flow, router, inp, out, weight = grid_port_hops(radices, wrap, destinations, ties)
+        traffic = router_traffic(router, inp, out, weight, n, 2 * len(radices) + 1)
+        assert traffic == pytest.approx(_walked_router_traffic(radices, wrap, destinations,
+                                                               ties))
+
+
+def test_input_port_ceiling_by_hand():
+    """Two inputs, each only to output 0, round-robin: s = 1 + ρ/2 and ρ = λ·s, so the
+    inputs keep up while λ < 1/(1 + 1/2) = 2/3. A single input to one output: 1."""
+    two = np.array([[[1.0, 0.0], [1.0, 0.0]]])
+    assert input_port_ceiling(two, conflict_losses(2, "round-robin")) == pytest.approx(
+        2 / 3, abs=1e-5)
+    one = np.array([[[1.0, 0.0], [0.0, 0.0]]])
+    assert input_port_ceiling(one, conflict_losses(2, "round-robin")) == pytest.approx(
+        1.0, abs=1e-5)
+    # age: the injection port (last) always loses, the network input never waits
+    lose = conflict_losses(2, "age")
+    assert input_service(two, lose)[0].tolist() == [1.0, 2.0]
