@@ -41,6 +41,9 @@ Mechanisms (sources):
 * **Fixed permutations** (tornado, bit-complement, transpose, a seeded permutation, the
   worst case) on fixed paths: no random destination conflicts, so E = 1 and only the VC
   ceilings act (a routing that draws paths keeps the conflicts: the caller decides).
+* **Input-port conflicts** under a fixed permutation: a FIFO input whose flows split
+  between busy outputs waits out other inputs' heads; the arbiter decides who waits
+  (:func:`input_port_ceiling`, :func:`conflict_losses`).
 * **Overload accepted rate**: BookSim2's saturation is the larger of the stable runs'
   accepted rate and an overload run's; at overload a permutation's flows take their
   max-min fair rates (:func:`max_min_rates`, Bertsekas & Gallager 1992, §6.5.2).
