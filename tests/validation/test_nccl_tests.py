@@ -10,11 +10,13 @@ from icnperf.validation.claims.nccl_tests import CLAIMS, auto_busbw
 from icnperf.validation.registry import all_claims
 
 
-def test_registered_and_predicted():
+def test_registered_and_post_hoc():
+    """The model took the mechanisms their first results pointed to, so all four count
+    apart from the predictions (claims/nccl_tests.py)."""
     ids = {c.id for c in all_claims()}
     for claim in CLAIMS:
         assert claim.id in ids
-        assert claim.kind == "predicted" and claim.tolerance == 0.25
+        assert claim.kind == "post-hoc" and claim.tolerance == 0.25
 
 
 def test_readings_from_the_sources():
