@@ -74,7 +74,8 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
                 compute: str | None = None, rows: Any = None,
                 nnz_per_row: Any = None, cells: Any = None, steps: Any = None,
                 iterations: Any = None, local: Any = None, variant: str | None = None,
-                class_: str | None = None, budget_format: str = "json"):
+                class_: str | None = None, uncertainty: bool = False, samples: Any = None,
+                seed: Any = None, budget_format: str = "json"):
     """What ``icnperf predict app APP`` computes: a skeleton (a bundled name such as
     ``"heat"`` or a TOML path) on ``machine`` per node count; ``"npb-is"`` ranks
     placements with its Python model (a :class:`PlacementResult`).
@@ -87,6 +88,10 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     accelerators), and the bundled apps' own ``rows``,
     ``nnz_per_row``, ``cells``, ``steps``, ``iterations``, ``local`` (``"16x16x16"``),
     ``variant`` (hpcg: reference, optimized) and ``class_`` (npb-is: S..D).
+    ``uncertainty``: each phase's time and share and each node count's total, GFLOP/s and
+    efficiency as 5-95 % ranges (``<field>_low``, ``<field>_high``) over ``samples``
+    (default 200) draws seeded with ``seed`` (default 0) of the machine's inputs within
+    their stated uncertainty (skeletons only; not npb-is).
     """
     from icnperf.data.files import printable
     from icnperf.data.limits import skeleton_within_limits
@@ -104,12 +109,16 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     given["compute"] = options.optional_choice(compute, options.COMPUTES, "--compute")
     placement = options.choice(placement, options.PLACEMENTS, "--placement")
     buffers = options.choice(buffers, options.BUFFERS, "--buffers")
+    sampling = options.sampling(uncertainty, samples, seed)
     params = values.items(param, "--param")
     nodes_text, nodes_recorded = values.counts_text(nodes)
     shape_text = values.shape_text(shape)
-    machine, overrides = values.machine(machine, set)
-    machine = with_buffers(machine, buffers)
+    base, overrides = values.machine(machine, set)
+    machine = with_buffers(base, buffers)
     if app == "npb-is":
+        if sampling is not None:
+            raise InputError("--uncertainty takes skeletons; npb-is ranks placements with"
+                             " its Python model")
         used = {k: v for k, v in given.items() if v is not None}
         stray = sorted({*used} - NPB_IS_OPTIONS)
         if stray or params or algorithm is not None or placement != "linear":
@@ -134,13 +143,19 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
                for layout in layouts_for(machine.topology, nodes_text, shape_text,
                                          machine.get("system.nodes"))]
     skeleton_within_limits(skeleton, machine, [lay.endpoints for lay in layouts], ppn,
-                           algorithm, budget_format, placement=placement)
-    if algorithm == ALL:
-        runs = compared_results(skeleton, machine, layouts, ppn)
-    else:
-        runs = [(algorithm, skeleton_results(skeleton, machine, layouts, algorithm, ppn))]
+                           algorithm, budget_format, placement=placement,
+                           draws=0 if sampling is None else sampling.samples)
+
+    def runs_on(drawn):
+        if algorithm == ALL:
+            return compared_results(skeleton, drawn, layouts, ppn)
+        return [(algorithm, skeleton_results(skeleton, drawn, layouts, algorithm, ppn))]
+
+    runs = runs_on(machine)
     tables = [(label, *skeleton_rows(results, skeleton.scaling, label))
               for label, results in runs]
+    if sampling is not None:
+        tables = _with_ranges(tables, base, buffers, runs_on, skeleton, sampling)
     if algorithm == ALL:
         set_comparison([totals for _, _, totals in tables])
     notes = skeleton_notes_of_runs(skeleton, runs, algorithm == ALL)
@@ -150,11 +165,47 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
                            "algorithm": algorithm, "placement": placement,
                            "buffers": buffers, "compute": given.get("compute") or "cpu",
                            "processes_per_node": first.ppn,
-                           "parameters": first.parameters},
+                           "parameters": first.parameters,
+                           **({} if sampling is None else
+                              {"uncertainty": sampling.as_dict(base)})},
                 "notes": notes,
                 "rows": [row for _, rows, _ in tables for row in rows],
                 "totals": [row for _, _, totals in tables for row in totals]}
     return AppResult(document)
+
+
+APP_RANGED = ("time_s", "share", "total_s", "gflops", "efficiency")
+"""The predicted quantities of ``predict app`` that ``uncertainty`` ranges (per phase:
+time and share; per node count: total, GFLOP/s, efficiency)."""
+
+
+def _with_ranges(tables, base, buffers, runs_on, skeleton, sampling):
+    """``tables`` with each phase row's and total row's ``<field>_low``/``_high`` over the
+    draws of ``base`` (buffers applied to each draw)."""
+    from icnperf.data.machine import with_buffers
+    from icnperf.data.machine.sampling import row_ranges
+    from icnperf.reports.text.apps import skeleton_rows
+
+    def rows_of(drawn):
+        out = []
+        for label, results in runs_on(with_buffers(drawn, buffers)):
+            phases, totals = skeleton_rows(results, skeleton.scaling, label)
+            out += phases + totals
+        return out
+
+    spans = iter(row_ranges(base, rows_of, APP_RANGED, sampling))
+    ranged = []
+    for label, phases, totals in tables:
+        phases = [{**row, **_present(row, next(spans))} for row in phases]
+        totals = [{**row, **_present(row, next(spans))} for row in totals]
+        ranged.append((label, phases, totals))
+    return ranged
+
+
+def _present(row: dict, span: dict) -> dict:
+    """The range fields of the quantities ``row`` has."""
+    return {key: value for key, value in span.items()
+            if key.rsplit("_", 1)[0] in row}
 
 
 @quiet

@@ -120,16 +120,19 @@ def machines() -> MachinesResult:
 
 
 @quiet
-def machine(name_or_path: Any, set: Any = None) -> MachineResult:
+def machine(name_or_path: Any, set: Any = None, uncertainty: bool = False) -> MachineResult:
     """A bundled preset by name or a machine TOML file by path (or a machine already
     loaded), with ``set`` applied: ``{"section.key": value}`` (numbers in SI units, text as
-    on the command line: ``"60ns"``) or ``"section.key=value"`` items, as ``--set``."""
+    on the command line: ``"60ns"``) or ``"section.key=value"`` items, as ``--set``.
+    ``uncertainty``: each parameter row adds its value's ``kind``, ``spread``,
+    ``spread_reason`` and ``solved_with`` (``icnperf machine --uncertainty``)."""
     from icnperf.reports.text.machines import machine_document
 
     loaded, overrides = values.machine(name_or_path, set)
     asked = name_or_path if isinstance(name_or_path, str) else loaded.name
+    uncertainty = options.flag(uncertainty, "--uncertainty")
     return MachineResult(loaded, machine_document(loaded, {"machine": asked,
-                                                          "set": overrides}))
+                                                          "set": overrides}, uncertainty))
 
 
 @quiet

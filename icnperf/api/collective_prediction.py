@@ -41,7 +41,8 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
                        shape: Any = None, bytes: Any = "256B", algorithm: str = "all",
                        element_size: Any = "8B", api: str = "mpi", ppn: Any = 1,
                        hierarchy: str | None = None, placement: str = "linear",
-                       buffers: str = "host",
+                       buffers: str = "host", uncertainty: bool = False,
+                       samples: Any = None, seed: Any = None,
                        budget_format: str = "json") -> CollectiveResult:
     """What ``icnperf predict collective OPERATION`` computes (broadcast, reduce,
     allreduce, allgather, alltoall, barrier) on ``machine`` (a preset name, a machine TOML
@@ -53,7 +54,10 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
     binomial, ...), ``element_size`` (bytes of one element), ``api``, ``ppn``,
     ``hierarchy`` (node, flat; default node with ppn > 1 for the node-aware operations)
     ``placement`` (linear, spread, random) and ``buffers`` (host or gpu: the machine's
-    GPU-buffer path). With ``algorithm="all"`` the document's ``absent`` says which
+    GPU-buffer path). ``uncertainty``: each row's 5-95 % range of time, best p2p, both
+    ratios and the node-local and inter-node parts over ``samples`` (default 200) seeded
+    (``seed``, default 0) draws of the inputs within their stated uncertainty
+    (``<field>_low``, ``<field>_high``). With ``algorithm="all"`` the document's ``absent`` says which
     algorithms are left out and why. ``budget_format``: the output the work
     budget prices the rows for (the command line passes its ``--format``).
     """
@@ -71,12 +75,13 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
     hierarchy = options.optional_choice(hierarchy, options.HIERARCHIES, "--hierarchy")
     placement = options.choice(placement, options.PLACEMENTS, "--placement")
     buffers = options.choice(buffers, options.BUFFERS, "--buffers")
+    sampling = options.sampling(uncertainty, samples, seed)
     nodes_text, nodes_recorded = values.counts_text(nodes)
     shape_text = values.shape_text(shape)
     element_text, _ = values.size_text(element_size, "--element-size")
     operation = operation_name(operation)
-    machine, overrides = values.machine(machine, set)
-    machine = with_buffers(machine, buffers)
+    base, overrides = values.machine(machine, set)
+    machine = with_buffers(base, buffers)
     sizes, sizes_recorded = values.sizes(bytes)
     mode = hierarchy_for(hierarchy, ppn, operation)
     if nodes_text is not None and shape_text is None:
@@ -94,15 +99,30 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
         raise InputError(f"--element-size takes one size > 0, not {element_text!r}")
     element_bytes = float(element[0])
     # collective_rows maps every algorithm on each layout (the best p2p column needs them)
-    within_limits(collective_estimate(
+    estimate = collective_estimate(
         [layout.endpoints * (1 if mode == "node" else ppn) for layout in layouts],
         sizes.size, ["all"], len(ALL_ALGORITHMS) if algorithm == "all" else 1,
         budget_format, random_placement=placement == "random",
         dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation,
         counted=placement == "linear" and (mode == "node" or ppn == 1)
-        and all(layout.is_torus or layout.family == "crossbar" for layout in layouts)))
+        and all(layout.is_torus or layout.family == "crossbar" for layout in layouts))
+    if sampling is not None:
+        from icnperf.model.budget import with_draws
+
+        estimate = with_draws(estimate, sampling.samples)
+    within_limits(estimate)
     rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
                                         ppn, placement, mode, element_bytes)
+    if sampling is not None:
+        from icnperf.data.machine.sampling import row_ranges
+        from icnperf.reports.text.predict import COLLECTIVE_RANGED
+        from icnperf.reports.text.ranges import merged
+
+        rows = merged(rows, row_ranges(
+            base, lambda drawn: collective_rows(
+                with_buffers(drawn, buffers), operation, algorithm, layouts, sizes, api,
+                ppn, placement, mode, element_bytes)[0],
+            COLLECTIVE_RANGED, sampling))
     absent = (absent_notes(machine, operation, layouts, ppn, placement, mode)
               if algorithm == "all" else [])
     require_finite(rows, ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree"),
@@ -113,7 +133,9 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
                            "bytes": sizes_recorded, "algorithm": algorithm, "api": api,
                            "processes_per_node": ppn, "placement": placement,
                            "hierarchy": mode, "element_bytes": element_bytes,
-                           "buffers": buffers},
+                           "buffers": buffers,
+                           **({} if sampling is None else
+                              {"uncertainty": sampling.as_dict(base)})},
                 "assumptions": {a: list(n) for a, n in assumptions.items()},
                 "absent": absent, "rows": rows}
     library = machine.get("software.mpi_library") if algorithm == "auto" else None

@@ -64,24 +64,28 @@ class CrossoverResult(Result):
 def explain_collective(machine: Any, operation: str, *, algorithm: str, set: Any = None,
                        nodes: Any = None, shape: Any = None, bytes: Any = None,
                        api: str = "mpi", latex: bool = False,
-                       all_symbols: bool = False) -> ExplanationResult:
+                       all_symbols: bool = False,
+                       uncertainty: bool = False) -> ExplanationResult:
     """What ``icnperf explain collective OPERATION --algorithm ALG`` computes: the closed
     form, its value on ``machine`` and each parameter's elasticity. Keywords: ``set``,
     ``nodes`` (one node count), ``shape``, ``bytes`` (one size; default 256 B), ``api``,
     ``latex`` (the table shows the formula as LaTeX), ``all_symbols`` (keep the discrete
-    counts as symbols)."""
+    counts as symbols), ``uncertainty`` (each input's stated spread and its share of the
+    prediction's range: ``spread``, ``spread_kind``, ``range_contribution``,
+    ``range_share`` in each elasticity row)."""
     from icnperf.data.limits import within_limits
     from icnperf.model.budget import explain_estimate
     from icnperf.model.collectives import operation_name
     from icnperf.model.explain import check_pair, explain
     from icnperf.reports.render import require_finite
     from icnperf.reports.text.explain import (DEFAULT_BYTES, _auto, _elasticity_row, _size,
-                                              explanation_document, layout_for)
+                                              explanation_document, layout_for, range_rows)
 
     nodes = options.optional_count(nodes, "--nodes")
     api = options.choice(api, options.APIS, "--api")
     latex = options.flag(latex, "--latex")
     all_symbols = options.flag(all_symbols, "--all-symbols")
+    uncertainty = options.flag(uncertainty, "--uncertainty")
     bytes_text, bytes_recorded = (None, None) if bytes is None else values.size_text(
         bytes, "--bytes")
     shape_text = values.shape_text(shape)
@@ -108,8 +112,13 @@ def explain_collective(machine: Any, operation: str, *, algorithm: str, set: Any
               "all_symbols": all_symbols}
     if rule is not None:
         inputs["auto"] = {"algorithm": algorithm, "rule": rule}
-    return ExplanationResult(explanation_document(machine, explanation, inputs),
-                             explanation.expression, latex)
+    if uncertainty:
+        inputs["uncertainty"] = True
+    document = explanation_document(machine, explanation, inputs)
+    if uncertainty:
+        document["elasticities"] = range_rows(machine, document["elasticities"],
+                                              explanation.time)
+    return ExplanationResult(document, explanation.expression, latex)
 
 
 @quiet

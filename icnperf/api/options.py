@@ -171,3 +171,20 @@ def flag(value: Any, option: str) -> bool:
     if isinstance(value, bool):
         return value
     raise InputError(f"{option} is a flag: give True or False, not {value!r}")
+
+
+def sampling(uncertainty: Any, samples: Any, seed: Any):
+    """The :class:`icnperf.data.machine.sampling.Sampling` of ``uncertainty`` with
+    ``samples`` draws (default 200) and ``seed`` (default 0); None without it (``samples``
+    or ``seed`` alone are refused)."""
+    uncertainty = flag(uncertainty, "--uncertainty")
+    samples = optional_integer(samples, "--samples", low=1)
+    seed = optional_integer(seed, "--seed", low=0)
+    if not uncertainty:
+        if samples is not None or seed is not None:
+            raise InputError("--samples and --seed go with --uncertainty")
+        return None
+    from icnperf.data.machine.sampling import DEFAULT_SAMPLES, Sampling
+
+    return Sampling(DEFAULT_SAMPLES if samples is None else samples,
+                    0 if seed is None else seed)

@@ -19,14 +19,18 @@ class P2PResult(Result):
 
     command = "predict p2p"
 
-    def __init__(self, document: dict, columns: dict) -> None:
+    def __init__(self, document: dict, columns: dict, spans: dict | None = None) -> None:
         super().__init__(document)
         self.columns = columns
         """Column name -> NumPy array, SI units (bytes, seconds, bytes/s, 1/s)."""
+        self.spans = spans
+        """With ``uncertainty``: ranged column name -> (low, high) NumPy arrays (the rows'
+        ``<name>_low``, ``<name>_high``); else None."""
 
     @property
     def names(self) -> list[str]:
-        return list(self.columns)
+        return list(self.columns) + [f"{name}_{end}" for name in (self.spans or {})
+                                     for end in ("low", "high")]
 
     def __len__(self) -> int:
         return len(self.columns["bytes"])
@@ -35,6 +39,9 @@ class P2PResult(Result):
         row = {name: float(column[i]) for name, column in self.columns.items()}
         if row["bytes"] == 0:
             row["rate_bound_per_s"] = None  # V/L bounds nothing without payload
+        for name, (low, high) in (self.spans or {}).items():
+            row[f"{name}_low"] = None if row[name] is None else float(low[i])
+            row[f"{name}_high"] = None if row[name] is None else float(high[i])
         return row
 
     def iter_rows(self) -> Iterator[dict]:
@@ -56,7 +63,7 @@ class P2PResult(Result):
         from icnperf.reports.text.predict import p2p_json, p2p_render
 
         if fmt == "json":
-            return p2p_json(self._document, self.columns)
+            return p2p_json(self._document, self.columns, self.spans)
         if fmt == "table":
             return p2p_render(self._document, self.rows, self.names, fmt, wide)
         return p2p_render(self._document, self.iter_rows(), self.names, fmt, wide)
@@ -72,7 +79,8 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
                 hops: Any = None, from_: Any = None, to: Any = None, api: str = "mpi",
                 ppn: Any = 1, same_node: bool = False, buffers: str = "host",
                 from_gpu: Any = None, to_gpu: Any = None, load: Any = 0.0,
-                pattern: str = "uniform", budget_format: str = "json") -> P2PResult:
+                pattern: str = "uniform", uncertainty: bool = False, samples: Any = None,
+                seed: Any = None, budget_format: str = "json") -> P2PResult:
     """What ``icnperf predict p2p`` computes, for ``machine`` (a preset name, a machine
     TOML path or ``icnperf.machine(...)``).
 
@@ -84,7 +92,10 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
     on one node), ``buffers`` (host or gpu: the machine's GPU-buffer path), ``from_gpu``
     (the sending GPU, with gpu buffers), ``to_gpu`` (the receiving GPU of the scale-up
     domain, with gpu buffers and same_node), ``load`` (background load, a fraction of a
-    channel, 0..1) and ``pattern`` (its traffic pattern). ``budget_format``: the output
+    channel, 0..1) and ``pattern`` (its traffic pattern). ``uncertainty``: each predicted
+    quantity's 5-95 % range (reports.text.predict.P2P_RANGED, as ``<name>_low`` and
+    ``<name>_high``) over ``samples`` (default 200) draws seeded with ``seed`` (default 0)
+    of the machine's inputs within their stated uncertainty. ``budget_format``: the output
     the work budget prices the rows for (the command line passes its ``--format``; JSON and
     CSV are streamed).
     """
@@ -102,6 +113,7 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
     from_gpu = options.optional_integer(from_gpu, "--from-gpu", low=0)
     to_gpu = options.optional_integer(to_gpu, "--to-gpu", low=0)
     load = options.real(load, "--load", low=0, high=1)
+    sampling = options.sampling(uncertainty, samples, seed)
     source = values.endpoint(from_, "--from")
     destination = values.endpoint(to, "--to")
     machine, overrides = values.machine(machine, set)
@@ -127,10 +139,29 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
             raise InputError(f"--hops {hops:g} exceeds the diameter {diameter:g} of"
                              f" {machine.topology}")
     sizes, recorded = values.sizes(bytes)
-    within_limits(p2p_estimate(sizes.size, budget_format))
-    table = p2p_table(machine, sizes, hops, api, processes_per_node=ppn, offered_load=load,
-                      pattern=pattern, same_node=same_node, buffers=buffers,
-                      from_gpu=from_gpu or 0, to_gpu=to_gpu)
+    estimate = p2p_estimate(sizes.size, budget_format)
+    if sampling is not None:
+        from icnperf.model.budget import with_draws
+
+        estimate = with_draws(estimate, sampling.samples)
+    within_limits(estimate)
+
+    def table_of(drawn):
+        return p2p_table(drawn, sizes, hops, api, processes_per_node=ppn, offered_load=load,
+                         pattern=pattern, same_node=same_node, buffers=buffers,
+                         from_gpu=from_gpu or 0, to_gpu=to_gpu)
+
+    table = table_of(machine)
+    spans = None
+    if sampling is not None:
+        from icnperf.data.machine.sampling import ranges
+        from icnperf.reports.text.predict import P2P_RANGED
+
+        def ranged(drawn):
+            drawn_columns = table_of(drawn).columns
+            return {name: drawn_columns[name] for name in P2P_RANGED}
+
+        spans = ranges(machine, ranged, sampling)
     columns = {name: np.asarray(table.columns[name], dtype=float) for name in table.columns}
     finite = np.ones(len(columns["bytes"]), dtype=bool)
     for name, column in columns.items():
@@ -141,9 +172,11 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
                            "from": source, "to": destination, "api": api,
                            "processes_per_node": ppn, "load": load, "pattern": pattern,
                            "same_node": same_node, "buffers": buffers, "from_gpu": from_gpu,
-                           "to_gpu": to_gpu},
+                           "to_gpu": to_gpu,
+                           **({} if sampling is None else
+                              {"uncertainty": sampling.as_dict(machine)})},
                 "assumptions": list(table.assumptions)}
-    result = P2PResult(document, columns)
+    result = P2PResult(document, columns, spans)
     if not finite.all():
         require_finite([result._row(int(np.argmin(finite)))], list(columns), "predict p2p",
                        lambda row: f"at {row['bytes']:g} B")

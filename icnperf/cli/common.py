@@ -82,3 +82,32 @@ def emit(text, output: str | None, force: bool) -> None:
         return
     write_atomically(output, text, force=force)
     click.echo(f"wrote {printable(output)}", err=True)
+
+
+def uncertainty_options(command):
+    """``--uncertainty`` with ``--samples`` and ``--seed``: each predicted quantity's 5-95 %
+    range over draws of the machine's inputs within their stated uncertainty."""
+    command = click.option(
+        "--seed", type=click.IntRange(min=0), default=None,
+        help="With --uncertainty: the seed of the draws [default: 0].")(command)
+    command = click.option(
+        "--samples", type=click.IntRange(min=1), default=None,
+        help="With --uncertainty: draws of the inputs [default: 200].")(command)
+    return click.option(
+        "--uncertainty", is_flag=True,
+        help="Add each predicted quantity's low and high end (5th-95th percentile over"
+             " seeded draws of the inputs within their stated uncertainty;"
+             " docs/machine-format.md, 'Uncertainty').")(command)
+
+
+def sampling_of(uncertainty: bool, samples: int | None, seed: int | None):
+    """The Sampling of ``--uncertainty`` (None without it); --samples or --seed alone is a
+    usage error."""
+    if not uncertainty:
+        if samples is not None or seed is not None:
+            raise click.UsageError("--samples and --seed go with --uncertainty")
+        return None
+    from icnperf.data.machine.sampling import DEFAULT_SAMPLES, Sampling
+
+    return Sampling(DEFAULT_SAMPLES if samples is None else samples,
+                    0 if seed is None else seed)

@@ -42,6 +42,9 @@ def explain() -> None:
 @click.option("--all-symbols", is_flag=True,
               help="Keep the packet format (f, P, H), switching flags (s, s_c) and tree"
                    " count N_t as symbols instead of substituting them.")
+@click.option("--uncertainty", is_flag=True,
+              help="Add each input's stated spread and its share of the prediction's range"
+                   " (|elasticity| x spread; docs/machine-format.md, 'Uncertainty').")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
@@ -49,13 +52,15 @@ def explain() -> None:
 def explain_collective(operation: str, algorithm: str, machine_name: str,
                        overrides: tuple[str, ...], nodes: int | None, shape: str | None,
                        bytes_text: str | None, api: str, processes_per_node: int | None,
-                       latex: bool, all_symbols: bool, fmt: str, output: str | None,
-                       force: bool, wide: bool) -> None:
+                       latex: bool, all_symbols: bool, uncertainty: bool, fmt: str,
+                       output: str | None, force: bool, wide: bool) -> None:
     """The closed form of collective OPERATION by one algorithm, its value and the
     elasticity of every parameter (dT/dx * x/T: which knob matters most)."""
     if api in CCL_APIS:
         from icnperf.reports.text.nccl import ccl_explain_text
 
+        if uncertainty:
+            raise click.UsageError(f"--uncertainty does not apply with --api {api} yet")
         emit(ccl_explain_text(operation, machine_name, overrides, nodes, bytes_text, api,
                               fmt, processes_per_node, wide), output, force)
         return
@@ -65,7 +70,7 @@ def explain_collective(operation: str, algorithm: str, machine_name: str,
 
     result = explained(machine_name, operation, algorithm=algorithm, set=overrides,
                        nodes=nodes, shape=shape, bytes=bytes_text, api=api, latex=latex,
-                       all_symbols=all_symbols)
+                       all_symbols=all_symbols, uncertainty=uncertainty)
     emit(result.render(fmt, wide), output, force)
 
 

@@ -21,13 +21,16 @@ def machines(fmt: str, wide: bool) -> None:
 @click.argument("name")
 @click.option("--set", "overrides", multiple=True, metavar="SECTION.KEY=VALUE",
               help="Override a parameter, e.g. network.link_latency=60ns (repeatable).")
+@click.option("--uncertainty", is_flag=True,
+              help="Add each value's kind and spread (docs/machine-format.md,"
+                   " 'Uncertainty').")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
 @WIDE_OPTION
-def machine(name: str, overrides: tuple[str, ...], fmt: str, output: str | None,
-            force: bool, wide: bool) -> None:
+def machine(name: str, overrides: tuple[str, ...], uncertainty: bool, fmt: str,
+            output: str | None, force: bool, wide: bool) -> None:
     """Show one machine (preset NAME or TOML file) with units and sources."""
     from icnperf.api import machine as load
 
-    emit(load(name, set=overrides).render(fmt, wide), output, force)
+    emit(load(name, set=overrides, uncertainty=uncertainty).render(fmt, wide), output, force)

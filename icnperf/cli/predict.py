@@ -7,7 +7,8 @@ import click
 from icnperf.api.options import (APIS, BUFFERS, CCL_APIS, COMPUTES, HIERARCHIES,
                                  HPCG_VARIANTS, PLACEMENTS)
 from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, MACHINE_OPTION,
-                                SET_OPTION, WIDE_OPTION, Count, emit)
+                                SET_OPTION, WIDE_OPTION, Count, emit, sampling_of,
+                                uncertainty_options)
 
 BUFFERS_OPTION = click.option(
     "--buffers", type=click.Choice(BUFFERS), default="host", show_default=True,
@@ -53,6 +54,7 @@ def predict() -> None:
                    " M/D/1 queueing on every hop (0 = empty network).")
 @click.option("--pattern", default="uniform", show_default=True,
               help="Traffic pattern of the background load (its channel load gamma_max).")
+@uncertainty_options
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
@@ -60,8 +62,8 @@ def predict() -> None:
 def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float | None,
         source: str | None, destination: str | None, api: str, processes_per_node: int,
         same_node: bool, buffers: str, from_gpu: int | None, to_gpu: int | None,
-        offered_load: float, pattern: str, fmt: str, output: str | None, force: bool,
-        wide: bool) -> None:
+        offered_load: float, pattern: str, uncertainty: bool, samples: int | None,
+        seed: int | None, fmt: str, output: str | None, force: bool, wide: bool) -> None:
     """Latency, bandwidth and message rate of one message per size."""
     from icnperf.api import predict_p2p
 
@@ -69,7 +71,7 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
                          to=destination, api=api, ppn=processes_per_node,
                          same_node=same_node, buffers=buffers, from_gpu=from_gpu,
                          to_gpu=to_gpu, load=offered_load, pattern=pattern,
-                         budget_format=fmt)
+                         **_sampled(uncertainty, samples, seed), budget_format=fmt)
     emit(result.render(fmt, wide), output, force)
 
 
@@ -114,6 +116,7 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
               help="Nodes on endpoints: in order, round-robin over leaf switches (trees) or"
                    " groups (dragonflies), or a random permutation (seed 0).")
 @BUFFERS_OPTION
+@uncertainty_options
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
@@ -121,8 +124,9 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                nodes: str | None, shape: str | None, sizes: str, algorithm: str,
                element_size: str, api: str, processes_per_node: int | None,
-               hierarchy: str | None,
-               placement: str, buffers: str, fmt: str, output: str | None, force: bool,
+               hierarchy: str | None, placement: str, buffers: str, uncertainty: bool,
+               samples: int | None, seed: int | None, fmt: str, output: str | None,
+               force: bool,
                wide: bool) -> None:
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
@@ -134,7 +138,8 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                                           ("--hierarchy", hierarchy is not None),
                                           ("--placement", placement != "linear"),
                                           ("--buffers", buffers != "host"),
-                                          ("--element-size", element_size != "8B"))
+                                          ("--element-size", element_size != "8B"),
+                                          ("--uncertainty", uncertainty))
                  if given]
         if stray:
             raise click.UsageError(f"{', '.join(stray)} does not apply with --api {api} (GPU"
@@ -151,7 +156,7 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                                 element_size=element_size, api=api,
                                 ppn=processes_per_node or 1,
                                 hierarchy=hierarchy, placement=placement, buffers=buffers,
-                                budget_format=fmt)
+                                **_sampled(uncertainty, samples, seed), budget_format=fmt)
     emit(result.render(fmt, wide), output, force)
 
 
@@ -194,14 +199,15 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                    " leaf switches (trees) or groups (dragonflies), or a random permutation"
                    " (seed 0).")
 @BUFFERS_OPTION
+@uncertainty_options
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
 @WIDE_OPTION
 def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | None,
         shape: str | None, params: tuple[str, ...], algorithm: str | None, placement: str,
-        buffers: str, fmt: str, output: str | None, force: bool, wide: bool,
-        **problem) -> None:
+        buffers: str, uncertainty: bool, samples: int | None, seed: int | None, fmt: str,
+        output: str | None, force: bool, wide: bool, **problem) -> None:
     """Time per phase and its share of the total per node count for an application
     skeleton: a TOML file (docs/skeleton-format.md) or a bundled NAME (spmv, heat, hpcg,
     hpcg-optimized, hpcg-vendor, jacobi3d; training steps on NCCL/RCCL: dp-step, moe-step,
@@ -214,5 +220,13 @@ def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | No
                          buffers=buffers,
                          ppn=problem.pop("processes_per_node"),
                          nnz_per_row=problem.pop("nonzeros_per_row"),
-                         class_=problem.pop("klass"), budget_format=fmt, **problem)
+                         class_=problem.pop("klass"), **_sampled(uncertainty, samples, seed),
+                         budget_format=fmt, **problem)
     emit(result.render(fmt, wide), output, force)
+
+
+def _sampled(uncertainty: bool, samples: int | None, seed: int | None) -> dict:
+    """The API's keywords of ``--uncertainty``, ``--samples`` and ``--seed`` (--samples or
+    --seed alone is a usage error, as cli.common.sampling_of rules)."""
+    sampling_of(uncertainty, samples, seed)
+    return {"uncertainty": uncertainty, "samples": samples, "seed": seed}

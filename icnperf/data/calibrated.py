@@ -167,13 +167,34 @@ def calibrate_machine(machine: Machine, points: BenchData | Iterable[BenchPoint]
                   f"{', '.join(result.parameters)} to {origin} ({kinds_used}, "
                   f"{result.n_points} points); {interval}; rms relative error "
                   f"{result.rms_relative_error:.2%}")
-        calibrated = calibrated.with_values({k: result.values[label]
-                                             for k in result.keys[label]}, source)
+        calibrated = calibrated.with_values(
+            {k: result.values[label] for k in result.keys[label]}, source,
+            {k: _fit_spread(k, result, label) for k in result.keys[label]})
     note = (f"Calibrated from {origin}: {', '.join(result.parameters)} fitted to "
             f"{result.n_points} {kinds_used} points (rms relative error "
             f"{result.rms_relative_error:.2%}).")
     calibrated = dataclasses.replace(calibrated, notes=calibrated.notes + (note,))
     return result, calibrated
+
+
+def _fit_spread(path: str, result: FitResult, label: str):
+    """The calibrated value's uncertainty: the half-width of the fit's interval, the wider
+    side (absolute, in the key's unit); an exact fit (no degrees of freedom) has no
+    interval and takes the calibrated kind's default."""
+    from icnperf.data.machine.schema import key_for_path
+    from icnperf.data.machine.uncertainty import make
+
+    key = key_for_path(path, "calibrate")
+    value = result.values[label]
+    low, high = result.intervals[label]
+    if result.dof <= 0 or not (np.isfinite(low) and np.isfinite(high)):
+        return make(key, "calibrated", "", "exact fit, no interval: the calibrated kind's"
+                    " default", (), "calibrate", path)
+    half = max(high - value, value - low, 0.0)
+    written = units.format_quantity(half, key.kind, None, key.unit)
+    return make(key, "calibrated", written,
+                f"half-width of the fit's {result.confidence:.0%} confidence interval "
+                f"({result.n_points} points)", (), "calibrate", path)
 
 
 def parameter_rows(result: FitResult) -> list[dict[str, Any]]:

@@ -77,18 +77,19 @@ def within_limits(estimate):
 def skeleton_within_limits(skeleton, machine, nodes, ppn=None, algorithm=None,
                            fmt: str = "table", command: str = "predict app",
                            extra_seconds: float = 0.0, narrow: str | None = None,
-                           placement: str = "linear"):
+                           placement: str = "linear", draws: int = 0):
     """A skeleton (model.apps.skeleton.Skeleton) on ``nodes`` node counts checked against
     this run's limits before any phase is evaluated (:func:`icnperf.model.budget.
     skeleton_estimate`; ``ppn`` as model.apps.timing.processes_per_node resolves it; a
-    torus placed ``linear`` counts its collectives' pairwise steps in structure)."""
+    torus placed ``linear`` counts its collectives' pairwise steps in structure);
+    ``draws``: run again on that many draws of the inputs (``--uncertainty``)."""
     from icnperf.model.apps.timing import processes_per_node
-    from icnperf.model.budget import skeleton_estimate
+    from icnperf.model.budget import skeleton_estimate, with_draws
 
     per_node = processes_per_node(skeleton, machine, ppn)
     family = machine.topology.split(":", 1)[0].strip()
     linear_torus = family in ("torus", "hypercube") and placement == "linear"
-    return within_limits(skeleton_estimate(skeleton.name, skeleton.phases,
-                                           [int(n) for n in nodes], per_node, algorithm,
-                                           fmt, command, extra_seconds, narrow,
-                                           linear_torus))
+    estimate = skeleton_estimate(skeleton.name, skeleton.phases, [int(n) for n in nodes],
+                                 per_node, algorithm, fmt, command, extra_seconds, narrow,
+                                 linear_torus)
+    return within_limits(with_draws(estimate, draws) if draws else estimate)

@@ -298,9 +298,11 @@ def predictions(spec, routing: str, network, traffic_name: str, router, seed: in
                      " to-hot hops; gamma_max n/a (the model gives the busiest channel of"
                      " one pattern, not of a weighted mix), so the bound is the hot"
                      " endpoints' ejection channel alone, 1/((1-F) + F*N/K): an upper bound")
-    estimate = saturation_estimate(spec, routing, traffic_name, router, gamma, hops, eject)
+    estimate, stable = saturation_estimate(spec, routing, traffic_name, router, gamma, hops,
+                                           eject, traffic.fixed)
     return {"mean_hops": hops, "gamma_max": gamma, "ejection_load": eject,
             "saturation_bound": bound, "saturation_estimate": estimate,
+            "stable_saturation_estimate": stable,
             "zero_load_latency": zero_load,
             "hot_endpoints": [int(e) for e in traffic.hot], "notes": notes}
 
@@ -309,7 +311,8 @@ def router_model(router) -> dict:
     """The simulated router (sim RouterConfig) as the saturation estimate's keywords: VCs,
     buffer, packet length, stage delays, allocator, speedup, and the latency of the channel
     whose VC class saturates first (a dragonfly's global links, else router-router links);
-    BookSim2's channels (the islip router's) deliver one cycle after their latency."""
+    BookSim2's channels (the islip router's) deliver one cycle after their latency; the
+    arbiter (iSLIP's pointers are round-robin)."""
     rc, va, sa, _ = router.stages
     family_link = router.global_delay
     return {"vcs": router.vcs, "packet_flits": router.packet_flits,
@@ -317,21 +320,29 @@ def router_model(router) -> dict:
             "router_delay": router.router_delay, "routing_delay": rc, "vc_alloc_delay": va,
             "switch_alloc_delay": sa,
             "channel_extra": 1 if router.allocator == "islip" else 0,
-            "allocator": router.allocator, "speedup": float(router.internal_speedup)}
+            "allocator": router.allocator, "speedup": float(router.internal_speedup),
+            "arbiter": router.arbiter if router.allocator == "separable" else "round-robin"}
 
 
 def saturation_estimate(spec, routing: str, pattern: str, router, gamma: float,
-                        hops: float, ejection: float) -> float:
-    """model.topology.saturation's estimate (flits/endpoint/cycle) for the simulated router
-    and the pattern's γ_max, mean hops and ejection load; NaN where γ_max is n/a."""
+                        hops: float, ejection: float,
+                        destinations=None) -> tuple[float, float]:
+    """(estimate, stable estimate) in flits/endpoint/cycle: model.topology.saturation's for
+    the simulated router and the pattern's γ_max, mean hops and ejection load; NaN where
+    γ_max is n/a. ``destinations``: a fixed permutation's, for its overload accepted rate
+    (tori, meshes, MIN dragonflies), which the estimate takes when larger; the stable one
+    is where the queues grow without bound."""
     from icnperf.model.topology.saturation import saturation_of
 
     if math.isnan(gamma):
-        return math.nan
+        return math.nan, math.nan
     terms = saturation_of(spec.family.name, spec.params, spec.evaluate(), pattern,
                           router_model(router), routing=routing, gamma=gamma,
-                          hops=None if math.isnan(hops) else hops, ejection=ejection)
-    return float(terms["saturation_estimate"])
+                          hops=None if math.isnan(hops) else hops, ejection=ejection,
+                          destinations=destinations,
+                          ties=getattr(router, "ring_ties", "plus"))
+    estimate = float(terms["saturation_estimate"])
+    return estimate, float(terms.get("stable_estimate", estimate))
 
 
 def uniform_estimate(spec_text: str, routing: str | None, router) -> float:
@@ -355,11 +366,13 @@ def uniform_estimate(spec_text: str, routing: str | None, router) -> float:
 def queueing_latency(rate: float, model: dict, packet_flits: int) -> float:
     """Zero-load latency plus model.network.queueing_delay(rate, γ_max, H, service = L
     cycles, router_efficiency = estimate / bound): the M/D/1 estimate of the mean latency
-    (cycles), whose queues saturate at the saturation estimate."""
+    (cycles), whose queues saturate at the stable saturation estimate (a permutation's
+    overload accepted rate is no load its queues can hold)."""
     from icnperf.model.network import queueing_delay
 
     gamma, hops = model["gamma_max"], model["mean_hops"]
-    estimate, bound = model["saturation_estimate"], model["saturation_bound"]
+    estimate = model.get("stable_saturation_estimate", model["saturation_estimate"])
+    bound = model["saturation_bound"]
     if math.isnan(gamma) or math.isnan(hops) or math.isnan(estimate):
         return math.nan
     wait = float(queueing_delay(rate, gamma, hops, float(packet_flits),

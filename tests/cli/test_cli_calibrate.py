@@ -79,3 +79,21 @@ def test_unidentifiable_fit_is_rejected(tmp_path):
                     "network.injection_latency,network.ejection_latency")
     assert result.exit_code == 2 and not out.exists()
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_calibrated_file_carries_the_fit_interval_as_its_uncertainty(tmp_path):
+    out = tmp_path / "calibrated.toml"
+    result = invoke("--data", str(BENCH / "osu_latency.txt"), "-o", str(out), "--format",
+                    "json")
+    assert result.exit_code == 0, result.output
+    fit = {p["parameter"]: p for p in json.loads(result.output)["parameters"]}
+    overhead = fit["software.mpi_overhead"]
+    spread = load_machine(str(out)).spread("software.mpi_overhead")
+    assert (spread.kind, spread.form) == ("calibrated", "absolute")
+    # the wider side of the printed interval, as the file writes it back
+    half = max(overhead["ci_high"] - overhead["value"], overhead["value"] - overhead["ci_low"])
+    assert spread.amount == pytest.approx(half, rel=1e-12)
+    assert "confidence interval" in spread.reason
+    # a value the fit did not touch keeps the preset's kind
+    assert load_machine(str(out)).spread("node.cores").kind == \
+        load_machine("angara-36").spread("node.cores").kind

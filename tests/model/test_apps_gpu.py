@@ -11,7 +11,7 @@ from icnperf.data.skeleton import load_skeleton
 from icnperf.errors import InputError
 from icnperf.model.apps import timing
 from icnperf.model.apps.gpu import on_gpus
-from icnperf.reports.text.apps import resolve_skeleton
+from icnperf.api.skeletons import resolve_skeleton
 
 FRONTIER = load_machine("frontier")
 GPU_BANDWIDTH = 8 * 0.78 * 1.6e12       # B/s per node

@@ -14,7 +14,8 @@ from icnperf.model.collectives.nccl import (BUS_FACTOR, available, bandwidths,
                                             evaluate_all, form)
 from icnperf.model.collectives.nccl_api import ccl_collective
 from icnperf.model.collectives.nccl_choice import library_choice
-from icnperf.model.collectives.nccl_fabric import best_ring_bandwidth, ccl_fabric
+from icnperf.model.collectives.nccl_fabric import (best_ring_bandwidth, ccl_fabric,
+                                                   ring_packing_bandwidth)
 from icnperf.model.collectives.nccl_tables import tables_for
 
 GIB = 2.0 ** 30
@@ -40,17 +41,43 @@ def test_best_ring_matches_brute_force_on_random_tables():
         assert best_ring_bandwidth(pair, gpus) == _brute_ring(pair, gpus)
 
 
-def test_frontier_ring_is_one_xgmi_link():
-    # MI250X's 8 GCDs: every ring must use some 1-link pair (brute force on the table)
+def test_frontier_rings_pack_the_xgmi_links():
+    # MI250X's 8 GCDs. The cut {0,1,6,7} | {2,3,4,5} is crossed by four 1-link pairs (0-2,
+    # 1-3, 4-6, 5-7) and every ring crosses it at least twice: at most 2 links' worth of
+    # rings one way round. Two rings reach it: 0-2-3-5-4-6-7-1 and 0-6-7-5-4-2-3-1 (the
+    # 4-link pairs carry both, the 2-link pairs one each). Each also runs reversed: 4 links
+    # per GCD per direction at RCCL's stated 36 GB/s per MI200 link (of 50 nominal)
     fabric = ccl_fabric(load_machine("frontier"), 1)
-    assert fabric.scaleup_bandwidth == pytest.approx(50e9)
+    assert fabric.link_efficiency == pytest.approx(36 / 50)
+    assert fabric.scaleup_bandwidth == pytest.approx(4 * 36e9)
     assert fabric.per_domain == 8 and fabric.domain_nics == 4
+
+
+def test_ring_packing_on_small_meshes_by_hand():
+    # K4 with c per pair: its 3 Hamiltonian rings each hold 2 of a GPU's 3 pairs, each pair is
+    # in 2 rings: c/2 per ring, 3c/2 one way round, 3c both ways = every link out of a GPU
+    k4 = {(a, b): 10.0 for a in range(4) for b in range(a + 1, 4)}
+    assert ring_packing_bandwidth(k4, 4) == pytest.approx(30.0)
+    # a 4-cycle 0-1-2-3 with pair 2-3 thin: the one ring at the thin pair, both ways
+    square = {(0, 1): 5.0, (1, 2): 5.0, (2, 3): 1.0, (0, 3): 5.0}
+    assert ring_packing_bandwidth(square, 4) == pytest.approx(2.0)
+    # no ring over the links (a star): 0; two GPUs: their pair
+    assert ring_packing_bandwidth({(0, 1): 1.0, (0, 2): 1.0, (0, 3): 1.0}, 4) == 0.0
+    assert ring_packing_bandwidth({(0, 1): 7.0}, 2) == 7.0
+
+
+def test_el_capitan_four_apus_use_every_link():
+    # 4 MI300A joined all-to-all by 2 links per pair: K4 -> 3 x 2 links per direction at
+    # RCCL's stated 48 GB/s per gfx94x link
+    fabric = ccl_fabric(load_machine("el-capitan"), 1)
+    assert fabric.scaleup_bandwidth == pytest.approx(6 * 48e9)
 
 
 def test_dgx_h100_fabric_by_hand():
     fabric = ccl_fabric(load_machine("dgx-h100"), 4)
     assert (fabric.ranks, fabric.domains, fabric.per_domain) == (32, 4, 8)
-    assert fabric.scaleup_bandwidth == pytest.approx(450e9)
+    # 18 NVLink4 links at NCCL's stated 20.6 GB/s each (topo.h SM90_NVLINK_BW)
+    assert fabric.scaleup_bandwidth == pytest.approx(18 * 20.6e9)
     assert fabric.net_bandwidth == pytest.approx(8 * 50e9)  # 8 NDR ports of 50 GB/s
     assert fabric.nvls and not fabric.collnet
 
@@ -65,27 +92,63 @@ def test_nvl72_domain_spans_trays():
 
 def test_ring_allreduce_simple_by_hand():
     # dgx-h100, one node: base 8.4 us + 14 steps x NVLink ring Simple 3.4 us
-    # + 2*7/8 * 1 GiB / 450 GB/s
+    # + 2*7/8 * 1 GiB / (18 links x 20.6 GB/s): busbw tends to 370.8 GB/s
     fabric = ccl_fabric(load_machine("dgx-h100"), 1)
     t = form(fabric, tables_for("nccl"), "allreduce", "ring", "Simple").time([GIB])[0]
-    assert t == pytest.approx(8.4e-6 + 14 * 3.4e-6 + 1.75 * GIB / 450e9)
+    assert t == pytest.approx(8.4e-6 + 14 * 3.4e-6 + 1.75 * GIB / 370.8e9)
+
+
+def test_ring_on_one_a100_node_is_nccl_link_rate():
+    # 12 NVLink3 links at NCCL's 20.0 GB/s (topo.h SM80_NVLINK_BW): 240 GB/s; at 8 GiB the
+    # ring Simple's busbw = 1.75 S / t
+    fabric = ccl_fabric(load_machine("dgx-a100"), 1)
+    s = 8 * GIB
+    t = form(fabric, tables_for("nccl"), "allreduce", "ring", "Simple").time([s])[0]
+    assert t == pytest.approx(8.4e-6 + 14 * 3.4e-6 + 1.75 * s / 240e9)
+
+
+def test_nvls_allreduce_by_hand():
+    # one DGX H100: (8+1)/8 S over 0.85 x 370.8 GB/s after the 25 us NVLS step; the busbw
+    # bound 1.75 x 8/9 x 315.18 = 490.3 GB/s
+    fabric = ccl_fabric(load_machine("dgx-h100"), 1)
+    f = form(fabric, tables_for("nccl"), "allreduce", "nvls", "Simple")
+    s = 8 * GIB
+    assert f.time([s])[0] == pytest.approx(25e-6 + 9 / 8 * s / (0.85 * 370.8e9))
+    assert 1.75 * 8 / 9 * 0.85 * 370.8 == pytest.approx(490.3, abs=0.05)
 
 
 def test_ring_allreduce_ll_across_nodes_by_hand():
     # 4 nodes: 2(32-4)=56 NVLink steps of 0.6 us, 2*3 network steps of max(2.7 us, 0.87 us),
-    # base 6.6 us; LL halves the rate; B_r = min(450, 400) GB/s
+    # base 6.6 us; LL halves the rate, B_r = min(18 x 20.6, 8 x 50) GB/s, but NCCL's LL
+    # ceiling across more than 2 nodes of Intel hosts, 20.4 GB/s of busbw, binds:
+    # t >= 2 x 31/32 x S / 20.4 GB/s (95 us) > 2 x 31/32 x S / 185.4 GB/s (10 us)
     fabric = ccl_fabric(load_machine("dgx-h100"), 4)
     t = form(fabric, tables_for("nccl"), "allreduce", "ring", "LL").time([1e6])[0]
-    expected = 6.6e-6 + 56 * 0.6e-6 + 6 * 2.7e-6 + 2 * 31 / 32 * 1e6 / (0.5 * 400e9)
+    expected = 6.6e-6 + 56 * 0.6e-6 + 6 * 2.7e-6 + 2 * 31 / 32 * 1e6 / 20.4e9
     assert t == pytest.approx(expected)
+
+
+def test_ll_ceiling_on_one_node_by_generation():
+    # one DGX H100, ring LL at 1 MiB: e B_up = 0.5 x 370.8 = 185.4 GB/s is above Hopper's
+    # stated single-node LL ceiling, 141 GB/s of busbw, so busbw tends to 141; DGX A100:
+    # 0.5 x 240 = 120 GB/s is above Ampere's 87.7
+    s = 2.0 ** 20
+    for machine, ceiling in (("dgx-h100", 141e9), ("dgx-a100", 87.7e9)):
+        fabric = ccl_fabric(load_machine(machine), 1)
+        f = form(fabric, tables_for("nccl"), "allreduce", "ring", "LL")
+        assert f.time([s])[0] - f.latency == pytest.approx(1.75 * s / ceiling)
+    # RCCL's tables state no ceiling: LL is e B_up alone (LUMI-G: 0.5 x 144 GB/s)
+    fabric = ccl_fabric(load_machine("lumi-g"), 1)
+    f = form(fabric, tables_for("rccl"), "allreduce", "ring", "LL")
+    assert f.time([s])[0] - f.latency == pytest.approx(1.75 * s / 72e9)
 
 
 def test_tree_network_term_is_twice_the_message():
     fabric = ccl_fabric(load_machine("dgx-h100"), 8)
     f = form(fabric, tables_for("nccl"), "allreduce", "tree", "Simple")
     big = 64 * GIB
-    # bandwidth part: max(2 S / 450 GB/s, 2 S / 400 GB/s) = 2 S / 400 GB/s
-    assert f.time([big])[0] - f.latency == pytest.approx(2 * big / 400e9)
+    # bandwidth part: max(2 S / 370.8 GB/s, 2 S / 400 GB/s) = 2 S / 370.8 GB/s
+    assert f.time([big])[0] - f.latency == pytest.approx(2 * big / 370.8e9)
 
 
 def test_busbw_factors_as_nccl_tests():
@@ -111,25 +174,26 @@ def test_rccl_has_no_nvls_and_no_pat():
 
 
 def test_nccl_picks_nvls_for_a_large_single_node_allreduce():
-    # NCCL's own estimates at 1 GiB on one DGX H100 (16 channels), by hand:
-    # ring Simple 8.4 + 14 x 3.4 us + S / (450 x 8/14 GB/s) = 4.232 ms
-    # tree Simple 8.4 + 2 x 7 x 4.0 us + S / (min(450 x .92, 16 x 38.7) x .5) = 5.251 ms
-    # NVLS: min(450 x .85 x 15/16 x 2, the inter bandwidth, on one node the same 450) GB/s
-    # x 8/14: 25 us + S / (450 x 8/14 GB/s) = 4.201 ms, below the ring by its latency
+    # NCCL's own estimates at 1 GiB on one DGX H100 (16 channels), its bwIntra the 18
+    # links x 20.6 GB/s = 370.8 GB/s, by hand:
+    # ring Simple 8.4 + 14 x 3.4 us + S / (370.8 x 8/14 GB/s) = 5.13 ms
+    # tree Simple 8.4 + 2 x 7 x 4.0 us + S / (min(370.8 x .92, 16 x 38.7) x .5) = 6.36 ms
+    # NVLS: min(370.8 x .85 x 15/16 x 2, the inter bandwidth, on one node the same 370.8)
+    # GB/s x 8/14: 25 us + S / (370.8 x 8/14 GB/s), below the ring by its latency
     fabric = ccl_fabric(load_machine("dgx-h100"), 1)
     pick = library_choice(tables_for("nccl"), fabric, "allreduce", GIB, "nccl", 16)
     assert (pick.algorithm, pick.protocol) == ("nvls", "Simple")
-    bw = min(450e9 * 0.85 * 15 / 16 * 2, 450e9) * 8 / 14
+    bw = min(370.8e9 * 0.85 * 15 / 16 * 2, 370.8e9) * 8 / 14
     assert pick.estimate == pytest.approx(25e-6 + GIB / bw)
 
 
 def test_nccl_picks_ring_ll_for_a_small_single_node_allreduce():
-    # 1 KiB: ring LL = 6.6 + 14 x 0.6 us + 1024 / min(141 GB/s, 450 x .5 x 8/14...) ~ 15 us,
+    # 1 KiB: ring LL = 6.6 + 14 x 0.6 us + 1024 / min(141 GB/s, 370.8 x .5) x 8/14 ~ 15 us,
     # below tree LL's 6.8 + 2 x 7 x 0.6 = 15.2 us plus its bandwidth term
     fabric = ccl_fabric(load_machine("dgx-h100"), 1)
     pick = library_choice(tables_for("nccl"), fabric, "allreduce", 1024.0, "nccl", 16)
     assert (pick.algorithm, pick.protocol) == ("ring", "LL")
-    bw = min(141e9, 450e9 * 0.5) * 8 / 14
+    bw = min(141e9, 370.8e9 * 0.5) * 8 / 14
     assert pick.estimate == pytest.approx(6.6e-6 + 14 * 0.6e-6 + 1024 / bw)
 
 
@@ -174,10 +238,21 @@ def _has(name):
 
 def test_rccl_picks_its_ring_simple_on_one_frontier_node_by_hand():
     # RCCL's 2.7-era estimate, 8 GCDs, 1 GiB: ring Simple 27.9 + 14 x 2.7 us (xGMI counts as
-    # the NVLink row) + S / (50 GB/s x 8/14); its tree is capped at 50 x .27 x .5 GB/s and
-    # ring LL at 50 / 5 x 8/14 GB/s, both slower; LL128 is off on AMD GPUs
+    # the NVLink row) + S / (144 GB/s x 8/14), 144 GB/s the packed rings (4 links x 36 GB/s,
+    # test above); its tree and ring LL are capped lower, both slower; LL128 is off on AMD
     fabric = ccl_fabric(load_machine("frontier"), 1)
     pick = library_choice(tables_for("rccl"), fabric, "allreduce", GIB, "rccl", 16)
     assert (pick.algorithm, pick.protocol) == ("ring", "Simple")
-    assert pick.estimate == pytest.approx(27.9e-6 + 14 * 2.7e-6 + GIB / (50e9 * 8 / 14))
+    assert pick.estimate == pytest.approx(27.9e-6 + 14 * 2.7e-6 + GIB / (144e9 * 8 / 14))
 
+
+
+def test_sendrecv_shift_uses_one_pair_not_the_rings():
+    # nccl-tests' shift r -> r+1 on MI250X: GCDs 1 and 2 share no xGMI link, so that pair
+    # goes through the host at node.gpu_host_bandwidth 36 GB/s, below every linked pair
+    # (0-1: 4 x 36); El Capitan's APUs pair by 2 links x 48 GB/s = 96 GB/s
+    fabric = ccl_fabric(load_machine("lumi-g"), 1)
+    assert fabric.shift_bandwidth == pytest.approx(36e9)
+    f = form(fabric, tables_for("rccl"), "sendrecv", "p2p", "Simple")
+    assert f.time([GIB])[0] - f.latency == pytest.approx(GIB / 36e9)
+    assert ccl_fabric(load_machine("el-capitan"), 1).shift_bandwidth == pytest.approx(96e9)

@@ -52,11 +52,17 @@ def test_set_checks_tables_in_one_line():
         machine.with_overrides(["node.gpu_nics=0 x"])
 
 
+def _without(uncertainty, path):
+    """A machine's uncertainty records less the one of a value the test removes."""
+    return {p: u for p, u in uncertainty.items() if p != path}
+
+
 def test_gpu_nics_table_round_robin_and_checks():
     frontier = load_machine("frontier")
     assert gpu_nics(frontier) == (0, 0, 1, 1, 2, 2, 3, 3)
     # without a table: GPU g on NIC g mod 4
-    plain = replace(frontier, node={k: v for k, v in frontier.node.items() if k != "gpu_nics"})
+    plain = replace(frontier, node={k: v for k, v in frontier.node.items() if k != "gpu_nics"},
+                    uncertainty=_without(frontier.uncertainty, "node.gpu_nics"))
     assert gpu_nics(plain) == (0, 1, 2, 3, 0, 1, 2, 3)
     with pytest.raises(InputError, match="lists 4 GPUs"):
         gpu_nics(frontier.with_overrides(["node.gpu_nics=0 1 2 3"]))
@@ -186,7 +192,8 @@ def test_gpu_buffers_need_gpus_and_mpi():
 def test_between_nodes_needs_no_intra_node_path():
     frontier = load_machine("frontier")
     bare = replace(frontier, software={k: v for k, v in frontier.software.items()
-                                       if k != "gpu_buffer_path_node"})
+                                       if k != "gpu_buffer_path_node"},
+                   uncertainty=_without(frontier.uncertainty, "software.gpu_buffer_path_node"))
     path = gpu_buffer_values(bare)
     assert "node.shared_memory_latency" not in path.values
     assert any("no software.gpu_buffer_path_node" in note for note in path.notes)

@@ -10,11 +10,13 @@ from icnperf.validation.claims.nccl_tests import CLAIMS, auto_busbw
 from icnperf.validation.registry import all_claims
 
 
-def test_registered_and_predicted():
+def test_registered_and_post_hoc():
+    """The model took the mechanisms their first results pointed to, so all four count
+    apart from the predictions (claims/nccl_tests.py)."""
     ids = {c.id for c in all_claims()}
     for claim in CLAIMS:
         assert claim.id in ids
-        assert claim.kind == "predicted" and claim.tolerance == 0.25
+        assert claim.kind == "post-hoc" and claim.tolerance == 0.25
 
 
 def test_readings_from_the_sources():
@@ -25,17 +27,21 @@ def test_readings_from_the_sources():
     assert measured["dgx-h100-nccl-ring-busbw-2nodes"] == pytest.approx(8 * 47.0)
 
 
-def test_statuses_at_registration():
+def test_statuses():
+    # open at registration: lumi-g (48.9 GB/s, one xGMI ring) and dgx-h100 one node (699
+    # GB/s, NVLS at the link rate); both within their unchanged bands since the packed xGMI
+    # rings, the library's per-link rates and NCCL's NVLS efficiency (95.7 and 489.9 GB/s)
     status = {c.id: evaluate(c).status for c in CLAIMS}
-    assert status == {"lumi-g-rccl-allreduce-busbw-128mib": "open",
-                      "dgx-h100-nccl-allreduce-busbw-1node": "open",
+    assert status == {"lumi-g-rccl-allreduce-busbw-128mib": "pass",
+                      "dgx-h100-nccl-allreduce-busbw-1node": "pass",
                       "dgx-h100-nccl-ring-busbw-2nodes": "pass",
                       "dgx-a100-nccl-allreduce-busbw-1node": "pass"}
 
 
-def test_lumi_g_ring_is_bounded_by_one_xgmi_link():
-    # RCCL's ring on 16 GCDs: busbw can't pass B_r = 50 GB/s (one xGMI link)
-    assert auto_busbw("lumi-g", "rccl", "allreduce", 2, 2.0 ** 27) < 50.0
+def test_lumi_g_ring_is_bounded_by_the_nics():
+    # RCCL's rings on 16 GCDs: the packed xGMI rings (4 x 36 = 144 GB/s) exceed the node's
+    # four 25 GB/s NICs, so busbw stays below 100 GB/s and above one xGMI link's 50
+    assert 50.0 < auto_busbw("lumi-g", "rccl", "allreduce", 2, 2.0 ** 27) < 100.0
 
 
 def test_osu_gpu_allreduce_claims_at_registration():

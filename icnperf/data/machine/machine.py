@@ -27,6 +27,7 @@ from icnperf.data.machine.schema import (
     value_syntax,
 )
 from icnperf.data.machine.serialize import machine_dict, machine_rows, machine_toml
+from icnperf.data.machine.uncertainty import DISCRETE, Uncertainty
 from icnperf.errors import InputError
 
 
@@ -37,8 +38,10 @@ class Machine:
     ``network``, ``node``, ``software`` and ``system`` map key names of :data:`SCHEMA` to SI
     numbers (ints for counts and cycles, floats, str for choices and text). ``provenance`` maps a dotted path
     (``"network.link_latency"``, ``"topology"``, ``"node_types.A.count"``) to its source text.
-    ``node_types`` (optional) records a heterogeneous node mix. ``origin`` says where the
-    machine was loaded from and takes no part in equality.
+    ``node_types`` (optional) records a heterogeneous node mix. ``uncertainty`` maps a
+    dotted path to its kind and spread (:mod:`.uncertainty`; a value without one has no
+    stated uncertainty). ``origin`` says where the machine was loaded from and takes no
+    part in equality.
     """
 
     name: str
@@ -50,6 +53,7 @@ class Machine:
     system: Mapping[str, Value] = field(default_factory=dict)
     node_types: Mapping[str, NodeType] = field(default_factory=dict)
     provenance: Mapping[str, str] = field(default_factory=dict)
+    uncertainty: Mapping[str, Uncertainty] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     origin: str = field(default="", compare=False)
 
@@ -86,6 +90,24 @@ class Machine:
         object.__setattr__(self, "provenance", FrozenMap(
             {str(k): str(v) for k, v in self.provenance.items()}))
         object.__setattr__(self, "notes", tuple(str(n) for n in self.notes))
+        self._check_uncertainty(where)
+
+    def _check_uncertainty(self, where: str) -> None:
+        """Every uncertainty names a value the machine has; ``solved_with`` names numeric
+        values; alternatives pass their key's checks."""
+        for path, record in self.uncertainty.items():
+            if not isinstance(record, Uncertainty):
+                raise InputError(f"{where}: {path}: bad uncertainty record {record!r}")
+            if path != "topology" and self.get_path(path) is None:
+                raise InputError(f"{where}: {path} has a kind but no value")
+            for part in record.solved_with:
+                key = key_for_path(part, f"{where}: {path}.solved_with")
+                if key.kind in DISCRETE or self.get_path(part) is None:
+                    raise InputError(f"{where}: {path}.solved_with names {part}, which is"
+                                     " not a numeric value of this machine")
+                if part == path:
+                    raise InputError(f"{where}: {path}.solved_with names itself")
+        object.__setattr__(self, "uncertainty", FrozenMap(self.uncertainty))
 
     # ------------------------------------------------------------------------------ access
 
@@ -134,6 +156,21 @@ class Machine:
                 f"machine's {nodes:,} nodes (system.nodes): a default job takes {nodes:,} "
                 "of them")
 
+    def get_path(self, path: str) -> Any:
+        """The value at any dotted path, node types included (``node_types.A.count``), or
+        None when absent."""
+        parts = path.split(".")
+        if parts[0] == "node_types" and len(parts) == 3:
+            node_type = self.node_types.get(parts[1])
+            if node_type is None:
+                return None
+            return node_type.count if parts[2] == "count" else node_type.params.get(parts[2])
+        return self.get(path)
+
+    def spread(self, path: str) -> Uncertainty | None:
+        """The kind and spread of the value at ``path`` (None when none is stated)."""
+        return self.uncertainty.get(path)
+
     def source(self, path: str) -> str:
         """Where the value at ``path`` came from ("" when the file does not say)."""
         return self.provenance.get(path, "")
@@ -145,14 +182,19 @@ class Machine:
 
         Values are parsed with the key's unit kind (``network.link_latency=60ns``); paths are
         ``topology``, ``SECTION.KEY`` or ``node_types.NAME.KEY``. Each overridden value's
-        provenance becomes ``--set PATH=VALUE``. Unknown paths and bad values raise InputError.
+        provenance becomes ``--set PATH=VALUE``; it is exact (kind ``given``) unless written
+        with its own spread (``network.link_latency=60ns+-10%``). Unknown paths and bad
+        values raise InputError.
         """
-        values, sources = parse_overrides(items)
-        return self._with(values, sources)
+        values, sources, spreads = parse_overrides(items)
+        return self._with(values, sources, spreads)
 
-    def with_values(self, values: Mapping[str, Value], source: str) -> Machine:
+    def with_values(self, values: Mapping[str, Value], source: str,
+                    spreads: Mapping[str, Uncertainty] | None = None) -> Machine:
         """A copy with SI values set at the given paths, each credited to ``source``
-        (e.g. a calibration: ``{"network.router_latency": 1.2e-8}``)."""
+        (e.g. a calibration: ``{"network.router_latency": 1.2e-8}``) with its uncertainty
+        from ``spreads`` (a path not in it has none stated: it was computed from other
+        values)."""
         checked = {}
         for path, value in values.items():
             if path == "topology":
@@ -160,9 +202,10 @@ class Machine:
             else:
                 value = check_value(key_for_path(path, source), value, source, path)
             checked[path] = value
-        return self._with(checked, {path: source for path in checked})
+        return self._with(checked, {path: source for path in checked}, spreads or {})
 
-    def _with(self, values: Mapping[str, Value], sources: Mapping[str, str]) -> Machine:
+    def _with(self, values: Mapping[str, Value], sources: Mapping[str, str],
+              spreads: Mapping[str, Uncertainty]) -> Machine:
         sections = {s: dict(getattr(self, s)) for s in SECTIONS}
         types = {n: (t.count, dict(t.params)) for n, t in self.node_types.items()}
         topology = self.topology
@@ -191,6 +234,8 @@ class Machine:
             topology=topology,
             node_types=node_types,
             provenance={**self.provenance, **sources},
+            uncertainty={**{p: u for p, u in self.uncertainty.items() if p not in values},
+                         **{p: u for p, u in spreads.items() if p in values}},
             **sections,
         )
 

@@ -27,19 +27,30 @@ from icnperf.data.machine.schema import (
     parse_value,
     unknown_key,
 )
+from icnperf.data.machine.uncertainty import Uncertainty, make
 from icnperf.data.names import MAX_LABEL, MAX_TEXT, check_label
 from icnperf.errors import InputError
 
+_SPREAD_SIGNS = ("±", "+-")
+"""What separates a ``--set`` value from its own spread (``60ns+-10%``)."""
 
-def parse_overrides(items: Iterable[str]) -> tuple[dict[str, Value], dict[str, str]]:
-    """``--set`` items -> ({path: checked value}, {path: provenance ``--set PATH=VALUE``}).
+_ENTRY_KEYS = ("value", "source", "kind", "uncertainty", "uncertainty_reason", "solved_with")
+
+
+def parse_overrides(items: Iterable[str]) -> tuple[dict[str, Value], dict[str, str],
+                                                   dict[str, Uncertainty]]:
+    """``--set`` items -> ({path: checked value}, {path: provenance ``--set PATH=VALUE``},
+    {path: its uncertainty}).
 
     Paths are ``topology``, ``SECTION.KEY`` or ``node_types.NAME.KEY``; values are parsed
-    with the key's unit kind (``network.link_latency=60ns``). Unknown paths and bad values
+    with the key's unit kind (``network.link_latency=60ns``). A value is exact (kind
+    ``given``) unless it carries its own spread after ``+-`` or ``±``
+    (``network.link_latency=60ns+-10%``, ``...=60ns+-5ns``). Unknown paths and bad values
     raise InputError.
     """
     values: dict[str, Value] = {}
     sources: dict[str, str] = {}
+    spreads: dict[str, Uncertainty] = {}
     for item in items:
         path, sep, text = item.partition("=")
         path = path.strip()
@@ -51,12 +62,23 @@ def parse_overrides(items: Iterable[str]) -> tuple[dict[str, Value], dict[str, s
         if path == "topology":
             value: Value = text.strip()
             check_topology(value, where)
+            key = None
         else:
             key = key_for_path(path, where)
+        spread = ""
+        if key is not None and key.kind != "text":
+            for sign in _SPREAD_SIGNS:
+                if sign in text:
+                    text, _, spread = text.partition(sign)
+                    spread = spread.strip()
+                    break
+        if key is not None:
             value = parse_value(key, text, where, path)
         values[path] = value
-        sources[path] = f"--set {path}={text.strip()}"
-    return values, sources
+        sources[path] = f"--set {path}={text.strip()}" + (f" +- {spread}" if spread else "")
+        spreads[path] = make(key, "given", spread, "given on the command line" if spread
+                             else "", (), where, path)
+    return values, sources, spreads
 
 
 def _line_of(text: str, name: str) -> str:
@@ -69,14 +91,15 @@ def _line_of(text: str, name: str) -> str:
     return ""
 
 
-def _split_entry(raw: Any, where: str, path: str) -> tuple[Any, str]:
-    """``value`` or ``{value = ..., source = ...}`` -> (value, source)."""
+def _split_entry(raw: Any, where: str, path: str) -> tuple[Any, str, dict]:
+    """``value`` or ``{value = ..., source = ..., kind = ..., ...}`` -> (value, source,
+    the uncertainty fields written: kind, uncertainty, uncertainty_reason, solved_with)."""
     if isinstance(raw, dict):
-        extra = set(raw) - {"value", "source"}
+        extra = set(raw) - set(_ENTRY_KEYS)
         if extra or "value" not in raw:
             raise InputError(
                 f"{where}: {path} must be a value or a table with 'value' and optional "
-                f"'source', got keys {sorted(raw)}"
+                f"{', '.join(repr(k) for k in _ENTRY_KEYS[1:])}, got keys {sorted(raw)}"
             )
         source = raw.get("source", "")
         if not isinstance(source, str):
@@ -85,8 +108,28 @@ def _split_entry(raw: Any, where: str, path: str) -> tuple[Any, str]:
             check_label(source, f"{path}.source", MAX_TEXT)
         except InputError as error:
             raise InputError(f"{where}: {error}") from None
-        return raw["value"], source
-    return raw, ""
+        fields = {k: raw[k] for k in _ENTRY_KEYS[2:] if k in raw}
+        if fields and "kind" not in fields:
+            raise InputError(f"{where}: {path} gives {', '.join(sorted(fields))} without a"
+                             " kind: add kind (one of the words in docs/machine-format.md,"
+                             " 'Uncertainty')")
+        reason = fields.get("uncertainty_reason", "")
+        if isinstance(reason, str):
+            try:
+                check_label(reason, f"{path}.uncertainty_reason", MAX_TEXT)
+            except InputError as error:
+                raise InputError(f"{where}: {error}") from None
+        return raw["value"], source, fields
+    return raw, "", {}
+
+
+def _uncertainty(key, fields: dict, where: str, path: str) -> Uncertainty | None:
+    """The record of an entry's uncertainty fields (None when it gives no kind)."""
+    if not fields:
+        return None
+    return make(key, fields["kind"], fields.get("uncertainty", ""),
+                fields.get("uncertainty_reason", ""), fields.get("solved_with", ()),
+                where, path)
 
 
 def machine_fields(text: str, origin: str = "<string>",
@@ -113,6 +156,7 @@ def machine_fields(text: str, origin: str = "<string>",
         raise InputError(f"{where('format')}: format {version!r} is not supported "
                          f"(this icnperf reads format {FORMAT_VERSION})")
     provenance: dict[str, str] = {}
+    spreads: dict[str, Uncertainty] = {}
     name = doc.get("name", default_name)
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"{where('name')}: 'name' must be non-empty text")
@@ -138,7 +182,8 @@ def machine_fields(text: str, origin: str = "<string>",
         table = doc.get(section, {})
         if not isinstance(table, dict):
             raise InputError(f"{where(section)}: [{section}] must be a table")
-        sections[section] = _read_table(table, SCHEMA[section], section, provenance, where)
+        sections[section] = _read_table(table, SCHEMA[section], section, provenance, spreads,
+                                        where)
 
     node_types = {}
     types_table = doc.get("node_types", {})
@@ -148,7 +193,7 @@ def machine_fields(text: str, origin: str = "<string>",
         prefix = f"node_types.{type_name}"
         if not isinstance(table, dict) or not TYPE_NAME_RE.fullmatch(type_name):
             raise InputError(f"{where(type_name)}: {prefix} must be a table of node keys")
-        params = _read_table(table, NODE_TYPE_KEYS, prefix, provenance, where)
+        params = _read_table(table, NODE_TYPE_KEYS, prefix, provenance, spreads, where)
         if "count" not in params:
             raise InputError(f"{where(type_name)}: {prefix} has no 'count'")
         count = params.pop("count")
@@ -156,10 +201,12 @@ def machine_fields(text: str, origin: str = "<string>",
 
     if "topology" not in doc:
         raise InputError(f"{origin}: no 'topology' (e.g. topology = \"torus:16x16x32\")")
-    topology, source = _split_entry(doc["topology"], where("topology"), "topology")
+    topology, source, fields = _split_entry(doc["topology"], where("topology"), "topology")
     check_topology(topology, where("topology"))
     if source:
         provenance["topology"] = source
+    if fields:
+        spreads["topology"] = _uncertainty(None, fields, where("topology"), "topology")
 
     return {
         "name": name.strip(),
@@ -167,21 +214,24 @@ def machine_fields(text: str, origin: str = "<string>",
         "description": description,
         "node_types": node_types,
         "provenance": provenance,
+        "uncertainty": spreads,
         "notes": tuple(notes),
         "origin": origin,
         **sections,
     }
 
 
-def _read_table(table, keys, prefix, provenance, where) -> dict[str, Value]:
+def _read_table(table, keys, prefix, provenance, spreads, where) -> dict[str, Value]:
     values = {}
     for name, raw in table.items():
         path = f"{prefix}.{name}"
         if name not in keys:
             raise unknown_key(where(name), path, keys)
-        value, source = _split_entry(raw, where(name), path)
+        value, source, fields = _split_entry(raw, where(name), path)
         values[name] = parse_value(keys[name], value, where(name), path)
         if source:
             provenance[path] = source
+        if fields:
+            spreads[path] = _uncertainty(keys[name], fields, where(name), path)
     return values
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from icnperf import units
 from icnperf.data.machine.schema import FORMAT_VERSION, NODE_TYPE_KEYS, SCHEMA, SECTIONS, Key, Value
+from icnperf.data.machine.uncertainty import default_for
 
 _Machine = Any
 """Annotation of the ``machine`` arguments: an :class:`icnperf.data.machine.Machine` (not
@@ -49,6 +50,11 @@ def machine_dict(machine: _Machine) -> dict:
             for n, t in machine.node_types.items()
         },
         "provenance": dict(machine.provenance),
+        "uncertainty": {path: {"kind": u.kind, "form": u.form,
+                               "amount": list(u.amount) if u.form == "alternatives"
+                               else u.amount, "reason": u.reason,
+                               "solved_with": list(u.solved_with)}
+                        for path, u in machine.uncertainty.items()},
         "notes": list(machine.notes),
     }
 
@@ -66,7 +72,8 @@ def machine_toml(machine: _Machine) -> str:
         f"name = {_toml_str(machine.name)}",
         f"description = {_toml_str(machine.description)}",
     ]
-    lines += _toml_entry("topology", _toml_str(machine.topology), machine.source("topology"))
+    lines += _toml_entry("topology", _toml_str(machine.topology), machine.source("topology"),
+                         machine.spread("topology"), None)
     if machine.notes:
         lines.append("notes = [")
         lines += [f"    {_toml_str(note)}," for note in machine.notes]
@@ -78,14 +85,17 @@ def machine_toml(machine: _Machine) -> str:
         lines += ["", f"[{section}]"]
         for name, value in values.items():
             key = SCHEMA[section][name]
-            lines += _toml_entry(name, _toml_value(key, value), machine.source(key.path))
+            lines += _toml_entry(name, _toml_value(key, value), machine.source(key.path),
+                                 machine.spread(key.path), key)
     for type_name, node_type in machine.node_types.items():
         prefix = f"node_types.{type_name}"
         lines += ["", f"[{prefix}]"]
-        lines += _toml_entry("count", str(node_type.count), machine.source(f"{prefix}.count"))
+        lines += _toml_entry("count", str(node_type.count), machine.source(f"{prefix}.count"),
+                             machine.spread(f"{prefix}.count"), NODE_TYPE_KEYS["count"])
         for name, value in node_type.params.items():
             lines += _toml_entry(name, _toml_value(NODE_TYPE_KEYS[name], value),
-                                 machine.source(f"{prefix}.{name}"))
+                                 machine.source(f"{prefix}.{name}"),
+                                 machine.spread(f"{prefix}.{name}"), NODE_TYPE_KEYS[name])
     return "\n".join(lines) + "\n"
 
 
@@ -114,7 +124,31 @@ def _toml_value(key: Key, value: Value) -> str:
     return _toml_str(units.format_quantity(value, key.kind, None, key.unit))
 
 
-def _toml_entry(name: str, value_text: str, source: str) -> list[str]:
-    if not source:
+def _toml_entry(name: str, value_text: str, source: str, spread=None,
+                key: Key | None = None) -> list[str]:
+    """``name = value``, or the dotted table form with the source and the uncertainty
+    fields (kind; the spread, its reason and solved_with only where written)."""
+    if not source and spread is None:
         return [f"{name} = {value_text}"]
-    return [f"{name}.value = {value_text}", f"{name}.source = {_toml_str(source)}"]
+    lines = [f"{name}.value = {value_text}"]
+    if source:
+        lines.append(f"{name}.source = {_toml_str(source)}")
+    if spread is None:
+        return lines
+    lines.append(f"{name}.kind = {_toml_str(spread.kind)}")
+    if spread.written != "":
+        lines.append(f"{name}.uncertainty = {_toml_spread(spread, key)}")
+    implied = default_for(spread.kind, key).reason if spread.written == "" else None
+    if spread.reason and spread.reason != implied:
+        lines.append(f"{name}.uncertainty_reason = {_toml_str(spread.reason)}")
+    if spread.solved_with:
+        paths = ", ".join(_toml_str(p) for p in spread.solved_with)
+        lines.append(f"{name}.solved_with = [{paths}]")
+    return lines
+
+
+def _toml_spread(spread, key: Key | None) -> str:
+    """The written spread: its text, or the alternatives as a TOML list."""
+    if spread.form == "alternatives":
+        return "[" + ", ".join(_toml_value(key, v) for v in spread.amount) + "]"
+    return _toml_str(str(spread.written))

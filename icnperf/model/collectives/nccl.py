@@ -6,7 +6,9 @@ Every form is t = L + W: a latency L (the library's launch latency plus one per-
 per step on the path) and a bandwidth term W, the bytes the busiest link of the path carries
 over its bandwidth at the protocol's efficiency. N ranks (GPUs), n scale-up domains of g GPUs,
 S the message as nccl-tests prints it (:data:`SIZE_MEANING`), B_up the scale-up bandwidth of a
-GPU, B_net a domain's NICs together, B_r = B_up on one domain else min(B_up, B_net).
+GPU (the library's per-link rate times the links, all its channels' rings together:
+:mod:`.nccl_fabric`), B_net a domain's NICs together, B_r = B_up on one domain else
+min(B_up, B_net).
 
 **Protocols** (NCCL's; Hu et al., "Demystifying NCCL: An In-depth Analysis of GPU
 Communication Protocols and Algorithms", 2025, and NCCL's documentation of NCCL_PROTO):
@@ -14,6 +16,10 @@ Communication Protocols and Algorithms", 2025, and NCCL's documentation of NCCL_
 * LL: 8-byte stores of 4 bytes of data and a 4-byte flag: efficiency e = 1/2, no fence;
 * LL128: 128-byte lines of 120 bytes of data and an 8-byte flag: e = 120/128;
 * Simple: whole chunks followed by a fence and a flag: e = 1, the longest step latency.
+
+LL's rate is bounded by the GPU threads that write and poll its 8-byte lines: ring and tree
+with LL also keep nccl-tests' bus bandwidth under the library's stated ceiling B_LL
+(:func:`ll_ceiling`).
 
 **Per-step latency** a step is max(the library's stated per-step latency of the link class,
 algorithm and protocol (:mod:`.nccl_tables`: stated values, not fits), the machine's
@@ -34,7 +40,9 @@ hardware latency of the hop) and the launch latency is the library's stated base
   under NCCL.
 * nvls: NVLink SHARP on one domain: multimem.ld_reduce of each GPU's 1/g slice in the
   NVSwitch, multimem.st multicast back: a GPU's link carries (g+1)/g S each way (all-reduce);
-  S for all-gather (multicast) and reduce-scatter.
+  S for all-gather (multicast) and reduce-scatter; at B_nvls = e_nvls B_up, NCCL's stated
+  NVLS efficiency (:func:`nvls_bandwidth`): the switch's reduction and multicast run below
+  the link's rate.
 * nvls-tree: NVLS inside each domain, the double binary tree between domains (all-reduce).
 * collnet: SHARP in the InfiniBand switches (CollNet Direct): reduce-scatter and all-gather
   inside the domain, 2(g-1)/g S over B_up; each domain sends S up and takes S back over B_net.
@@ -42,7 +50,8 @@ hardware latency of the hop) and the launch latency is the library's stated base
   node: ceil(lg N) network steps, (N-1)/N S over the GPU's NIC.
 * p2p: all-to-all and send/recv as NCCL runs them, point-to-point: all peers at once,
   (g-1)/N S per GPU over B_up and g (N-g)/N S per domain over B_net; send/recv is
-  nccl-tests' ring shift (rank r to r+1): S over B_up inside a domain, over one NIC across.
+  nccl-tests' ring shift (rank r to r+1): S over the shift's thinnest pair inside a domain
+  (B_up on a switched fabric), over one NIC across.
 
 RCCL has no NVLS and, in the version read, no PAT.
 """
@@ -56,7 +65,11 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.model.collectives.nccl_fabric import Fabric
-from icnperf.model.collectives.nccl_tables import LibraryTables, PROTOCOLS
+from icnperf.model.collectives.nccl_tables import (GENERATIONS, NCCL_2_30, LibraryTables,
+                                                   PROTOCOLS)
+
+NVLS_EFFICIENCY_DEFAULT = NCCL_2_30.nvls_efficiency
+"""NCCL's NVLS efficiencies, for tables that have none (RCCL's, which never runs NVLS)."""
 
 OPERATIONS = ("allreduce", "allgather", "reducescatter", "broadcast", "reduce", "alltoall",
               "sendrecv")
@@ -99,7 +112,8 @@ _TABLE_ROW = {"ring": "ring", "tree": "tree", "nvls": "nvls", "nvls-tree": "nvls
 ring's)."""
 
 FORMULAS = {
-    ("ring", "allreduce"): "L0 + 2(N-n) a_up + 2(n-1) a_net + 2(N-1)/N S / (e B_r)",
+    ("ring", "allreduce"): "L0 + 2(N-n) a_up + 2(n-1) a_net + 2(N-1)/N S / (e B_r); LL:"
+                           " busbw <= B_LL",
     ("ring", "allgather"): "L0 + (N-n) a_up + (n-1) a_net + (N-1)/N S / (e B_r)",
     ("ring", "reducescatter"): "L0 + (N-n) a_up + (n-1) a_net + (N-1)/N S / (e B_r)",
     ("ring", "broadcast"): "L0 + (N-n) a_up + (n-1) a_net + S / (e B_r)",
@@ -107,16 +121,17 @@ FORMULAS = {
     ("tree", "allreduce"): "L0 + 2((g-1) a_up + ceil(lg n) a_net)"
                            " + max(k S / (e B_up), f S / (e B_net)), k = 2 switched (1 direct),"
                            " f = 2 (1 at n = 2)",
-    ("nvls", "allreduce"): "L0 + a_nvls + (g+1)/g S / B_up",
-    ("nvls", "allgather"): "L0 + a_nvls + S / B_up",
-    ("nvls", "reducescatter"): "L0 + a_nvls + S / B_up",
+    ("nvls", "allreduce"): "L0 + a_nvls + (g+1)/g S / B_nvls, B_nvls = e_nvls B_up",
+    ("nvls", "allgather"): "L0 + a_nvls + S / B_nvls",
+    ("nvls", "reducescatter"): "L0 + a_nvls + S / B_nvls",
     ("nvls-tree", "allreduce"): "L0 + a_nvls + 2 ceil(lg n) a_net"
-                                " + max((g+1)/g S / B_up, f S / B_net)",
+                                " + max((g+1)/g S / B_nvls, f S / B_net)",
     ("collnet", "allreduce"): "L0 + 2 a_up + a_net + max(2(g-1)/g S / B_up, S / B_net)",
     ("pat", "allgather"): "L0 + ceil(lg N) a_net + (N-1)/N S / B_net",
     ("pat", "reducescatter"): "L0 + ceil(lg N) a_net + (N-1)/N S / B_net",
     ("p2p", "alltoall"): "L0 + a + max((g-1)/N S / (e B_up), g(N-g)/N S / (e B_net))",
-    ("p2p", "sendrecv"): "L0 + a + S / (e B), B = B_up in a domain, one NIC across",
+    ("p2p", "sendrecv"): "L0 + a + S / (e B), B = the shift's thinnest pair in a domain"
+                         " (B_up switched), one NIC across",
 }
 """Each (algorithm, operation)'s closed form, as explain prints it."""
 
@@ -213,6 +228,43 @@ def base_latency(tables: LibraryTables, algorithm: str, protocol: str) -> float:
     return row[PROTOCOLS.index(protocol)] if row else 0.0
 
 
+def nvls_bandwidth(fabric: Fabric, tables: LibraryTables) -> float:
+    """B_nvls = e_nvls B_up (bytes/s per GPU per direction): what a GPU's NVLink moves under
+    NVLS, the multimem load-reduce and multicast store through the NVSwitch running below the
+    link's rate; e_nvls is NCCL's stated NVLS efficiency of the GPU generation (NCCL 2.30.7
+    src/graph/tuning.cc nvlsEfficiency: Hopper 0.85, Blackwell 0.74; a generation it does not
+    state takes Hopper's, as NCCL's choice does)."""
+    stated = tables.nvls_efficiency or NVLS_EFFICIENCY_DEFAULT
+    efficiency = stated.get(fabric.architecture) or stated.get("hopper") or 1.0
+    return efficiency * fabric.scaleup_bandwidth
+
+
+def ll_ceiling(fabric: Fabric, tables: LibraryTables) -> float:
+    """The bus bandwidth LL reaches at most (bytes/s), the library's stated llMaxBws (NCCL
+    2.30.7 tuning.cc: on one node by GPU generation, Hopper 141 GB/s; across nodes by host
+    CPU vendor and 2 or more nodes, Intel 39 and 20.4 GB/s): LL's 8-byte stores are each
+    written and polled by the GPU's threads, so its rate is bound by the threads, below the
+    link's. inf where the tables state none (RCCL's)."""
+    if tables.ll_max is None:
+        return math.inf
+    n = fabric.domains
+    if n == 1:
+        generation = fabric.architecture if fabric.architecture in GENERATIONS else "hopper"
+        row = GENERATIONS.index(generation)
+    else:
+        row = 1 if fabric.cpu_vendor == "amd" else 0
+    return tables.ll_max[row][min(n, 3) - 1]
+
+
+def _ll_term(fabric: Fabric, tables: LibraryTables, operation: str, protocol: str):
+    """LL's ceiling as a bandwidth term: busbw <= :func:`ll_ceiling`, i.e. t >= factor(N) S
+    / ceiling with nccl-tests' bus factor; none for LL128 and Simple."""
+    ceiling = ll_ceiling(fabric, tables) if protocol == "LL" else math.inf
+    if math.isinf(ceiling):
+        return ()
+    return ((BUS_FACTOR[operation](fabric.ranks), ceiling, "LL's stated ceiling"),)
+
+
 def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
          protocol: str) -> Form:
     """icnperf's closed form (:data:`FORMULAS`) of ``algorithm`` with ``protocol`` for
@@ -230,22 +282,24 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
         coef = {"allreduce": 2 * (N - 1) / N, "allgather": (N - 1) / N,
                 "reducescatter": (N - 1) / N}.get(operation, 1.0)
         latency = base + steps * ((N - n) * a_up + (n - 1) * a_net)
-        return Form(latency, ((coef / e, ring_bw, "ring link"),))
+        return Form(latency, ((coef / e, ring_bw, "ring link"),
+                              *_ll_term(f, tables, operation, protocol)))
     if algorithm == "tree":
         latency = base + 2 * ((g - 1) * a_up + _lg(n) * a_net)
         chain = 2.0 if f.switched else 1.0
         terms = [(chain / e, f.scaleup_bandwidth, "chain in the domain")] if g > 1 else []
         if n > 1:
             terms.append((tree_net / e, f.net_bandwidth, "domain's NICs"))
-        return Form(latency, tuple(terms))
+        return Form(latency, (*terms, *_ll_term(f, tables, operation, protocol)))
     if algorithm == "nvls":
         a_nvls = step_latency(tables, "nvlink", "nvls", protocol, up_hw)
         coef = (g + 1) / g if operation == "allreduce" else 1.0
-        return Form(base + a_nvls, ((coef, f.scaleup_bandwidth, "GPU's NVLink"),))
+        return Form(base + a_nvls,
+                    ((coef, nvls_bandwidth(f, tables), "NVLS through the switch"),))
     if algorithm == "nvls-tree":
         a_nvls = step_latency(tables, "nvlink", "nvls-tree", protocol, up_hw)
         return Form(base + a_nvls + 2 * _lg(n) * a_net,
-                    (((g + 1) / g, f.scaleup_bandwidth, "GPU's NVLink"),
+                    (((g + 1) / g, nvls_bandwidth(f, tables), "NVLS through the switch"),
                      (tree_net, f.net_bandwidth, "domain's NICs")))
     if algorithm == "collnet":
         return Form(base + 2 * a_up + a_net,
@@ -258,9 +312,9 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
         return Form(base + hop, (((g - 1) / N / e, f.scaleup_bandwidth, "GPU's scale-up link"),
                                  (g * (N - g) / N / e, f.net_bandwidth, "domain's NICs")))
     if n > 1:
-        return Form(base + a_net, ((1 / e, min(f.scaleup_bandwidth, f.nic_bandwidth),
+        return Form(base + a_net, ((1 / e, min(f.shift_bandwidth, f.nic_bandwidth),
                                     "one NIC"),))
-    return Form(base + a_up, ((1 / e, f.scaleup_bandwidth, "GPU's scale-up link"),))
+    return Form(base + a_up, ((1 / e, f.shift_bandwidth, "the shift's thinnest pair"),))
 
 
 class CclRow(NamedTuple):

@@ -7,11 +7,20 @@ domain (a node, or an NVL72 rack), domains joined by their NICs through the netw
 * **domains**: a switched fabric's ``node.scaleup_domain`` GPUs (NVLink through NVSwitch; 72
   over 18 trays of 4 in an NVL72), else a node's GPUs. A communicator of N ranks spans
   ``domains`` = ceil(N / D) of them with ``per_domain`` = N / domains GPUs each.
-* **scale-up bandwidth** B_up (bytes/s per GPU per direction, what one ring or chain step
-  moves): switched: ``node.scaleup_bandwidth``; direct (xGMI, GH200's NVLink mesh, Xe-Link):
-  the bottleneck pair of the best Hamiltonian ring over the node's GPUs in use (links of a
-  pair used together; a pair without a link through the host at ``node.gpu_host_bandwidth``),
-  found exactly by a dynamic programme over GPU subsets; no fabric: ``gpu_host_bandwidth``.
+* **scale-up bandwidth** B_up (bytes/s per GPU per direction, what the library's rings or
+  chains move out of a GPU, all channels together), the links' signalling rate times the
+  library's link efficiency e_link (:func:`.nccl_tables.link_efficiency`: the per-link rate
+  its topology search states, e.g. 20.6 of H100's 25 GB/s, 36 of MI250X's 50): switched:
+  e_link ``node.scaleup_bandwidth``; direct (xGMI, GH200's NVLink mesh, Xe-Link): the rings
+  the library runs at once over different links (:func:`ring_packing_bandwidth`: the most
+  bandwidth Hamiltonian rings over the links can carry together, each ring run in both
+  directions, as NCCL and RCCL run rings and their reverses on separate channels), where no
+  ring closes over links alone the bottleneck pair of the best single ring with the host
+  path (``node.gpu_host_bandwidth``) for a missing pair (:func:`best_ring_bandwidth`);
+  no fabric: ``gpu_host_bandwidth``.
+* **shift bandwidth** (bytes/s): what nccl-tests' send/recv shift (rank r to r+1) moves per
+  GPU inside a domain, the bottleneck pair of that order (one pair's links, not the rings'
+  packing; the host path for a pair without a link); B_up on a switched fabric.
 * **network bandwidth** B_net (bytes/s per direction, a whole domain): the distinct NICs its
   GPUs use (``node.gpu_nics``) x the rate of one, min(``network.link_bandwidth``,
   ``network.host_bandwidth``, ``node.gpu_nic_bandwidth``). NCCL spreads its channels over the
@@ -27,10 +36,16 @@ domain (a node, or an NVL72 rack), domains joined by their NICs through the netw
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from typing import NamedTuple
 
+import numpy as np
+from scipy.optimize import linprog
+
 from icnperf.errors import InputError
+from icnperf.model.collectives.nccl_tables import link_efficiency
 from icnperf.model.network.gpu import gpu_nics, gpus_per_node, link_table, scaleup_domain
 
 
@@ -53,6 +68,8 @@ class Fabric(NamedTuple):
     collnet: bool
     architecture: str
     cpu_vendor: str
+    link_efficiency: float = 1.0
+    shift_bandwidth: float = math.inf
 
     @property
     def net_bandwidth(self) -> float:
@@ -91,15 +108,74 @@ def best_ring_bandwidth(pair_bandwidth, gpus: int) -> float:
                if best[full][last] >= 0)
 
 
-def _direct_ring(machine, gpus: int) -> float:
+PACKED_RINGS_MAX_GPUS = 8
+"""Up to this many GPUs the ring packing is exact (every Hamiltonian ring enumerated, 2520 at
+8); above, the best single ring run both ways stands for it (a lower bound)."""
+
+
+def _rings(links: dict[tuple[int, int], float], gpus: int):
+    """Every Hamiltonian ring through GPUs 0..gpus-1 over ``links`` pairs, each once (as its
+    tuple of pairs, a < b)."""
+    for order in itertools.permutations(range(1, gpus)):
+        if order[0] > order[-1]:
+            continue
+        ring = (0, *order, 0)
+        pairs = tuple((min(a, b), max(a, b)) for a, b in zip(ring, ring[1:]))
+        if all(pair in links for pair in pairs):
+            yield pairs
+
+
+def ring_packing_bandwidth(links: dict[tuple[int, int], float], gpus: int) -> float:
+    """The bandwidth (per GPU per direction) of the rings a library runs at once over a direct
+    fabric of GPUs 0..gpus-1, ``links`` {(a, b): bytes/s per direction of the pair, a < b}.
+
+    Each channel's ring moves data one way round; the library splits the message over its
+    channels, so a GPU sends at the sum of its rings' rates. The most they carry together is
+    the packing max sum x_r over Hamiltonian rings r, subject to, for each pair, the rates of
+    the rings through it at most its bandwidth: a linear programme over the enumerated rings
+    (scipy's HiGHS; exact up to :data:`PACKED_RINGS_MAX_GPUS` GPUs). A ring and its reverse
+    use opposite directions of the same links, so the packing counts twice. Two GPUs: the
+    pair. 0 when no ring closes over the links."""
+    return _packing(tuple(sorted(links.items())), gpus)
+
+
+@functools.lru_cache(maxsize=64)
+def _packing(items: tuple, gpus: int) -> float:
+    links = dict(items)
+    if gpus == 2:
+        return links.get((0, 1), 0.0)
+    if gpus > PACKED_RINGS_MAX_GPUS:
+        inside = best_ring_bandwidth(lambda a, b: links.get((min(a, b), max(a, b)), 0.0), gpus)
+        return 2 * inside
+    rings = list(_rings(links, gpus))
+    if not rings:
+        return 0.0
+    pairs = sorted({pair for ring in rings for pair in ring})
+    usage = np.zeros((len(pairs), len(rings)))
+    for j, ring in enumerate(rings):
+        for pair in ring:
+            usage[pairs.index(pair), j] = 1.0
+    capacity = np.array([links[pair] for pair in pairs])
+    result = linprog(-np.ones(len(rings)), A_ub=usage, b_ub=capacity, bounds=(0, None),
+                     method="highs")
+    return 2 * float(-result.fun)
+
+
+def _direct_ring(machine, gpus: int, efficiency: float) -> tuple[float, float]:
+    """(B_up, the shift's bottleneck pair) of a direct fabric's first ``gpus`` GPUs."""
     table = link_table(machine.require("node.scaleup_links"))
-    rate = float(machine.require("node.scaleup_link_bandwidth"))
+    rate = float(machine.require("node.scaleup_link_bandwidth")) * efficiency
+    links = {pair: count * rate for pair, count in table.items()
+             if pair[0] < gpus and pair[1] < gpus}
 
     def pair(a: int, b: int) -> float:
-        links = table.get((min(a, b), max(a, b)))
-        return links * rate if links else float(machine.require("node.gpu_host_bandwidth"))
+        bandwidth = links.get((min(a, b), max(a, b)))
+        return bandwidth if bandwidth else float(machine.require("node.gpu_host_bandwidth"))
 
-    return best_ring_bandwidth(pair, gpus)
+    shift = min(pair(r, (r + 1) % gpus) for r in range(gpus))
+    counts = {pair: count for pair, count in table.items() if pair[0] < gpus and pair[1] < gpus}
+    packed = rate * ring_packing_bandwidth(counts, gpus)  # linear in the rate: packed in links
+    return (packed if packed > 0 else best_ring_bandwidth(pair, gpus)), shift
 
 
 def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fabric:
@@ -123,14 +199,17 @@ def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fa
     nodes_per_domain = max(1, domain_gpus // gpn_all) if fabric_kind == "switched" else 1
     per_domain = min(ranks, nodes_per_domain * gpn)
     domains = math.ceil(ranks / per_domain)
+    architecture = str(machine.get("node.gpu_architecture", "unknown"))
+    efficiency = link_efficiency(architecture) if fabric_kind in ("switched", "direct") else 1.0
     if fabric_kind == "switched":
-        up = float(machine.require("node.scaleup_bandwidth"))
+        up = shift = float(machine.require("node.scaleup_bandwidth")) * efficiency
         link = "nvlink"
     elif fabric_kind == "direct":
-        up = _direct_ring(machine, gpn) if gpn > 1 else math.inf
+        up, shift = _direct_ring(machine, gpn, efficiency) if gpn > 1 else (math.inf,
+                                                                             math.inf)
         link = "nvlink"
     else:
-        up = float(machine.require("node.gpu_host_bandwidth"))
+        up = shift = float(machine.require("node.gpu_host_bandwidth"))
         link = "pci"
     nic = min(float(machine.require("network.link_bandwidth")),
               float(machine.require("network.host_bandwidth")),
@@ -144,9 +223,11 @@ def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fa
     return Fabric(
         ranks=ranks, domains=domains, per_domain=per_domain, gpus_per_node=gpn,
         scaleup_bandwidth=up, scaleup_latency=float(machine.get("node.scaleup_latency", 0.0)),
-        link=link, switched=fabric_kind == "switched", nic_bandwidth=nic, domain_nics=nics_used * (per_domain // gpn or 1),
+        link=link, switched=fabric_kind == "switched", nic_bandwidth=nic,
+        domain_nics=nics_used * (per_domain // gpn or 1),
         net_latency=net_latency,
         nvls=str(machine.get("node.scaleup_nvls", "no")) == "yes" and fabric_kind == "switched",
         collnet=machine.get("network.collective_hardware") == "switch-aggregation",
-        architecture=str(machine.get("node.gpu_architecture", "unknown")),
-        cpu_vendor=str(machine.get("node.cpu_vendor", "other")))
+        architecture=architecture,
+        cpu_vendor=str(machine.get("node.cpu_vendor", "other")), link_efficiency=efficiency,
+        shift_bandwidth=shift)

@@ -156,6 +156,26 @@ RCCL_LL128_PER_CHANNEL = {"broadcast": 18.8 * GBS, "reduce": 12.0 * GBS,
                           "allreduce": 16.7 * GBS}
 """RCCL 2.7-era ll128MaxBwPerCh by operation (bytes/s per channel)."""
 
+LINK_RATES = {"volta": (20.0, 25.0), "ampere": (20.0, 25.0), "hopper": (20.6, 25.0),
+              "blackwell": (40.1, 50.0), "cdna2": (36.0, 50.0), "cdna3": (48.0, 64.0)}
+"""The rate one scale-up link moves under the library, by GPU generation, against the link's
+signalling rate per direction: (stated GB/s, nominal GB/s). Stated: the per-link bandwidth the
+library's topology search assigns a link (NCCL 2.30.7 src/graph/topo.h: SM70_NVLINK_BW 20.0,
+SM80 20.0, SM90 20.6, SM100 40.1; RCCL src/graph/topo.h, 2024: MI200_XGMI_WIDTH 36.0,
+GFX94X_XGMI_WIDTH 48.0). Nominal: NVLink 2, 3 and 4 move 25 GB/s per direction per link,
+NVLink 5 50 GB/s (NVIDIA's V100, A100, H100 and Blackwell architecture whitepapers, 2017-2024);
+MI250X's Infinity Fabric link 50 GB/s (AMD CDNA 2 whitepaper, 2021); MI300's 64 GB/s (AMD
+CDNA 3 whitepaper, 2023: 128 GB/s bidirectional per x16 link). Their ratio is the fraction of
+the link rate the library's kernels reach on it (:func:`link_efficiency`)."""
+
+
+def link_efficiency(architecture: str) -> float:
+    """Stated / nominal per-link rate of :data:`LINK_RATES` for ``architecture``; 1 for a
+    generation the libraries do not state (e.g. xe-hpc), the nominal rate then bounding."""
+    stated, nominal = LINK_RATES.get(architecture, (1.0, 1.0))
+    return stated / nominal
+
+
 TABLES = {tables.label: tables for tables in (NCCL_2_30, RCCL_2_7)}
 """Every transcribed version by label."""
 

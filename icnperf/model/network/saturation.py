@@ -39,7 +39,14 @@ Mechanisms (sources):
   is the cost of a head's blocking persisting. With w VCs a blocked head holds back one
   queue of w, so κ_w = 1 - (1 - κ)/w (derived here).
 * **Fixed permutations** (tornado, bit-complement, transpose, a seeded permutation, the
-  worst case): no random destination conflicts, so E = 1 and only the VC ceilings act.
+  worst case) on fixed paths: no random destination conflicts, so E = 1 and only the VC
+  ceilings act (a routing that draws paths keeps the conflicts: the caller decides).
+* **Input-port conflicts** under a fixed permutation: a FIFO input whose flows split
+  between busy outputs waits out other inputs' heads; the arbiter decides who waits
+  (:func:`input_port_ceiling`, :func:`conflict_losses`).
+* **Overload accepted rate**: BookSim2's saturation is the larger of the stable runs'
+  accepted rate and an overload run's; at overload a permutation's flows take their
+  max-min fair rates (:func:`max_min_rates`, Bertsekas & Gallager 1992, §6.5.2).
 * **Load balance**: a head waits only while its output is busy; Karol's outputs are all
   equally loaded. Where the router's outputs carry on average the fraction β of the
   bottleneck's load, the lost fraction shrinks to (1 - E·κ_w)·β (derived here; β = 1 on a
@@ -48,11 +55,13 @@ Mechanisms (sources):
   if every round misses it: E_S = 1 - (1 - E)^S, at most 1 (Dally & Towles §17.3,
   input speedup).
 * **Wormhole VC holding** (packet length L): a packet holds its output VC for all its
-  flits, so a head may wait for one (:func:`wormhole_factor`).
+  flits, so a head may wait for one, at each of the ⌈L/B⌉ routers a blocked packet spans
+  (:func:`wormhole_factor`, :func:`packet_span`).
 * **VC turnaround** (packet length L): a VC serves one packet at a time; its head spends
   t_v = routing + VC allocation + switch allocation - 1 steps before its first flit can
   leave (BookSim2's iq router: 2 steps; a router that routes while the head waits in the
-  buffer drops the routing term; one that allocates in the cycle of arrival: 0), then each flit needs a switch grant (1/E attempts): r_v =
+  buffer drops the routing term; one that allocates in the cycle of arrival: 0), then
+  each flit needs a switch grant (1/E attempts): r_v =
   S·L/(t_v + L/E) flits per cycle (wormhole: the VC is held for the whole packet).
 * **Credit round trip**: a VC of B flits sends at most B flits per round trip t_crt =
   2·(link + c) + pipeline + 1 cycles (c = 1 where a channel delivers one cycle after its
@@ -125,10 +134,23 @@ def matching_efficiency(ports, requests, allocator, speedup=1.0, balance=1.0) ->
     return 1.0 - (1.0 - rounds) * np.clip(_f(balance), 0.0, 1.0)
 
 
-def wormhole_factor(ports, packet_flits, class_vcs, balance=1.0) -> np.ndarray:
-    """W_L = 1 - (1 - E_sep)^√V_c · (L - 1)/L · β: the share of cycles a head does not
-    wait for an output VC of its class, all V_c of which other packets hold (β: the load
-    balance, as for head-of-line blocking: held VCs of lightly loaded outputs free soon).
+def packet_span(packet_flits, buffer_flits) -> np.ndarray:
+    """m = ⌈L/B⌉, at least 1: routers whose VC buffers a blocked L-flit packet occupies
+    when each holds B flits (wormhole flow control: the packet's flits stay where they
+    are when its head blocks, Dally & Towles §13.2)."""
+    return np.maximum(np.ceil(_f(packet_flits) / _f(buffer_flits)), 1.0)
+
+
+def wormhole_factor(ports, packet_flits, class_vcs, balance=1.0, span=1.0) -> np.ndarray:
+    """W_L^m, W_L = 1 - (1 - E_sep)^√V_c · (L - 1)/L · β: the share of cycles a head does
+    not wait for an output VC of its class, all V_c of which other packets hold (β: the
+    load balance, as for head-of-line blocking: held VCs of lightly loaded outputs free
+    soon), over the m routers a blocked packet spans (``span``, :func:`packet_span`).
+
+    A packet longer than a VC buffer spans m = ⌈L/B⌉ routers; it moves only when none of
+    the VC waits along it binds, each router's taken as independent: W_L^m (derived here;
+    on the 4x4 torus with 16-flit packets the simulator gives 0.53 / 0.70 / 0.82 / 0.84
+    for 4 / 8 / 16 / 32-flit buffers, which a single-router factor cannot follow).
 
     A packet holds its output VC for all L flits (wormhole), so from L = 2 on the VC
     allocator is a second arbitration stage whose outputs stay busy for a packet time: a
@@ -142,7 +164,9 @@ def wormhole_factor(ports, packet_flits, class_vcs, balance=1.0) -> np.ndarray:
     if length.ndim == 0 and length == 1.0:
         return np.ones(np.shape(ports))  # a 1-flit packet holds its VC for no other flit
     miss = (1.0 - separable_matching(ports)) ** np.sqrt(np.maximum(_f(class_vcs), 1.0))
-    return 1.0 - miss * (length - 1.0) / length * np.clip(_f(balance), 0.0, 1.0)
+    one = 1.0 - miss * (length - 1.0) / length * np.clip(_f(balance), 0.0, 1.0)
+    span = _f(span)
+    return one if span.ndim == 0 and span == 1.0 else one ** span
 
 
 def turnaround_steps(routing_delay, vc_alloc_delay, switch_alloc_delay,
@@ -175,25 +199,126 @@ def ugal_channel_load(minimal_load, uniform_load) -> np.ndarray:
     return np.minimum(_f(minimal_load), 2.0 * _f(uniform_load))
 
 
+def max_min_rates(flow, channel, weight, capacity, flow_cap, flows: int) -> np.ndarray:
+    """Max-min fair rates (flits/cycle) of ``flows`` flows over shared channels: every flow's
+    rate rises at the same pace until a channel it crosses is full or it reaches its own
+    cap, then it is frozen and the others go on (progressive filling, Bertsekas & Gallager,
+    *Data Networks*, 2nd ed. 1992, §6.5.2).
+
+    The route incidence is three arrays of one entry per (flow, channel) crossing: the
+    flow's index, the channel's index and the share of the flow's rate it puts on that
+    channel (1 on a single path; 1/2 on each of two paths a half-ring tie picks at random).
+    ``capacity``: flits/cycle each channel passes (a scalar, or one value per channel
+    index: a resource can be a channel or one VC class of a channel); ``flow_cap``: most a
+    flow can accept (scalar, its injection or ejection ceiling). A flow that crosses no
+    channel gets its cap."""
+    flow, channel = np.asarray(flow, dtype=np.int64), np.asarray(channel, dtype=np.int64)
+    weight = _f(weight)
+    channels = int(channel.max()) + 1 if channel.size else 0
+    capacity = np.broadcast_to(_f(capacity), (channels,)) if np.ndim(capacity) == 0 else (
+        _f(capacity)[:channels])
+    rate = np.zeros(flows)
+    frozen = np.zeros(flows, dtype=bool)
+    level = 0.0
+    for _ in range(channels + 1):
+        live = ~frozen[flow]
+        used = np.bincount(channel, weights=weight * rate[flow] * ~live, minlength=channels)
+        rising = np.bincount(channel, weights=weight * live, minlength=channels)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            full_at = np.where(rising > 0, (capacity - used) / rising, np.inf)
+        level = min(float(full_at.min(initial=np.inf)), float(flow_cap))
+        rate[~frozen] = level
+        full = full_at <= level * (1 + 1e-12)
+        stop = np.zeros(flows, dtype=bool)
+        stop[flow[full[channel] & live]] = True
+        if level >= flow_cap:
+            stop[:] = True
+        frozen |= stop
+        if frozen.all():
+            break
+    return rate
+
+
+def input_port_ceiling(traffic, lose, iterations: int = 30) -> float:
+    """Largest load λ (flits/endpoint/cycle) at which every router input port of a fixed
+    permutation keeps up, its flits waiting out conflicts with other inputs' heads.
+
+    ``traffic[r, i, o]``: flits/cycle from input port i to output port o of router r at
+    λ = 1 (the permutation's routes); ``lose[i, j]``: the chance input i loses a conflict
+    with input j for the same output (round-robin 1/2; oldest first: an injected packet,
+    younger than any in the network, loses to a network input, which wins).
+    Each input is a FIFO server (one head, the flows' mix: p_io = its share for o). Its
+    head finds input j's head wanting the same output with ρ_j·p_jo and then waits a
+    cycle with lose[i, j], so a flit takes s_i = 1 + Σ_o p_io Σ_j ρ_j p_jo lose[i, j]
+    cycles and the input keeps up while ρ_i = λ·L_i·s_i < 1 (L_i its load at λ = 1).
+    Karol, Hluchyj & Morgan (1987) analyse head-of-line conflicts under uniform traffic;
+    this is the same FIFO-head argument for a fixed traffic matrix, derived here. The
+    fixed point of ρ is iterated at each λ of a bisection (1/2^20 flits/cycle)."""
+    t = _f(traffic)
+    load = t.sum(axis=-1)
+
+    def keeps_up(lam: float) -> bool:
+        rho = np.minimum(lam * load, 1.0)
+        for _ in range(iterations):
+            new = lam * load * input_service(t, lose, rho)
+            if new.max(initial=0.0) >= 1.0:
+                return False
+            rho = new
+        return True
+
+    low, high = 0.0, 1.0
+    if keeps_up(high):
+        return 1.0
+    for _ in range(20):
+        mid = 0.5 * (low + high)
+        low, high = (mid, high) if keeps_up(mid) else (low, mid)
+    return low
+
+
+def input_service(traffic, lose, busy=None) -> np.ndarray:
+    """s[r, i] = 1 + Σ_o p_io Σ_j ρ_j p_jo lose[i, j]: cycles a flit of input port i takes
+    at the head of its FIFO (:func:`input_port_ceiling`), every input holding a head
+    (ρ_j = 1, an overload run) unless ``busy`` gives the ρ."""
+    t = _f(traffic)
+    load = t.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(load[..., None] > 0, t / load[..., None], 0.0)
+    rho = np.ones_like(load) if busy is None else _f(busy)
+    return 1.0 + np.einsum("rio,rjo,ij->ri", share, rho[..., None] * share, _f(lose))
+
+
+def conflict_losses(ports: int, arbiter: str) -> np.ndarray:
+    """lose[i, j] of :func:`input_port_ceiling` for ``ports`` inputs, the last the
+    injection port: 1/2 between any two under round-robin (iSLIP's pointers too);
+    ``age`` (oldest first): an injected packet always loses to a network input."""
+    lose = np.full((ports, ports), 0.5)
+    if arbiter == "age":
+        lose[-1, :], lose[:, -1] = 1.0, 0.0
+    np.fill_diagonal(lose, 0.0)
+    return lose
+
+
 def saturation_terms(*, gamma_max, ejection_load=1.0, gamma_class=None, class_vcs,
                      injection_vcs, ports, mean_output_load=None, packet_flits=1,
                      buffer_flits=8, link_delay=1, router_delay=1, routing_delay=0,
                      vc_alloc_delay=0, switch_alloc_delay=1, channel_extra=0,
-                     allocator="separable", speedup=1.0,
+                     allocator="separable", speedup=1.0, span=None,
                      permutation=False) -> dict[str, np.ndarray]:
     """Every factor of the estimate and the estimate itself (``saturation_estimate``).
 
     ``gamma_max``: busiest router-router channel's load; ``ejection_load``: busiest
     ejection channel's; ``gamma_class``: busiest single VC class's load on one channel
     (default ``gamma_max``); ``class_vcs``: VCs of that class (V_c); ``injection_vcs``:
-    VCs an endpoint may inject on; ``ports``: router ports P (network and endpoint);
+    VCs an endpoint may inject on; ``span``: routers a blocked packet spans (default
+    ⌈L/B⌉, :func:`packet_span`; 1 where the buffer depth is not known);
+    ``ports``: router ports P (network and endpoint);
     ``mean_output_load``: mean load of a router's output ports (default: the bottleneck's,
     β = 1). Pipeline stages in cycles; ``channel_extra``: cycles a channel adds to its
     latency (1 for BookSim2's). ``permutation``: every endpoint sends to one fixed
-    destination, so the allocators meet no random conflicts (Karol's premise, uniformly
-    random destinations, does not hold) and E = 1; the VC turnaround and credit ceilings
-    remain. NaN ``gamma_max`` gives NaN, and so does ``class_vcs`` below 1 (fewer VCs than
-    the routing's classes: it cannot route deadlock-free).
+    destination over one fixed path, so the allocators meet no random conflicts (Karol's
+    premise, uniformly random destinations, does not hold) and E = 1; the VC turnaround
+    and credit ceilings remain. NaN ``gamma_max`` gives NaN, and so does ``class_vcs``
+    below 1 (fewer VCs than the routing's classes: it cannot route deadlock-free).
     """
     gamma = _f(gamma_max)
     eject = _f(ejection_load)
@@ -209,9 +334,11 @@ def saturation_terms(*, gamma_max, ejection_load=1.0, gamma_class=None, class_vc
             efficiency = eject_efficiency = np.ones_like(bottleneck)
         else:
             matching = matching_efficiency(ports, class_vcs, allocator, speedup, balance)
-            efficiency = matching * wormhole_factor(ports, packet_flits, class_vcs, balance)
+            routers = packet_span(packet_flits, buffer_flits) if span is None else span
+            efficiency = matching * wormhole_factor(ports, packet_flits, class_vcs, balance,
+                                                    routers)
             eject_efficiency = matching * wormhole_factor(ports, packet_flits, injection_vcs,
-                                                          balance)
+                                                          balance, routers)
         turnaround = turnaround_steps(routing_delay, vc_alloc_delay, switch_alloc_delay,
                                       allocator)
         round_trip = credit_round_trip(link_delay, router_delay, channel_extra)
@@ -245,7 +372,7 @@ FACTORS = (
     ("load_balance", "load balance beta", "mean output load / bottleneck load (<= 1)",
      "derived here (docs/saturation.md)"),
     ("matching_efficiency", "matching efficiency E",
-     "1 - (1 - E_alloc(P, w) kappa_w)^S ... scaled by beta, x wormhole W_L",
+     "1 - (1 - E_alloc(P, w) kappa_w)^S ... scaled by beta, x wormhole W_L^ceil(L/B)",
      "Dally & Towles §19.3; McKeown 1999 (iSLIP); Karol, Hluchyj & Morgan 1987 (HOL)"),
     ("vc_turnaround_steps", "VC turnaround t_v",
      "(routing, iSLIP only) + VC alloc + switch alloc - 1",

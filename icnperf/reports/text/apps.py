@@ -120,7 +120,7 @@ def _phase_columns(phase_rows, total_rows, names, with_layout: bool):
     for total in total_rows:
         row = {"nodes": total["nodes"], "layout": total["layout"],
                "total_s": total["total_s"], "gflops": total["gflops"],
-               "efficiency": total["efficiency"]}
+               "efficiency": total["efficiency"], "total_range": _range(total, "total_s")}
         for i, name in enumerate(names):
             cell = by_nodes[total["nodes"]][name]
             row[f"p{i}"] = f"{_time(cell['time_s'])} {_share(cell['share'])}"
@@ -129,9 +129,21 @@ def _phase_columns(phase_rows, total_rows, names, with_layout: bool):
     if with_layout:
         columns.append(Column("layout", "layout", keep=True))
     columns += [Column(f"p{i}", name) for i, name in enumerate(names)]
-    columns += [Column("total_s", "total", _time), Column("gflops", "GFLOP/s", number(4)),
+    columns += [Column("total_s", "total", _time)]
+    if "total_s_low" in total_rows[0]:
+        columns.append(Column("total_range", "5-95 %", with_previous=True))
+    columns += [Column("gflops", "GFLOP/s", number(4)),
                 Column("efficiency", "efficiency", number(3))]
     return rows, columns
+
+
+def _range(row: dict, key: str) -> str:
+    """"low–high" of ``key`` (times) when the row has its range, else ""."""
+    if f"{key}_low" not in row:
+        return ""
+    from icnperf.reports.text.ranges import cell_text
+
+    return cell_text(row, key, _time)
 
 
 def _phase_rows(phase_rows, total_rows):
@@ -144,14 +156,17 @@ def _phase_rows(phase_rows, total_rows):
                 continue
             rows.append({**row, "nodes": row["nodes"] if first else None,
                          "layout": row["layout"] if first else "",
-                         "shown": _share(row["share"])})
+                         "shown": _share(row["share"]), "range": _range(row, "time_s")})
             first = False
         rows.append({"phase": "total", "time_s": total["total_s"], "shown": "",
                      "gflops": total["gflops"], "efficiency": total["efficiency"],
-                     "layout": ""})
+                     "layout": "", "range": _range(total, "total_s")})
+    ranged = "total_s_low" in total_rows[0]
     columns = (Column("nodes", "nodes", lambda v: "" if v is None else f"{v:,}"),
                Column("layout", "layout"), Column("phase", "phase", overflow="wrap"),
-               Column("time_s", "time", _time), Column("shown", "share"),
+               Column("time_s", "time", _time),
+               *((Column("range", "5-95 %", with_previous=True),) if ranged else ()),
+               Column("shown", "share"),
                Column("gflops", "GFLOP/s", lambda v: "" if v is None else number(4)(v)),
                Column("efficiency", "efficiency",
                       lambda v: "" if v is None else number(3)(v)))
@@ -277,11 +292,11 @@ def app_render(document: dict, fmt: str, wide: bool = False) -> str:
     names = [row["phase"] for row in first_rows[:len(first_rows) // len(first_totals)]]
     return _app_page(inputs["skeleton"], f"{inputs['machine']}{placed}",
                      inputs["processes_per_node"], labels, tables, comparison,
-                     document["notes"], names, wide)
+                     document["notes"], names, wide, inputs.get("uncertainty"))
 
 
 def _app_page(skeleton_name, machine_name, ppn, labels, tables, comparison, notes, names,
-              wide) -> str:
+              wide, sampling=None) -> str:
     page = Page(wide)
     what = "time per run of each phase and its share of the total"
     if comparison:
@@ -304,6 +319,11 @@ def _app_page(skeleton_name, machine_name, ppn, labels, tables, comparison, note
             Column("nodes", "nodes", number(), keep=True), Column("layout", "layout"),
             Column("hw", labels[0], _time), Column("p2p", labels[1], _time),
             Column("hw_gain", "p2p / hw-tree", number(3))))
+    if sampling is not None:
+        from icnperf.reports.text.ranges import sampling_line
+
+        page.blank()
+        page.line(sampling_line(sampling))
     page.blank()
     page.notes("notes", notes)
     return page.text()

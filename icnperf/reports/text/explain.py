@@ -75,6 +75,59 @@ ELASTICITY_COLUMNS = (
 )
 
 
+RANGE_KEYS = ("spread", "spread_kind", "range_contribution", "range_share")
+"""``--uncertainty``: an input's spread as written, its kind, the relative half-width of T
+it gives alone (first order) and its share of the prediction's range."""
+
+RANGE_COLUMNS = ELASTICITY_COLUMNS[:-1] + (
+    Column("spread", "spread"),
+    Column("range_share", "range share", lambda s: f"{s * 100:.1f}%"),
+    ELASTICITY_COLUMNS[-1],
+)
+
+
+def range_rows(machine, rows: list[dict], time: float) -> list[dict]:
+    """The elasticity rows with each input's spread (``spread``, ``spread_kind``), the
+    relative half-width of T it gives alone and its share of the range
+    (model.uncertainty.range_shares). First order, with the correlation rule: a value
+    solved from a measured sum stands for the sum (its row counts the measurement's spread
+    at dT/dx), and each part it was solved with counts at dT/dpart - dT/dx, since the
+    solved value moves against the part. A value with no stated spread counts as exact."""
+    from icnperf.model.uncertainty import range_shares
+
+    derivative = {row["key"]: row["derivative"] for row in rows}
+    effective = dict(derivative)
+    spreads = [machine.spread(row["key"]) if "." in row["key"] else None for row in rows]
+    for row, spread in zip(rows, spreads):
+        for part in spread.solved_with if spread is not None else ():
+            if part in effective:
+                effective[part] -= derivative[row["key"]]
+    halves = []
+    for row, spread in zip(rows, spreads):
+        value = row["value"]
+        if spread is not None and spread.solved_with:
+            value += sum(float(machine.get_path(p)) for p in spread.solved_with)
+        halves.append(_half_width(value, spread))
+    parts = [abs(effective[row["key"]]) * half / time if time else 0.0
+             for row, half in zip(rows, halves)]
+    shares = range_shares([1.0] * len(parts), parts)
+    return [{**row, "spread": "-" if spread is None else spread.text(),
+             "spread_kind": None if spread is None else spread.kind,
+             "range_contribution": part, "range_share": share}
+            for row, spread, part, share in zip(rows, spreads, parts, shares)]
+
+
+def _half_width(value: float, spread) -> float:
+    """A spread as an absolute half-width around ``value`` (SI; ln F of it for a factor)."""
+    from icnperf.model.uncertainty import relative_width
+
+    if spread is None or spread.form in ("exact", "alternatives"):
+        return 0.0
+    if spread.form == "absolute":
+        return float(spread.amount)
+    return abs(value) * relative_width(value, spread.form, spread.amount)
+
+
 # --- shared inputs ----------------------------------------------------------------------
 
 
@@ -207,17 +260,19 @@ def _auto(machine, operation: str, layout, size: float) -> tuple[str, str]:
 
 def explain_render(document: dict, fmt: str, wide: bool = False, expression=None,
                    latex: bool = False) -> str:
-    """``icnperf explain collective`` rendered from its document (the API builds it);
+    """``icnperf explain collective`` rendered from its document (the API builds it; with
+    ``inputs.uncertainty`` each input's spread and range share, :func:`range_rows`);
     ``expression`` the SymPy formula (broken between terms for the table), ``latex``: the
     formula as LaTeX instead (``wide``: lines unwrapped)."""
     if fmt == "json":
         return json_text(document)
     rows = [dict(row) for row in document["elasticities"]]
+    inputs = document["inputs"]
+    uncertainty = inputs.get("uncertainty", False)
     if fmt == "csv":
-        return csv_text(rows, ELASTICITY_KEYS)
+        return csv_text(rows, ELASTICITY_KEYS + (RANGE_KEYS if uncertainty else ()))
     from icnperf.units import format_quantity
 
-    inputs = document["inputs"]
     rule = inputs["auto"]["rule"] if "auto" in inputs else None
     for row in rows:
         row["_value"] = _parameter_value(row)
@@ -240,7 +295,13 @@ def explain_render(document: dict, fmt: str, wide: bool = False, expression=None
     page.line(f"T on the machine = {format_quantity(document['time_s'], 'time', 4)}")
     page.blank()
     page.line(shares)
-    page.table(rows, ELASTICITY_COLUMNS)
+    page.table(rows, RANGE_COLUMNS if uncertainty else ELASTICITY_COLUMNS)
+    if uncertainty:
+        page.blank()
+        page.line("range share: each input's |dT/dx| x its spread's half-width (ln F for a"
+                  " factor F), over the sum over inputs: first order; a value solved from a"
+                  " measured sum stands for the sum, the parts count at dT/dpart - dT/dx"
+                  " (docs/machine-format.md, 'Uncertainty')", hang="  ")
     numeric = [r for r in rows if r["method"] != "symbolic"]
     if numeric:
         page.blank()

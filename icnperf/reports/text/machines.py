@@ -11,6 +11,10 @@ PRESET_COLUMNS = (Column("name", "name"), Column("system", "system"), Column("si
 MACHINE_COLUMNS = (Column("section", "section"), Column("key", "key", keep=True),
                    Column("shown", "value", overflow="wrap"),
                    Column("source", "source", overflow="note"))
+UNCERTAINTY_COLUMNS = MACHINE_COLUMNS[:3] + (
+    Column("kind", "kind"), Column("spread", "spread"),
+    Column("spread_reason", "why", overflow="note"), MACHINE_COLUMNS[3])
+"""``icnperf machine --uncertainty``: each value's kind, spread and its reason."""
 
 
 def presets_render(rows: list[dict], fmt: str, wide: bool = False) -> str:
@@ -25,12 +29,22 @@ def presets_render(rows: list[dict], fmt: str, wide: bool = False) -> str:
     return page.text()
 
 
-def machine_document(machine, inputs: dict) -> dict:
+def machine_document(machine, inputs: dict, uncertainty: bool = False) -> dict:
     """One machine as ``icnperf machine --format json`` writes it: ``inputs`` (the name
     asked for and the --set items), name, description, topology, its size (the job it is on
-    a larger network), each parameter with its unit and source, notes."""
+    a larger network), each parameter with its unit and source, notes; ``uncertainty``:
+    each parameter's kind, spread (as a few characters; counts and choices exact unless
+    alternatives are listed), the spread's reason and the values it was solved with."""
     rows = [dict(zip(("section", "key", "value", "shown", "source"), row))
             for row in machine.rows()]
+    if uncertainty:
+        for row in rows:
+            path = "topology" if row["key"] == "topology" else f"{row['section']}.{row['key']}"
+            spread = machine.spread(path)
+            row.update({"kind": "" if spread is None else spread.kind,
+                        "spread": "-" if spread is None else spread.text(),
+                        "spread_reason": "" if spread is None else spread.reason,
+                        "solved_with": [] if spread is None else list(spread.solved_with)})
     return {"inputs": inputs, "name": machine.name, "description": machine.description,
             "topology": machine.topology, "size": machine.size_note(), "parameters": rows,
             "notes": list(machine.notes)}
@@ -42,15 +56,17 @@ def machine_render(document: dict, fmt: str, wide: bool = False) -> str:
     if fmt == "json":
         return json_text(document)
     rows = document["parameters"]
+    uncertainty = bool(rows) and "kind" in rows[0]
     if fmt == "csv":
-        return csv_text(rows, ["section", "key", "value", "source"])
+        return csv_text(rows, ["section", "key", "value", "source"] + (
+            ["kind", "spread", "spread_reason"] if uncertainty else []))
     page = Page(wide)
     page.line(f"{document['name']}: {document['description']}")
     page.line(f"topology: {document['topology']}")
     if document["size"]:
         page.line(document["size"])
     page.blank()
-    page.table(rows, MACHINE_COLUMNS)
+    page.table(rows, UNCERTAINTY_COLUMNS if uncertainty else MACHINE_COLUMNS)
     if document["notes"]:
         page.blank()
         page.notes("notes", document["notes"])

@@ -38,12 +38,20 @@ P2P_COLUMNS = (
     Column("rate_bound_per_s", "V/L bound (1/s)", number(3)),
 )
 
+P2P_RANGED = ("latency_s", "hardware_latency_s", "queueing_delay_s", "bandwidth_Bps",
+              "streaming_bandwidth_Bps", "message_rate_per_s", "rate_bound_per_s")
+"""The predicted quantities of ``predict p2p`` that ``--uncertainty`` gives ranges of."""
 
-def p2p_json(document: dict, columns: dict):
+P2P_RANGE_SHOWN = ("latency_s", "bandwidth_Bps")
+"""Those the table shows the range of (JSON and CSV carry all)."""
+
+
+def p2p_json(document: dict, columns: dict, spans: dict | None = None):
     """``predict p2p --format json`` by column (render.json_column_chunks): ``document``
     (``inputs`` and ``assumptions``) with the model's ``columns`` (NumPy arrays, SI units)
     as its rows, a 0-byte row's ``rate_bound_per_s`` null; the same bytes as json.dumps of
-    the rows, chunk by chunk."""
+    the rows, chunk by chunk. ``spans`` (--uncertainty): name -> (low, high) arrays, written
+    as ``<name>_low``/``<name>_high`` columns (null where a draw has no value)."""
     names = list(columns)
     count = len(columns["bytes"])
     empty = np.flatnonzero(columns["bytes"] == 0).tolist()
@@ -52,6 +60,10 @@ def p2p_json(document: dict, columns: dict):
         texts["rate_bound_per_s"] = columns["rate_bound_per_s"].tolist()
         for i in empty:
             texts["rate_bound_per_s"][i] = "null"
+    for name, (low, high) in (spans or {}).items():
+        for end, values in (("low", low), ("high", high)):
+            texts[f"{name}_{end}"] = _range_column(
+                values, empty if name == "rate_bound_per_s" else [])
     return json_column_chunks(document, "rows", texts, count)
 
 
@@ -71,10 +83,32 @@ def p2p_render(document: dict, rows, names, fmt: str, wide: bool = False):
               + (where if inputs["same_node"] else f"api {inputs['api']}")
               + (", GPU buffers" if gpu else ""))
     page.blank()
-    page.table(list(rows), P2P_COLUMNS)
+    if "uncertainty" not in inputs:
+        page.table(list(rows), P2P_COLUMNS)
+    else:
+        from icnperf.reports.text.ranges import add_cells, sampling_line, table_columns
+
+        page.table(add_cells(list(rows), P2P_RANGE_SHOWN, P2P_COLUMNS),
+                   table_columns(P2P_COLUMNS, P2P_RANGE_SHOWN))
+        page.blank()
+        page.line(sampling_line(inputs["uncertainty"]))
     page.blank()
     page.notes("assumptions", document["assumptions"])
     return page.text()
+
+
+def _range_column(values: np.ndarray, empty: list[int]) -> list | str:
+    """A range end as a JSON column: ``null`` where the draws gave no value (NaN) and at
+    the rows ``empty`` (no payload: no V/L bound)."""
+    values = np.asarray(values, dtype=float)
+    missing = ~np.isfinite(values)
+    missing[empty] = True
+    if not missing.any():
+        return json_float_column(values)
+    out = values.tolist()
+    for i in np.flatnonzero(missing).tolist():
+        out[i] = "null"
+    return out
 
 
 def layouts_for(topology: str, nodes_text: str | None, shape_text: str | None,
@@ -284,6 +318,10 @@ COLLECTIVE_COLUMNS = (
 )
 
 
+COLLECTIVE_RANGED = ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree",
+                     "node_local_s", "inter_node_s")
+"""The predicted quantities of ``predict collective`` that ``--uncertainty`` ranges."""
+
 AUTO_COLUMNS = COLLECTIVE_COLUMNS + (Column("rule", "rule", overflow="note"),)
 """``--algorithm auto``: the rule each row's algorithm follows, as notes when too wide."""
 
@@ -318,7 +356,14 @@ def collective_render(document: dict, fmt: str, wide: bool = False,
     if mode == "node" and ppn > 1:
         columns = (*columns[:5], Column("node_local_s", "in node", _quantity("time")),
                    *columns[5:])
-    page.table(rows, columns)
+    if "uncertainty" not in inputs:
+        page.table(rows, columns)
+    else:
+        from icnperf.reports.text.ranges import add_cells, sampling_line, table_columns
+
+        page.table(add_cells(rows, ("time_s",), columns), table_columns(columns, ("time_s",)))
+        page.blank()
+        page.line(sampling_line(inputs["uncertainty"]))
     page.blank()
     lines = _shared_then_own(document["assumptions"])
     if algorithm == "auto" and rows:

@@ -442,6 +442,10 @@ def traffic_render(document: dict, fmt: str, wide: bool = False) -> str:
             f" mean hops {fmt4(model['mean_hops'])}, gamma_max {fmt4(model['gamma_max'])},"
             f" saturation bound {fmt4(model['saturation_bound'])}, saturation estimate"
             f" {fmt4(model['saturation_estimate'])} flits/endpoint/cycle")
+    stable = model.get("stable_saturation_estimate", model["saturation_estimate"])
+    if stable != model["saturation_estimate"]:
+        head += (f" (an overload run's mean accepted rate; stable runs to"
+                 f" {fmt4(stable)}, docs/saturation.md)")
     columns = TRAFFIC_COLUMNS
     if seeds > 1:
         head += f"; {seeds} seeds per rate"

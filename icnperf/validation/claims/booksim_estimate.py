@@ -11,9 +11,9 @@ before the comparison. These are closed forms: they run in milliseconds.
 
 Held out (BookSim2 configurations of the same kinds not in the public tables): other tori
 and meshes, permutations, dragonflies with and without UGAL and internal speedup, a k-ary
-n-tree; docs/saturation.md says where the estimate is expected to miss (long packets with
-one VC per class, many-hop tori, permutations whose mean accepted rate passes the busiest
-channel's bound).
+n-tree; docs/saturation.md says where the estimate is expected to miss (the 8x8x8-class
+tori, tornado-like permutations where the VC ceiling binds before the input ports',
+permutations under UGAL, packets four times the buffer or longer).
 """
 
 from __future__ import annotations

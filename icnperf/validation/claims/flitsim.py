@@ -260,9 +260,12 @@ ESTIMATE_REASON = (
 ESTIMATE_OPEN = {
     "torus:8x8x8": (
         "+15.4 % (0.551 against the simulated 0.478), just past the band when first "
-        "compared; suspected: head-of-line blocking compounds over the 6 hops of an 8x8x8 "
-        "path, which the estimate's per-router factors treat as independent "
-        "(docs/saturation.md, where it stops being right); nothing was changed to close it")}
+        "compared; first suspected: head-of-line blocking compounding over the 6 hops of "
+        "an 8x8x8 path, but 1-D rings of 1-8 mean hops keep 0.80-0.86 of their bound in "
+        "the simulator, so hop count alone is not it; the 8x8x8 has both rings of 8 and "
+        "three dimensions to turn between, the 8x8 only the one and the 4x4x4 only the "
+        "other: not identified (docs/saturation.md, where it stops being right); nothing "
+        "was changed to close it")}
 ESTIMATE_OPEN_TOLERANCE = 0.30
 COLLECTIVE_REASON = ("10 %, issue #6's band for collective completion, set before these "
                      "runs")

@@ -20,13 +20,21 @@ model was built, before the claims; nothing was changed after the claims were co
   Held out.
 
 Results at registration: the two-node DGX H100 ring within its band (399 GB/s against
-376, +6 %); dgx-a100 within its band (300 GB/s against 240, +25 %, at the
-edge); lumi-g (42 % low) and dgx-h100 (49 % high) miss and are open, their reasons written
-after that first evaluation and kept in the claims.
+376, +6 %); dgx-a100 within its band (300 GB/s against 240, +25 %, at the edge); lumi-g (48.9,
+42 % low) and dgx-h100 (699, 49 % high) missed and were opened with their suspected causes:
+one Hamiltonian ring's bottleneck link on a direct fabric where RCCL runs rings over
+different links at once, and an NVLS form at the full link rate where NCCL rates NVLS below
+it.
 
-Kinds: all four are predicted (nothing fitted to them). Their natures differ from a
-published run and are said in each source string: a regression reference is what a healthy
-system is expected to reach, a stated range is a provider's expectation.
+Kinds: all four are post-hoc. After those results were seen, the model took the
+mechanisms the misses pointed to (several link-disjoint rings on direct fabrics, the
+libraries' stated per-link NVLink/xGMI rates and NCCL's stated NVLS efficiency; docs/nccl.md),
+which moved all four (lumi-g 48.9 -> 95.7, dgx-h100 NVLS 699 -> 490, ring 399 -> 370,
+dgx-a100 300 -> 240 GB/s) into their unchanged bands. The constants are the libraries'
+published ones, not fitted, but they were chosen with these results in view, so the claims
+count apart from the predictions; the held-out rows judge the mechanisms. Their natures
+differ from a published run and are said in each source string: a regression reference is
+what a healthy system is expected to reach, a stated range is a provider's expectation.
 """
 
 from __future__ import annotations
@@ -85,24 +93,6 @@ def _middle(system: str) -> float:
 
 GIB8 = 8 * 2.0 ** 30
 
-LUMI_G_OPEN = (
-    "written after the first evaluation (model 48.9 GB/s, 42 % low): RCCL's pick is its "
-    "ring, and icnperf's ring on a direct fabric streams at one Hamiltonian ring's "
-    "bottleneck pair (one xGMI link, 50 GB/s, busbw <= 50 GB/s); the reference's 85 GB/s "
-    "is 1.7 links, so RCCL's channels run rings over different links at once, which the "
-    "one-ring B_up does not count (the network, 4 x 25 GB/s per node, is not the bound). "
-    "Suspected: the aggregate of link-disjoint rings (icnperf's own tree, whose chain "
-    "moves S over each of two pairs, gives 86-94 GB/s there, and is icnperf's best; the "
-    "RCCL tables read pick the ring); not fitted, no constant changed")
-DGX_H100_OPEN = (
-    "written after the first evaluation (model 699 GB/s, 49 % high): NCCL's pick at 8 GiB "
-    "is NVLS, and icnperf's NVLS form moves (g+1)/g S per GPU at the full 450 GB/s per "
-    "direction, busbw 2(g-1)/g x 450 x g/(g+1) = 700 GB/s; the stated 460-480 GB/s is "
-    "what the ring reaches (busbw <= 450) and a bit more, so the switch's reduction rate "
-    "(multimem ld_reduce throughput; NCCL's own model scales NVLS by 0.85) or the SMs "
-    "driving it bound NVLS, which the form does not charge. Suspected: an NVLS reduction "
-    "bandwidth below the link rate; not fitted, no constant changed")
-
 CLAIMS = [
     Claim("lumi-g-rccl-allreduce-busbw-128mib", "LUMI-G (CSC, preset lumi-g): LUMI ReFrame "
           "regression checks, rccl_test.py reference value (regression reference, not a "
@@ -112,8 +102,7 @@ CLAIMS = [
           _row("lumi-g-rccl-tests-reframe", nodes=2)["busbw_bytes_per_s"] / 1e9, "GB/s",
           0.25, "relative",
           lambda: auto_busbw("lumi-g", "rccl", "allreduce", 2, 134217728.0),
-          kind="predicted", tolerance_reason=HELD_OUT_REASON, open_reason=LUMI_G_OPEN,
-          open_tolerance=0.55),
+          kind="post-hoc", tolerance_reason=HELD_OUT_REASON),
     Claim("dgx-h100-nccl-allreduce-busbw-1node", "8x H100 SXM5 NVSwitch node (preset "
           "dgx-h100): a cloud provider's stated nccl-tests reference range 460-480 GB/s at "
           "large sizes (stated expectation, not a run); table "
@@ -122,8 +111,7 @@ CLAIMS = [
           "icnperf's cost), against the range's middle",
           _middle("8x H100 SXM5 NVLink"), "GB/s", 0.25, "relative",
           lambda: auto_busbw("dgx-h100", "nccl", "allreduce", 1, GIB8),
-          kind="predicted", tolerance_reason=HELD_OUT_REASON, open_reason=DGX_H100_OPEN,
-          open_tolerance=0.60),
+          kind="post-hoc", tolerance_reason=HELD_OUT_REASON),
     Claim("dgx-h100-nccl-ring-busbw-2nodes", "two 8-H100 nodes, 8 NDR 400G NICs each "
           "(preset dgx-h100): an NCCL maintainer's stated expectation, 46-48 GB/s per NIC "
           "with NCCL_ALGO=RING (stated expectation, not a run; NVIDIA/nccl-tests issue "
@@ -132,7 +120,7 @@ CLAIMS = [
           "at its fastest protocol, against 8 NICs x the range's middle (376 GB/s)",
           _per_nic_middle(), "GB/s", 0.25, "relative",
           lambda: ring_busbw("dgx-h100", 2, GIB8),
-          kind="predicted", tolerance_reason=HELD_OUT_REASON),
+          kind="post-hoc", tolerance_reason=HELD_OUT_REASON),
     Claim("dgx-a100-nccl-allreduce-busbw-1node", "8x A100 SXM4 NVSwitch node (preset "
           "dgx-a100): a cloud provider's stated nccl-tests reference range 230-250 GB/s at "
           "large sizes (stated expectation, not a run); table "
@@ -141,5 +129,5 @@ CLAIMS = [
           "icnperf's cost), against the range's middle",
           _middle("8x A100 SXM4 NVLink"), "GB/s", 0.25, "relative",
           lambda: auto_busbw("dgx-a100", "nccl", "allreduce", 1, GIB8),
-          kind="predicted", tolerance_reason=HELD_OUT_REASON),
+          kind="post-hoc", tolerance_reason=HELD_OUT_REASON),
 ]

@@ -71,6 +71,13 @@ def test_wormhole_factor_by_hand():
     miss = 0.8**5
     assert float(S.wormhole_factor(5, 4, 1)) == pytest.approx(1 - miss * 0.75)
     assert float(S.wormhole_factor(5, 4, 4)) == pytest.approx(1 - miss**2 * 0.75)
+    # a blocked packet spanning two routers waits at each: the factor squared
+    assert float(S.wormhole_factor(5, 4, 1, span=2)) == pytest.approx((1 - miss * 0.75)**2)
+
+
+def test_packet_span_by_hand():
+    assert S.packet_span(16, 8) == 2 and S.packet_span(17, 8) == 3
+    assert S.packet_span(1, 8) == 1 and S.packet_span(16, 32) == 1
 
 
 def test_ugal_takes_the_better_path():
