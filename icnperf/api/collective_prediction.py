@@ -39,11 +39,11 @@ class CollectiveResult(Result):
 @quiet
 def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: Any = None,
                        shape: Any = None, bytes: Any = "256B", algorithm: str = "all",
-                       element_size: Any = "8B", api: str = "mpi", ppn: Any = 1,
+                       element_size: Any = "8B", api: str = "mpi", ppn: Any = None,
                        hierarchy: str | None = None, placement: str = "linear",
                        buffers: str = "host", uncertainty: bool = False,
                        samples: Any = None, seed: Any = None,
-                       budget_format: str = "json") -> CollectiveResult:
+                       budget_format: str = "json"):
     """What ``icnperf predict collective OPERATION`` computes (broadcast, reduce,
     allreduce, allgather, alltoall, barrier) on ``machine`` (a preset name, a machine TOML
     path or ``icnperf.machine(...)``).
@@ -51,7 +51,10 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
     Keywords are the command's options: ``set``, ``nodes`` (``"8..32768:x2"``, a count or a
     list; default the whole machine), ``shape`` (``"4x4x8"`` or ``(4, 4, 8)``), ``bytes``
     (data per rank: text, a number or a list), ``algorithm`` (all, auto, hw-tree,
-    binomial, ...), ``element_size`` (bytes of one element), ``api``, ``ppn``,
+    binomial, ...), ``element_size`` (bytes of one element), ``api`` (mpi, shmem, none;
+    nccl or rccl: the GPU libraries' algorithms as nccl-tests reports them, a
+    :class:`icnperf.api.ccl.CclCollectiveResult`, with ``ppn`` the GPUs per node, default
+    the machine's), ``ppn`` (default 1),
     ``hierarchy`` (node, flat; default node with ppn > 1 for the node-aware operations)
     ``placement`` (linear, spread, random) and ``buffers`` (host or gpu: the machine's
     GPU-buffer path). ``uncertainty``: each row's 5-95 % range of time, best p2p, both
@@ -70,8 +73,20 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
                                               layouts_for)
     from icnperf.units import parse_range
 
-    api = options.choice(api, options.APIS, "--api")
-    ppn = options.integer(ppn, "--ppn", low=1)
+    api = options.choice(api, options.APIS + options.CCL_APIS, "--api")
+    if api in options.CCL_APIS:
+        from icnperf.api.ccl import ccl_predict, refuse_mpi_only
+
+        refuse_mpi_only(api, **{"--shape": shape is not None,
+                                "--hierarchy": hierarchy is not None,
+                                "--placement": placement != "linear",
+                                "--buffers": buffers != "host",
+                                "--element-size": element_size != "8B",
+                                "--uncertainty": bool(uncertainty)})
+        return ccl_predict(machine, operation, api, set=set, nodes=nodes, bytes=bytes,
+                           algorithm=algorithm,
+                           gpus_per_node=options.optional_integer(ppn, "--ppn", low=1))
+    ppn = options.integer(1 if ppn is None else ppn, "--ppn", low=1)
     hierarchy = options.optional_choice(hierarchy, options.HIERARCHIES, "--hierarchy")
     placement = options.choice(placement, options.PLACEMENTS, "--placement")
     buffers = options.choice(buffers, options.BUFFERS, "--buffers")

@@ -61,18 +61,22 @@ class CrossoverResult(Result):
 
 
 @quiet
-def explain_collective(machine: Any, operation: str, *, algorithm: str, set: Any = None,
-                       nodes: Any = None, shape: Any = None, bytes: Any = None,
-                       api: str = "mpi", latex: bool = False,
-                       all_symbols: bool = False,
-                       uncertainty: bool = False) -> ExplanationResult:
+def explain_collective(machine: Any, operation: str, *, algorithm: str | None = None,
+                       set: Any = None, nodes: Any = None, shape: Any = None,
+                       bytes: Any = None, api: str = "mpi", latex: bool = False,
+                       all_symbols: bool = False, uncertainty: bool = False,
+                       ppn: Any = None):
     """What ``icnperf explain collective OPERATION --algorithm ALG`` computes: the closed
     form, its value on ``machine`` and each parameter's elasticity. Keywords: ``set``,
     ``nodes`` (one node count), ``shape``, ``bytes`` (one size; default 256 B), ``api``,
     ``latex`` (the table shows the formula as LaTeX), ``all_symbols`` (keep the discrete
     counts as symbols), ``uncertainty`` (each input's stated spread and its share of the
     prediction's range: ``spread``, ``spread_kind``, ``range_contribution``,
-    ``range_share`` in each elasticity row)."""
+    ``range_share`` in each elasticity row). With ``api`` nccl or rccl: each of the
+    library's algorithms' closed form and time per protocol at ``bytes`` (default 1 MiB)
+    on ``nodes`` (default 1) with ``ppn`` GPUs per node (default the machine's), a
+    :class:`icnperf.api.ccl.CclExplanationResult`; ``algorithm``, ``shape``, ``latex``,
+    ``all_symbols`` and ``uncertainty`` do not apply there."""
     from icnperf.data.limits import within_limits
     from icnperf.model.budget import explain_estimate
     from icnperf.model.collectives import operation_name
@@ -82,7 +86,20 @@ def explain_collective(machine: Any, operation: str, *, algorithm: str, set: Any
                                               explanation_document, layout_for, range_rows)
 
     nodes = options.optional_count(nodes, "--nodes")
-    api = options.choice(api, options.APIS, "--api")
+    api = options.choice(api, options.APIS + options.CCL_APIS, "--api")
+    if api in options.CCL_APIS:
+        from icnperf.api.ccl import ccl_explain, refuse_mpi_only
+
+        refuse_mpi_only(api, **{"--algorithm": algorithm is not None,
+                                "--shape": shape is not None, "--latex": bool(latex),
+                                "--all-symbols": bool(all_symbols),
+                                "--uncertainty": bool(uncertainty)})
+        return ccl_explain(machine, operation, api, set=set, nodes=nodes, bytes=bytes,
+                           gpus_per_node=options.optional_integer(ppn, "--ppn", low=1))
+    if algorithm is None:
+        raise InputError("--algorithm is required with --api mpi|shmem|none")
+    if ppn is not None:
+        raise InputError("--ppn (GPUs per node) applies with --api nccl|rccl")
     latex = options.flag(latex, "--latex")
     all_symbols = options.flag(all_symbols, "--all-symbols")
     uncertainty = options.flag(uncertainty, "--uncertainty")

@@ -22,9 +22,8 @@ PLACEMENTS = ("linear", "spread", "random")
 or a random permutation (seed 0)."""
 
 CCL_APIS = ("nccl", "rccl")
-"""``--api nccl|rccl`` of predict and explain collective and of calibrate: the GPU
-collective libraries (their commands go from the command line to reports.text.nccl; they
-are not in the Python API yet)."""
+"""``api="nccl"|"rccl"`` of predict and explain collective and of calibrate: the GPU
+collective libraries (icnperf.api.ccl)."""
 
 BUFFERS = ("host", "gpu")
 """``--buffers``: message buffers in host memory or in GPU memory (the machine's GPU-buffer

@@ -56,18 +56,18 @@ def explain_collective(operation: str, algorithm: str, machine_name: str,
                        output: str | None, force: bool, wide: bool) -> None:
     """The closed form of collective OPERATION by one algorithm, its value and the
     elasticity of every parameter (dT/dx * x/T: which knob matters most)."""
-    if api in CCL_APIS:
-        from icnperf.reports.text.nccl import ccl_explain_text
+    from icnperf.api import explain_collective as explained
 
+    if api in CCL_APIS:
         if uncertainty:
             raise click.UsageError(f"--uncertainty does not apply with --api {api} yet")
-        emit(ccl_explain_text(operation, machine_name, overrides, nodes, bytes_text, api,
-                              fmt, processes_per_node, wide), output, force)
+        # --algorithm, --shape, --latex and --all-symbols are left unused, as before
+        result = explained(machine_name, operation, set=overrides, nodes=nodes,
+                           bytes=bytes_text, api=api, ppn=processes_per_node)
+        emit(result.render(fmt, wide), output, force)
         return
     if algorithm is None:
         raise click.UsageError("--algorithm is required with --api mpi|shmem|none")
-    from icnperf.api import explain_collective as explained
-
     result = explained(machine_name, operation, algorithm=algorithm, set=overrides,
                        nodes=nodes, shape=shape, bytes=bytes_text, api=api, latex=latex,
                        all_symbols=all_symbols, uncertainty=uncertainty)

@@ -132,8 +132,6 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
     dragonfly."""
     if api in CCL_APIS:
-        from icnperf.reports.text.nccl import ccl_collective_text
-
         stray = [flag for flag, given in (("--shape", shape is not None),
                                           ("--hierarchy", hierarchy is not None),
                                           ("--placement", placement != "linear"),
@@ -145,18 +143,17 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
             raise click.UsageError(f"{', '.join(stray)} does not apply with --api {api} (GPU"
                                    " buffers, one rank per GPU; the tree is NCCL's hierarchy;"
                                    " docs/nccl.md)")
-
-        emit(ccl_collective_text(operation, machine_name, overrides, nodes, sizes, algorithm,
-                                 api, fmt, processes_per_node, wide), output, force)
-        return
     from icnperf.api import predict_collective
 
     result = predict_collective(machine_name, operation, set=overrides, nodes=nodes,
                                 shape=shape, bytes=sizes, algorithm=algorithm,
                                 element_size=element_size, api=api,
-                                ppn=processes_per_node or 1,
-                                hierarchy=hierarchy, placement=placement, buffers=buffers,
-                                **_sampled(uncertainty, samples, seed), budget_format=fmt)
+                                ppn=processes_per_node, hierarchy=hierarchy,
+                                placement=placement, buffers=buffers,
+                                # the GPU libraries' path has never read --samples/--seed
+                                **({} if api in CCL_APIS else
+                                   _sampled(uncertainty, samples, seed)),
+                                budget_format=fmt)
     emit(result.render(fmt, wide), output, force)
 
 
