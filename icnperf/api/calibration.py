@@ -99,7 +99,7 @@ class AppCalibrationResult(Result):
 @quiet
 def calibrate(machine: Any, data: str, *, set: Any = None, app: str | None = None,
               data_format: str | None = None, fit: Any = None, api: str = "mpi",
-              hops: Any = None, output: str | None = None,
+              hops: Any = None, output: str | None = None, operation: str | None = None,
               budget_format: str = "json"):
     """What ``icnperf calibrate`` fits. ``data``: OSU or IMB output as printed, or a
     measurement CSV (a path or a bundled table's name). ``fit``: the machine keys (or
@@ -109,8 +109,18 @@ def calibrate(machine: Any, data: str, *, set: Any = None, app: str | None = Non
     [default: detected]. With ``app`` (a skeleton), the skeleton's coefficients are fitted
     to the run times in ``data`` instead (``fit`` names coefficients). ``output``: the file
     the caller writes the result to (``result.write(output)``), recorded in ``inputs`` and
-    named in the table; nothing is written here."""
+    named in the table; nothing is written here. With ``data_format="nccl-tests"`` the
+    keys the NCCL/RCCL closed forms read are fitted to a run of nccl-tests or rccl-tests as
+    printed (``api`` nccl or rccl, default nccl; ``operation`` the collective when the run
+    does not name it; ``fit`` default: the bandwidth that bounds the run)."""
     fit_text = values.sequence_of_text(fit, "--fit")
+    if data_format == "nccl-tests" and app is None:
+        if hops is not None:
+            raise InputError("--hops does not apply with --data-format nccl-tests")
+        library = options.choice("nccl" if api == "mpi" else api, options.CCL_APIS, "--api")
+        return _calibrate_nccl(machine, set, data, operation, fit_text, library, output)
+    if operation is not None or api in options.CCL_APIS:
+        raise InputError("--operation and --api nccl|rccl go with --data-format nccl-tests")
     machine, overrides = values.machine(machine, set)
     if app is not None:
         return _calibrate_app(machine, app, data, fit_text, output, budget_format)
@@ -131,6 +141,78 @@ def calibrate(machine: Any, data: str, *, set: Any = None, app: str | None = Non
                 "rms_relative_error": result.rms_relative_error,
                 "parameters": parameter_rows(result), "points": point_rows(result)}
     return CalibrationResult(document, calibrated, result.n_points)
+
+
+class NcclCalibrationResult(CalibrationResult):
+    """``calibrate --data-format nccl-tests``: the fitted keys (``rows``: the document's
+    ``parameters``, SI), each run row's error before and after (``points``: its
+    ``rows``), the calibrated machine (``machine``; ``write(path)``)."""
+
+    def __init__(self, document: dict, machine, data_name: str) -> None:
+        Result.__init__(self, document)
+        self.machine = machine
+        self._data_name = data_name
+
+    @property
+    def points(self) -> list[dict]:
+        return self.to_dict()["rows"]
+
+    def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.reports.text.calibrate_nccl import calibrate_nccl_render
+
+        return calibrate_nccl_render(self._document, fmt, wide, self._data_name)
+
+    def figure(self):
+        raise TypeError(f"{self.command} results of nccl-tests data have no figure; plot"
+                        " .points yourself")
+
+
+def _calibrate_nccl(machine, overrides, data: str, operation: str | None, fit: str | None,
+                    library: str, output: str | None) -> NcclCalibrationResult:
+    """The fit of ``calibrate --data-format nccl-tests`` (model/calibrate/ccl_fit.py) on the
+    run's out-of-place times."""
+    from icnperf.data.files import printable, read_text_file
+    from icnperf.data.measurements.nccl_tests import parse_nccl_tests
+    from icnperf.model.calibrate.ccl_fit import fit_ccl
+    from icnperf.model.collectives.nccl import operation_name
+
+    machine, overrides = values.machine(machine, overrides)
+    run = parse_nccl_tests(read_text_file(data, "nccl-tests output"), printable(data))
+    if len(run.rows) > 4096:
+        raise InputError(f"{printable(data)}: {len(run.rows)} rows; give at most 4096")
+    if run.operation is None and operation is None:
+        raise InputError(f"{printable(data)} does not name its collective (no 'Collective "
+                         "test starting' line): give --operation")
+    chosen = operation_name(operation) if operation else run.operation
+    if run.operation is not None and chosen != run.operation:
+        raise InputError(f"--operation {chosen}: {printable(data)} is a {run.operation} run")
+    keys = None if not fit else tuple(k.strip() for k in fit.split(",") if k.strip())
+    gpn = run.ranks // run.nodes
+    result = fit_ccl(machine, library, chosen, run.nodes, gpn,
+                     [r.size for r in run.rows], [r.time_s for r in run.rows], keys)
+    source = (f"calibrated: fitted to {printable(data)} ({library} {chosen}, {run.ranks} "
+              f"GPUs on {run.nodes} node(s), out-of-place times of "
+              f"{int(result.fitted.sum())} rows of at least 1 MiB; icnperf's cost of the "
+              "library's pick)")
+    rows = [{"bytes": r.size, "measured_s": r.time_s,
+             "before_error": float(result.errors_before[i]),
+             "after_error": float(result.errors_after[i]), "fitted": bool(result.fitted[i]),
+             "pick": result.picks[i]} for i, r in enumerate(run.rows)]
+    notes = [f"{run.ranks} ranks on {run.nodes} node(s) from the run's '# Rank' lines; "
+             "the out-of-place time of each row (nccl-tests' first time column)",
+             "model: icnperf's time of the algorithm the library picks (--algorithm auto); "
+             "errors are model / measured - 1",
+             "fitted: rows of at least 1 MiB, where the bandwidth term dominates; the "
+             "library's stated latencies are not fitted"]
+    document = {"inputs": {"machine": machine.name, "set": overrides, "data": data,
+                           "operation": chosen, "api": library,
+                           "fit": list(result.values), "output": output},
+                "rms_relative_error": result.rms,
+                "parameters": [{"parameter": key, "initial": result.initial[key],
+                                "value": value} for key, value in result.values.items()],
+                "rows": rows, "assumptions": notes}
+    return NcclCalibrationResult(document, machine.with_values(result.values, source),
+                                 printable(data))
 
 
 def _calibrate_app(machine, app: str, data: str, fit: str | None, output: str | None,

@@ -53,15 +53,17 @@ def calibrate(ctx: click.Context, machine_name: str, overrides: tuple[str, ...],
     from click.core import ParameterSource
 
     if data_format == "nccl-tests" and app is None:
-        from icnperf.reports.text.calibrate_nccl import calibrate_nccl_text
+        from icnperf.api import calibrate as calibrated
 
         if hops is not None:
             raise click.UsageError("--hops does not apply with --data-format nccl-tests")
         given_fit = ctx.get_parameter_source("fit") == ParameterSource.COMMANDLINE
-        emit(calibrate_nccl_text(machine_name, overrides, data, operation,
-                                 fit if given_fit else None,
-                                 "rccl" if api == "rccl" else "nccl", fmt, output, force,
-                                 wide), None, False)
+        result = calibrated(machine_name, data, set=overrides, data_format=data_format,
+                            fit=fit if given_fit else None, operation=operation,
+                            api="rccl" if api == "rccl" else "nccl", output=output)
+        if output is not None:
+            result.write(output, force)
+        emit(result.render(fmt, wide), None, False)
         return
     if operation is not None or api in ("nccl", "rccl"):
         raise click.UsageError("--operation and --api nccl|rccl go with --data-format "

@@ -44,3 +44,29 @@ def test_what_does_not_apply_is_refused():
         icnperf.explain_collective("dgx-h100", "allreduce", api="nccl", algorithm="ring")
     with pytest.raises(icnperf.errors.InputError, match="--algorithm is required"):
         icnperf.explain_collective("lumi", "allreduce")
+
+
+def test_calibrate_nccl_tests_equals_the_command_line_and_recovers_the_nic(tmp_path):
+    """Two 4-GPU nodes, all-reduce 256 MiB in 1500 us: the fit moves the NIC path that
+    bounds the run (the only key fitted); to_dict() is the CLI's JSON, write() the file
+    the CLI's -o writes, with the fitted value."""
+    import sys
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parents[1] / "model"))
+    from test_ccl_calibrate import HEADER, _line
+
+    data = tmp_path / "run.txt"
+    data.write_text(HEADER + "\n" + _line(1 << 24, 120.0) + "\n" + _line(1 << 28, 1500.0)
+                    + "\n")
+    result = icnperf.calibrate("dgx-h100", str(data), data_format="nccl-tests",
+                               operation="allreduce")
+    same(result, "calibrate", "--machine", "dgx-h100", "--data", str(data), "--data-format",
+         "nccl-tests", "--operation", "allreduce")
+    assert [row["parameter"] for row in result.rows] == ["node.gpu_nic_bandwidth"]
+    out = tmp_path / "fitted.toml"
+    result.write(str(out))
+    fitted = icnperf.machine(str(out))
+    row = next(r for r in fitted.rows if r["key"] == "gpu_nic_bandwidth")
+    assert row["value"] == pytest.approx(result.rows[0]["value"])
+    with pytest.raises(icnperf.errors.InputError, match="give --operation"):
+        icnperf.calibrate("dgx-h100", str(data), data_format="nccl-tests")

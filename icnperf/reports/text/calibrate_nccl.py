@@ -1,10 +1,9 @@
-"""``icnperf calibrate --data-format nccl-tests``: fit the keys the NCCL/RCCL closed forms
-read to a run of nccl-tests or rccl-tests as printed (its out-of-place times), print the fit
-and each row, write the calibrated machine."""
+"""``icnperf calibrate --data-format nccl-tests``: the fit of the keys the NCCL/RCCL closed
+forms read to a run of nccl-tests or rccl-tests (icnperf.api.calibration) and each row,
+rendered."""
 
 from __future__ import annotations
 
-from icnperf.errors import InputError
 from icnperf.reports.page import Page
 from icnperf.reports.render import Column, csv_text, json_text
 
@@ -30,75 +29,38 @@ PARAMETER_COLUMNS = (
 )
 
 
-def calibrate_nccl_text(machine_name: str, overrides: tuple[str, ...], data: str,
-                        operation: str | None, fit: str | None, library: str, fmt: str,
-                        output: str | None, force: bool, wide: bool = False) -> str:
-    """Fit, write the calibrated machine to ``output`` (if given), return the report."""
-    from icnperf.data.files import is_standard_output, printable, read_text_file
-    from icnperf.data.machine import load_machine, write_machine
-    from icnperf.data.measurements.nccl_tests import parse_nccl_tests
-    from icnperf.model.calibrate.ccl_fit import fit_ccl
-    from icnperf.model.collectives.nccl import operation_name
+def calibrate_nccl_render(document: dict, fmt: str, wide: bool = False,
+                          data_name: str = "") -> str:
+    """``calibrate --data-format nccl-tests`` rendered from its document (``inputs``,
+    ``rms_relative_error``, ``parameters`` in SI, ``rows``, ``assumptions``; the API builds
+    it): the fit and each row. ``data_name``: the data as the page names it."""
+    from icnperf.data.files import is_standard_output
     from icnperf.units import format_quantity
 
-    machine = load_machine(machine_name).with_overrides(list(overrides))
-    run = parse_nccl_tests(read_text_file(data, "nccl-tests output"), printable(data))
-    if len(run.rows) > 4096:
-        raise InputError(f"{printable(data)}: {len(run.rows)} rows; give at most 4096")
-    if run.operation is None and operation is None:
-        raise InputError(f"{printable(data)} does not name its collective (no 'Collective "
-                         "test starting' line): give --operation")
-    chosen = operation_name(operation) if operation else run.operation
-    if run.operation is not None and chosen != run.operation:
-        raise InputError(f"--operation {chosen}: {printable(data)} is a {run.operation} run")
-    keys = None if not fit else tuple(k.strip() for k in fit.split(",") if k.strip())
-    gpn = run.ranks // run.nodes
-    result = fit_ccl(machine, library, chosen, run.nodes, gpn,
-                     [r.size for r in run.rows], [r.time_s for r in run.rows], keys)
-    source = (f"calibrated: fitted to {printable(data)} ({library} {chosen}, {run.ranks} "
-              f"GPUs on {run.nodes} node(s), out-of-place times of "
-              f"{int(result.fitted.sum())} rows of at least 1 MiB; icnperf's cost of the "
-              "library's pick)")
-    if output is not None:
-        write_machine(machine.with_values(result.values, source), output, overwrite=force)
-    kind = {True: "time", False: "bandwidth"}
-    parameters = [{"parameter": key,
-                   "initial": format_quantity(result.initial[key],
-                                              kind[key.endswith("latency")], 4),
-                   "value": format_quantity(value, kind[key.endswith("latency")], 4),
-                   "initial_si": result.initial[key], "value_si": value}
-                  for key, value in result.values.items()]
-    rows = [{"bytes": r.size, "measured_s": r.time_s,
-             "before_error": float(result.errors_before[i]),
-             "after_error": float(result.errors_after[i]), "fitted": bool(result.fitted[i]),
-             "pick": result.picks[i]} for i, r in enumerate(run.rows)]
-    notes = [f"{run.ranks} ranks on {run.nodes} node(s) from the run's '# Rank' lines; "
-             "the out-of-place time of each row (nccl-tests' first time column)",
-             "model: icnperf's time of the algorithm the library picks (--algorithm auto); "
-             "errors are model / measured - 1",
-             "fitted: rows of at least 1 MiB, where the bandwidth term dominates; the "
-             "library's stated latencies are not fitted"]
     if fmt == "json":
-        return json_text({"inputs": {"machine": machine.name, "set": list(overrides),
-                                     "data": data, "operation": chosen, "api": library,
-                                     "fit": list(result.values), "output": output},
-                          "rms_relative_error": result.rms,
-                          "parameters": [{"parameter": p["parameter"],
-                                          "initial": p["initial_si"], "value": p["value_si"]}
-                                         for p in parameters],
-                          "rows": rows, "assumptions": notes})
+        return json_text(document)
+    rows = document["rows"]
     if fmt == "csv":
         return csv_text(rows, [*rows[0]])
+    inputs = document["inputs"]
+    kind = {True: "time", False: "bandwidth"}
+    parameters = [{"parameter": p["parameter"],
+                   "initial": format_quantity(p["initial"],
+                                              kind[p["parameter"].endswith("latency")], 4),
+                   "value": format_quantity(p["value"],
+                                            kind[p["parameter"].endswith("latency")], 4)}
+                  for p in document["parameters"]]
+    output = inputs["output"]
     page = Page(wide)
-    page.line(f"{machine.name} calibrated from {printable(data)} (nccl-tests, {library} "
-              f"{chosen}, {len(run.rows)} rows, rms relative error of the fitted rows "
-              f"{100 * result.rms:.2f} %)")
+    page.line(f"{inputs['machine']} calibrated from {data_name} (nccl-tests, "
+              f"{inputs['api']} {inputs['operation']}, {len(rows)} rows, rms relative error"
+              f" of the fitted rows {100 * document['rms_relative_error']:.2f} %)")
     page.blank()
     page.table(parameters, PARAMETER_COLUMNS)
     page.blank()
     page.table(rows, ROW_COLUMNS)
     page.blank()
-    page.notes("assumptions", notes)
+    page.notes("assumptions", document["assumptions"])
     if output and not is_standard_output(output):
         page.blank()
         page.line(f"calibrated machine written to {output}")
