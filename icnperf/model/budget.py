@@ -459,9 +459,11 @@ a cold start and longer formulas."""
 
 
 def explain_estimate(ranks: int, algorithm: str, dims: int = REFERENCE_DIMENSIONS,
-                     operation: str | None = None) -> Estimate:
-    """``explain collective``: one algorithm mapped on one layout, and its formula."""
-    memory, seconds = mapping_cost([ranks], [algorithm], dims=[dims], operation=operation)
+                     operation: str | None = None, counted: bool = False) -> Estimate:
+    """``explain collective``: one algorithm mapped on one layout (``counted`` as
+    :func:`mapping_cost`), and its formula."""
+    memory, seconds = mapping_cost([ranks], [algorithm], dims=[dims], operation=operation,
+                                   counted=counted)
     return Estimate(f"explain: {algorithm} on {count(ranks)} ranks", BASE_MEMORY + memory,
                     seconds + SYMBOLIC_SECONDS, "ask for fewer --nodes")
 
@@ -469,11 +471,12 @@ def explain_estimate(ranks: int, algorithm: str, dims: int = REFERENCE_DIMENSION
 def crossover_estimate(ranks: Sequence[int], algorithms: Sequence[str], points: int,
                        fmt: str, what: str = "node count",
                        dims: int = REFERENCE_DIMENSIONS,
-                       operation: str | None = None) -> Estimate:
+                       operation: str | None = None, counted: bool = False) -> Estimate:
     """``crossover collective``: both algorithms on every layout scanned (``ranks`` each,
-    tori of ``dims`` dimensions), ``points`` scan rows."""
+    tori of ``dims`` dimensions; ``counted`` as :func:`mapping_cost`), ``points`` scan
+    rows."""
     map_memory, map_seconds = mapping_cost(ranks, algorithms, dims=[dims] * len(ranks),
-                                           operation=operation)
+                                           operation=operation, counted=counted)
     row_memory, row_seconds = rows_cost(points, fmt)
     return Estimate(f"crossover: {count(points, what)} (up to"
                     f" {count(max(ranks, default=0), 'rank')})",

@@ -12,6 +12,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from icnperf.data.machine import load_machine
 from icnperf.data.skeleton import parse_skeleton
@@ -71,6 +73,20 @@ def test_halo_pairs_are_the_face_neighbours(grid, periodic):
         expected, kk = _brute_halo(grid, periodic, range(len(grid)) if axes is None else axes)
         assert sorted(zip(src.tolist(), dst.tolist())) == expected
         assert k == kk
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=4), st.booleans(), st.data())
+def test_halo_pairs_on_drawn_grids_are_the_face_neighbours(grid, periodic, data):
+    """Strides and edge corrections (no coordinate arrays) against walking every rank."""
+    grid = tuple(grid)
+    axes = data.draw(st.one_of(st.none(), st.lists(st.integers(0, len(grid) - 1),
+                                                    min_size=1, max_size=len(grid),
+                                                    unique=True).map(tuple)))
+    src, dst, k = patterns.halo_pairs(grid, periodic, axes)
+    expected, most = _brute_halo(grid, periodic, range(len(grid)) if axes is None else axes)
+    assert sorted(zip(src.tolist(), dst.tolist())) == expected
+    assert k == most
 
 
 def test_halo_on_a_matching_torus_is_one_hop_with_three_gaps():

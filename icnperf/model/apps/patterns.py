@@ -93,31 +93,38 @@ def halo_grid(ranks: int, dims: int) -> tuple[int, ...]:
 
 
 def halo_pairs(grid: tuple[int, ...], periodic: bool, axes=None):
-    """(sources, destinations, most messages per rank) of a halo on ``grid``."""
-    ranks = np.arange(math.prod(grid), dtype=np.int64)
+    """(sources, destinations, most messages per rank) of a halo on ``grid``: per chosen
+    axis of size > 1, the + then the - neighbour of every rank (ascending), those across
+    the edge of a non-periodic grid left out. A neighbour is the rank ± the axis' stride,
+    across a periodic edge ∓ (size - 1) strides (no coordinate arrays of every axis)."""
+    total = math.prod(grid)
+    ranks = np.arange(total, dtype=np.int64)
     strides = np.cumprod((1, *grid[:-1]))
-    coords = [(ranks // s) % g for s, g in zip(strides, grid)]
     src, dst = [], []
-    count = np.zeros(len(ranks), dtype=np.int64)
+    count = None if periodic else np.zeros(total, dtype=np.int64)
     for axis in (range(len(grid)) if axes is None else axes):
-        size = grid[axis]
+        size = int(grid[axis])
         if size == 1:
             continue
+        stride = int(strides[axis])
+        coord = (ranks // stride) % size
         for step in (1, -1):
-            moved = coords[axis] + step
+            edge = coord == (size - 1 if step == 1 else 0)
             if periodic:
-                keep = np.ones(len(ranks), dtype=bool)
-                moved = moved % size
+                target = ranks + step * stride
+                target[edge] -= step * size * stride
+                src.append(ranks)
+                dst.append(target)
             else:
-                keep = (moved >= 0) & (moved < size)
-            target = ranks + (moved - coords[axis]) * strides[axis]
-            src.append(ranks[keep])
-            dst.append(target[keep])
-            count += keep
+                kept = ranks[~edge]
+                src.append(kept)
+                dst.append(kept + step * stride)
+                count += ~edge
     if not src:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, 0
-    return np.concatenate(src), np.concatenate(dst), int(count.max())
+    most = len(src) if periodic else int(count.max())
+    return np.concatenate(src), np.concatenate(dst), most
 
 
 def check_alltoall(ranks: int) -> None:
