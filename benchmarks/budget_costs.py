@@ -149,7 +149,8 @@ def sizing() -> list[str]:
 
 def evaluated(endpoints: int = 1000) -> list[str]:
     """The full model's time per design it evaluates (``size --shortlist all``, the default
-    workload, dragonfly and 3D tori): model.sizing.design_budget.EVALUATED_DESIGN_SECONDS."""
+    workload, dragonfly and 3D tori): model.sizing.design_budget.EVALUATED_TERM_SECONDS (a design
+    evaluates the 5 terms of the default workload)."""
     lines = []
     for families in ("dragonfly", "torus", "dragonfly,torus"):
         setup = ("from icnperf.model.sizing.space import enumerate_space\n"
