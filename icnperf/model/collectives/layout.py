@@ -439,8 +439,9 @@ class Layout:
             load = tree_routing.message_load(m, w, p, self.tree_routing or "random",
                                              sources, destinations)
         elif name == "dragonfly":
-            hops = dragonfly.dragonfly_route_hops(*values, sources, destinations)
-            load = dragonfly.dragonfly_route_load(*values, sources, destinations)
+            from icnperf.model.topology.dragonfly.routes import dragonfly_route_traffic
+
+            return dragonfly_route_traffic(*values, sources, destinations)
         elif name == "gdragonfly":
             hops = dragonfly.gdragonfly_route_hops(*values, sources, destinations)
             load = dragonfly.gdragonfly_route_load(*values, sources, destinations)

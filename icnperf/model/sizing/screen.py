@@ -40,6 +40,12 @@ ROUNDING = 1e-9
 terms in different orders, and a rounding difference must never put the bound above the
 model's value (float sums of a few hundred terms differ by ~1e-14 relative)."""
 
+WINDOW = 4096
+"""Designs the search examines at once, in proxy order (a larger window when fewer than
+``batch`` of them are open): the first open designs of a window are the first of the whole
+rest, since a design once dominated stays dominated (evaluated points are only added), so
+the choice is the same as examining the whole rest each time, without its cost."""
+
 SHORTLIST_MODES = ("safe", "all")
 """``--shortlist`` words: ``safe`` (the branch and bound) and ``all`` (every design); a
 whole number N asks for the safe screen's designs topped up to N in proxy order."""
@@ -224,19 +230,23 @@ def search(screen: Screen, evaluate: Callable[[list[int]], list[float]],
     run([int(i) for i in np.flatnonzero(screen.canonical)], "NUDT rule")
     run([i for i in dict.fromkeys(taper_representatives(screen).values()) if not known[i]],
         "taper")
-    position = 0
+    position, window = 0, WINDOW
     while position < len(order):
-        rest = order[position:]
+        rest = order[position:position + window]
         points = np.fromiter(time, dtype=np.int64, count=len(time))
         open_ = ~known[rest] & ~_dominated(screen.cost[rest], proxy[rest],
                                            screen.cost[points],
                                            np.fromiter(time.values(), dtype=float,
                                                        count=len(time)))
-        chosen = rest[open_][:max(1, batch)]
-        if not len(chosen):
+        found = np.flatnonzero(open_)[:max(1, batch)]
+        if len(found) < max(1, batch) and position + window < len(order):
+            window *= 4     # too few open designs in the window: look further
+            continue
+        if not len(found):
             break
-        position += int(np.flatnonzero(rest == chosen[-1])[0]) + 1
-        run([int(i) for i in chosen], "screen")
+        position += int(found[-1]) + 1
+        window = WINDOW
+        run([int(i) for i in rest[found]], "screen")
     if isinstance(shortlist, int) and len(time) < shortlist:
         more = [int(i) for i in order if i not in time][:shortlist - len(time)]
         run(more, "top-up")
