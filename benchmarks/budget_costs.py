@@ -149,8 +149,8 @@ def sizing() -> list[str]:
 
 def evaluated(endpoints: int = 1000) -> list[str]:
     """The full model's time per design it evaluates (``size --shortlist all``, the default
-    workload, dragonfly and 3D tori): model.sizing.design_budget.EVALUATED_TERM_SECONDS (a design
-    evaluates the 5 terms of the default workload)."""
+    workload, dragonfly and 3D tori): model.sizing.design_budget.EVALUATED_TERM_SECONDS
+    (a design evaluates the 5 terms of the default workload)."""
     lines = []
     for families in ("dragonfly", "torus", "dragonfly,torus"):
         setup = ("from icnperf.model.sizing.space import enumerate_space\n"
@@ -212,8 +212,8 @@ def report(cases=(("angara-3d", "torus:32x32x32"), ("fugaku", None))) -> list[st
 
 
 MEASURES = {"base": base, "rows": rows, "collectives": collectives, "apps": apps,
-            "simulator": simulator, "sizing": sizing, "evaluated": evaluated, "calibration": calibration,
-            "report": report}
+            "simulator": simulator, "sizing": sizing, "evaluated": evaluated,
+            "calibration": calibration, "report": report}
 
 
 def main() -> None:
