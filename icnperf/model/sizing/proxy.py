@@ -115,7 +115,7 @@ class TrafficTable:
 
 class Proxy:
     """The proxy of a workload on a machine for N endpoints: ``block_proxy(block)`` gives
-    the lower bound (s) of every design of a space.Block and ``keys(block)`` their
+    the lower bound (s) of every design of a space.Block and ``key_rows(block)`` their
     equivalence keys."""
 
     def __init__(self, workload: Workload, machine, n_endpoints: int, blocks=()):

@@ -15,7 +15,7 @@ The front of the evaluated designs is the front of the whole space. Every design
 whole front is evaluated (none can be dominated); an evaluated design dominated by a dropped
 design k is dominated by the evaluated design that dropped k (dominance is transitive).
 
-Designs with equal equivalence keys (proxy.Proxy.keys) have equal full times; once one is
+Designs with equal equivalence keys (proxy.Proxy.key_rows) have equal full times; once one is
 evaluated, the others' proxy becomes that time, exact. The NUDT-rule designs are evaluated
 whatever the screen says, so the study can show them, and so are the cheapest xgft tree of
 each level count and top-level taper (:func:`taper_representatives`), so the study can state what a taper
