@@ -103,18 +103,54 @@ def validation_text(fmt: str, simulation: bool = False, only: str | None = None,
     """The rendered results and whether any check failed."""
     from icnperf.validation.registry import kind_counts
 
+    from icnperf.validation.ranges import VALIDATE_SAMPLING, coverage
+
     results = validation_results(simulation, only, progress)
     failed = any(r["status"] == "fail" for r in results)
+    ranges = range_results(simulation, only)
     if fmt == "json":
         return json_text({"checks": results, "counts": kind_counts(results),
-                          "simulation": simulation}), failed
+                          "simulation": simulation,
+                          "ranges": {"sampling": VALIDATE_SAMPLING.as_record(),
+                                     "checks": ranges, "coverage": coverage(ranges)}}), failed
     if fmt == "csv":
         return csv_text(results, RESULT_KEYS), failed
     text = wide_text(results) if wide else table_text(results)
+    if ranges:
+        text += coverage_text(ranges)
     if not simulation:
         text += ("the flit simulator's cross-checks were not run (about a minute): "
                  "--simulation runs them\n")
     return text, failed
+
+
+def range_results(simulation: bool = False, only: str | None = None) -> list[dict]:
+    """The selected claims that can be predicted on a given machine, each checked against
+    its prediction's range (icnperf.validation.ranges)."""
+    from icnperf.validation import ranges
+
+    return ranges.range_results(select_claims(simulation, only))
+
+
+def coverage_text(ranges: list[dict]) -> str:
+    """The coverage and width lines (issue #31): per counted kind, how many measurements
+    lie inside their predicted range and the ranges' median high/low."""
+    from icnperf.validation.ranges import VALIDATE_SAMPLING, coverage
+
+    sampling = VALIDATE_SAMPLING
+    counts = coverage(ranges)
+    lines = ["", f"ranges of the real-machine claims ({sampling.low:.0%}-{sampling.high:.0%} "
+             f"of {sampling.samples} draws of each preset's inputs, seed {sampling.seed}):"]
+    for kind, title in (("predicted", "predicted"), ("post-hoc", "post hoc")):
+        count = counts[kind]
+        if count["claims"]:
+            lines.append(f"  {title + ':':10} {count['inside']} of {count['claims']} "
+                         f"measurements inside their range; median width (high/low) "
+                         f"{count['median_width']:.2f}")
+    if counts["calibrated"]["claims"]:
+        lines.append(f"  {counts['calibrated']['claims']} calibrated not counted (fitted to "
+                     "the measurement)")
+    return "\n".join(lines) + "\n"
 
 
 def write_validation_page(output: str, force: bool, simulation: bool = False,
