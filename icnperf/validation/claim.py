@@ -36,8 +36,9 @@ Tolerance kinds and the error they compare (error <= tolerance passes):
   max(0, measured - predicted) / |measured|, so the printed prediction is the statistic
 * ``inside``: the prediction is a range [low, high] (``predict_range``); error is how far
   the measurement lies outside it, relative to the measurement,
-  max(0, low - measured, measured - high) / |measured|, so 0 when it is inside; the
-  tolerance is 0 (icnperf.validation.ranges makes such a claim of any claim that can be
+  max(0, low - measured, measured - high) / |measured|, so 0 when it is inside; a
+  tolerance of 0 asks for the measurement inside (icnperf.validation.ranges makes such a
+  claim of any claim that can be
   predicted on a given machine: its band is then the prediction's 5-95 % range over draws
   of the machine's inputs, docs/machine-format.md "Uncertainty")
 
@@ -204,14 +205,17 @@ def evaluate(claim: Claim) -> CheckResult:
     low = high = None
     if claim.tolerance_kind == "inside":
         low, high = (float(end) for end in claim.predict_range())
-        error = range_error(measured, low, high)
-    else:
-        error = error_of(measured, predicted, claim.tolerance_kind)
+
+    def error_from(reference: float) -> float:
+        if claim.tolerance_kind == "inside":
+            return range_error(reference, low, high)
+        return error_of(reference, predicted, claim.tolerance_kind)
+
+    error = error_from(measured)
     if within(error, claim.tolerance):
         status = "pass"
     elif claim.discrepancy and claim.expected is not None and within(
-            error_of(claim.expected, predicted, claim.tolerance_kind),
-            expected_tolerance(claim)):
+            error_from(claim.expected), expected_tolerance(claim)):
         status = "known-discrepancy"
     elif claim.open_reason and claim.open_tolerance is not None and within(
             error, claim.open_tolerance):

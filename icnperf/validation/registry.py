@@ -73,10 +73,9 @@ def problems(claims: list[Claim]) -> list[str]:
         if (c.machine is None) != (c.predict_on is None):
             out.append(f"{c.id}: a claim predicted on a given machine names both the preset "
                        "(machine) and the function (predict_on)")
-        if (c.tolerance_kind == "inside") != (c.predict_range is not None) or (
-                c.tolerance_kind == "inside" and (c.tolerance != 0 or c.discrepancy)):
+        if (c.tolerance_kind == "inside") != (c.predict_range is not None):
             out.append(f"{c.id}: a claim of tolerance kind inside has a range function "
-                       "(predict_range), tolerance 0 and no discrepancy, and only it has one")
+                       "(predict_range), and only it has one")
     return out
 
 
