@@ -57,7 +57,7 @@ def test_registry_rules_of_inside_and_predict_on():
 def test_predict_on_the_preset_is_predict():
     """Every claim predicted on a given machine gives its own prediction on its preset."""
     claims = ranged(all_claims(runs=("closed-form",)))
-    assert len(claims) == 17
+    assert len(claims) == 33
     for claim in claims:
         assert claim.predict_on(load_machine(claim.machine)) == pytest.approx(
             claim.predict(), rel=1e-12), claim.id
