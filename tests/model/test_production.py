@@ -48,3 +48,53 @@ def test_noise_delay_median_rises_with_ranks_and_steps():
     assert (few, many) == (0.0, pytest.approx(4e-4))
     assert noise_delay_quantile(0.5, 100_000, 17, 2e-6, 100.0, 1e-4) == pytest.approx(
         1.7e-3)
+
+
+# --- the [production] machine section --------------------------------------------------
+
+PRODUCTION_TOML = '''format = 1
+name = "busy"
+topology = "torus:4x4"
+[production]
+noise_frequency.value = "100 Hz"
+noise_frequency.source = "a cited measurement"
+noise_frequency.kind = "secondary"
+noise_duration.value = "25 us"
+noise_duration.source = "a cited measurement"
+noise_duration.kind = "stated"
+noise_duration.uncertainty = "5 us"
+background_utilization.value = 0.3
+background_utilization.source = "a cited link study"
+background_utilization.kind = "assumed"
+'''
+
+
+def test_production_section_reads_and_writes_back(tmp_path):
+    from icnperf.data.machine import load_machine, write_machine
+
+    path = tmp_path / "busy.toml"
+    path.write_text(PRODUCTION_TOML)
+    machine = load_machine(str(path))
+    assert machine.production == {"noise_frequency": 100.0, "noise_duration": 25e-6,
+                                  "background_utilization": 0.3}
+    assert machine.spread("production.noise_duration").amount == pytest.approx(5e-6)
+    assert machine.spread("production.background_utilization").amount == 0.2  # assumed
+    again = tmp_path / "again.toml"
+    write_machine(machine, str(again))
+    assert load_machine(str(again)) == machine
+
+
+def test_presets_are_empty_machines():
+    from icnperf.data.machine import list_presets, load_machine
+
+    assert all(not load_machine(name).production for name, _ in list_presets())
+
+
+def test_utilization_above_one_is_refused(tmp_path):
+    from icnperf.data.machine import load_machine
+    from icnperf.errors import InputError
+
+    path = tmp_path / "bad.toml"
+    path.write_text(PRODUCTION_TOML.replace("value = 0.3", "value = 1.5"))
+    with pytest.raises(InputError, match="background_utilization"):
+        load_machine(str(path))
