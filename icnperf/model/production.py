@@ -70,3 +70,72 @@ def noise_delay_quantile(quantile: float, ranks: int, steps: int, step_time: flo
         if cumulative >= quantile * (1 - 1e-12):
             return k * duration
     return steps * duration
+
+
+def production_quantiles(time: float, steps: int, ranks: int, *, queueing_per_step=0.0,
+                         frequency=0.0, duration=0.0,
+                         quantiles=(0.05, 0.5, 0.95)) -> tuple[float, ...]:
+    """A collective's time (s) on a production machine at each of ``quantiles``: its
+    empty-machine ``time`` over ``steps`` synchronising steps on ``ranks`` ranks, plus each
+    step's background queueing delay (``queueing_per_step``, s: the M/D/1 mean at the
+    background's offered load) and the noise delay's quantile with the steps' mean length
+    time / steps (:func:`noise_delay_quantile`). The median is the production point
+    prediction; the outer quantiles its range."""
+    base = time + steps * queueing_per_step
+    if not (frequency and duration):
+        return tuple(base for _ in quantiles)
+    step_time = time / steps
+    return tuple(base + noise_delay_quantile(q, ranks, steps, step_time, frequency, duration)
+                 for q in quantiles)
+
+
+def collective_production(machine, operation: str, algorithm: str, size: float, layout,
+                          api: str = "mpi", quantiles=(0.05, 0.5, 0.95)) -> dict:
+    """A point-to-point collective on ``layout`` (one process per node) under the machine's
+    ``[production]`` values (absent ones: no effect): its empty-machine time, its steps
+    (collectives.schedules), the background's offered load (:func:`offered_load` of the
+    uniform-traffic saturation estimate) and queueing delay per step (the p2p M/D/1 delay
+    at the topology's average distance, model/network/table.py), the noise's hit
+    probability per step, and the production time at each of ``quantiles`` (s)."""
+    from icnperf.errors import InputError
+    from icnperf.model.collectives import collective_time
+    from icnperf.model.collectives.schedules import schedule
+    from icnperf.model.network import p2p_table
+
+    values = machine.production
+    try:
+        steps = sum(step.count for step in schedule(algorithm, operation, layout))
+    except InputError as exc:
+        raise InputError(f"production effects need a step schedule: {exc}") from None
+    time = float(collective_time(machine, operation, algorithm, [size], layout=layout,
+                                 api=api).time[0])
+    load = 0.0
+    queueing = 0.0
+    utilisation = float(values.get("background_utilization", 0.0))
+    if utilisation:
+        load = offered_load(utilisation, _saturation(machine))
+        queueing = float(p2p_table(machine, [size], None, api, offered_load=load)
+                         .columns["queueing_delay_s"][0])
+    frequency = float(values.get("noise_frequency", 0.0))
+    duration = float(values.get("noise_duration", 0.0))
+    return {
+        "time_s": time, "steps": steps, "ranks": layout.ranks, "offered_load": load,
+        "queueing_per_step_s": queueing,
+        "noise_hit_probability": step_hit_probability(layout.ranks, time / steps, frequency),
+        "quantiles": tuple(quantiles),
+        "production_time_s": production_quantiles(
+            time, steps, layout.ranks, queueing_per_step=queueing, frequency=frequency,
+            duration=duration, quantiles=quantiles),
+    }
+
+
+def _saturation(machine) -> float:
+    """The uniform-traffic saturation estimate of the machine's topology (flits per
+    endpoint per cycle; model/topology/saturation.py, as ``predict p2p --load`` uses)."""
+    from icnperf.model.topology.saturation import machine_router, saturation_of
+    from icnperf.model.topology.spec import parse_spec
+
+    spec = parse_spec(machine.topology)
+    metrics = spec.evaluate()
+    return float(saturation_of(spec.family.name, spec.params, metrics, "uniform",
+                               machine_router(machine))["saturation_estimate"])

@@ -4,8 +4,9 @@ import math
 
 import pytest
 
-from icnperf.model.production import (noise_delay_mean, noise_delay_quantile,
-                                      offered_load, step_hit_probability)
+from icnperf.model.production import (collective_production, noise_delay_mean,
+                                      noise_delay_quantile, offered_load,
+                                      production_quantiles, step_hit_probability)
 
 
 def test_offered_load_is_the_utilisation_of_the_saturation_load():
@@ -98,3 +99,77 @@ def test_utilization_above_one_is_refused(tmp_path):
     path.write_text(PRODUCTION_TOML.replace("value = 0.3", "value = 1.5"))
     with pytest.raises(InputError, match="background_utilization"):
         load_machine(str(path))
+
+
+# --- a collective under production effects ----------------------------------------------
+
+
+def test_production_quantiles_add_queueing_per_step_and_noise():
+    # 4 steps of 1 us on 1 rank with f t = ln 2 per step: q = 1/2, Binomial(4, 1/2):
+    # P(<=0) = 1/16, P(<=1) = 5/16, P(<=2) = 11/16, P(<=3) = 15/16, so the 5 % point is
+    # 0 detours, the median 2, the 95 % point 4; 10 ns queueing per step adds 40 ns
+    f = math.log(2) / 1e-6
+    low, mid, high = production_quantiles(4e-6, 4, 1, queueing_per_step=1e-8, frequency=f,
+                                          duration=3e-6)
+    assert (low, mid, high) == pytest.approx((4.04e-6, 10.04e-6, 16.04e-6))
+    assert production_quantiles(4e-6, 4, 1) == (4e-6, 4e-6, 4e-6)
+
+
+def _piz_daint(*overrides):
+    from icnperf.data.machine import load_machine
+    from icnperf.model.collectives import Layout
+
+    machine = load_machine("piz-daint").with_overrides(list(overrides))
+    return machine, Layout.from_topology(machine.topology).on_part(16)
+
+
+def test_empty_production_section_changes_nothing():
+    from icnperf.model.collectives import collective_time
+
+    machine, layout = _piz_daint()
+    out = collective_production(machine, "allreduce", "recursive-doubling", 8, layout)
+    empty = float(collective_time(machine, "allreduce", "recursive-doubling", [8],
+                                  layout=layout).time[0])
+    assert out["steps"] == 4                        # lg 16 exchanges
+    assert out["production_time_s"] == (empty, empty, empty)
+    assert (out["offered_load"], out["queueing_per_step_s"]) == (0.0, 0.0)
+
+
+def test_noise_on_a_collective_by_hand():
+    # hypothetical values (not a machine's): 1 kHz detours of 50 us on each of 16 ranks
+    machine, layout = _piz_daint("production.noise_frequency=1kHz",
+                                 "production.noise_duration=50us")
+    out = collective_production(machine, "allreduce", "ring", 8, layout)
+    assert out["steps"] == 30                       # 2 (P - 1) ring steps
+    q = 1 - math.exp(-16 * 1000 * out["time_s"] / 30)
+    assert out["noise_hit_probability"] == pytest.approx(q)
+    low, mid, high = out["production_time_s"]
+    assert low <= mid <= high and low >= out["time_s"]
+    # the median adds d x the binomial median of Binomial(30, q)
+    k = next(k for k in range(31)
+             if sum(math.comb(30, i) * q ** i * (1 - q) ** (30 - i) for i in range(k + 1))
+             >= 0.5)
+    assert mid == pytest.approx(out["time_s"] + k * 50e-6)
+
+
+def test_background_is_offered_load_at_the_utilisation():
+    # hypothetical 30 % background: lambda = 0.3 x the saturation estimate, each step pays
+    # the p2p M/D/1 delay at that load
+    from icnperf.model.network import p2p_table
+    from icnperf.model.production import _saturation
+
+    machine, layout = _piz_daint("production.background_utilization=0.3")
+    out = collective_production(machine, "allreduce", "recursive-doubling", 8, layout)
+    assert out["offered_load"] == pytest.approx(0.3 * _saturation(machine))
+    wait = float(p2p_table(machine, [8], None, "mpi", offered_load=out["offered_load"])
+                 .columns["queueing_delay_s"][0])
+    assert wait > 0
+    assert out["production_time_s"][1] == pytest.approx(out["time_s"] + 4 * wait)
+
+
+def test_a_collective_without_a_schedule_is_refused():
+    from icnperf.errors import InputError
+
+    machine, layout = _piz_daint()
+    with pytest.raises(InputError, match="step schedule"):
+        collective_production(machine, "allreduce", "hw-tree", 8, layout)
