@@ -173,3 +173,55 @@ def test_a_collective_without_a_schedule_is_refused():
     machine, layout = _piz_daint()
     with pytest.raises(InputError, match="step schedule"):
         collective_production(machine, "allreduce", "hw-tree", 8, layout)
+
+
+# --- predict collective --production ---------------------------------------------------
+
+
+def _predict(*args):
+    from click.testing import CliRunner
+
+    from icnperf.cli import cli
+
+    return CliRunner().invoke(cli, ["predict", "collective", "allreduce", "--machine",
+                                    "piz-daint", "--nodes", "16", "--bytes", "8",
+                                    "--algorithm", "recursive-doubling", *args])
+
+
+def test_predict_production_json_takes_the_median():
+    import json
+
+    # hypothetical values (not a machine's): every one of 4 steps is hit when P f t >> 1
+    plain = json.loads(_predict("--format", "json").output)["rows"][0]
+    busy = json.loads(_predict("--format", "json", "--production",
+                               "--set", "production.noise_frequency=1MHz",
+                               "--set", "production.noise_duration=10us").output)
+    row = busy["rows"][0]
+    assert row["empty_time_s"] == plain["time_s"]
+    # q = 1 - exp(-16 x 1e6 x T/4) = 1 - exp(-21.7): all 4 steps delayed, 40 us added
+    assert row["time_s"] == pytest.approx(plain["time_s"] + 4e-5)
+    assert row["time_s_low"] == row["time_s_high"] == row["time_s"]
+    assert row["production_steps"] == 4
+    assert busy["inputs"]["production"] == {"noise_frequency": 1e6, "noise_duration": 1e-5}
+    assert "production" not in json.loads(_predict("--format", "json").output)["inputs"]
+
+
+def test_predict_production_on_an_empty_machine_is_one_line():
+    result = _predict("--production")
+    assert result.exit_code == 2
+    assert "has no [production] values" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_predict_production_refuses_uncertainty():
+    result = _predict("--production", "--uncertainty")
+    assert result.exit_code == 2 and "--production takes" in result.output
+
+
+def test_predict_production_table_fits_and_says_what_it_applied():
+    result = _predict("--production", "--set", "production.noise_frequency=1kHz",
+                      "--set", "production.noise_duration=20us")
+    assert result.exit_code == 0, result.output
+    assert "production: time is the median" in result.output
+    assert "noise_frequency 1 kHz" in result.output
+    assert all(len(line) <= 100 for line in result.output.splitlines())
