@@ -5,8 +5,9 @@ The default table fits 100 columns: one table per claim kind (predicted, post-ho
 calibrated, regression), each row a claim's id, measured (or reference) value, prediction, error,
 tolerance and status, with its quantity (and, for a calibrated claim, what was fitted to it)
 on the lines under it; the reasons of known discrepancies, open misses and failures follow
-as numbered, wrapped notes, then the counts. ``wide`` gives the full layout of one line per
-claim.
+as numbered, wrapped notes, then the counts, then the ranges' coverage and width over the
+claims predicted on a preset (icnperf.validation.ranges; JSON: ``ranges``). ``wide`` gives
+the full layout of one line per claim.
 
 By default the flit simulator's cross-checks (``runs == "simulation"``, about a minute) are
 left out; ``simulation=True`` runs them too.
