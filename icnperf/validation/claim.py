@@ -37,10 +37,10 @@ Tolerance kinds and the error they compare (error <= tolerance passes):
 * ``inside``: the prediction is a range [low, high] (``predict_range``); error is how far
   the measurement lies outside it, relative to the measurement,
   max(0, low - measured, measured - high) / |measured|, so 0 when it is inside; a
-  tolerance of 0 asks for the measurement inside (icnperf.validation.ranges makes such a
-  claim of any claim that can be
-  predicted on a given machine: its band is then the prediction's 5-95 % range over draws
-  of the machine's inputs, docs/machine-format.md "Uncertainty")
+  tolerance of 0 asks for the measurement inside. icnperf.validation.ranges makes such a
+  claim of any claim that can be predicted on a given machine: its band is then the
+  prediction's 5-95 % range over draws of the machine's inputs (docs/machine-format.md,
+  "Uncertainty")
 
 A claim predicted on one preset may say so: ``machine`` names the preset and
 ``predict_on(machine)`` computes the same prediction on a given machine object (a drawn

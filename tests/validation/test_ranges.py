@@ -146,3 +146,11 @@ def test_validate_without_ranged_claims_prints_no_coverage():
     result = _validate("--only", "nudt-*")
     assert result.exit_code == 0
     assert "ranges of the real-machine claims" not in result.output
+
+
+def test_inside_reads_in_the_table_terms():
+    from icnperf.reports.text.validate import error_text, tolerance_text
+
+    assert tolerance_text(0.0, "inside") == "in range"
+    assert tolerance_text(0.05, "inside") == "5 % out"
+    assert error_text(1 / 13, "inside") == "7.69 %"

@@ -184,14 +184,16 @@ def tolerance_text(tolerance: float, kind: str) -> str:
         return f"×{tolerance:g}"
     if kind == "ordering":
         return "order"
+    if kind == "inside":
+        return "in range" if tolerance == 0 else f"{100 * tolerance:.3g} % out"
     return "at least" if tolerance == 0 else f"{100 * tolerance:.3g} % under"
 
 
 def error_text(error: float | None, kind: str) -> str:
-    """An error in its tolerance's terms (percent for relative and at-least)."""
+    """An error in its tolerance's terms (percent for relative, at-least and inside)."""
     if error is None:
         return "-"
-    if kind in ("relative", "at-least"):
+    if kind in ("relative", "at-least", "inside"):
         return f"{100 * error:.3g} %"
     if kind == "percentage-points":
         return f"{error:.3g} pp"
