@@ -116,8 +116,8 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
 @click.option("--production", is_flag=True,
               help="Times on a busy production machine: the machine's [production] OS noise"
                    " and background traffic (docs/machine-format.md); the time is the"
-                   " median, with its 5-95 % range. One process per node, point-to-point"
-                   " algorithms.")
+                   " median, with its 5-95 % range (with --uncertainty, over the drawn"
+                   " inputs too). One process per node, point-to-point algorithms.")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
@@ -152,10 +152,9 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
         return
     from icnperf.reports.text.predict import collective_text
 
-    if production and (uncertainty or (processes_per_node or 1) > 1 or placement != "linear"):
-        raise click.UsageError("--production takes one process per node, linear placement"
-                               " and no --uncertainty (their combination is not modelled"
-                               " yet)")
+    if production and ((processes_per_node or 1) > 1 or placement != "linear"):
+        raise click.UsageError("--production takes one process per node and linear"
+                               " placement (other layouts are not modelled yet)")
     emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
                          api, fmt, processes_per_node or 1, placement, wide, hierarchy,
                          element_size, buffers, sampling_of(uncertainty, samples, seed),

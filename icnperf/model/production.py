@@ -139,3 +139,19 @@ def _saturation(machine) -> float:
     metrics = spec.evaluate()
     return float(saturation_of(spec.family.name, spec.params, metrics, "uniform",
                                machine_router(machine))["saturation_estimate"])
+
+
+def production_draws(time, steps: int, ranks: int, *, queueing_per_step=0.0,
+                     frequency=0.0, duration=0.0, rng=None):
+    """One draw of the production time (s) per element of ``time`` (an array: one empty-
+    machine time per draw of the inputs, with its own queueing, frequency and duration
+    arrays or scalars): time + S x queueing + d x K, K ~ Binomial(S, q) drawn with ``rng``
+    (a NumPy Generator), q from each draw's mean step length time / steps."""
+    import numpy as np
+
+    time = np.asarray(time, dtype=float)
+    base = time + steps * np.asarray(queueing_per_step, dtype=float)
+    frequency = np.broadcast_to(np.asarray(frequency, dtype=float), time.shape)
+    duration = np.broadcast_to(np.asarray(duration, dtype=float), time.shape)
+    q = -np.expm1(-ranks * frequency * time / steps)
+    return base + duration * rng.binomial(steps, q)

@@ -213,9 +213,23 @@ def test_predict_production_on_an_empty_machine_is_one_line():
     assert "Traceback" not in result.output
 
 
-def test_predict_production_refuses_uncertainty():
-    result = _predict("--production", "--uncertainty")
+def test_predict_production_refuses_other_layouts():
+    result = _predict("--production", "--placement", "spread")
     assert result.exit_code == 2 and "--production takes" in result.output
+
+
+def test_production_with_uncertainty_shifts_the_drawn_times():
+    """Every step delayed in every draw (P f t >> 1, hypothetical values): each draw's total
+    is its empty time + 4 x 10 us, so the range is the --uncertainty range moved by 40 us."""
+    import json
+
+    plain = json.loads(_predict("--format", "json", "--uncertainty").output)["rows"][0]
+    busy = json.loads(_predict("--format", "json", "--uncertainty", "--production",
+                               "--set", "production.noise_frequency=1MHz",
+                               "--set", "production.noise_duration=10us").output)["rows"][0]
+    assert busy["time_s_low"] == pytest.approx(plain["time_s_low"] + 4e-5, rel=1e-9)
+    assert busy["time_s_high"] == pytest.approx(plain["time_s_high"] + 4e-5, rel=1e-9)
+    assert plain["time_s_low"] + 4e-5 <= busy["time_s"] <= plain["time_s_high"] + 4e-5
 
 
 def test_predict_production_table_fits_and_says_what_it_applied():

@@ -542,10 +542,15 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
                 with_buffers(drawn, buffers), operation, algorithm, layouts, sizes, api,
                 processes_per_node, placement, mode, element_size)[0],
             COLLECTIVE_RANGED, sampling))
-    if production:
+    if production and sampling is None:
         from icnperf.reports.text.production import production_rows
 
         rows = production_rows(machine, rows, operation, layouts, api)
+    elif production:
+        from icnperf.reports.text.production import production_ranged_rows
+
+        rows = production_ranged_rows(base, lambda drawn: with_buffers(drawn, buffers), rows,
+                                      operation, layouts, api, sampling)
     absent = (absent_notes(machine, operation, layouts, processes_per_node, placement, mode)
               if algorithm == "all" else [])
     require_finite(rows, ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree"),
@@ -593,7 +598,7 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
             from icnperf.reports.text.production import production_line
 
             page.line(production_line(machine))
-        else:
+        if sampling is not None:
             page.line(sampling_line(sampling))
     page.blank()
     lines = _shared_then_own(assumptions)
