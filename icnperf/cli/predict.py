@@ -113,6 +113,11 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
                    " groups (dragonflies), or a random permutation (seed 0).")
 @BUFFERS_OPTION
 @uncertainty_options
+@click.option("--production", is_flag=True,
+              help="Times on a busy production machine: the machine's [production] OS noise"
+                   " and background traffic (docs/machine-format.md); the time is the"
+                   " median, with its 5-95 % range (with --uncertainty, over the drawn"
+                   " inputs too). One process per node, point-to-point algorithms.")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
@@ -121,8 +126,8 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                nodes: str | None, shape: str | None, sizes: str, algorithm: str,
                element_size: str, api: str, processes_per_node: int, hierarchy: str | None,
                placement: str, buffers: str, uncertainty: bool, samples: int | None,
-               seed: int | None, fmt: str, output: str | None, force: bool,
-               wide: bool) -> None:
+               seed: int | None, production: bool, fmt: str, output: str | None,
+               force: bool, wide: bool) -> None:
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
     dragonfly."""
@@ -134,7 +139,8 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                                           ("--placement", placement != "linear"),
                                           ("--buffers", buffers != "host"),
                                           ("--element-size", element_size != "8B"),
-                                          ("--uncertainty", uncertainty))
+                                          ("--uncertainty", uncertainty),
+                                          ("--production", production))
                  if given]
         if stray:
             raise click.UsageError(f"{', '.join(stray)} does not apply with --api {api} (GPU"
@@ -146,9 +152,13 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
         return
     from icnperf.reports.text.predict import collective_text
 
+    if production and ((processes_per_node or 1) > 1 or placement != "linear"):
+        raise click.UsageError("--production takes one process per node and linear"
+                               " placement (other layouts are not modelled yet)")
     emit(collective_text(operation, machine_name, overrides, nodes, shape, sizes, algorithm,
                          api, fmt, processes_per_node or 1, placement, wide, hierarchy,
-                         element_size, buffers, sampling_of(uncertainty, samples, seed)),
+                         element_size, buffers, sampling_of(uncertainty, samples, seed),
+                         production),
          output, force)
 
 

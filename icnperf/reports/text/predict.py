@@ -482,13 +482,14 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
                     algorithm: str, api: str, fmt: str, processes_per_node: int = 1,
                     placement: str = "linear", wide: bool = False,
                     hierarchy: str | None = None, element_size_text: str = "8B",
-                    buffers: str = "host", sampling=None) -> str:
+                    buffers: str = "host", sampling=None, production: bool = False) -> str:
     """The rendered ``predict collective`` table (``wide``: at full width). Without
     --nodes/--shape the machine's own topology is used, whatever its family (torus, fat tree,
     Clos, dragonfly, megafly). ``element_size_text``: one element of the data (default a
     double), for the auto rules' element counts and Rabenseifner's whole-element split.
     ``sampling``: each row's 5-95 % range of :data:`COLLECTIVE_RANGED` over draws of the
-    inputs."""
+    inputs. ``production``: each row's time under the machine's ``[production]`` values
+    (reports/text/production.py)."""
     from icnperf.data.limits import within_limits
     from icnperf.data.machine import load_machine
     from icnperf.model.budget import collective_estimate
@@ -541,6 +542,15 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
                 with_buffers(drawn, buffers), operation, algorithm, layouts, sizes, api,
                 processes_per_node, placement, mode, element_size)[0],
             COLLECTIVE_RANGED, sampling))
+    if production and sampling is None:
+        from icnperf.reports.text.production import production_rows
+
+        rows = production_rows(machine, rows, operation, layouts, api)
+    elif production:
+        from icnperf.reports.text.production import production_ranged_rows
+
+        rows = production_ranged_rows(base, lambda drawn: with_buffers(drawn, buffers), rows,
+                                      operation, layouts, api, sampling)
     absent = (absent_notes(machine, operation, layouts, processes_per_node, placement, mode)
               if algorithm == "all" else [])
     require_finite(rows, ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree"),
@@ -555,7 +565,9 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
                                      "placement": placement, "hierarchy": mode,
                                      "element_bytes": element_size, "buffers": buffers,
                                      **({} if sampling is None else
-                                        {"uncertainty": sampling.as_dict(base)})},
+                                        {"uncertainty": sampling.as_dict(base)}),
+                                     **({"production": dict(machine.production)}
+                                        if production else {})},
                           "assumptions": {a: list(n) for a, n in assumptions.items()},
                           "absent": absent, "rows": rows})
     if fmt == "csv":
@@ -575,14 +587,19 @@ def collective_text(operation: str, machine_name: str, overrides: tuple[str, ...
     if mode == "node" and processes_per_node > 1:
         columns = (*columns[:5], Column("node_local_s", "in node", _quantity("time")),
                    *columns[5:])
-    if sampling is None:
+    if sampling is None and not production:
         page.table(rows, columns)
     else:
         from icnperf.reports.text.ranges import add_cells, sampling_line, table_columns
 
         page.table(add_cells(rows, ("time_s",), columns), table_columns(columns, ("time_s",)))
         page.blank()
-        page.line(sampling_line(sampling))
+        if production:
+            from icnperf.reports.text.production import production_line
+
+            page.line(production_line(machine))
+        if sampling is not None:
+            page.line(sampling_line(sampling))
     page.blank()
     lines = _shared_then_own(assumptions)
     if algorithm == "auto" and rows:
