@@ -463,6 +463,37 @@ def test_workload_skeleton_paths_stay_in_the_workloads_folder(tmp_path, app, exi
     _ok(icnperf_run(tmp_path, "size", "--endpoints", "64", "--workload", "w/w.toml"))
 
 
+def test_a_skeleton_outside_the_folder_is_read_when_named_on_the_command_line(tmp_path):
+    """Reproducer 7's exception: ``size --app-file FILE`` allows the file the workload names
+    outside its folder (the paths compared once resolved: FILE from the working folder, the
+    workload's from its own). The study equals the one of the same skeleton copied into the
+    workload's folder, which needs no option; a named file the workload does not name, or
+    one the workload names through another path to another file, is refused in one line."""
+    folder = tmp_path / "w"
+    folder.mkdir()
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "fitme.toml").write_text(FITME)
+    (folder / "fitme.toml").write_text(FITME)
+    (folder / "inside.toml").write_text(_workload("fitme.toml"))
+    (folder / "w.toml").write_text(_workload("../shared/fitme.toml"))
+    study = ["size", "--endpoints", "64", "--families", "torus,fattree", "--format", "json"]
+    _one_line_error(icnperf_run(tmp_path, *study, "--workload", "w/w.toml"))
+    named = json.loads(_ok(icnperf_run(tmp_path, *study, "--workload", "w/w.toml",
+                                       "--app-file", "shared/fitme.toml")))
+    copied = json.loads(_ok(icnperf_run(tmp_path, *study, "--workload", "w/inside.toml")))
+    assert named["inputs"]["app_files"] == ["shared/fitme.toml"]
+    assert copied["inputs"]["app_files"] == []
+    assert len(named["designs"]) == len(copied["designs"]) > 10
+    assert named["designs"] == copied["designs"]
+    line = _one_line_error(icnperf_run(tmp_path, *study, "--workload", "w/inside.toml",
+                                       "--app-file", "shared/fitme.toml"))
+    assert "--app-file shared/fitme.toml: w/inside.toml names no such skeleton file" in line
+    line = _one_line_error(icnperf_run(tmp_path, *study, "--workload", "w/w.toml",
+                                       "--app-file", "/etc/passwd"))
+    assert "workload app '../shared/fitme.toml': a skeleton file must be in" in line
+    assert "or named with --app-file" in line
+
+
 @pytest.mark.parametrize("signal_name, status", [("SIGTERM", 143), ("SIGHUP", 129)])
 def test_a_terminated_write_leaves_no_temporary_file(tmp_path, signal_name, status):
     """Reproducer 5: a million-row CSV written to -o, stopped once its temporary file
