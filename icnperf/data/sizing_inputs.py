@@ -44,6 +44,9 @@ def load_workload(path: str | Path | None = None, named: tuple = ()):
     path is told rather than ignored."""
     from icnperf.model.sizing.workload import workload_from_dict
 
+    if named and not path:
+        raise InputError("--app-file names a skeleton file of a workload: give the workload "
+                         "with --workload FILE (the bundled one names none)")
     workload_file = Path(path) if path else DEFAULT_WORKLOAD
     origin = printable(workload_file)
     allowed = _named_files(named)
@@ -85,12 +88,27 @@ MAX_TERMS = 1000
 the work estimate of ``size`` counts them too)."""
 
 
+MAX_ALGORITHM_LIST = 32
+"""Most names in a term's ``algorithm`` list (icnperf defines fewer algorithms than that;
+each name is evaluated on every design: 100,000 copies of one name ran past 25 s)."""
+
+
 def _check_size(document: dict, origin: str) -> None:
-    terms = sum(len(v) for k, v in document.items()
-                if k in ("collective", "app") and isinstance(v, list))
+    """Refuse, before any term is read, more terms than MAX_TERMS or an algorithm list
+    longer than MAX_ALGORITHM_LIST."""
+    lists = {k: v for k, v in document.items()
+             if k in ("collective", "app") and isinstance(v, list)}
+    terms = sum(len(v) for v in lists.values())
     if terms > MAX_TERMS:
         raise InputError(f"{origin}: {terms:,} terms, over the {MAX_TERMS:,} a workload may "
                          "have")
+    for kind, items in lists.items():
+        for number, item in enumerate(items, 1):
+            names = item.get("algorithm") if isinstance(item, dict) else None
+            if isinstance(names, list) and len(names) > MAX_ALGORITHM_LIST:
+                raise InputError(f"{origin}: {kind} {number}: an algorithm list of "
+                                 f"{len(names):,} names, over the {MAX_ALGORITHM_LIST} a term"
+                                 " may have")
 
 
 def skeleton_of(app: str, folder: Path, named: dict | tuple = (), used: set | None = None):
