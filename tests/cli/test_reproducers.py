@@ -359,6 +359,31 @@ HOSTILE = [
      ["all-to-all", "4,194,304 messages", "!}}"]),
     ("8-size-50-terms-estimated", ["size", "--endpoints", "1000", "--workload", "w.toml"],
      {"w.toml": _workload(terms=50)}, ["50 workload terms", "ICNPERF_MAX_SECONDS"]),
+    # held out: variants of the kinds above, not listed in the issue
+    ("held-param-1e999999999", ["predict", "app", "jacobi3d", "--machine", "angara-4d",
+                                "--nodes", "16", "--param", "n=1e999999999"], {},
+     ["--param 'n=1e999999999'", "beyond the largest number"]),
+    ("held-param-1e-999999999", ["explain", "app", "jacobi3d", "--machine", "angara-4d",
+                                 "--nodes", "16", "--param", "n=1e-999999999"], {},
+     ["closer to zero than the smallest number"]),
+    ("held-param-5000-digits", ["predict", "app", "jacobi3d", "--machine", "angara-4d",
+                                "--nodes", "16", "--param", "n=" + "9" * 5000], {},
+     ["more than 400 characters"]),
+    ("held-problem-1e999999999", ["size", "--endpoints", "64", "--workload", "w.toml"],
+     {"w.toml": _workload("jacobi3d") + '[app.problem]\nn = "1e999999999"\n'},
+     ["parameter n", "beyond the largest number"]),
+    ("held-toml-5000-digits", ["predict", "app", "./s.toml", "--machine", "angara-4d"],
+     {"s.toml": _skeleton('flops = "n"', f"[parameters]\nn = {'9' * 5000}\n")},
+     ["s.toml", "more than 4,300 digits"]),
+    ("held-machine-5000-digits", ["predict", "p2p", "--machine", "./m.toml"],
+     {"m.toml": ANGARA_4D + f"\n[extra]\nx = {'9' * 5000}\n"}, ["more than 4,300 digits"]),
+    ("held-preset-name-5000", ["machine", "x" * 5000], {}, ["unknown machine preset"]),
+    ("held-app-name-5000", ["explain", "app", "x" * 5000, "--machine", "angara-4d"], {},
+     ["unknown application"]),
+    ("held-algorithm-list-100000", ["size", "--endpoints", "64", "--workload", "w.toml"],
+     {"w.toml": _workload(terms=1).replace("nodes = 64", "nodes = 64\nalgorithm = ["
+                                           + ", ".join(['"ring"'] * 100_000) + "]")},
+     ["collective 1", "100,000 names", "32"]),
 ]
 
 
