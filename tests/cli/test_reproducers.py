@@ -148,16 +148,20 @@ def _one_line_error(result: subprocess.CompletedProcess) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("args, files, words", [case[1:] for case in REFUSED],
-                         ids=[case[0] for case in REFUSED])
-def test_refused_in_one_line(tmp_path, args, files, words):
-    inputs = _make(tmp_path, files)
-    line = _one_line_error(icnperf_run(tmp_path, *args))
+def _assert_words(line: str, words) -> None:
+    """Each word is in the line, or not in it when it starts with "!"."""
     for word in words:
         if word.startswith("!"):
             assert word[1:] not in line, line
         else:
             assert word in line, line
+
+
+@pytest.mark.parametrize("args, files, words", [case[1:] for case in REFUSED],
+                         ids=[case[0] for case in REFUSED])
+def test_refused_in_one_line(tmp_path, args, files, words):
+    inputs = _make(tmp_path, files)
+    _assert_words(_one_line_error(icnperf_run(tmp_path, *args)), words)
     assert {p.name for p in tmp_path.iterdir()} == inputs
     if "link.html" in files:
         assert os.readlink(tmp_path / "link.html") == "missing.html"
@@ -391,21 +395,17 @@ def _hostile_limits(case_id: str) -> dict:
     return {"ICNPERF_MAX_SECONDS": "10"} if case_id.startswith("8-size") else {}
 
 
-@pytest.mark.parametrize("args, files", [case[1:3] for case in HOSTILE],
+@pytest.mark.parametrize("case_id, args, files, words", HOSTILE,
                          ids=[case[0] for case in HOSTILE])
-def test_hostile_files_are_refused_in_one_line_within_seconds(tmp_path, request, args, files):
+def test_hostile_files_are_refused_in_one_line_within_seconds(tmp_path, case_id, args, files,
+                                                              words):
     import time
 
-    case = next(c for c in HOSTILE if c[1] is args)
     inputs = _make(tmp_path, files)
     start = time.monotonic()
-    line = _one_line_error(icnperf_run(tmp_path, *args, limits=_hostile_limits(case[0])))
+    line = _one_line_error(icnperf_run(tmp_path, *args, limits=_hostile_limits(case_id)))
     assert time.monotonic() - start < REFUSAL_SECONDS, line
-    for word in case[3]:
-        if word.startswith("!"):
-            assert word[1:] not in line, line
-        else:
-            assert word in line, line
+    _assert_words(line, words)
     assert {p.name for p in tmp_path.iterdir()} == inputs
 
 
@@ -496,26 +496,26 @@ def test_a_skeleton_outside_the_folder_is_read_when_named_on_the_command_line(tm
     one the workload names through another path to another file, is refused in one line."""
     folder = tmp_path / "w"
     folder.mkdir()
-    (tmp_path / "shared").mkdir()
-    (tmp_path / "shared" / "fitme.toml").write_text(FITME)
+    (tmp_path / "common").mkdir()
+    (tmp_path / "common" / "fitme.toml").write_text(FITME)
     (folder / "fitme.toml").write_text(FITME)
     (folder / "inside.toml").write_text(_workload("fitme.toml"))
-    (folder / "w.toml").write_text(_workload("../shared/fitme.toml"))
+    (folder / "w.toml").write_text(_workload("../common/fitme.toml"))
     study = ["size", "--endpoints", "64", "--families", "torus,fattree", "--format", "json"]
     _one_line_error(icnperf_run(tmp_path, *study, "--workload", "w/w.toml"))
     named = json.loads(_ok(icnperf_run(tmp_path, *study, "--workload", "w/w.toml",
-                                       "--app-file", "shared/fitme.toml")))
+                                       "--app-file", "common/fitme.toml")))
     copied = json.loads(_ok(icnperf_run(tmp_path, *study, "--workload", "w/inside.toml")))
-    assert named["inputs"]["app_files"] == ["shared/fitme.toml"]
+    assert named["inputs"]["app_files"] == ["common/fitme.toml"]
     assert copied["inputs"]["app_files"] == []
     assert len(named["designs"]) == len(copied["designs"]) > 10
     assert named["designs"] == copied["designs"]
     line = _one_line_error(icnperf_run(tmp_path, *study, "--workload", "w/inside.toml",
-                                       "--app-file", "shared/fitme.toml"))
-    assert "--app-file shared/fitme.toml: w/inside.toml names no such skeleton file" in line
+                                       "--app-file", "common/fitme.toml"))
+    assert "--app-file common/fitme.toml: w/inside.toml names no such skeleton file" in line
     line = _one_line_error(icnperf_run(tmp_path, *study, "--workload", "w/w.toml",
                                        "--app-file", "/etc/passwd"))
-    assert "workload app '../shared/fitme.toml': a skeleton file must be in" in line
+    assert "workload app '../common/fitme.toml': a skeleton file must be in" in line
     assert "or named with --app-file" in line
 
 
