@@ -384,6 +384,8 @@ HOSTILE = [
     ("held-preset-name-5000", ["machine", "x" * 5000], {}, ["unknown machine preset"]),
     ("held-app-name-5000", ["explain", "app", "x" * 5000, "--machine", "angara-4d"], {},
      ["unknown application"]),
+    ("held-output-name-300", ["report", "--machine", "angara-4d", "-o", "x" * 300 + ".html"],
+     {}, ["the file name has 305 bytes"]),
     ("held-algorithm-list-100000", ["size", "--endpoints", "64", "--workload", "w.toml"],
      {"w.toml": _workload(terms=1).replace("nodes = 64", "nodes = 64\nalgorithm = ["
                                            + ", ".join(['"ring"'] * 100_000) + "]")},
