@@ -26,6 +26,10 @@ compare-topologies' own bound."""
               help="Cost model TOML [default: the bundled illustrative prices].")
 @click.option("--workload", "workload_path", default=None, metavar="FILE",
               help="Workload TOML [default: the bundled capability mix].")
+@click.option("--app-file", "app_files", multiple=True, metavar="FILE",
+              help="A skeleton file the workload names outside its own folder, allowed for"
+                   " this run (repeatable; FILE from here, the workload's app path from its"
+                   " folder: both must reach the same file).")
 @click.option("--machine", "machine_name", default=None, metavar="NAME|FILE",
               help="Network, node and software parameters [default: angara-3d].")
 @click.option("--slack", type=click.FloatRange(min=1.0, max=100.0), default=1.5,
@@ -49,8 +53,8 @@ compare-topologies' own bound."""
               help="Write to FILE (atomically); FILE.html writes an HTML study.")
 @FORCE_OPTION
 def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
-         cost_path: str | None, workload_path: str | None, machine_name: str | None,
-         slack: float, shortlist: str, scheduler: str, workers: int | None,
+         cost_path: str | None, workload_path: str | None, app_files: tuple,
+         machine_name: str | None, slack: float, shortlist: str, scheduler: str, workers: int | None,
          progress: bool | None, wide: bool, fmt: str, output: str | None,
          force: bool) -> None:
     """Procurement sizing: every feasible design per family for N endpoints costed and
@@ -60,10 +64,11 @@ def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
     from icnperf.reports.text import size_html
 
     _within_limits(endpoints, families, torus_dims, radix_max, slack, shortlist, fmt,
-                   scheduler, workers, workload_path)
+                   scheduler, workers, workload_path, app_files)
     args = (endpoints, families, torus_dims, radix_max, cost_path, workload_path,
             machine_name)
-    where = {"scheduler": scheduler, "workers": workers, "progress": progress}
+    where = {"scheduler": scheduler, "workers": workers, "progress": progress,
+             "app_files": app_files}
     if output is not None and output.lower().endswith((".html", ".htm")):
         no_format_for_html(fmt, output)
         size_html.write_study_html(output, *args, slack, shortlist, force=force, **where)
@@ -75,7 +80,7 @@ def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
 def _within_limits(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
                    slack: float, shortlist: str = "safe", fmt: str = "table",
                    scheduler: str = "inline", workers: int | None = None,
-                   workload_path: str | None = None) -> None:
+                   workload_path: str | None = None, app_files: tuple = ()) -> None:
     """Refuse, before the space is listed, a radix, size or design space beyond the limits
     (icnperf.data.limits): the space's estimated design count x its cost per design, and
     the full model's evaluations a --shortlist of all or N asks for."""
@@ -104,4 +109,4 @@ def _within_limits(endpoints: int, families: str | None, torus_dims: str, radix_
     within_limits(design_space_estimate(endpoints, chosen, dims, radix_max, slack,
                                         chosen_shortlist,
                                         parallel_workers(scheduler, workers, 1 << 20), fmt,
-                                        workload_terms(load_workload(workload_path))))
+                                        workload_terms(load_workload(workload_path, app_files))))

@@ -104,13 +104,13 @@ def study_html(endpoints: int, families: str | None, torus_dims: str | None, rad
                cost_path: str | None, workload_path: str | None, machine_name: str | None,
                slack: float = DEFAULT_SLACK, shortlist: str | int = "safe", *,
                scheduler: str = "inline", workers: int | None = None,
-               progress: bool | None = None) -> str:
+               progress: bool | None = None, app_files: tuple = ()) -> str:
     """The study as one self-contained HTML page (reports.document.render_document)."""
     from icnperf.reports.document import render_document
 
     study, cost_model, workload, machine = load_study(
         endpoints, families, torus_dims, radix_max, cost_path, workload_path, machine_name,
-        slack, shortlist, scheduler, workers, progress)
+        slack, shortlist, scheduler, workers, progress, app_files)
     return render_document(
         f"Sizing study: {endpoints:,} endpoints",
         study_sections(study, cost_model, workload, machine),
@@ -123,7 +123,7 @@ def write_study_html(path: str, endpoints: int, families: str | None, torus_dims
                      machine_name: str | None, slack: float = DEFAULT_SLACK,
                      shortlist: str | int = "safe", *, force: bool = False,
                      scheduler: str = "inline", workers: int | None = None,
-                     progress: bool | None = None) -> None:
+                     progress: bool | None = None, app_files: tuple = ()) -> None:
     """Write the HTML study to ``path`` atomically (data.files.write_atomically, html=True).
     An existing file without ``force`` is refused before the study runs; the page is built
     whole before anything is written, so a failure leaves no file."""
@@ -133,5 +133,5 @@ def write_study_html(path: str, endpoints: int, families: str | None, torus_dims
     check_target(path, force)
     html = study_html(endpoints, families, torus_dims, radix_max, cost_path, workload_path,
                       machine_name, slack, shortlist, scheduler=scheduler, workers=workers,
-                      progress=progress)
+                      progress=progress, app_files=app_files)
     write_atomically(path, html, force=force, html=True)
