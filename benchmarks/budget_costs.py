@@ -148,6 +148,29 @@ def sizing() -> list[str]:
     return lines
 
 
+def evaluated(endpoints: int = 1000) -> list[str]:
+    """The full model's time per design it evaluates (``size --shortlist all``, the default
+    workload, dragonfly and 3D tori): model.sizing.design_budget.EVALUATED_TERM_SECONDS
+    (a design evaluates the 5 terms of the default workload)."""
+    lines = []
+    for families in ("dragonfly", "torus", "dragonfly,torus"):
+        setup = ("from icnperf.model.sizing.space import enumerate_space\n"
+                 "from icnperf.reports.text.size import study_text\n"
+                 f"designs = sum(len(b) for b in enumerate_space({endpoints}, "
+                 f"{tuple(families.split(','))!r}, (3,), 128, 1.5))")
+        work = (f"study_text({endpoints}, {families!r}, '3', 128, None, None, None, 'table',"
+                " 1.5, 'all')")
+        code = CHILD.format(setup=setup, work=work).replace(
+            '"after": peak()}', '"after": peak(), "designs": designs}')
+        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                             text=True).stdout
+        r = json.loads(out.strip().splitlines()[-1])
+        lines.append(f"size --shortlist all, {endpoints:,} endpoints, {families}:"
+                     f" {r['designs']:,} designs evaluated in {r['seconds']:.1f} s,"
+                     f" {r['seconds'] / r['designs'] * 1e3:.2f} ms per design")
+    return lines
+
+
 def calibration(count: int = 24000) -> list[str]:
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "osu.txt")
@@ -162,28 +185,34 @@ def calibration(count: int = 24000) -> list[str]:
             f" {(r['after'] - r['before']) / count:.0f} B per data row ({count:,} rows)"]
 
 
-def report(shape: str = "32x32x32") -> list[str]:
-    from icnperf.model.topology.torus import balanced_torus_shape  # noqa: F401 (checks path)
-
-    setup = ("from icnperf.reports.machine_report import report_html, node_layouts\n"
-             "from icnperf.data.machine import load_machine\n"
-             f"m = load_machine('angara-3d').with_overrides(['topology=torus:{shape}'])\n"
-             "ranks = [l.ranks for l in node_layouts(m)]")
-    work = f"report_html('angara-3d', (), ('topology=torus:{shape}',), validation=False)"
-    code = CHILD.format(setup=setup, work=work).replace(
-        '"after": peak()}', '"after": peak(), "ranks": ranks}')
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                         text=True).stdout
-    r = json.loads(out.strip().splitlines()[-1])
-    units = sum(plog(p) for p in r["ranks"] if p > 1)
-    return [f"report torus:{shape}: {r['seconds']:.1f} s, {r['seconds'] / units * 1e9:.0f} ns"
-            f" per rank x log2(ranks) summed over its {len(r['ranks'])} layouts,"
-            f" {(r['after'] - r['before']) / max(r['ranks']):.0f} B per rank of the largest"]
+def report(cases=(("angara-3d", "torus:32x32x32"), ("fugaku", None))) -> list[str]:
+    """The machine report per rank x log2(ranks) summed over its node counts
+    (model.budget.REPORT_SECONDS): a 32x32x32 torus and Fugaku's whole machine."""
+    lines = []
+    for machine, topology in cases:
+        overrides = (f"topology={topology}",) if topology else ()
+        setup = ("from icnperf.reports.machine_report import report_html, node_layouts\n"
+                 "from icnperf.data.machine import load_machine\n"
+                 f"m = load_machine({machine!r}).with_overrides({list(overrides)!r})\n"
+                 "ranks = [l.ranks for l in node_layouts(m)]")
+        work = f"report_html({machine!r}, (), {overrides!r}, validation=False)"
+        code = CHILD.format(setup=setup, work=work).replace(
+            '"after": peak()}', '"after": peak(), "ranks": ranks}')
+        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                             text=True).stdout
+        r = json.loads(out.strip().splitlines()[-1])
+        units = sum(plog(p) for p in r["ranks"] if p > 1)
+        lines.append(f"report {topology or machine}: {r['seconds']:.1f} s,"
+                     f" {r['seconds'] / units * 1e9:.0f} ns per rank x log2(ranks) summed"
+                     f" over its {len(r['ranks'])} layouts,"
+                     f" {(r['after'] - r['before']) / max(r['ranks']):.0f} B per rank of the"
+                     " largest")
+    return lines
 
 
 MEASURES = {"base": base, "rows": rows, "collectives": collectives, "apps": apps,
-            "simulator": simulator, "sizing": sizing, "calibration": calibration,
-            "report": report}
+            "simulator": simulator, "sizing": sizing, "evaluated": evaluated,
+            "calibration": calibration, "report": report}
 
 
 def main() -> None:

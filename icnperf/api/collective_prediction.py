@@ -17,9 +17,11 @@ class CollectiveResult(Result):
 
     command = "predict collective"
 
-    def __init__(self, document: dict, mpi_library: str | None = None) -> None:
+    def __init__(self, document: dict, mpi_library: str | None = None,
+                 production_line: str | None = None) -> None:
         super().__init__(document)
         self._mpi_library = mpi_library
+        self._production_line = production_line
 
     @property
     def assumptions(self) -> dict:
@@ -28,7 +30,8 @@ class CollectiveResult(Result):
     def render(self, fmt: str = "table", wide: bool = False) -> str:
         from icnperf.reports.text.predict import collective_render
 
-        return collective_render(self._document, fmt, wide, self._mpi_library)
+        return collective_render(self._document, fmt, wide, self._mpi_library,
+                                 self._production_line)
 
     def figure(self):
         from icnperf.reports.result_figures import collective_figure
@@ -42,7 +45,7 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
                        element_size: Any = "8B", api: str = "mpi", ppn: Any = None,
                        hierarchy: str | None = None, placement: str = "linear",
                        buffers: str = "host", uncertainty: bool = False,
-                       samples: Any = None, seed: Any = None,
+                       samples: Any = None, seed: Any = None, production: bool = False,
                        budget_format: str = "json"):
     """What ``icnperf predict collective OPERATION`` computes (broadcast, reduce,
     allreduce, allgather, alltoall, barrier) on ``machine`` (a preset name, a machine TOML
@@ -60,7 +63,9 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
     GPU-buffer path). ``uncertainty``: each row's 5-95 % range of time, best p2p, both
     ratios and the node-local and inter-node parts over ``samples`` (default 200) seeded
     (``seed``, default 0) draws of the inputs within their stated uncertainty
-    (``<field>_low``, ``<field>_high``). With ``algorithm="all"`` the document's ``absent`` says which
+    (``<field>_low``, ``<field>_high``). ``production``: each row's time under the
+    machine's ``[production]`` OS noise and background traffic (the median, with its 5-95 %
+    range; one process per node, linear placement). With ``algorithm="all"`` the document's ``absent`` says which
     algorithms are left out and why. ``budget_format``: the output the work
     budget prices the rows for (the command line passes its ``--format``).
     """
@@ -82,7 +87,8 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
                                 "--placement": placement != "linear",
                                 "--buffers": buffers != "host",
                                 "--element-size": element_size != "8B",
-                                "--uncertainty": bool(uncertainty)})
+                                "--uncertainty": bool(uncertainty),
+                                "--production": bool(production)})
         return ccl_predict(machine, operation, api, set=set, nodes=nodes, bytes=bytes,
                            algorithm=algorithm,
                            gpus_per_node=options.optional_integer(ppn, "--ppn", low=1))
@@ -91,6 +97,10 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
     placement = options.choice(placement, options.PLACEMENTS, "--placement")
     buffers = options.choice(buffers, options.BUFFERS, "--buffers")
     sampling = options.sampling(uncertainty, samples, seed)
+    production = options.flag(production, "--production")
+    if production and (ppn > 1 or placement != "linear"):
+        raise InputError("--production takes one process per node and linear placement"
+                         " (other layouts are not modelled yet)")
     nodes_text, nodes_recorded = values.counts_text(nodes)
     shape_text = values.shape_text(shape)
     element_text, _ = values.size_text(element_size, "--element-size")
@@ -138,6 +148,15 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
                 with_buffers(drawn, buffers), operation, algorithm, layouts, sizes, api,
                 ppn, placement, mode, element_bytes)[0],
             COLLECTIVE_RANGED, sampling))
+    if production and sampling is None:
+        from icnperf.reports.text.production import production_rows
+
+        rows = production_rows(machine, rows, operation, layouts, api)
+    elif production:
+        from icnperf.reports.text.production import production_ranged_rows
+
+        rows = production_ranged_rows(base, lambda drawn: with_buffers(drawn, buffers), rows,
+                                      operation, layouts, api, sampling)
     absent = (absent_notes(machine, operation, layouts, ppn, placement, mode)
               if algorithm == "all" else [])
     require_finite(rows, ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree"),
@@ -150,8 +169,14 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
                            "hierarchy": mode, "element_bytes": element_bytes,
                            "buffers": buffers,
                            **({} if sampling is None else
-                              {"uncertainty": sampling.as_dict(base)})},
+                              {"uncertainty": sampling.as_dict(base)}),
+                           **({"production": dict(machine.production)}
+                              if production else {})},
                 "assumptions": {a: list(n) for a, n in assumptions.items()},
                 "absent": absent, "rows": rows}
     library = machine.get("software.mpi_library") if algorithm == "auto" else None
+    if production:
+        from icnperf.reports.text.production import production_line
+
+        return CollectiveResult(document, library, production_line(machine))
     return CollectiveResult(document, library)

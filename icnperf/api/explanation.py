@@ -115,7 +115,8 @@ def explain_collective(machine: Any, operation: str, *, algorithm: str | None = 
         algorithm, rule = _auto(machine, operation, layout, size)
     check_pair(algorithm, operation)
     within_limits(explain_estimate(layout.ranks, algorithm, len(layout.radices or (0, 0, 0)),
-                                   operation_name(operation)))
+                                   operation_name(operation),
+                                   counted=layout.family in ("torus", "crossbar")))
     explanation = explain(machine, operation, algorithm, size, layout=layout, api=api,
                           symbolic_discrete=all_symbols)
     require_finite([{"time_s": explanation.time}], ["time_s"], "explain")
@@ -181,13 +182,15 @@ def crossover(machine: Any, operation: str, *, faster: str, slower: str, factor:
                if vary == "bytes" else Layout.from_topology(machine.topology))
     torus_dims = (dims if vary == "nodes" and dims is not None
                   else len(scanned.radices or (0, 0, 0)))
+    counted_bytes = scanned.family in ("torus", "crossbar")
 
     def budget(ranks, points=None):
         within_limits(crossover_estimate(ranks, [faster, slower],
                                          len(ranks) if points is None else points,
                                          budget_format,
                                          "node count" if vary == "nodes" else "size",
-                                         torus_dims, operation_name(operation)))
+                                         torus_dims, operation_name(operation),
+                                         counted=vary == "nodes" or counted_bytes))
 
     if vary == "nodes":
         if nodes is not None or shape_text is not None:

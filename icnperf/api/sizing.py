@@ -50,7 +50,7 @@ class SizeResult(Result):
 def check_budget(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
                  slack: float, shortlist: str = "safe", fmt: str = "table",
                  scheduler: str = "inline", workers: int | None = None,
-                 workload_path: str | None = None) -> None:
+                 workload_path: str | None = None, app_files: tuple = ()) -> None:
     """A study's design space and full-model evaluations checked against the work limits
     (icnperf.data.limits): the space's estimated design count x its cost per design, and
     the full model's evaluations a shortlist of all or N asks for (with the workload's
@@ -78,7 +78,8 @@ def check_budget(endpoints: int, families: str | None, torus_dims: str, radix_ma
     within_limits(design_space_estimate(endpoints, chosen, dims, radix_max, slack,
                                         chosen_shortlist,
                                         parallel_workers(scheduler, workers, 1 << 20), fmt,
-                                        workload_terms(load_workload(workload_path))))
+                                        workload_terms(load_workload(workload_path,
+                                                                     app_files))))
 
 
 @quiet
@@ -86,13 +87,14 @@ def size(*, endpoints: Any, families: Any = None, torus_dims: Any = "3,6",
          radix_max: Any = 128, cost: str | None = None, workload: str | None = None,
          machine: str | None = None, slack: Any = 1.5, shortlist: Any = "safe",
          scheduler: str = "inline", workers: Any = None, progress: bool | None = False,
-         budget_format: str = "json") -> SizeResult:
+         app_files: Any = (), budget_format: str = "json") -> SizeResult:
     """What ``icnperf size`` studies: designs of each family (``families``: text or a list)
     for ``endpoints`` endpoints within routers of ``radix_max`` ports and up to ``slack``
     times the endpoints, costed by ``cost`` (a cost-model TOML; default bundled) and timed
     on ``workload`` (a workload TOML; default bundled) with ``machine``'s parameters;
     ``shortlist`` (safe, all or N) says which designs the full model evaluates, on
-    ``scheduler`` with ``workers``."""
+    ``scheduler`` with ``workers``. ``app_files``: skeleton files (paths from here) the
+    workload names outside its own folder, allowed for this run (``--app-file``)."""
     from icnperf.reports.text.size import load_study, study_document
 
     endpoints = options.count(endpoints, "--endpoints")
@@ -102,14 +104,17 @@ def size(*, endpoints: Any, families: Any = None, torus_dims: Any = "3,6",
     families = values.sequence_of_text(families, "--families")
     torus_dims = values.sequence_of_text(torus_dims, "--torus-dims")
     shortlist = str(shortlist)
+    app_files = (app_files,) if isinstance(app_files, str) else tuple(app_files)
+    if not all(isinstance(path, str) for path in app_files):
+        raise InputError(f"--app-file: give skeleton paths as text, not {app_files!r}")
     check_budget(endpoints, families, torus_dims, radix_max, slack, shortlist, budget_format,
-                 scheduler, workers, workload)
+                 scheduler, workers, workload, app_files)
     study, cost_model, workload_model, loaded = load_study(
         endpoints, families, torus_dims, radix_max, cost, workload, machine, slack,
-        shortlist, scheduler, workers, progress)
+        shortlist, scheduler, workers, progress, app_files)
     document = study_document(study, cost_model, workload_model, loaded, {
         "endpoints": endpoints, "families": list(study.families), "torus_dims": torus_dims,
         "radix_max": radix_max, "slack": slack, "shortlist": shortlist,
         "cost": cost or "default", "workload": workload or "default",
-        "machine": loaded.name})
+        "app_files": list(app_files), "machine": loaded.name})
     return SizeResult(document, study, cost_model, workload_model, loaded, radix_max)

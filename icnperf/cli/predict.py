@@ -117,6 +117,11 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
                    " groups (dragonflies), or a random permutation (seed 0).")
 @BUFFERS_OPTION
 @uncertainty_options
+@click.option("--production", is_flag=True,
+              help="Times on a busy production machine: the machine's [production] OS noise"
+                   " and background traffic (docs/machine-format.md); the time is the"
+                   " median, with its 5-95 % range (with --uncertainty, over the drawn"
+                   " inputs too). One process per node, point-to-point algorithms.")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
@@ -125,9 +130,8 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                nodes: str | None, shape: str | None, sizes: str, algorithm: str,
                element_size: str, api: str, processes_per_node: int | None,
                hierarchy: str | None, placement: str, buffers: str, uncertainty: bool,
-               samples: int | None, seed: int | None, fmt: str, output: str | None,
-               force: bool,
-               wide: bool) -> None:
+               samples: int | None, seed: int | None, production: bool, fmt: str,
+               output: str | None, force: bool, wide: bool) -> None:
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
     dragonfly."""
@@ -137,19 +141,23 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                                           ("--placement", placement != "linear"),
                                           ("--buffers", buffers != "host"),
                                           ("--element-size", element_size != "8B"),
-                                          ("--uncertainty", uncertainty))
+                                          ("--uncertainty", uncertainty),
+                                          ("--production", production))
                  if given]
         if stray:
             raise click.UsageError(f"{', '.join(stray)} does not apply with --api {api} (GPU"
                                    " buffers, one rank per GPU; the tree is NCCL's hierarchy;"
                                    " docs/nccl.md)")
+    if production and ((processes_per_node or 1) > 1 or placement != "linear"):
+        raise click.UsageError("--production takes one process per node and linear"
+                               " placement (other layouts are not modelled yet)")
     from icnperf.api import predict_collective
 
     result = predict_collective(machine_name, operation, set=overrides, nodes=nodes,
                                 shape=shape, bytes=sizes, algorithm=algorithm,
                                 element_size=element_size, api=api,
                                 ppn=processes_per_node, hierarchy=hierarchy,
-                                placement=placement, buffers=buffers,
+                                placement=placement, buffers=buffers, production=production,
                                 # the GPU libraries' path has never read --samples/--seed
                                 **({} if api in CCL_APIS else
                                    _sampled(uncertainty, samples, seed)),

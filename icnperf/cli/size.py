@@ -23,6 +23,10 @@ from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, Count, emit, no_form
               help="Cost model TOML [default: the bundled illustrative prices].")
 @click.option("--workload", "workload_path", default=None, metavar="FILE",
               help="Workload TOML [default: the bundled capability mix].")
+@click.option("--app-file", "app_files", multiple=True, metavar="FILE",
+              help="A skeleton file the workload names outside its own folder, allowed for"
+                   " this run (repeatable; FILE from here, the workload's app path from its"
+                   " folder: both must reach the same file).")
 @click.option("--machine", "machine_name", default=None, metavar="NAME|FILE",
               help="Network, node and software parameters [default: angara-3d].")
 @click.option("--slack", type=click.FloatRange(min=1.0, max=100.0), default=1.5,
@@ -46,10 +50,10 @@ from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, Count, emit, no_form
               help="Write to FILE (atomically); FILE.html writes an HTML study.")
 @FORCE_OPTION
 def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
-         cost_path: str | None, workload_path: str | None, machine_name: str | None,
-         slack: float, shortlist: str, scheduler: str, workers: int | None,
-         progress: bool | None, wide: bool, fmt: str, output: str | None,
-         force: bool) -> None:
+         cost_path: str | None, workload_path: str | None, app_files: tuple,
+         machine_name: str | None, slack: float, shortlist: str, scheduler: str,
+         workers: int | None, progress: bool | None, wide: bool, fmt: str,
+         output: str | None, force: bool) -> None:
     """Procurement sizing: every feasible design per family for N endpoints costed and
     bounded from below by a proxy; the full workload model evaluates the designs that could
     be on the cost-performance Pareto front, ranks them and marks the front."""
@@ -58,7 +62,7 @@ def size(endpoints: int, families: str | None, torus_dims: str, radix_max: int,
     run = dict(endpoints=endpoints, families=families, torus_dims=torus_dims,
                radix_max=radix_max, cost=cost_path, workload=workload_path,
                machine=machine_name, slack=slack, shortlist=shortlist, scheduler=scheduler,
-               workers=workers, progress=progress)
+               workers=workers, progress=progress, app_files=app_files)
     if output is not None and output.lower().endswith((".html", ".htm")):
         from icnperf.data.files import check_target, write_atomically
 

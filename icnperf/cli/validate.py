@@ -29,7 +29,9 @@ def validate(simulation: bool, skip_simulation: bool, only: str | None, wide: bo
 
     By default the closed-form and application claims run (a few seconds); --simulation
     adds the flit simulator's cross-checks. The table shows predicted, post-hoc, calibrated
-    and regression claims apart, with the reasons of known discrepancies as notes under it.
+    and regression claims apart, with the reasons of known discrepancies as notes under it,
+    then how many real-machine measurements fall inside their predicted 5-95 % range
+    (200 seeded draws of the inputs) and the ranges' median width.
     With -o FILE.html the results are an HTML page (plots, error tables)."""
     from icnperf.api import validate as validated
     from icnperf.data.files import is_html_path

@@ -211,6 +211,18 @@ def path_exists(path: str | os.PathLike) -> bool:
     return True
 
 
+def bundled_file(folder, name: str, suffix: str = ".toml"):
+    """The bundled file ``name + suffix`` of ``folder`` (a Path or an importlib resources
+    folder) when it is a regular file, else None: a name the file system cannot take (too
+    long for it, a NUL character) is not a bundled one either (``Path.is_file`` raised
+    OSError for a 5,000-character preset or skeleton name)."""
+    try:
+        entry = folder.joinpath(name + suffix)
+        return entry if entry.is_file() else None
+    except (OSError, ValueError):
+        return None
+
+
 class TOMLProblem(ValueError):
     """TOML text that cannot be read: malformed, or nested deeper than MAX_TOML_DEPTH. Its
     message has no location prefix; callers add the file's name."""
@@ -282,6 +294,9 @@ def load_toml(text: str) -> dict[str, Any]:
         raise TOMLProblem(str(err)) from None
     except RecursionError:
         raise too_deep from None
+    except ValueError:  # Python's bound on the digits of a whole number read from text
+        raise TOMLProblem(f"a whole number of more than {sys.get_int_max_str_digits():,} "
+                          "digits") from None
     if _document_depth(document, MAX_TOML_DEPTH) > MAX_TOML_DEPTH:
         raise too_deep
     return document
@@ -325,7 +340,22 @@ def check_target(path: str | os.PathLike, force: bool) -> Path:
     if not is_directory:
         raise InputError(f"cannot write {shown}: directory {printable(directory)} does not "
                          "exist")
+    _check_name_length(target, directory, shown)
     return directory
+
+
+def _check_name_length(target: Path, directory: Path, shown: str) -> None:
+    """A file name longer than the directory's file system takes (NAME_MAX, 255 bytes on
+    most) is refused before any work: report -o with a 300-character name ran its 12 s
+    sweep and only then failed to write."""
+    try:
+        limit = os.pathconf(directory, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        limit = 255
+    size = len(os.fsencode(target.name))
+    if limit > 0 and size > limit:
+        raise InputError(f"cannot write {shown[:80]}...: the file name has {size:,} bytes, more"
+                         f" than the {limit} its file system takes")
 
 
 def _create_temporary(directory: Path, name: str) -> tuple[int, Path]:

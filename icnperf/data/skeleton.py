@@ -17,7 +17,7 @@ from pathlib import Path
 
 import sympy as sp
 
-from icnperf.data.files import (TOMLProblem, load_toml, looks_like_path, printable,
+from icnperf.data.files import (TOMLProblem, bundled_file, load_toml, looks_like_path, printable,
                                 read_text_file)
 from icnperf.data.machine.schema import SCHEMA, check_value
 from icnperf.data.names import check_label, toml_comment, toml_string
@@ -91,8 +91,8 @@ def load_skeleton(name_or_path: str) -> Skeleton:
         except IcnperfError as error:
             raise InputError(str(error)) from None
         return parse_skeleton(content, origin=text)
-    entry = _apps_dir().joinpath(f"{text}.toml")
-    if not entry.is_file():
+    entry = bundled_file(_apps_dir(), text)
+    if entry is None:
         names = sorted(e.name[:-5] for e in _apps_dir().iterdir() if e.name.endswith(".toml"))
         raise InputError(f"unknown application '{printable(text)}' (bundled: "
                          f"{', '.join(names)}, npb-is; or give a path to a skeleton .toml "

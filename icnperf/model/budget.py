@@ -143,11 +143,19 @@ RANDOM_PLACEMENT_FACTOR = 2.0
 """Extra mapping work of a random placement (each round maps ranks through a permutation
 of the endpoints first)."""
 
-REPORT_SECONDS = 2.5e-6
+REPORT_SECONDS = 1e-6
 """Seconds per rank x log2(ranks), summed over the node counts a machine report sweeps
-(six operations, every algorithm, two applications): measured 2.2 us on torus:32x32x32
-(13 node counts, 2.0 s); torus:64x64x64 took 12.6 s (estimate 22 s) and torus:128x128x128
-186 s at 1.5 GB (estimate 210 s)."""
+(six operations, every algorithm, two applications), beyond :data:`REPORT_START_SECONDS`
+(benchmarks/budget_costs.py ``report``, wall time, machine loaded ~8 on 2 cores, after
+the structured counting of issue 28): 0.33 us on torus:64x64x64 (5.3 s, 16 node counts),
+0.30 us on torus:96x96x96 (13.2 s), 0.82 us on Fugaku's 24x23x24x2x3x2 (8.1 s wall; 3.5 s
+of CPU in benchmarks/full_scale.py), rounded up to cover Fugaku. Before that work the
+constant was 2.5 us without a start (2.2 us measured on torus:32x32x32), which charged
+Fugaku's report 17 s."""
+
+REPORT_START_SECONDS = 3.0
+"""Seconds of a machine report whatever its size (imports, the page, the validation and
+tables): measured 2.4 s for angara-36 (36 nodes) in the same run, 3.6 s in issue 28's."""
 
 SIMULATOR_SECONDS = 1e-6
 """Seconds per router-cycle of the flit simulator: measured 276 ns (8x8x8 torus, 0.2
@@ -459,9 +467,11 @@ a cold start and longer formulas."""
 
 
 def explain_estimate(ranks: int, algorithm: str, dims: int = REFERENCE_DIMENSIONS,
-                     operation: str | None = None) -> Estimate:
-    """``explain collective``: one algorithm mapped on one layout, and its formula."""
-    memory, seconds = mapping_cost([ranks], [algorithm], dims=[dims], operation=operation)
+                     operation: str | None = None, counted: bool = False) -> Estimate:
+    """``explain collective``: one algorithm mapped on one layout (``counted`` as
+    :func:`mapping_cost`), and its formula."""
+    memory, seconds = mapping_cost([ranks], [algorithm], dims=[dims], operation=operation,
+                                   counted=counted)
     return Estimate(f"explain: {algorithm} on {count(ranks)} ranks", BASE_MEMORY + memory,
                     seconds + SYMBOLIC_SECONDS, "ask for fewer --nodes")
 
@@ -469,11 +479,12 @@ def explain_estimate(ranks: int, algorithm: str, dims: int = REFERENCE_DIMENSION
 def crossover_estimate(ranks: Sequence[int], algorithms: Sequence[str], points: int,
                        fmt: str, what: str = "node count",
                        dims: int = REFERENCE_DIMENSIONS,
-                       operation: str | None = None) -> Estimate:
+                       operation: str | None = None, counted: bool = False) -> Estimate:
     """``crossover collective``: both algorithms on every layout scanned (``ranks`` each,
-    tori of ``dims`` dimensions), ``points`` scan rows."""
+    tori of ``dims`` dimensions; ``counted`` as :func:`mapping_cost`), ``points`` scan
+    rows."""
     map_memory, map_seconds = mapping_cost(ranks, algorithms, dims=[dims] * len(ranks),
-                                           operation=operation)
+                                           operation=operation, counted=counted)
     row_memory, row_seconds = rows_cost(points, fmt)
     return Estimate(f"crossover: {count(points, what)} (up to"
                     f" {count(max(ranks, default=0), 'rank')})",
@@ -541,7 +552,8 @@ def fit_estimate(rows: int, what: str) -> Estimate:
 def report_estimate(ranks: Sequence[Sequence[int]], names: Sequence[str]) -> Estimate:
     """``report``: every machine's sweep of node counts (``ranks`` per layout, one list per
     machine)."""
-    seconds = REPORT_SECONDS * sum(_rank_rounds(r) for sweep in ranks for r in sweep)
+    seconds = (REPORT_START_SECONDS * len(ranks)
+               + REPORT_SECONDS * sum(_rank_rounds(r) for sweep in ranks for r in sweep))
     largest = max((max(sweep, default=0) for sweep in ranks), default=0)
     return Estimate(f"report: {', '.join(names)} up to {count(largest)} nodes",
                     BASE_MEMORY + MAPPING_MEMORY_PER_RANK * largest, seconds,

@@ -34,6 +34,17 @@ Tolerance kinds and the error they compare (error <= tolerance passes):
 * ``at-least``: ``measured`` is a threshold set before looking (say a rank correlation of
   1/3); error is how far the prediction falls short of it, relative to it,
   max(0, measured - predicted) / |measured|, so the printed prediction is the statistic
+* ``inside``: the prediction is a range [low, high] (``predict_range``); error is how far
+  the measurement lies outside it, relative to the measurement,
+  max(0, low - measured, measured - high) / |measured|, so 0 when it is inside; a
+  tolerance of 0 asks for the measurement inside. icnperf.validation.ranges makes such a
+  claim of any claim that can be predicted on a given machine: its band is then the
+  prediction's 5-95 % range over draws of the machine's inputs (docs/machine-format.md,
+  "Uncertainty")
+
+A claim predicted on one preset may say so: ``machine`` names the preset and
+``predict_on(machine)`` computes the same prediction on a given machine object (a drawn
+copy of the preset, say), so that ``predict_on(load_machine(machine)) == predict()``.
 
 ``measured`` may be a function (called once per evaluation) where the measured side is
 itself a computation, as for the flit simulator's cross-checks: the simulator is the
@@ -48,7 +59,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import KW_ONLY, asdict, dataclass
-from typing import Callable
+from typing import Any, Callable
 
 CLAIM_KINDS = ("predicted", "post-hoc", "calibrated", "regression")
 """How much a claim's agreement means (module docstring)."""
@@ -57,7 +68,7 @@ RUNS = ("closed-form", "application", "simulation")
 the flit-level simulator (slow; ``icnperf validate`` runs these only with
 ``--simulation``)."""
 TOLERANCE_KINDS = ("relative", "absolute", "percentage-points", "factor", "ordering",
-                   "at-least")
+                   "at-least", "inside")
 STATUSES = ("pass", "known-discrepancy", "open", "fail")
 """A result's status, best first (Claim: known-discrepancy and open need a written reason);
 only ``fail`` fails ``validate``."""
@@ -88,6 +99,10 @@ class Claim:
     it fails, so a model that drifts further away is caught. One that comes within its
     tolerance passes like any other. It has no ``expected`` value: nothing derives the
     measurement yet.
+
+    ``machine`` and ``predict_on`` (both or neither) let the claim be predicted on a given
+    machine (module docstring); ``predict_range`` returns the (low, high) a claim of
+    tolerance kind ``inside`` compares the measurement with, and only such a claim has one.
     """
 
     id: str
@@ -109,6 +124,9 @@ class Claim:
     expected_tolerance_reason: str | None = None
     open_reason: str | None = None
     open_tolerance: float | None = None
+    machine: str | None = None
+    predict_on: Callable[[Any], float] | None = None
+    predict_range: Callable[[], tuple[float, float]] | None = None
 
 
 @dataclass(frozen=True)
@@ -134,12 +152,18 @@ class CheckResult:
     expected: float | None = None
     expected_tolerance: float | None = None
     expected_tolerance_reason: str | None = None
+    predicted_low: float | None = None
+    predicted_high: float | None = None
 
     def as_dict(self) -> dict:
-        """The result as a JSON-serialisable dict (non-finite numbers become None)."""
+        """The result as a JSON-serialisable dict (non-finite numbers become None); the
+        range's ends only for a claim of tolerance kind ``inside``."""
         out = asdict(self)
-        for key in ("measured", "predicted", "error", "expected"):
-            if out[key] is not None and not math.isfinite(out[key]):
+        if self.tolerance_kind != "inside":
+            del out["predicted_low"], out["predicted_high"]
+        for key in ("measured", "predicted", "error", "expected", "predicted_low",
+                    "predicted_high"):
+            if out.get(key) is not None and not math.isfinite(out[key]):
                 out[key] = None
         return out
 
@@ -161,6 +185,14 @@ def error_of(measured: float, predicted: float, kind: str) -> float:
     raise ValueError(f"unknown tolerance kind {kind!r}")
 
 
+def range_error(measured: float, low: float, high: float) -> float:
+    """How far ``measured`` lies outside [low, high], relative to it (tolerance kind
+    ``inside``): 0 inside, inf when the range is not finite."""
+    if not (math.isfinite(low) and math.isfinite(high)) or not measured:
+        return math.inf
+    return max(0.0, low - measured, measured - high) / abs(measured)
+
+
 def within(error: float, tolerance: float) -> bool:
     """Whether an error is inside a tolerance (a relative 1e-12 allowance for rounding)."""
     return math.isfinite(error) and error <= tolerance * (1 + 1e-12)
@@ -170,12 +202,20 @@ def evaluate(claim: Claim) -> CheckResult:
     """Compute the claim's prediction, its error and its status."""
     measured = float(claim.measured() if callable(claim.measured) else claim.measured)
     predicted = float(claim.predict())
-    error = error_of(measured, predicted, claim.tolerance_kind)
+    low = high = None
+    if claim.tolerance_kind == "inside":
+        low, high = (float(end) for end in claim.predict_range())
+
+    def error_from(reference: float) -> float:
+        if claim.tolerance_kind == "inside":
+            return range_error(reference, low, high)
+        return error_of(reference, predicted, claim.tolerance_kind)
+
+    error = error_from(measured)
     if within(error, claim.tolerance):
         status = "pass"
     elif claim.discrepancy and claim.expected is not None and within(
-            error_of(claim.expected, predicted, claim.tolerance_kind),
-            expected_tolerance(claim)):
+            error_from(claim.expected), expected_tolerance(claim)):
         status = "known-discrepancy"
     elif claim.open_reason and claim.open_tolerance is not None and within(
             error, claim.open_tolerance):
@@ -202,6 +242,8 @@ def evaluate(claim: Claim) -> CheckResult:
         expected=None if claim.expected is None else float(claim.expected),
         expected_tolerance=None if claim.expected is None else expected_tolerance(claim),
         expected_tolerance_reason=claim.expected_tolerance_reason,
+        predicted_low=low,
+        predicted_high=high,
     )
 
 

@@ -70,6 +70,12 @@ def problems(claims: list[Claim]) -> list[str]:
                 c.discrepancy and c.expected_tolerance_reason
                 and c.expected_tolerance_reason.strip()):
             out.append(f"{c.id}: an expected tolerance needs a discrepancy and its own reason")
+        if (c.machine is None) != (c.predict_on is None):
+            out.append(f"{c.id}: a claim predicted on a given machine names both the preset "
+                       "(machine) and the function (predict_on)")
+        if (c.tolerance_kind == "inside") != (c.predict_range is not None):
+            out.append(f"{c.id}: a claim of tolerance kind inside has a range function "
+                       "(predict_range), and only it has one")
     return out
 
 

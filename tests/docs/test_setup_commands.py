@@ -3,7 +3,9 @@ it says plus the tests it leaves out: the README test command deselects the slow
 .ci/run runs them as a step of its own and fails when either step collects nothing."""
 
 import configparser
+import re
 import shlex
+import subprocess
 
 from docblocks import ROOT, blocks
 
@@ -39,3 +41,14 @@ def test_ci_runs_the_readme_commands_and_the_slow_tests():
     assert "## Set up and run" in ci and "${setup[0]}" in ci and "${setup[1]}" in ci
     assert 'run_tests "python -m pytest -q -n 2 -m slow"' in ci
     assert "$status == 5" in ci
+
+
+def test_ci_reads_the_same_two_commands_as_the_readme_shows():
+    """.ci/run's own reading of the README (its awk program, run here on README.md) gives
+    the set-up block's two lines, in order: CI runs what a newcomer is told to run."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    reader = re.search(r"mapfile -t setup < <\((awk .*?README\.md)\)", ci, re.S)
+    assert reader, "CI no longer reads the set-up block with awk; update this test"
+    out = subprocess.run(["bash", "-c", reader.group(1)], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.splitlines() == setup_block()

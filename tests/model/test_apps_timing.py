@@ -12,6 +12,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from icnperf.data.machine import load_machine
 from icnperf.data.skeleton import parse_skeleton
@@ -71,6 +73,58 @@ def test_halo_pairs_are_the_face_neighbours(grid, periodic):
         expected, kk = _brute_halo(grid, periodic, range(len(grid)) if axes is None else axes)
         assert sorted(zip(src.tolist(), dst.tolist())) == expected
         assert k == kk
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=4), st.booleans(), st.data())
+def test_halo_pairs_on_drawn_grids_are_the_face_neighbours(grid, periodic, data):
+    """Strides and edge corrections (no coordinate arrays) against walking every rank."""
+    grid = tuple(grid)
+    axes = data.draw(st.one_of(st.none(), st.lists(st.integers(0, len(grid) - 1),
+                                                    min_size=1, max_size=len(grid),
+                                                    unique=True).map(tuple)))
+    src, dst, k = patterns.halo_pairs(grid, periodic, axes)
+    expected, most = _brute_halo(grid, periodic, range(len(grid)) if axes is None else axes)
+    assert sorted(zip(src.tolist(), dst.tolist())) == expected
+    assert k == most
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(2, 5), min_size=1, max_size=3), st.booleans(),
+       st.sampled_from(["plus", "split"]), st.data())
+def test_aligned_halo_closed_form_equals_every_message_mapped(radices, periodic, ties, data):
+    """A halo whose grid is the torus (size-1 axes drawn in anywhere, any subset of axes):
+    the closed form equals mapping every message (Layout.rank_traffic)."""
+    from icnperf.model.collectives.layout import Layout
+
+    layout = Layout.torus(radices).routed(ties)
+    grid = list(radices)
+    for _ in range(data.draw(st.integers(0, 2))):
+        grid.insert(data.draw(st.integers(0, len(grid))), 1)
+    grid = tuple(grid)
+    axes = data.draw(st.one_of(st.none(), st.lists(st.integers(0, len(grid) - 1),
+                                                    min_size=1, max_size=len(grid),
+                                                    unique=True).map(tuple)))
+    closed = patterns.aligned_halo(layout, grid, periodic, axes)
+    src, dst, most = patterns.halo_pairs(grid, periodic, axes)
+    if len(src) == 0:
+        assert closed == patterns.Mapping(0, 0, 0, False, 0)
+        return
+    assert closed == patterns.Mapping(*layout.rank_traffic(src, dst), most)
+
+
+def test_halo_off_the_torus_grid_is_not_a_closed_form():
+    """Grids other than the torus itself, or ranks sharing nodes, are mapped."""
+    from icnperf.model.collectives.layout import Layout
+
+    torus = Layout.torus((4, 6))
+    assert patterns.aligned_halo(torus, (6, 4), True, None) is None
+    assert patterns.aligned_halo(torus.placed(2), (4, 12), True, None) is None
+    assert patterns.aligned_halo(Layout.crossbar(24), (4, 6), True, None) is None
+    assert patterns.aligned_halo(torus, (4, 6), True, None) == patterns.Mapping(1, 1, 1,
+                                                                                False, 4)
+    assert patterns.aligned_halo(Layout.torus((2, 6)), (2, 6), True, (0,)) == \
+        patterns.Mapping(1, 2, 1, False, 2)
 
 
 def test_halo_on_a_matching_torus_is_one_hop_with_three_gaps():

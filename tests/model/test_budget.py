@@ -306,3 +306,30 @@ def test_flat_json_is_json_dumps_indent_2_byte_for_byte(row):
         assert any(isinstance(v, float) and not math.isfinite(v) for v in row.values())
     else:
         assert text == json.dumps(_plain(row), indent=2, allow_nan=False)
+
+
+
+def test_explain_and_crossover_tell_the_budget_when_steps_are_counted(monkeypatch):
+    """explain and crossover pass mapping_cost's ``counted`` (a linearly placed torus or
+    crossbar, one rank per node) as predict collective does: True on a torus, False on a
+    fat tree."""
+    from icnperf.reports.text.explain import crossover_text, explain_text
+
+    seen = []
+    real = budget.mapping_cost
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("counted", False))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(budget, "mapping_cost", spy)
+    for topology, counted in (("torus:8x8x8", True), ("fattree:k=4,n=3", False)):
+        seen.clear()
+        explain_text("collective", "allgather", "bruck", "angara-3d",
+                     (f"topology={topology}",), None, None, "1KiB", False, "json")
+        assert seen == [counted]
+        seen.clear()
+        crossover_text("collective", "allgather", "angara-3d", (f"topology={topology}",),
+                       "bruck", "ring", "2", "bytes", None, "8..64KiB:x8", None, None, None,
+                       "json")
+        assert seen and set(seen) == {counted}

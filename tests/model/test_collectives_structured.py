@@ -124,6 +124,32 @@ def test_rank_traffic_of_shared_nodes_equals_every_message_routed(data):
                                              bool((~inter).any()))
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_rank_traffic_of_a_halo_in_runs_equals_every_message_routed(data):
+    """A halo over ranks placed several a node sends in runs of equal node pairs (the ranks
+    of a node by one offset), which rank_traffic counts without sorting: the same (hops,
+    load, host, intra) as routing every inter-node message."""
+    from icnperf.model.apps.patterns import halo_grid, halo_pairs
+    from icnperf.model.topology.torus import dor_traffic
+
+    radices = data.draw(st.lists(st.integers(2, 6), min_size=1, max_size=3).filter(
+        lambda k: math.prod(k) <= 120))
+    layout = Layout.torus(radices).routed(data.draw(st.sampled_from(["plus", "split"])))
+    layout = layout.placed(data.draw(st.integers(2, 8)))
+    grid = halo_grid(layout.ranks, data.draw(st.integers(1, 3)))
+    src, dst, _ = halo_pairs(grid, data.draw(st.booleans()))
+    ends = layout.rank_endpoints()
+    a, b = ends[src], ends[dst]
+    inter = a != b
+    if not inter.any():
+        return
+    host = max(np.bincount(a[inter]).max(), np.bincount(b[inter]).max())
+    hops, load = dor_traffic(radices, a[inter], b[inter], layout.ring_ties)
+    assert layout.rank_traffic(src, dst) == (hops, max(load, host), host,
+                                             bool((~inter).any()))
+
+
 def test_skeleton_alltoall_at_full_fugaku_scale_is_a_closed_form():
     """A p2p all-to-all over 158,976 ranks (25 billion messages, refused before): the
     diameter 12+11+12+1+1+1 = 38 hops; the busiest ring is a 24-ring: its own all-to-all

@@ -12,9 +12,15 @@ from icnperf.validation.registry import (
 
 def claim(measured, predicted, tolerance, tolerance_kind, discrepancy=None, expected=None,
           **extra):
+    """A claim predicting ``predicted``: for tolerance kind inside, a (low, high) range."""
     fields = dict(kind="predicted", tolerance_reason="test")
     fields.update(extra)
-    return Claim("x", "src", "q", measured, "u", tolerance, tolerance_kind, lambda: predicted,
+    if tolerance_kind == "inside":
+        fields["predict_range"] = lambda: predicted
+        point = sum(predicted) / 2
+    else:
+        point = predicted
+    return Claim("x", "src", "q", measured, "u", tolerance, tolerance_kind, lambda: point,
                  discrepancy, expected, **fields)
 
 
@@ -44,6 +50,8 @@ BOUNDARIES = [
     (1.0, 0.0, "ordering", [1.0], [0.0, 1 - EDGE]),
     (0.5, 0.0, "at-least", [0.5, 7.0], [0.5 * (1 - EDGE)]),
     (0.5, 0.02, "at-least", [0.49 * (1 + EDGE), 7.0], [0.49 * (1 - EDGE)]),
+    (10.0, 0.0, "inside", [(10.0, 12.0), (8.0, 10.0), (9.0, 11.0)],
+     [(10 * (1 + EDGE), 12.0), (8.0, 10 * (1 - EDGE))]),
 ]
 
 

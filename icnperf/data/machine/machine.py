@@ -35,8 +35,9 @@ from icnperf.errors import InputError
 class Machine:
     """A machine: topology spec text plus SI-valued parameters and where each came from.
 
-    ``network``, ``node``, ``software`` and ``system`` map key names of :data:`SCHEMA` to SI
-    numbers (ints for counts and cycles, floats, str for choices and text). ``provenance`` maps a dotted path
+    ``network``, ``node``, ``software``, ``system`` and ``production`` map key names of
+    :data:`SCHEMA` to SI numbers (ints for counts and cycles, floats, str for choices and
+    text). ``provenance`` maps a dotted path
     (``"network.link_latency"``, ``"topology"``, ``"node_types.A.count"``) to its source text.
     ``node_types`` (optional) records a heterogeneous node mix. ``uncertainty`` maps a
     dotted path to its kind and spread (:mod:`.uncertainty`; a value without one has no
@@ -51,6 +52,7 @@ class Machine:
     node: Mapping[str, Value] = field(default_factory=dict)
     software: Mapping[str, Value] = field(default_factory=dict)
     system: Mapping[str, Value] = field(default_factory=dict)
+    production: Mapping[str, Value] = field(default_factory=dict)
     node_types: Mapping[str, NodeType] = field(default_factory=dict)
     provenance: Mapping[str, str] = field(default_factory=dict)
     uncertainty: Mapping[str, Uncertainty] = field(default_factory=dict)

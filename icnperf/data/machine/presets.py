@@ -8,7 +8,8 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from icnperf.data.files import looks_like_path, printable, read_text_file, write_atomically
+from icnperf.data.files import (bundled_file, looks_like_path, printable, read_text_file,
+                                write_atomically)
 from icnperf.data.machine.machine import Machine, parse_machine
 from icnperf.errors import InputError
 
@@ -45,8 +46,8 @@ def load_machine(name_or_path: str) -> Machine:
         text = read_text_file(name_or_path, "machine file", error=InputError)
         return parse_machine(text, origin=printable(name_or_path),
                              default_name=printable(Path(name_or_path).stem))
-    entry = _presets_dir().joinpath(f"{name_or_path}.toml")
-    if not _PRESET_NAME_RE.fullmatch(name_or_path) or not entry.is_file():
+    entry = bundled_file(_presets_dir(), name_or_path)
+    if not _PRESET_NAME_RE.fullmatch(name_or_path) or entry is None:
         names = sorted(
             e.name[: -len(".toml")] for e in _presets_dir().iterdir() if e.name.endswith(".toml")
         )

@@ -42,6 +42,10 @@ class Sampling:
         if not 1 <= self.samples <= MAX_SAMPLES:
             raise InputError(f"--samples {self.samples}: give 1 to {MAX_SAMPLES:,} draws")
 
+    def as_record(self) -> dict:
+        """The draws, seed and quantiles as a JSON record."""
+        return {"samples": self.samples, "seed": self.seed, "quantiles": [self.low, self.high]}
+
     def as_dict(self, machine) -> dict:
         """The JSON record of the sampling, with the values that state no uncertainty."""
         return {"samples": self.samples, "seed": self.seed,

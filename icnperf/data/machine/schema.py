@@ -311,6 +311,19 @@ SCHEMA: dict[str, dict[str, Key]] = {
          "whole switches may hold more (absent: every endpoint of the topology)",
          {"positive": True}),
     ),
+    "production": _keys(
+        "production",
+        ("background_utilization", "number",
+         "fraction of the busiest channel's bandwidth that other jobs keep busy on a "
+         "production machine (0-1): the background of `--production`, carried to the M/D/1 "
+         "queueing as offered load = utilization x the saturation load "
+         "(model/production.py) (absent: an empty network)", {"maximum": 1.0}),
+        ("noise_frequency", "frequency",
+         "operating-system detours per second on each rank of a production machine "
+         "(absent: no noise)"),
+        ("noise_duration", "time",
+         "length of one operating-system detour (absent: no noise)"),
+    ),
 }
 """Every allowed key, by section and name: its unit kind and meaning. The one place keys live."""
 

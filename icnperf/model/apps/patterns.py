@@ -48,9 +48,9 @@ from icnperf.model.apps.grid import most_square
 from icnperf.model.apps.skeleton import HARDWARE_ALGORITHM
 from icnperf.model.collectives import Step, structured
 
-__all__ = ["MAX_ALLTOALL_MESSAGES", "CommunicationTerm", "Mapping", "byte_count",
-           "collective_term", "halo_grid", "halo_mapping", "halo_pairs", "message_term",
-           "p2p_mapping", "p2p_pairs"]
+__all__ = ["MAX_ALLTOALL_MESSAGES", "CommunicationTerm", "Mapping", "aligned_halo",
+           "byte_count", "collective_term", "halo_grid", "halo_mapping", "halo_pairs",
+           "message_term", "p2p_mapping", "p2p_pairs"]
 
 MAX_ALLTOALL_MESSAGES = 2**22
 """Most messages a point-to-point all-to-all is mapped with where it is not counted in
@@ -93,31 +93,38 @@ def halo_grid(ranks: int, dims: int) -> tuple[int, ...]:
 
 
 def halo_pairs(grid: tuple[int, ...], periodic: bool, axes=None):
-    """(sources, destinations, most messages per rank) of a halo on ``grid``."""
-    ranks = np.arange(math.prod(grid), dtype=np.int64)
+    """(sources, destinations, most messages per rank) of a halo on ``grid``: per chosen
+    axis of size > 1, the + then the - neighbour of every rank (ascending), those across
+    the edge of a non-periodic grid left out. A neighbour is the rank ± the axis' stride,
+    across a periodic edge ∓ (size - 1) strides (no coordinate arrays of every axis)."""
+    total = math.prod(grid)
+    ranks = np.arange(total, dtype=np.int64)
     strides = np.cumprod((1, *grid[:-1]))
-    coords = [(ranks // s) % g for s, g in zip(strides, grid)]
     src, dst = [], []
-    count = np.zeros(len(ranks), dtype=np.int64)
+    count = None if periodic else np.zeros(total, dtype=np.int64)
     for axis in (range(len(grid)) if axes is None else axes):
-        size = grid[axis]
+        size = int(grid[axis])
         if size == 1:
             continue
+        stride = int(strides[axis])
+        coord = (ranks // stride) % size
         for step in (1, -1):
-            moved = coords[axis] + step
+            edge = coord == (size - 1 if step == 1 else 0)
             if periodic:
-                keep = np.ones(len(ranks), dtype=bool)
-                moved = moved % size
+                target = ranks + step * stride
+                target[edge] -= step * size * stride
+                src.append(ranks)
+                dst.append(target)
             else:
-                keep = (moved >= 0) & (moved < size)
-            target = ranks + (moved - coords[axis]) * strides[axis]
-            src.append(ranks[keep])
-            dst.append(target[keep])
-            count += keep
+                kept = ranks[~edge]
+                src.append(kept)
+                dst.append(kept + step * stride)
+                count += ~edge
     if not src:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, 0
-    return np.concatenate(src), np.concatenate(dst), int(count.max())
+    most = len(src) if periodic else int(count.max())
+    return np.concatenate(src), np.concatenate(dst), most
 
 
 def check_alltoall(ranks: int) -> None:
@@ -174,8 +181,43 @@ def _mapped(layout, src, dst, messages: int) -> Mapping:
 @lru_cache(maxsize=512)
 def halo_mapping(layout, grid: tuple[int, ...], periodic: bool, axes) -> Mapping:
     """The halo's messages (:func:`halo_pairs`) on ``layout`` (placed with the ranks'
-    processes per node); cached, the sizes do not enter."""
+    processes per node); cached, the sizes do not enter. A halo aligned with the torus
+    (:func:`aligned_halo`) in closed form, any other mapped message by message."""
+    aligned = aligned_halo(layout, grid, periodic, axes)
+    if aligned is not None:
+        return aligned
     return _mapped(layout, *halo_pairs(grid, periodic, axes))
+
+
+def aligned_halo(layout, grid: tuple[int, ...], periodic: bool, axes) -> Mapping | None:
+    """The halo's Mapping in closed form when its process grid is the torus itself (one
+    rank per node, linear placement, the grid's axes of size > 1 the torus radices in
+    order; a grid axis of size 1 is no dimension, so a job may name more axes than the
+    torus has); None otherwise.
+
+    Derived here: rank x's neighbour along axis a is x ± the axis' stride, which is the
+    torus dimension's stride, so every message is 1 hop, and the + (-) message of x runs on
+    x's own + (-) channel of that dimension: each channel carries one message, except on a
+    periodic axis of size 2, where both messages of x go to its one neighbour at half the
+    ring, a tie that DOR (either tie rule) sends + on a radix-2 ring: x's + channel carries
+    2. Without wrap on a size-2 axis the two ranks send each other one message, each on its
+    own + channel. Channels of different dimensions are distinct, so the load is the
+    largest over the axes. A rank sends 2 messages per axis of size >= 3 and, periodic,
+    per axis of size 2; 1 per axis of size 2 without wrap (an interior rank of every axis
+    exists). One rank per node: the adapter count is 1, no message stays on its node
+    (Layout.rank_traffic's default-placement answer)."""
+    if (layout.radices is None or not layout.is_default_placement or layout.rails != 1
+            or tuple(g for g in grid if g != 1) != tuple(layout.radices)):
+        return None
+    chosen = tuple(range(len(grid))) if axes is None else tuple(axes)
+    if len(set(chosen)) != len(chosen):
+        return None
+    sizes = [grid[a] for a in chosen if grid[a] > 1]
+    if not sizes:
+        return Mapping(0, 0, 0, False, 0)
+    load = 2 if periodic and 2 in sizes else 1
+    messages = sum(2 if periodic else min(2, k - 1) for k in sizes)
+    return Mapping(1, load, 1, False, messages)
 
 
 @lru_cache(maxsize=512)

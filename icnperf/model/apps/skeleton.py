@@ -255,7 +255,7 @@ def read_number(v, what: str) -> Number:
     elif isinstance(v, (int, Fraction)):
         out = Fraction(v)
     elif isinstance(v, str) and _NUMBER_RE.fullmatch(v.strip()):
-        out = Fraction(v.strip())
+        out = _exact(v.strip(), what)
     else:
         raise InputError(f"{what} must be a number (2048, 0.5, 1e6), not {v!r}")
     if abs(out) > _LARGEST:
@@ -265,3 +265,29 @@ def read_number(v, what: str) -> Number:
 
 
 _LARGEST = Fraction(sys.float_info.max)
+
+MAX_NUMBER_TEXT = 400
+"""Most characters of a number written as text (a float needs 17 significant digits)."""
+
+
+def _exact(text: str, what: str) -> Fraction:
+    """A number's text (matched by ``_NUMBER_RE``) as an exact Fraction, its decimal
+    exponent read first: ``Fraction("1e999999999")`` builds a billion-digit integer (it
+    hung ``--param n=1e999999999``), so a value of 1e309 or more, or a non-zero value below
+    the smallest float (about 4.9e-324), is refused before it is built."""
+    if len(text) > MAX_NUMBER_TEXT:
+        raise InputError(f"{what} has more than {MAX_NUMBER_TEXT} characters")
+    mantissa, _, exponent = text.lower().lstrip("+-").partition("e")
+    whole, _, decimals = mantissa.partition(".")
+    if not (whole + decimals).strip("0"):
+        return Fraction(0)
+    lead = (len(whole.lstrip("0")) - 1 if whole.strip("0")
+            else -(len(decimals) - len(decimals.lstrip("0")) + 1))
+    magnitude = int(exponent or 0) + lead
+    if magnitude >= 309:
+        raise InputError(f"{what} is beyond the largest number icnperf computes with, "
+                         f"{sys.float_info.max:.3g}")
+    if magnitude < -324:
+        raise InputError(f"{what} is closer to zero than the smallest number icnperf "
+                         f"computes with, {5e-324:.2g}")
+    return Fraction(text)

@@ -83,6 +83,17 @@ def rows_per_node(rows: int, nodes: int) -> tuple[int, ...]:
     return tuple(base + 1 if i < extra else base for i in range(nodes))
 
 
+def _row_range(rows: int, nodes: int) -> tuple[int, int]:
+    """(fewest, most) rows of :func:`rows_per_node` (floor and ceil of N/P), with its
+    checks, without a tuple of every node's count."""
+    rows = _whole(rows, "rows")
+    nodes = _whole(nodes, "nodes")
+    if nodes > rows:
+        raise InputError(f"{rows} rows cannot be split over {nodes} nodes (a node would "
+                         f"get no row)")
+    return rows // nodes, -(-rows // nodes)
+
+
 def flops_per_iteration(rows: int, nonzeros_per_row: int) -> float:
     """Official FLOP count of one product: 2·N·d (a multiply and an add per non-zero)."""
     return 2.0 * rows * nonzeros_per_row
@@ -108,7 +119,7 @@ def compute_time(rows: int, nodes: int, nonzeros_per_row: int, rate: float) -> f
     """Compute time of one product on the slowest node (s): 2·d·ceil(N/P) / R."""
     if not rate > 0:
         raise InputError(f"SpMV rate must be > 0 FLOP/s, not {rate!r}")
-    most = max(rows_per_node(rows, nodes))
+    most = _row_range(rows, nodes)[1]
     return 2.0 * nonzeros_per_row * most / rate
 
 
@@ -151,7 +162,7 @@ def predict(machine, layout: Layout | None = None, *, algorithm: str = "hw-tree"
         layout = Layout.from_topology(machine.topology)
     nodes = layout.endpoints
     rate, rate_note = _rate(machine, spmv_rate, d)
-    parts = rows_per_node(rows, nodes)
+    fewest, most = _row_range(rows, nodes)
     compute = compute_time(rows, nodes, d, rate)
     m = BYTES_PER_ELEMENT * rows
     gathered = collectives.collective_time(machine, "allgather", algorithm, [m],
@@ -159,15 +170,15 @@ def predict(machine, layout: Layout | None = None, *, algorithm: str = "hw-tree"
     collective = float(gathered.time[0])
     iteration = compute + collective
     extra = rows % nodes
-    spread = (f"all {nodes} nodes get {max(parts)} rows" if extra == 0 else
-              f"{extra} node(s) get {max(parts)} rows, {nodes - extra} get {min(parts)} "
+    spread = (f"all {nodes} nodes get {most} rows" if extra == 0 else
+              f"{extra} node(s) get {most} rows, {nodes - extra} get {fewest} "
               "(the first N mod P nodes take one more); the step waits for the slowest node")
     host = machine.get("network.host_bandwidth")
     notes = (
         f"SpMV (Mukosey 2015 §3.2): N = {rows} rows, d = {d} non-zeros per row, on {nodes} "
         f"nodes ({layout.text}), one process per node",
         f"rows block-distributed: {spread}",
-        f"compute: 2·d·ceil(N/P) = {2 * d * max(parts)} FLOP per node per iteration",
+        f"compute: 2·d·ceil(N/P) = {2 * d * most} FLOP per node per iteration",
         rate_note,
         f"all-gather of y: {m} bytes (8-byte doubles), {algorithm}, "
         "model/collectives (parts taken equal, m/P each)",

@@ -439,8 +439,9 @@ class Layout:
             load = tree_routing.message_load(m, w, p, self.tree_routing or "random",
                                              sources, destinations)
         elif name == "dragonfly":
-            hops = dragonfly.dragonfly_route_hops(*values, sources, destinations)
-            load = dragonfly.dragonfly_route_load(*values, sources, destinations)
+            from icnperf.model.topology.dragonfly.routes import dragonfly_route_traffic
+
+            return dragonfly_route_traffic(*values, sources, destinations)
         elif name == "gdragonfly":
             hops = dragonfly.gdragonfly_route_hops(*values, sources, destinations)
             load = dragonfly.gdragonfly_route_load(*values, sources, destinations)
@@ -479,10 +480,22 @@ class Layout:
         if self.radices is not None and self.processes_per_node > 1:
             # the ranks of a node share its endpoint, so node pairs repeat: route each
             # once, loading its channels as often as it repeats
-            size = self.network_endpoints
-            pairs, repeats = np.unique(src * size + dst, return_counts=True)
-            hops, load = torus.dor_traffic(self.radices, pairs // size, pairs % size,
+            pairs, repeats = _node_pairs(src * self.network_endpoints + dst)
+            hops, load = torus.dor_traffic(self.radices, pairs // self.network_endpoints,
+                                           pairs % self.network_endpoints,
                                            self.ring_ties or "plus", counts=repeats)
         else:
             hops, load = self.traffic(src, dst)
         return hops, max(load, host), host, intra
+
+
+def _node_pairs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Node-pair keys with how often each repeats, for dor_traffic's ``counts`` (which is
+    linear: a pair may appear more than once). Runs of equal consecutive keys first (the
+    ranks of a node, in rank order, sending by one offset: a halo, a shift, a round of a
+    collective), in O(n); when that leaves more than half the keys, a sort (np.unique)."""
+    starts = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
+    if 2 * len(starts) > len(keys):
+        return np.unique(keys, return_counts=True)
+    return keys[starts], np.diff(np.append(starts, len(keys)))
+

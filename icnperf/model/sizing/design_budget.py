@@ -119,7 +119,21 @@ EVALUATED_TERM_SECONDS = 4e-3
 """Seconds per workload term per design the full model evaluates: measured 3.8 ms (50
 collective terms x 523 designs in 100 s, 1,000 endpoints, today's code on the shared 2-core
 machine under load; the 6.9 ms per design measured before for the default 5 terms, all
-5,517 designs of 1,000 endpoints in 38 s, is 1.4 ms a term unloaded)."""
+5,517 designs of 1,000 endpoints in 38 s, is 1.4 ms a term unloaded; benchmarks/
+budget_costs.py ``evaluated``, the default 5 terms at 1,000 endpoints under load: 3.4 ms a
+term on a dragonfly, 2,521 designs in 42.7 s, 1.4 ms on 3D tori, which share job layouts).
+At few endpoints; :func:`evaluated_term_seconds` grows it with the job."""
+
+EVALUATED_DESIGN_ENDPOINTS = 50_000
+"""Endpoints at which a term's full model costs twice :data:`EVALUATED_TERM_SECONDS`: the
+collectives' rounds grow with the job (about 60 ms a design of the default workload at
+100,000 endpoints, issue 28's profile, against about 17 ms at 1,000)."""
+
+
+def evaluated_term_seconds(endpoints: int) -> float:
+    """Seconds of the full model per workload term and design of ``endpoints`` endpoints:
+    EVALUATED_TERM_SECONDS x (1 + N / EVALUATED_DESIGN_ENDPOINTS)."""
+    return EVALUATED_TERM_SECONDS * (1.0 + endpoints / EVALUATED_DESIGN_ENDPOINTS)
 
 
 def workload_terms(workload) -> int:
@@ -155,6 +169,6 @@ def design_space_estimate(endpoints: int, families: Sequence[str],
     return Estimate(f"size: {work}up to {count(designs)} candidate designs ({listed}){full}",
                     BASE_MEMORY + DESIGN_MEMORY * designs + row_memory,
                     DESIGN_SECONDS * designs * per_term + row_seconds
-                    + EVALUATED_TERM_SECONDS * terms * evaluated / max(1, parallel),
+                    + evaluated_term_seconds(endpoints) * terms * evaluated / max(1, parallel),
                     "lower --slack or --radix-max, or choose fewer --families or"
                     " --torus-dims" + (", or a smaller --shortlist" if evaluated else ""))

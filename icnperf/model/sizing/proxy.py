@@ -115,7 +115,7 @@ class TrafficTable:
 
 class Proxy:
     """The proxy of a workload on a machine for N endpoints: ``block_proxy(block)`` gives
-    the lower bound (s) of every design of a space.Block and ``keys(block)`` their
+    the lower bound (s) of every design of a space.Block and ``key_rows(block)`` their
     equivalence keys."""
 
     def __init__(self, workload: Workload, machine, n_endpoints: int, blocks=()):
@@ -169,33 +169,37 @@ class Proxy:
         return np.asarray(saturation_of("slimfly", block.params, block.metrics, "uniform",
                                         self.router)["saturation_estimate"], dtype=float)
 
-    def keys(self, block: Block) -> list:
-        """Equivalence keys (module docstring), one per design."""
+    def key_rows(self, block: Block) -> tuple[tuple, np.ndarray]:
+        """Equivalence keys (module docstring) of the block's designs as (tag, rows): two
+        designs, of this block or another, have equal keys when their tags are equal and
+        their rows (float64, one per design; integers exact) are equal. Built as arrays, no
+        Python object per design (a 6D torus space has some 10^5 designs)."""
         p = block.params
+        n = len(block)
         if block.family == "torus":
-            radices = p["radices"]
+            radices = np.asarray(p["radices"], dtype=np.int64)
             index = np.stack([self._partition(block, plan.nodes) for plan in self.plans],
-                             axis=1)
+                             axis=1).reshape(n, len(self.plans))
             whole = (index < 0).any(axis=1)
-            dims = radices.shape[1]
-            return [("torus", tuple(int(k) for k in radices[i])) if whole[i] else
-                    ("torus", dims, tuple(int(v) for v in index[i])) for i in range(len(block))]
+            rows = np.concatenate([whole[:, None], radices * whole[:, None],
+                                   np.where(whole[:, None], 0, index)], axis=1)
+            return ("torus", radices.shape[1]), rows.astype(np.float64)
         if block.family in ("fattree", "clos"):
             k = p["k"] if block.family == "fattree" else p["radix"] // 2
-            n = p["n"] if block.family == "fattree" else p["levels"]
-            return [("fattree", int(a), int(b)) for a, b in zip(k, n)]
+            levels = p["n"] if block.family == "fattree" else p["levels"]
+            return ("fattree",), np.stack([k, levels], axis=1).astype(np.float64)
         if block.family == "xgft":
             top = np.prod(p["m"][:, :-1], axis=1)
             used = np.stack([np.minimum(p["m"][:, -1], -(-plan.nodes // top))
                              for plan in self.plans], axis=1)
-            return [("xgft", tuple(int(v) for v in m[:-1]), tuple(int(v) for v in w),
-                     tuple(int(v) for v in u)) for m, w, u in zip(p["m"], p["w"], used)]
+            rows = np.concatenate([p["m"][:, :-1], p["w"], used], axis=1)
+            return ("xgft", p["m"].shape[1]), rows.astype(np.float64)
         if block.family == "slimfly":
-            share = self._slimfly_share(block)
-            return [("crossbar", float(t)) for t in share]
-        names = list(p)
-        return [(block.family, *(int(p[name][i]) for name in names))
-                for i in range(len(block))]
+            return ("crossbar",), np.asarray(self._slimfly_share(block),
+                                             dtype=np.float64).reshape(n, 1)
+        names = tuple(p)
+        rows = np.stack([np.asarray(p[name]).reshape(n) for name in names], axis=1)
+        return (block.family, names), rows.astype(np.float64)
 
     # --- off tori: point-to-point algorithms on the job's first n endpoints -----------------
 

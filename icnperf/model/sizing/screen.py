@@ -15,7 +15,7 @@ The front of the evaluated designs is the front of the whole space. Every design
 whole front is evaluated (none can be dominated); an evaluated design dominated by a dropped
 design k is dominated by the evaluated design that dropped k (dominance is transitive).
 
-Designs with equal equivalence keys (proxy.Proxy.keys) have equal full times; once one is
+Designs with equal equivalence keys (proxy.Proxy.key_rows) have equal full times; once one is
 evaluated, the others' proxy becomes that time, exact. The NUDT-rule designs are evaluated
 whatever the screen says, so the study can show them, and so are the cheapest xgft tree of
 each level count and top-level taper (:func:`taper_representatives`), so the study can state what a taper
@@ -40,6 +40,12 @@ ROUNDING = 1e-9
 terms in different orders, and a rounding difference must never put the bound above the
 model's value (float sums of a few hundred terms differ by ~1e-14 relative)."""
 
+WINDOW = 4096
+"""Designs the search examines at once, in proxy order (a larger window when fewer than
+``batch`` of them are open): the first open designs of a window are the first of the whole
+rest, since a design once dominated stays dominated (evaluated points are only added), so
+the choice is the same as examining the whole rest each time, without its cost."""
+
 SHORTLIST_MODES = ("safe", "all")
 """``--shortlist`` words: ``safe`` (the branch and bound) and ``all`` (every design); a
 whole number N asks for the safe screen's designs topped up to N in proxy order."""
@@ -48,12 +54,14 @@ whole number N asks for the safe screen's designs topped up to N in proxy order.
 @dataclass(frozen=True)
 class Screen:
     """A space costed and bounded: per design (blocks concatenated in order) its cost, proxy
-    time (s), equivalence key and NUDT-rule flag."""
+    time (s), equivalence key and NUDT-rule flag. ``keys``: one value per design, equal for
+    designs of equal full time (screen_space numbers the groups of proxy.Proxy.key_rows;
+    any sortable values will do)."""
 
     blocks: tuple[Block, ...]
     cost: np.ndarray
     proxy_s: np.ndarray
-    keys: tuple
+    keys: object
     canonical: np.ndarray
 
     @property
@@ -91,9 +99,39 @@ def screen_space(blocks: list[Block], cost_model: CostModel, workload: Workload,
                                        b.optical, np.asarray(m.endpoints, dtype=float),
                                        cost_model))
         bounds.append(np.asarray(proxy.block_proxy(b), dtype=float) * (1.0 - ROUNDING))
-        keys.extend(proxy.keys(b))
-    return Screen(tuple(blocks), np.concatenate(costs), np.concatenate(bounds), tuple(keys),
-                  np.concatenate([b.canonical for b in blocks]))
+        keys.append(proxy.key_rows(b))
+    return Screen(tuple(blocks), np.concatenate(costs), np.concatenate(bounds),
+                  _key_groups(keys), np.concatenate([b.canonical for b in blocks]))
+
+
+def _key_groups(keys: list[tuple[tuple, np.ndarray]]) -> np.ndarray:
+    """One group number per design (blocks in order) from each block's (tag, rows)
+    (proxy.Proxy.key_rows): equal numbers for equal tags and equal rows."""
+    tags = list(dict.fromkeys(tag for tag, _ in keys))
+    group = [np.zeros(len(rows), dtype=np.int64) for _, rows in keys]
+    first = 0
+    for tag in tags:
+        mine = [i for i, (t, _) in enumerate(keys) if t == tag]
+        rows = np.concatenate([keys[i][1] for i in mine])
+        inverse = _row_groups(rows)
+        edges = np.cumsum([0] + [len(keys[i][1]) for i in mine])
+        for i, low, high in zip(mine, edges[:-1], edges[1:]):
+            group[i] = first + inverse[low:high]
+        first += int(inverse.max()) + 1 if len(inverse) else 0
+    return np.concatenate(group) if group else np.zeros(0, dtype=np.int64)
+
+
+def _row_groups(rows: np.ndarray) -> np.ndarray:
+    """Numbers 0, 1, ... of the distinct rows of a 2D array, one per row (a lexicographic
+    sort of the columns; np.unique(axis=0) sorts a structured view, some 50 x slower)."""
+    if not len(rows):
+        return np.zeros(0, dtype=np.int64)
+    order = np.lexsort(rows.T[::-1])
+    ordered = rows[order]
+    starts = np.concatenate([[True], (ordered[1:] != ordered[:-1]).any(axis=1)])
+    inverse = np.empty(len(rows), dtype=np.int64)
+    inverse[order] = np.cumsum(starts) - 1
+    return inverse
 
 
 @dataclass(frozen=True)
@@ -169,9 +207,10 @@ def search(screen: Screen, evaluate: Callable[[list[int]], list[float]],
     time: dict[int, float] = {}
     reason: dict[int, str] = {}
     known = np.zeros(len(proxy), dtype=bool)
-    groups: dict = {}
-    for i, key in enumerate(screen.keys):
-        groups.setdefault(key, []).append(i)
+    _, group = np.unique(np.asarray(screen.keys), return_inverse=True)
+    by_group = np.argsort(group.reshape(-1), kind="stable")
+    edges = np.searchsorted(group.reshape(-1)[by_group], np.arange(group.max() + 2)
+                            if len(group) else [0])
 
     def run(indices: list[int], why: str) -> None:
         if not indices:
@@ -180,8 +219,9 @@ def search(screen: Screen, evaluate: Callable[[list[int]], list[float]],
             time[i] = float(t)
             reason[i] = why
             known[i] = True
-            for j in groups[screen.keys[i]]:
-                proxy[j] = max(proxy[j], float(t))
+            g = int(group.reshape(-1)[i])
+            members = by_group[edges[g]:edges[g + 1]]
+            proxy[members] = np.maximum(proxy[members], float(t))
 
     order = np.lexsort((screen.cost, screen.proxy_s))
     if shortlist == "all":
@@ -190,19 +230,23 @@ def search(screen: Screen, evaluate: Callable[[list[int]], list[float]],
     run([int(i) for i in np.flatnonzero(screen.canonical)], "NUDT rule")
     run([i for i in dict.fromkeys(taper_representatives(screen).values()) if not known[i]],
         "taper")
-    position = 0
+    position, window = 0, WINDOW
     while position < len(order):
-        rest = order[position:]
+        rest = order[position:position + window]
         points = np.fromiter(time, dtype=np.int64, count=len(time))
         open_ = ~known[rest] & ~_dominated(screen.cost[rest], proxy[rest],
                                            screen.cost[points],
                                            np.fromiter(time.values(), dtype=float,
                                                        count=len(time)))
-        chosen = rest[open_][:max(1, batch)]
-        if not len(chosen):
+        found = np.flatnonzero(open_)[:max(1, batch)]
+        if len(found) < max(1, batch) and position + window < len(order):
+            window *= 4     # too few open designs in the window: look further
+            continue
+        if not len(found):
             break
-        position += int(np.flatnonzero(rest == chosen[-1])[0]) + 1
-        run([int(i) for i in chosen], "screen")
+        position += int(found[-1]) + 1
+        window = WINDOW
+        run([int(i) for i in rest[found]], "screen")
     if isinstance(shortlist, int) and len(time) < shortlist:
         more = [int(i) for i in order if i not in time][:shortlist - len(time)]
         run(more, "top-up")

@@ -327,10 +327,12 @@ AUTO_COLUMNS = COLLECTIVE_COLUMNS + (Column("rule", "rule", overflow="note"),)
 
 
 def collective_render(document: dict, fmt: str, wide: bool = False,
-                      mpi_library: str | None = None) -> str:
+                      mpi_library: str | None = None,
+                      production_line: str | None = None) -> str:
     """``predict collective`` rendered from its document (``inputs``, ``assumptions`` per
     algorithm, ``rows``; the API builds it). ``mpi_library``: the machine's
-    software.mpi_library, named in the note of ``--algorithm auto``."""
+    software.mpi_library, named in the note of ``--algorithm auto``; ``production_line``:
+    what ``--production`` applied (reports.text.production.production_line)."""
     if fmt == "json":
         return json_text(document)
     rows = document["rows"]
@@ -356,14 +358,17 @@ def collective_render(document: dict, fmt: str, wide: bool = False,
     if mode == "node" and ppn > 1:
         columns = (*columns[:5], Column("node_local_s", "in node", _quantity("time")),
                    *columns[5:])
-    if "uncertainty" not in inputs:
+    if "uncertainty" not in inputs and "production" not in inputs:
         page.table(rows, columns)
     else:
         from icnperf.reports.text.ranges import add_cells, sampling_line, table_columns
 
         page.table(add_cells(rows, ("time_s",), columns), table_columns(columns, ("time_s",)))
         page.blank()
-        page.line(sampling_line(inputs["uncertainty"]))
+        if "production" in inputs:
+            page.line(production_line)
+        if "uncertainty" in inputs:
+            page.line(sampling_line(inputs["uncertainty"]))
     page.blank()
     lines = _shared_then_own(document["assumptions"])
     if algorithm == "auto" and rows:

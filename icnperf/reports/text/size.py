@@ -56,11 +56,13 @@ def load_study(endpoints: int, families: str | None = None, torus_dims: str | No
                workload_path: str | None = None, machine_name: str | None = None,
                slack: float = DEFAULT_SLACK, shortlist: str | int = "safe",
                scheduler: str = "inline", workers: int | None = None,
-               progress: bool | None = None):
+               progress: bool | None = None, app_files: tuple = ()):
     """Run a study from the command's option values; returns (study, cost model, workload,
-    machine). ``slack``: largest endpoint count screened, a multiple of ``endpoints``;
-    ``shortlist``: safe, all or N (model.sizing.screen.search); ``scheduler``, ``workers``,
-    ``progress``: where the full-model evaluations run (icnperf.runner)."""
+    machine). ``app_files``: skeleton files named on the command line that the workload
+    may read outside its folder (data.sizing_inputs.load_workload); ``slack``: largest
+    endpoint count screened, a multiple of ``endpoints``; ``shortlist``: safe, all or N
+    (model.sizing.screen.search); ``scheduler``, ``workers``, ``progress``: where the
+    full-model evaluations run (icnperf.runner)."""
     from icnperf.data.machine import load_machine
     from icnperf.data.sizing_inputs import load_cost_model, load_workload
     from icnperf.model.sizing.screen import parse_shortlist
@@ -73,7 +75,7 @@ def load_study(endpoints: int, families: str | None = None, torus_dims: str | No
     shortlist = parse_shortlist(shortlist)
     where = parse_scheduler(scheduler)
     cost_model = load_cost_model(cost_path)
-    workload = load_workload(workload_path)
+    workload = load_workload(workload_path, app_files)
     machine = load_machine(machine_name or DEFAULT_MACHINE)
     mapper = _mapper(scheduler, workers, progress)
     parallel = where.kind != "inline"

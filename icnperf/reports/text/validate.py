@@ -5,8 +5,9 @@ The default table fits 100 columns: one table per claim kind (predicted, post-ho
 calibrated, regression), each row a claim's id, measured (or reference) value, prediction, error,
 tolerance and status, with its quantity (and, for a calibrated claim, what was fitted to it)
 on the lines under it; the reasons of known discrepancies, open misses and failures follow
-as numbered, wrapped notes, then the counts. ``wide`` gives the full layout of one line per
-claim.
+as numbered, wrapped notes, then the counts, then the ranges' coverage and width over the
+claims predicted on a preset (icnperf.validation.ranges; JSON: ``ranges``). ``wide`` gives
+the full layout of one line per claim.
 
 By default the flit simulator's cross-checks (``runs == "simulation"``, about a minute) are
 left out; ``simulation=True`` runs them too.
@@ -62,10 +63,34 @@ def validation_render(document: dict, fmt: str, wide: bool = False) -> str:
     if fmt == "csv":
         return csv_text(results, RESULT_KEYS)
     text = wide_text(results) if wide else table_text(results)
+    ranges = document.get("ranges", {})
+    if ranges.get("checks"):
+        text += coverage_text(ranges)
     if not document["simulation"]:
         text += ("the flit simulator's cross-checks were not run (about a minute): "
                  "--simulation runs them\n")
     return text
+
+
+def coverage_text(ranges: dict) -> str:
+    """The coverage and width lines (issue #31) of the document's ``ranges`` (``sampling``:
+    samples, seed, quantiles; ``coverage``: per counted kind, how many measurements lie
+    inside their predicted range and the ranges' median high/low)."""
+    sampling, counts = ranges["sampling"], ranges["coverage"]
+    low, high = sampling["quantiles"]
+    lines = ["", f"ranges of the real-machine claims ({low:.0%}-{high:.0%} "
+             f"of {sampling['samples']} draws of each preset's inputs, seed "
+             f"{sampling['seed']}):"]
+    for kind, title in (("predicted", "predicted"), ("post-hoc", "post hoc")):
+        count = counts[kind]
+        if count["claims"]:
+            lines.append(f"  {title + ':':10} {count['inside']} of {count['claims']} "
+                         f"measurements inside their range; median width (high/low) "
+                         f"{count['median_width']:.2f}")
+    if counts["calibrated"]["claims"]:
+        lines.append(f"  {counts['calibrated']['claims']} calibrated not counted (fitted to "
+                     "the measurement)")
+    return "\n".join(lines) + "\n"
 
 
 # --- the 100-column table ----------------------------------------------------------------
@@ -83,14 +108,16 @@ def tolerance_text(tolerance: float, kind: str) -> str:
         return f"×{tolerance:g}"
     if kind == "ordering":
         return "order"
+    if kind == "inside":
+        return "in range" if tolerance == 0 else f"{100 * tolerance:.3g} % out"
     return "at least" if tolerance == 0 else f"{100 * tolerance:.3g} % under"
 
 
 def error_text(error: float | None, kind: str) -> str:
-    """An error in its tolerance's terms (percent for relative and at-least)."""
+    """An error in its tolerance's terms (percent for relative, at-least and inside)."""
     if error is None:
         return "-"
-    if kind in ("relative", "at-least"):
+    if kind in ("relative", "at-least", "inside"):
         return f"{100 * error:.3g} %"
     if kind == "percentage-points":
         return f"{error:.3g} pp"

@@ -111,24 +111,30 @@ def _row(name: str, **where) -> dict:
     return rows[0]
 
 
-def gpu_p2p(machine_name: str, size: int, column: str, buffers: str = "gpu",
-            processes_per_node: int = 1) -> float:
-    """One column of ``predict p2p --buffers BUFFERS --hops 0`` at one size."""
+def _machine(machine):
+    """A preset by name, or the machine object itself (a drawn copy, say)."""
     from icnperf.data.machine import load_machine
+
+    return load_machine(machine) if isinstance(machine, str) else machine
+
+
+def gpu_p2p(machine, size: int, column: str, buffers: str = "gpu",
+            processes_per_node: int = 1) -> float:
+    """One column of ``predict p2p --buffers BUFFERS --hops 0`` at one size on a preset
+    (by name) or a machine object."""
     from icnperf.model.network import p2p_table
 
-    table = p2p_table(load_machine(machine_name), [size], HOPS, "mpi",
+    table = p2p_table(_machine(machine), [size], HOPS, "mpi",
                       processes_per_node=processes_per_node, buffers=buffers)
     return float(table.columns[column][0])
 
 
-def gpu_pair_stream(machine_name: str, size: int, from_gpu: int, to_gpu: int) -> float:
+def gpu_pair_stream(machine, size: int, from_gpu: int, to_gpu: int) -> float:
     """Streaming bandwidth of ``predict p2p --buffers gpu --same-node --from-gpu A --to-gpu
-    B`` at one size (bytes/s)."""
-    from icnperf.data.machine import load_machine
+    B`` at one size (bytes/s), on a preset (by name) or a machine object."""
     from icnperf.model.network import p2p_table
 
-    table = p2p_table(load_machine(machine_name), [size], None, "mpi", same_node=True,
+    table = p2p_table(_machine(machine), [size], None, "mpi", same_node=True,
                       buffers="gpu", from_gpu=from_gpu, to_gpu=to_gpu)
     return float(table.columns["streaming_bandwidth_Bps"][0])
 
@@ -142,7 +148,8 @@ def _alps(cid, table, buffers, benchmark, size, what, reason, kind="predicted", 
     return Claim(cid, ALPS_OSU, what, measured, "us" if latency else "GB/s",
                  0.01 if kind == "calibrated" else reason[1], "relative",
                  lambda: gpu_p2p("alps", size, column, buffers) * scale,
-                 kind=kind, fitted=fitted,
+                 kind=kind, fitted=fitted, machine="alps",
+                 predict_on=lambda m: gpu_p2p(m, size, column, buffers) * scale,
                  tolerance_reason=CALIBRATION_REASON if kind == "calibrated" else reason[0])
 
 
@@ -156,7 +163,9 @@ def _lumi_g(cid, table, benchmark, column, what, reason, processes=1, pairs=1, *
     return Claim(cid, LUMI_G_OSU, what, measured, "us" if latency else "GB/s",
                  extra.pop("tolerance", 0.10), "relative",
                  lambda: gpu_p2p("lumi-g", size, column, "gpu", processes) * scale,
-                 tolerance_reason=reason, **extra)
+                 tolerance_reason=reason, machine="lumi-g",
+                 predict_on=lambda m: gpu_p2p(m, size, column, "gpu", processes) * scale,
+                 **extra)
 
 
 CLAIMS = [
@@ -209,7 +218,8 @@ CLAIMS = [
           "on one switch",
           _row("lumi-g-osu-bw-cupy-reframe", nodes=2)["bandwidth_bytes_per_s"] / 1e9, "GB/s",
           0.10, "relative", lambda: gpu_p2p("lumi-g", 4194304, "streaming_bandwidth_Bps") / 1e9,
-          kind="post-hoc", tolerance_reason=LUMI_G_BANDWIDTH_REASON),
+          kind="post-hoc", tolerance_reason=LUMI_G_BANDWIDTH_REASON, machine="lumi-g",
+          predict_on=lambda m: gpu_p2p(m, 4194304, "streaming_bandwidth_Bps") / 1e9),
     Claim("lumi-g-osu-bw-cupy-ipc-4mib", LUMI_G + "LUMI ReFrame regression checks, "
           "check_mpi4py.py (mpi4py + CuPy port of osu_bw) reference values, lumi:gpu; table "
           "lumi-g-osu-bw-cupy-reframe",
@@ -218,5 +228,6 @@ CLAIMS = [
           _row("lumi-g-osu-bw-cupy-reframe", nodes=1)["bandwidth_bytes_per_s"] / 1e9, "GB/s",
           0.10, "relative", lambda: gpu_pair_stream("lumi-g", 4194304, 0, 1) / 1e9,
           kind="post-hoc", tolerance_reason=LUMI_G_BANDWIDTH_REASON,
-          open_reason=LUMI_G_IPC_OPEN, open_tolerance=0.75),
+          open_reason=LUMI_G_IPC_OPEN, open_tolerance=0.75, machine="lumi-g",
+          predict_on=lambda m: gpu_pair_stream(m, 4194304, 0, 1) / 1e9),
 ]

@@ -129,31 +129,41 @@ def _row(name: str, **where) -> dict:
     return rows[0]
 
 
-def _latency(machine_name: str, size: int, hops: int, api: str) -> float:
+def _machine(machine):
+    """A preset by name, or the machine object itself (a drawn copy, say)."""
     from icnperf.data.machine import load_machine
+
+    return load_machine(machine) if isinstance(machine, str) else machine
+
+
+def _on(machine_name: str, predict_on) -> dict:
+    """The fields of a claim predicted on preset ``machine_name`` by ``predict_on(machine)``
+    (claim.py: its range over draws of the preset's inputs, icnperf.validation.ranges)."""
+    return {"machine": machine_name, "predict_on": predict_on}
+
+
+def _latency(machine, size: int, hops: int, api: str) -> float:
     from icnperf.model.network import p2p_table
 
-    table = p2p_table(load_machine(machine_name), [size], hops, api)
+    table = p2p_table(_machine(machine), [size], hops, api)
     return float(table.columns["latency_s"][0])
 
 
-def _p2p_column(machine_name: str, size: int, hops: int, api: str, column: str,
+def _p2p_column(machine, size: int, hops: int, api: str, column: str,
                 processes_per_node: int = 1) -> float:
-    from icnperf.data.machine import load_machine
     from icnperf.model.network import p2p_table
 
-    table = p2p_table(load_machine(machine_name), [size], hops, api,
+    table = p2p_table(_machine(machine), [size], hops, api,
                       processes_per_node=processes_per_node)
     return float(table.columns[column][0])
 
 
-def _node_injection(machine_name: str, size: int = 1 << 22) -> float:
+def _node_injection(machine, size: int = 1 << 22) -> float:
     """Bytes/s a node injects with every NIC streaming large messages (api none): one
     process per NIC, each at its streaming bandwidth."""
-    from icnperf.data.machine import load_machine
     from icnperf.model import network
 
-    machine = load_machine(machine_name)
+    machine = _machine(machine)
     nics = network.nics_per_node(machine)
     table = network.p2p_table(machine, [size], 1, "none", processes_per_node=nics)
     return nics * float(table.columns["streaming_bandwidth_Bps"][0])
@@ -322,14 +332,21 @@ MPICH_ALLTOALL_RULE = ("MPICH's documented default (Thakur et al. 2005; "
 @cache
 def job_collective_time(machine_name: str, operation: str, algorithm: str, size: int,
                         nodes: int, ppn: int = 1) -> float:
+    """Time (s) of a collective on a job of ``nodes`` nodes on the preset as it is
+    (:func:`collective_time_on`), cached per preset."""
+    return collective_time_on(machine_name, operation, algorithm, size, nodes, ppn)
+
+
+def collective_time_on(machine, operation: str, algorithm: str, size: int, nodes: int,
+                       ppn: int = 1) -> float:
     """Time (s) of a collective on a job of ``nodes`` nodes on the machine as it is
     (``predict collective --nodes N``: Layout.on_part, linear placement; one node is
     Layout.one_node), ``ppn`` processes per node (hierarchical, as MPICH's SMP-aware
-    collectives, when above 1), api mpi, ``size`` bytes per rank (Thakur et al.'s n)."""
-    from icnperf.data.machine import load_machine
+    collectives, when above 1), api mpi, ``size`` bytes per rank (Thakur et al.'s n).
+    ``machine`` is a preset's name or a machine object."""
     from icnperf.model.collectives import Layout, collective_time
 
-    machine = load_machine(machine_name)
+    machine = _machine(machine)
     layout = (Layout.one_node() if nodes == 1
               else Layout.from_topology(machine.topology).on_part(nodes))
     result = collective_time(machine, operation, algorithm, [size], layout=layout,
@@ -371,7 +388,9 @@ def _lumi_allreduce_claim(nodes: int) -> Claim:
         lambda: job_collective_time("lumi", "allreduce", "recursive-doubling", size, nodes,
                                     ppn),
         kind="post-hoc" if nodes == 2 else "predicted",
-        tolerance_reason=LUMI_ONE_NODE_REASON if one else LUMI_ALLREDUCE_REASON)
+        tolerance_reason=LUMI_ONE_NODE_REASON if one else LUMI_ALLREDUCE_REASON,
+        **_on("lumi", lambda m: collective_time_on(m, "allreduce", "recursive-doubling",
+                                                   size, nodes, ppn)))
 
 
 def _piz_daint_collective_claim(benchmark: str, nodes: int, operation: str,
@@ -391,7 +410,9 @@ def _piz_daint_collective_claim(benchmark: str, nodes: int, operation: str,
         row["latency_s"], "s", 0.25, "relative",
         lambda: job_collective_time("piz-daint", operation, algorithm, size, nodes),
         kind=kind, tolerance_reason=PIZ_DAINT_COLLECTIVE_REASON,
-        open_reason=PIZ_DAINT_COLLECTIVE_OPEN, open_tolerance=0.80)
+        open_reason=PIZ_DAINT_COLLECTIVE_OPEN, open_tolerance=0.80,
+        **_on("piz-daint", lambda m: collective_time_on(m, operation, algorithm, size,
+                                                        nodes)))
 
 
 CLAIMS = [
@@ -400,29 +421,32 @@ CLAIMS = [
           _row("fugaku-imb-pingpong", message_bytes=8)["latency_s"], "s", 0.01, "relative",
           lambda: _latency("fugaku", 8, FUGAKU_HOPS, "mpi"),
           kind="calibrated", fitted="software.mpi_overhead (fugaku preset)",
+          **_on("fugaku", lambda m: _latency(m, 8, FUGAKU_HOPS, "mpi")),
           tolerance_reason=CALIBRATION_REASON),
     Claim("fugaku-imb-pingpong-4mib", FUGAKU_IMB,
           "IMB PingPong 4 MiB, half round trip, two nodes taken as neighbours (1 hop)",
           _row("fugaku-imb-pingpong", message_bytes=4194304)["latency_s"], "s", 0.10,
           "relative", lambda: _latency("fugaku", 4194304, FUGAKU_HOPS, "mpi"),
-          kind="predicted", tolerance_reason=BANDWIDTH_REASON),
+          kind="predicted", tolerance_reason=BANDWIDTH_REASON,
+          **_on("fugaku", lambda m: _latency(m, 4194304, FUGAKU_HOPS, "mpi"))),
     Claim("fugaku-tofud-put-8b", TOFUD,
           "one-way 8-byte Put latency (hardware path, no MPI), taken between neighbours",
           _row("tofud-cluster2018")["put_latency_s"], "s", 0.01, "relative",
           lambda: _latency("fugaku", 8, FUGAKU_HOPS, "none"),
-          kind="calibrated",
+          kind="calibrated", **_on("fugaku", lambda m: _latency(m, 8, FUGAKU_HOPS, "none")),
           fitted="network.injection_latency, network.ejection_latency (fugaku preset)",
           tolerance_reason=CALIBRATION_REASON),
     Claim("fugaku-tofud-injection", TOFUD,
           "injection rate per node: the 6 TNIs each streaming 4 MiB Puts",
           _row("tofud-cluster2018")["node_injection_bytes_per_s"], "B/s", 0.10, "relative",
           lambda: _node_injection("fugaku"), kind="predicted",
-          tolerance_reason=BANDWIDTH_REASON),
+          tolerance_reason=BANDWIDTH_REASON, **_on("fugaku", _node_injection)),
     Claim("piz-daint-aries-put-8b", ARIES,
           "end-to-end 8-byte put latency (hardware path), two nodes of one Aries",
           _row("aries-xc-whitepaper", quantity="put")["latency_s"], "s", 0.01, "relative",
           lambda: _latency("piz-daint", 8, ARIES_HOPS, "none"),
           kind="calibrated",
+          **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "none")),
           fitted="network.injection_latency, network.ejection_latency (piz-daint preset)",
           tolerance_reason=CALIBRATION_REASON),
     Claim("piz-daint-aries-mpi-8b", ARIES,
@@ -430,12 +454,14 @@ CLAIMS = [
           _row("aries-xc-whitepaper", quantity="mpi")["latency_s"], "s", 0.01, "relative",
           lambda: _latency("piz-daint", 8, ARIES_HOPS, "mpi"),
           kind="calibrated", fitted="software.mpi_overhead (piz-daint preset)",
+          **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "mpi")),
           tolerance_reason=CALIBRATION_REASON),
     Claim("piz-daint-osu-latency-8b", PIZ_DAINT_OSU,
           "osu_latency 8 bytes between two nodes, taken as two nodes of one Aries (0 hops)",
           _row("piz-daint-osu-reframe", benchmark="osu_latency")["latency_s"], "s", 0.10,
           "relative", lambda: _latency("piz-daint", 8, ARIES_HOPS, "mpi"),
           kind="calibrated",
+          **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "mpi")),
           fitted=("software.mpi_overhead (piz-daint preset), fitted to the Cray white paper's"
                   " 1.3 us on the same path: this figure is the same number, so the check"
                   " passes by construction"),
@@ -459,20 +485,24 @@ CLAIMS = [
           _lumi_row("lumi-osu-reframe", "osu_latency")["latency_s"], "s", 0.01, "relative",
           lambda: _latency("lumi", 8, LUMI_HOPS, "mpi"),
           kind="calibrated", fitted="software.mpi_overhead (lumi preset)",
+          **_on("lumi", lambda m: _latency(m, 8, LUMI_HOPS, "mpi")),
           tolerance_reason=CALIBRATION_REASON),
     Claim("lumi-osu-multi-lat-8b", LUMI_OSU,
           "osu_multi_lat 8 bytes, 8 pairs between two LUMI-C nodes on one switch sharing "
           "each node's one NIC",
           _lumi_row("lumi-osu-reframe", "osu_multi_lat")["latency_s"], "s", 0.10, "relative",
           lambda: _p2p_column("lumi", 8, LUMI_HOPS, "mpi", "latency_s", 8),
-          kind="predicted", tolerance_reason=LUMI_LATENCY_REASON),
+          kind="predicted", tolerance_reason=LUMI_LATENCY_REASON,
+          **_on("lumi", lambda m: _p2p_column(m, 8, LUMI_HOPS, "mpi", "latency_s", 8))),
     Claim("lumi-osu-bw-4mib", LUMI_OSU,
           "osu_bw 4 MiB, one pair streaming between two LUMI-C nodes on one switch",
           _lumi_row("lumi-osu-bw-reframe", "osu_bw")["bandwidth_bytes_per_s"] / 1e9, "GB/s",
           0.10, "relative",
           lambda: _p2p_column("lumi", 4194304, LUMI_HOPS, "mpi",
                               "streaming_bandwidth_Bps") / 1e9,
-          kind="predicted", tolerance_reason=LUMI_BANDWIDTH_REASON),
+          kind="predicted", tolerance_reason=LUMI_BANDWIDTH_REASON,
+          **_on("lumi", lambda m: _p2p_column(m, 4194304, LUMI_HOPS, "mpi",
+                                              "streaming_bandwidth_Bps") / 1e9)),
     Claim("piz-daint-osu-bw-4mib", PIZ_DAINT_OSU_BW,
           "osu_bw 4 MiB, one pair streaming between two Piz Daint GPU nodes, taken as two "
           "nodes of one Aries (0 hops; any placement gives the same NIC-bound rate)",
@@ -481,6 +511,8 @@ CLAIMS = [
           lambda: _p2p_column("piz-daint", 4194304, ARIES_HOPS, "mpi",
                               "streaming_bandwidth_Bps") / 1e9,
           kind="predicted", tolerance_reason=PIZ_DAINT_BANDWIDTH_REASON,
+          **_on("piz-daint", lambda m: _p2p_column(m, 4194304, ARIES_HOPS, "mpi",
+                                                   "streaming_bandwidth_Bps") / 1e9),
           open_reason=PIZ_DAINT_BANDWIDTH_OPEN, open_tolerance=0.25),
     *[_lumi_allreduce_claim(nodes) for nodes in (1, 2, 4)],
     _piz_daint_collective_claim("osu_allreduce", 6, "allreduce", "recursive-doubling",

@@ -101,3 +101,27 @@ def test_shortlist_words(text, value):
 def test_bad_shortlist(text):
     with pytest.raises(InputError, match="--shortlist"):
         parse_shortlist(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(spaces, st.integers(1, 5), st.integers(1, 7), st.data())
+def test_a_small_search_window_chooses_what_the_whole_rest_chooses(space, batch, window,
+                                                                   data):
+    """screen.WINDOW only bounds how many designs each step examines: with a window of 1 to
+    7 the search evaluates the same designs in the same order, with the same reasons and
+    proxies, as with a window over the whole space (equal keys drawn too)."""
+    import icnperf.model.sizing.screen as screen_module
+
+    cost, full, slack = (np.array(v, dtype=float) for v in space)
+    keys = data.draw(st.lists(st.integers(0, 3), min_size=len(cost), max_size=len(cost)))
+    runs = []
+    for size in (10**6, window):
+        screen_module.WINDOW = size
+        try:
+            calls = []
+            found = search(made_up(cost, full, slack, keys), evaluator(full, calls), "safe",
+                           batch)
+        finally:
+            screen_module.WINDOW = 4096
+        runs.append((calls, found.reason, found.proxy_s.tolist()))
+    assert runs[0] == runs[1]

@@ -614,3 +614,19 @@ def test_design_at_one_hundred_thousand_endpoints():
     assert scalar(megafly.endpoints) == 105_300
     with pytest.raises(InputError, match="unknown family"):
         df.design_for_endpoints(10, family="torus")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 4), st.integers(1, 3), st.data())
+def test_route_traffic_is_the_hops_and_load_worked_out_apart(p, a, h, data):
+    """dragonfly_route_traffic works each route out once; it gives the largest of
+    dragonfly_route_hops and dragonfly_route_load of the same pairs."""
+    from icnperf.model.topology.dragonfly.routes import dragonfly_route_traffic
+
+    n = p * a * (a * h + 1)
+    pairs = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
+                               min_size=1, max_size=40))
+    src, dst = (np.array(v) for v in zip(*pairs))
+    assert dragonfly_route_traffic(p, a, h, src, dst) == (
+        int(df.dragonfly_route_hops(p, a, h, src, dst).max()),
+        df.dragonfly_route_load(p, a, h, src, dst))

@@ -45,7 +45,10 @@ def dragonfly_route_hops(p: int, a: int, h: int, sources, destinations) -> np.nd
     0 on one router, 1 within a group (the direct local link), 1 + [s != x] + [d != y]
     across groups (local to the owner x of the group pair's global link, the global link,
     local from its landing router y; Kim et al. 2008 §4). Vectorized over the pairs."""
-    gs, r_s, gd, r_d, x, y = _dragonfly_routes(p, a, h, sources, destinations)
+    return _route_hops(*_dragonfly_routes(p, a, h, sources, destinations))
+
+
+def _route_hops(gs, r_s, gd, r_d, x, y) -> np.ndarray:
     same_router = (gs == gd) & (r_s == r_d)
     across = 1 + (r_s != x).astype(np.int64) + (r_d != y).astype(np.int64)
     return np.where(same_router, 0, np.where(gs == gd, 1, across)).astype(np.int64)
@@ -60,7 +63,19 @@ def dragonfly_route_load(p: int, a: int, h: int, sources, destinations) -> int:
     v within it, those leaving through v's global link from u and those arriving at u
     for v. 0 when no message leaves its router.
     """
-    gs, r_s, gd, r_d, x, y = _dragonfly_routes(p, a, h, sources, destinations)
+    return _route_load(a, h, *_dragonfly_routes(p, a, h, sources, destinations))
+
+
+def dragonfly_route_traffic(p: int, a: int, h: int, sources, destinations) -> tuple[int, int]:
+    """(largest :func:`dragonfly_route_hops`, :func:`dragonfly_route_load`) of the pairs,
+    their routes worked out once; (0, 0) for no pairs."""
+    routes = _dragonfly_routes(p, a, h, sources, destinations)
+    if routes[0].size == 0:
+        return 0, 0
+    return int(_route_hops(*routes).max()), _route_load(a, h, *routes)
+
+
+def _route_load(a: int, h: int, gs, r_s, gd, r_d, x, y) -> int:
     g = a * h + 1
 
     def local(group, u, v):
