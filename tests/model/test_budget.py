@@ -313,7 +313,7 @@ def test_explain_and_crossover_tell_the_budget_when_steps_are_counted(monkeypatc
     """explain and crossover pass mapping_cost's ``counted`` (a linearly placed torus or
     crossbar, one rank per node) as predict collective does: True on a torus, False on a
     fat tree."""
-    from icnperf.reports.text.explain import crossover_text, explain_text
+    from icnperf.api import crossover, explain_collective
 
     seen = []
     real = budget.mapping_cost
@@ -325,11 +325,10 @@ def test_explain_and_crossover_tell_the_budget_when_steps_are_counted(monkeypatc
     monkeypatch.setattr(budget, "mapping_cost", spy)
     for topology, counted in (("torus:8x8x8", True), ("fattree:k=4,n=3", False)):
         seen.clear()
-        explain_text("collective", "allgather", "bruck", "angara-3d",
-                     (f"topology={topology}",), None, None, "1KiB", False, "json")
+        explain_collective("angara-3d", "allgather", algorithm="bruck",
+                           set=(f"topology={topology}",), bytes="1KiB")
         assert seen == [counted]
         seen.clear()
-        crossover_text("collective", "allgather", "angara-3d", (f"topology={topology}",),
-                       "bruck", "ring", "2", "bytes", None, "8..64KiB:x8", None, None, None,
-                       "json")
+        crossover("angara-3d", "allgather", set=(f"topology={topology}",), faster="bruck",
+                  slower="ring", factor="2", vary="bytes", range="8..64KiB:x8")
         assert seen and set(seen) == {counted}
