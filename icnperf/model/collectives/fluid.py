@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from icnperf.errors import InputError
 from icnperf.model import network
 from icnperf.model.collectives.layout import Layout
 
@@ -199,6 +200,9 @@ def flow_times(layout: Layout, src, dst, payload, params, *, release=None, after
         upcoming = start[(start > now * (1 + 1e-12) + 1e-30) & ~done]
         next_time = min(finish.min(), upcoming.min(initial=np.inf))
         if not np.isfinite(next_time):
+            if (sending & (rate > 0) & (left > 0)).any():
+                raise InputError("collective: a flow's end time is beyond floating point "
+                                 "(bandwidths too small for the bytes sent)")
             raise ValueError("flows wait on flows that never end")
         left = np.where(sending, left - rate * (next_time - now), left)
         now = next_time
