@@ -44,6 +44,7 @@ message every max(overhead / 2, serialization) per process, NIC sharing included
 from __future__ import annotations
 
 from icnperf.validation.claim import Claim
+from icnperf.validation.claims._lookup import as_machine, table_row
 
 ALPS = "Alps GH200 (CSCS, preset alps): "
 LUMI_G = "LUMI-G (CSC, preset lumi-g): "
@@ -101,30 +102,13 @@ LUMI_G_IPC_OPEN = (
 band was not); its open tolerance, 75 %, is the miss then seen (60 %) with a margin."""
 
 
-def _row(name: str, **where) -> dict:
-    from icnperf.data.measurements.tables import load_table
-
-    rows = [r for r in load_table(name).included().rows()
-            if all(r[k] == v for k, v in where.items())]
-    if len(rows) != 1:
-        raise ValueError(f"table {name}: {len(rows)} rows match {where}")
-    return rows[0]
-
-
-def _machine(machine):
-    """A preset by name, or the machine object itself (a drawn copy, say)."""
-    from icnperf.data.machine import load_machine
-
-    return load_machine(machine) if isinstance(machine, str) else machine
-
-
 def gpu_p2p(machine, size: int, column: str, buffers: str = "gpu",
             processes_per_node: int = 1) -> float:
     """One column of ``predict p2p --buffers BUFFERS --hops 0`` at one size on a preset
     (by name) or a machine object."""
     from icnperf.model.network import p2p_table
 
-    table = p2p_table(_machine(machine), [size], HOPS, "mpi",
+    table = p2p_table(as_machine(machine), [size], HOPS, "mpi",
                       processes_per_node=processes_per_node, buffers=buffers)
     return float(table.columns[column][0])
 
@@ -134,14 +118,14 @@ def gpu_pair_stream(machine, size: int, from_gpu: int, to_gpu: int) -> float:
     B`` at one size (bytes/s), on a preset (by name) or a machine object."""
     from icnperf.model.network import p2p_table
 
-    table = p2p_table(_machine(machine), [size], None, "mpi", same_node=True,
+    table = p2p_table(as_machine(machine), [size], None, "mpi", same_node=True,
                       buffers="gpu", from_gpu=from_gpu, to_gpu=to_gpu)
     return float(table.columns["streaming_bandwidth_Bps"][0])
 
 
 def _alps(cid, table, buffers, benchmark, size, what, reason, kind="predicted", fitted=""):
     latency = benchmark == "osu_latency"
-    row = _row(table, buffers=buffers, benchmark=benchmark, message_bytes=size)
+    row = table_row(table, buffers=buffers, benchmark=benchmark, message_bytes=size)
     measured = row["latency_s"] * 1e6 if latency else row["bandwidth_bytes_per_s"] / 1e9
     column = "latency_s" if latency else "streaming_bandwidth_Bps"
     scale = 1e6 if latency else 1e-9
@@ -155,7 +139,7 @@ def _alps(cid, table, buffers, benchmark, size, what, reason, kind="predicted", 
 
 def _lumi_g(cid, table, benchmark, column, what, reason, processes=1, pairs=1, **extra):
     key = "latency_s" if "latency" in column else "bandwidth_bytes_per_s"
-    row = _row(table, partition="gpu", benchmark=benchmark)
+    row = table_row(table, partition="gpu", benchmark=benchmark)
     latency = key == "latency_s"
     measured = row[key] * 1e6 if latency else row[key] / 1e9
     scale = 1e6 if latency else pairs * 1e-9
@@ -216,7 +200,7 @@ CLAIMS = [
           "lumi-g-osu-bw-cupy-reframe",
           "osu_bw (mpi4py + CuPy port) 4 MiB, one GCD pair streaming between two LUMI-G nodes "
           "on one switch",
-          _row("lumi-g-osu-bw-cupy-reframe", nodes=2)["bandwidth_bytes_per_s"] / 1e9, "GB/s",
+          table_row("lumi-g-osu-bw-cupy-reframe", nodes=2)["bandwidth_bytes_per_s"] / 1e9, "GB/s",
           0.10, "relative", lambda: gpu_p2p("lumi-g", 4194304, "streaming_bandwidth_Bps") / 1e9,
           kind="post-hoc", tolerance_reason=LUMI_G_BANDWIDTH_REASON, machine="lumi-g",
           predict_on=lambda m: gpu_p2p(m, 4194304, "streaming_bandwidth_Bps") / 1e9),
@@ -225,7 +209,7 @@ CLAIMS = [
           "lumi-g-osu-bw-cupy-reframe",
           "osu_bw (mpi4py + CuPy port) 4 MiB from GCD 0 to GCD 1 of one LUMI-G node (GPU IPC "
           "over the in-package Infinity Fabric)",
-          _row("lumi-g-osu-bw-cupy-reframe", nodes=1)["bandwidth_bytes_per_s"] / 1e9, "GB/s",
+          table_row("lumi-g-osu-bw-cupy-reframe", nodes=1)["bandwidth_bytes_per_s"] / 1e9, "GB/s",
           0.10, "relative", lambda: gpu_pair_stream("lumi-g", 4194304, 0, 1) / 1e9,
           kind="post-hoc", tolerance_reason=LUMI_G_BANDWIDTH_REASON,
           open_reason=LUMI_G_IPC_OPEN, open_tolerance=0.75, machine="lumi-g",

@@ -40,21 +40,12 @@ what a healthy system is expected to reach, a stated range is a provider's expec
 from __future__ import annotations
 
 from icnperf.validation.claim import Claim
+from icnperf.validation.claims._lookup import table_row
 
 HELD_OUT_REASON = (
     "±25 %: the held-out goal of issue #30 (at least 75 % of points within 25 %), written "
     "before the value was computed; the references are expectations (a -5 % check floor, a "
     "20 % health margin), not single runs")
-
-
-def _row(name: str, **where) -> dict:
-    from icnperf.data.measurements.tables import load_table
-
-    rows = [r for r in load_table(name).included().rows()
-            if all(r[k] == v for k, v in where.items())]
-    if len(rows) != 1:
-        raise ValueError(f"table {name}: {len(rows)} rows match {where}")
-    return rows[0]
 
 
 def auto_busbw(machine_name: str, library: str, operation: str, nodes: int,
@@ -81,13 +72,13 @@ def ring_busbw(machine_name: str, nodes: int, size: float) -> float:
 
 
 def _per_nic_middle() -> float:
-    row = _row("nccl-tests-ndr-per-nic", nodes=2)
+    row = table_row("nccl-tests-ndr-per-nic", nodes=2)
     low, high = row["busbw_per_nic_low_bytes_per_s"], row["busbw_per_nic_high_bytes_per_s"]
     return row["nics_per_node"] * (low + high) / 2 / 1e9
 
 
 def _middle(system: str) -> float:
-    row = _row("nccl-tests-h100-a100-references", system=system)
+    row = table_row("nccl-tests-h100-a100-references", system=system)
     return (row["busbw_low_bytes_per_s"] + row["busbw_high_bytes_per_s"]) / 2 / 1e9
 
 
@@ -99,7 +90,7 @@ CLAIMS = [
           "published run), lumi:gpu; table lumi-g-rccl-tests-reframe",
           "rccl-tests all_reduce_perf busbw at 128 MiB, 16 GCDs on two LUMI-G nodes (RCCL's "
           "pick, icnperf's cost)",
-          _row("lumi-g-rccl-tests-reframe", nodes=2)["busbw_bytes_per_s"] / 1e9, "GB/s",
+          table_row("lumi-g-rccl-tests-reframe", nodes=2)["busbw_bytes_per_s"] / 1e9, "GB/s",
           0.25, "relative",
           lambda: auto_busbw("lumi-g", "rccl", "allreduce", 2, 134217728.0),
           kind="post-hoc", tolerance_reason=HELD_OUT_REASON),

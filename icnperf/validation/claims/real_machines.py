@@ -78,6 +78,7 @@ from __future__ import annotations
 from functools import cache
 
 from icnperf.validation.claim import Claim
+from icnperf.validation.claims._lookup import as_machine, table_row
 
 FUGAKU = "Fugaku (RIKEN, preset fugaku): "
 K_COMPUTER = "K computer (RIKEN, preset k-computer): "
@@ -115,27 +116,6 @@ ARIES_HOPS = 0
 HPCG_LOCAL = (160, 160, 160)
 
 
-def _table(name: str):
-    from icnperf.data.measurements.tables import load_table
-
-    return load_table(name)
-
-
-def _row(name: str, **where) -> dict:
-    rows = [r for r in _table(name).included().rows()
-            if all(r[k] == v for k, v in where.items())]
-    if len(rows) != 1:
-        raise ValueError(f"table {name}: {len(rows)} rows match {where}")
-    return rows[0]
-
-
-def _machine(machine):
-    """A preset by name, or the machine object itself (a drawn copy, say)."""
-    from icnperf.data.machine import load_machine
-
-    return load_machine(machine) if isinstance(machine, str) else machine
-
-
 def _on(machine_name: str, predict_on) -> dict:
     """The fields of a claim predicted on preset ``machine_name`` by ``predict_on(machine)``
     (claim.py: its range over draws of the preset's inputs, icnperf.validation.ranges)."""
@@ -145,7 +125,7 @@ def _on(machine_name: str, predict_on) -> dict:
 def _latency(machine, size: int, hops: int, api: str) -> float:
     from icnperf.model.network import p2p_table
 
-    table = p2p_table(_machine(machine), [size], hops, api)
+    table = p2p_table(as_machine(machine), [size], hops, api)
     return float(table.columns["latency_s"][0])
 
 
@@ -153,7 +133,7 @@ def _p2p_column(machine, size: int, hops: int, api: str, column: str,
                 processes_per_node: int = 1) -> float:
     from icnperf.model.network import p2p_table
 
-    table = p2p_table(_machine(machine), [size], hops, api,
+    table = p2p_table(as_machine(machine), [size], hops, api,
                       processes_per_node=processes_per_node)
     return float(table.columns[column][0])
 
@@ -163,7 +143,7 @@ def _node_injection(machine, size: int = 1 << 22) -> float:
     process per NIC, each at its streaming bandwidth."""
     from icnperf.model import network
 
-    machine = _machine(machine)
+    machine = as_machine(machine)
     nics = network.nics_per_node(machine)
     table = network.p2p_table(machine, [size], 1, "none", processes_per_node=nics)
     return nics * float(table.columns["streaming_bandwidth_Bps"][0])
@@ -245,7 +225,7 @@ def node_hpcg_rate(machine_name: str, variant: str, ranks: int, overrides: tuple
 
 
 def _node_claim(cid, benchmark, variant, overrides, what):
-    row = _row("piz-daint-node-reframe", benchmark=benchmark)
+    row = table_row("piz-daint-node-reframe", benchmark=benchmark)
     return Claim(cid, PIZ_DAINT_NODE,
                  f"HPCG per node, {what}, {row['ranks_per_node']} rank(s), 104^3, one node "
                  "(nothing fitted to it)",
@@ -270,7 +250,7 @@ LUMI_BANDWIDTH_REASON = (
 
 
 def _lumi_row(table: str, benchmark: str) -> dict:
-    return _row(table, partition="cpu", benchmark=benchmark)
+    return table_row(table, partition="cpu", benchmark=benchmark)
 
 
 PIZ_DAINT_OSU_BW = (PIZ_DAINT + "CSCS ReFrame regression checks, osu_tests.py reference "
@@ -346,7 +326,7 @@ def collective_time_on(machine, operation: str, algorithm: str, size: int, nodes
     ``machine`` is a preset's name or a machine object."""
     from icnperf.model.collectives import Layout, collective_time
 
-    machine = _machine(machine)
+    machine = as_machine(machine)
     layout = (Layout.one_node() if nodes == 1
               else Layout.from_topology(machine.topology).on_part(nodes))
     result = collective_time(machine, operation, algorithm, [size], layout=layout,
@@ -374,7 +354,7 @@ LUMI_ONE_NODE_REASON = (
 
 
 def _lumi_allreduce_claim(nodes: int) -> Claim:
-    row = _row("lumi-osu-reframe", partition="cpu", benchmark="osu_allreduce", nodes=nodes)
+    row = table_row("lumi-osu-reframe", partition="cpu", benchmark="osu_allreduce", nodes=nodes)
     ppn, size = int(row["processes_per_node"]), int(row["message_bytes"])
     one = nodes == 1
     return Claim(
@@ -395,7 +375,7 @@ def _lumi_allreduce_claim(nodes: int) -> Claim:
 
 def _piz_daint_collective_claim(benchmark: str, nodes: int, operation: str,
                                 algorithm: str, rule: str, kind: str = "predicted") -> Claim:
-    row = _row("piz-daint-osu-reframe", benchmark=benchmark, nodes=nodes)
+    row = table_row("piz-daint-osu-reframe", benchmark=benchmark, nodes=nodes)
     block = int(row["message_bytes"])
     # osu_alltoall's size is the block sent to each rank; the model's m is everything one
     # rank sends (P blocks); osu_allreduce's size is the vector itself
@@ -418,32 +398,32 @@ def _piz_daint_collective_claim(benchmark: str, nodes: int, operation: str,
 CLAIMS = [
     Claim("fugaku-imb-pingpong-8b", FUGAKU_IMB,
           "IMB PingPong 8 bytes, half round trip, two nodes taken as neighbours (1 hop)",
-          _row("fugaku-imb-pingpong", message_bytes=8)["latency_s"], "s", 0.01, "relative",
+          table_row("fugaku-imb-pingpong", message_bytes=8)["latency_s"], "s", 0.01, "relative",
           lambda: _latency("fugaku", 8, FUGAKU_HOPS, "mpi"),
           kind="calibrated", fitted="software.mpi_overhead (fugaku preset)",
           **_on("fugaku", lambda m: _latency(m, 8, FUGAKU_HOPS, "mpi")),
           tolerance_reason=CALIBRATION_REASON),
     Claim("fugaku-imb-pingpong-4mib", FUGAKU_IMB,
           "IMB PingPong 4 MiB, half round trip, two nodes taken as neighbours (1 hop)",
-          _row("fugaku-imb-pingpong", message_bytes=4194304)["latency_s"], "s", 0.10,
+          table_row("fugaku-imb-pingpong", message_bytes=4194304)["latency_s"], "s", 0.10,
           "relative", lambda: _latency("fugaku", 4194304, FUGAKU_HOPS, "mpi"),
           kind="predicted", tolerance_reason=BANDWIDTH_REASON,
           **_on("fugaku", lambda m: _latency(m, 4194304, FUGAKU_HOPS, "mpi"))),
     Claim("fugaku-tofud-put-8b", TOFUD,
           "one-way 8-byte Put latency (hardware path, no MPI), taken between neighbours",
-          _row("tofud-cluster2018")["put_latency_s"], "s", 0.01, "relative",
+          table_row("tofud-cluster2018")["put_latency_s"], "s", 0.01, "relative",
           lambda: _latency("fugaku", 8, FUGAKU_HOPS, "none"),
           kind="calibrated", **_on("fugaku", lambda m: _latency(m, 8, FUGAKU_HOPS, "none")),
           fitted="network.injection_latency, network.ejection_latency (fugaku preset)",
           tolerance_reason=CALIBRATION_REASON),
     Claim("fugaku-tofud-injection", TOFUD,
           "injection rate per node: the 6 TNIs each streaming 4 MiB Puts",
-          _row("tofud-cluster2018")["node_injection_bytes_per_s"], "B/s", 0.10, "relative",
+          table_row("tofud-cluster2018")["node_injection_bytes_per_s"], "B/s", 0.10, "relative",
           lambda: _node_injection("fugaku"), kind="predicted",
           tolerance_reason=BANDWIDTH_REASON, **_on("fugaku", _node_injection)),
     Claim("piz-daint-aries-put-8b", ARIES,
           "end-to-end 8-byte put latency (hardware path), two nodes of one Aries",
-          _row("aries-xc-whitepaper", quantity="put")["latency_s"], "s", 0.01, "relative",
+          table_row("aries-xc-whitepaper", quantity="put")["latency_s"], "s", 0.01, "relative",
           lambda: _latency("piz-daint", 8, ARIES_HOPS, "none"),
           kind="calibrated",
           **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "none")),
@@ -451,14 +431,14 @@ CLAIMS = [
           tolerance_reason=CALIBRATION_REASON),
     Claim("piz-daint-aries-mpi-8b", ARIES,
           "end-to-end 8-byte MPI latency, two nodes of one Aries",
-          _row("aries-xc-whitepaper", quantity="mpi")["latency_s"], "s", 0.01, "relative",
+          table_row("aries-xc-whitepaper", quantity="mpi")["latency_s"], "s", 0.01, "relative",
           lambda: _latency("piz-daint", 8, ARIES_HOPS, "mpi"),
           kind="calibrated", fitted="software.mpi_overhead (piz-daint preset)",
           **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "mpi")),
           tolerance_reason=CALIBRATION_REASON),
     Claim("piz-daint-osu-latency-8b", PIZ_DAINT_OSU,
           "osu_latency 8 bytes between two nodes, taken as two nodes of one Aries (0 hops)",
-          _row("piz-daint-osu-reframe", benchmark="osu_latency")["latency_s"], "s", 0.10,
+          table_row("piz-daint-osu-reframe", benchmark="osu_latency")["latency_s"], "s", 0.10,
           "relative", lambda: _latency("piz-daint", 8, ARIES_HOPS, "mpi"),
           kind="calibrated",
           **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "mpi")),
@@ -466,11 +446,11 @@ CLAIMS = [
                   " 1.3 us on the same path: this figure is the same number, so the check"
                   " passes by construction"),
           tolerance_reason=LATENCY_REASON),
-    _hpcg_claim("k-computer-hpcg-sc17", K_HPCG, _row("k-computer-hpcg", list="SC17"),
+    _hpcg_claim("k-computer-hpcg-sc17", K_HPCG, table_row("k-computer-hpcg", list="SC17"),
                 "k-computer", K_RADICES, "SC17"),
-    _hpcg_claim("fugaku-hpcg-isc20", FUGAKU_HPCG, _row("fugaku-hpcg", list="ISC20"),
+    _hpcg_claim("fugaku-hpcg-isc20", FUGAKU_HPCG, table_row("fugaku-hpcg", list="ISC20"),
                 "fugaku", FUGAKU_ISC20_RADICES, "ISC20"),
-    _hpcg_claim("fugaku-hpcg-isc22", FUGAKU_HPCG, _row("fugaku-hpcg", list="ISC22"),
+    _hpcg_claim("fugaku-hpcg-isc22", FUGAKU_HPCG, table_row("fugaku-hpcg", list="ISC22"),
                 "fugaku", None, "ISC22"),
     _node_claim("piz-daint-hpcg-reference-node", "hpcg-reference", "reference", (),
                 "HPCG 2.4 reference code on the CPU"),
@@ -506,7 +486,7 @@ CLAIMS = [
     Claim("piz-daint-osu-bw-4mib", PIZ_DAINT_OSU_BW,
           "osu_bw 4 MiB, one pair streaming between two Piz Daint GPU nodes, taken as two "
           "nodes of one Aries (0 hops; any placement gives the same NIC-bound rate)",
-          _row("piz-daint-osu-bw-reframe")["bandwidth_bytes_per_s"] / 1e9, "GB/s",
+          table_row("piz-daint-osu-bw-reframe")["bandwidth_bytes_per_s"] / 1e9, "GB/s",
           0.10, "relative",
           lambda: _p2p_column("piz-daint", 4194304, ARIES_HOPS, "mpi",
                               "streaming_bandwidth_Bps") / 1e9,
