@@ -36,6 +36,7 @@ from icnperf.model.network.contention import FIXED_PERMUTATIONS
 from icnperf.model.network.saturation import (conflict_losses, input_port_ceiling,
                                               input_service, max_min_rates,
                                               saturation_terms, ugal_channel_load)
+from icnperf.model.topology.dragonfly.routes import dragonfly_route_channels
 
 PERMUTATIONS = FIXED_PERMUTATIONS + ("worst-case",)
 """Patterns that send every endpoint's packets to one fixed destination."""
@@ -258,27 +259,8 @@ def dragonfly_route_incidence(p: int, a: int, h: int, destinations):
     BookSim2's ``min``: 0 for the source group's local hop, 1 for the global hop and the
     hops after it."""
     d = np.asarray(destinations, dtype=np.int64)
-    s = np.arange(d.size, dtype=np.int64)
-    g = a * h + 1
-    rs, rd = s // p, d // p
-    gs, gd, r_s, r_d = rs // a, rd // a, rs % a, rd % a
-    x = ((gd - gs - 1) % g) // h
-    y = a - 1 - x
-
-    def local(group, u, v):
-        return (group * a + u) * a + v
-
-    inner = (gs == gd) & (r_s != r_d)
-    across = gs != gd
-    first = across & (r_s != x)
-    last = across & (r_d != y)
-    flow = np.concatenate([s[inner], s[first], s[across], s[last]])
-    channel = np.concatenate([local(gs[inner], r_s[inner], r_d[inner]),
-                              local(gs[first], r_s[first], x[first]),
-                              g * a * a + gs[across] * g + gd[across],
-                              local(gd[last], y[last], r_d[last])])
-    vc_class = np.concatenate([np.zeros(int(inner.sum() + first.sum()), dtype=np.int64),
-                               np.ones(int(across.sum() + last.sum()), dtype=np.int64)])
+    flow, channel, after_global = dragonfly_route_channels(p, a, h, np.arange(d.size), d)
+    vc_class = after_global.astype(np.int64)
     return flow, channel, np.ones(flow.size), vc_class
 
 

@@ -75,7 +75,17 @@ def dragonfly_route_traffic(p: int, a: int, h: int, sources, destinations) -> tu
     return int(_route_hops(*routes).max()), _route_load(a, h, *routes)
 
 
-def _route_load(a: int, h: int, gs, r_s, gd, r_d, x, y) -> int:
+def dragonfly_route_channels(p: int, a: int, h: int, sources,
+                             destinations) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(pair, channel, after_global) of every channel crossed by the pairs' MIN routes on
+    DF(p, a, h): the pair's index, the channel (local u -> v of group G: (G a + u) a + v;
+    global G -> G': g a^2 + G g + G'), and whether the hop is the global one or after it.
+    Grouped by hop: the local hops within a group, the first local hops across groups, the
+    global hops, the last local hops."""
+    return _route_channels(a, h, *_dragonfly_routes(p, a, h, sources, destinations))
+
+
+def _route_channels(a: int, h: int, gs, r_s, gd, r_d, x, y):
     g = a * h + 1
 
     def local(group, u, v):
@@ -85,12 +95,20 @@ def _route_load(a: int, h: int, gs, r_s, gd, r_d, x, y) -> int:
     across = gs != gd
     first = across & (r_s != x)
     last = across & (r_d != y)
+    pair = np.arange(gs.size, dtype=np.int64)
+    pairs = np.concatenate([pair[inner], pair[first], pair[across], pair[last]])
     ids = np.concatenate([
         local(gs[inner], r_s[inner], r_d[inner]),
         local(gs[first], r_s[first], x[first]),
         g * a * a + gs[across] * g + gd[across],
         local(gd[last], y[last], r_d[last]),
     ])
+    after_global = np.arange(pairs.size) >= int(inner.sum() + first.sum())
+    return pairs, ids, after_global
+
+
+def _route_load(a: int, h: int, *routes) -> int:
+    ids = _route_channels(a, h, *routes)[1]
     if ids.size == 0:
         return 0
     return int(np.unique(ids, return_counts=True)[1].max())
