@@ -32,9 +32,12 @@ print(json.dumps({{"seconds": seconds, "before": before, "after": peak()}}))
 '''
 
 
-def measure(setup: str, work: str) -> dict:
-    """Wall time and peak memory (bytes) before and after ``work``, in a fresh process."""
+def measure(setup: str, work: str, extra: str | None = None) -> dict:
+    """Wall time and peak memory (bytes) before and after ``work``, in a fresh process;
+    with ``extra``, also the value of that variable of ``setup`` under its own name."""
     code = CHILD.format(setup=setup, work=work)
+    if extra:
+        code = code.replace('"after": peak()}', f'"after": peak(), "{extra}": {extra}}}')
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                          text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
@@ -137,11 +140,7 @@ def sizing() -> list[str]:
                  f"designs = sum(len(b) for b in enumerate_space({endpoints}, slack={slack}))")
         work = (f"size(endpoints={endpoints}, slack={slack}, shortlist=24,"
                 " budget_format='table').table()")
-        code = CHILD.format(setup=setup, work=work).replace(
-            '"after": peak()}', '"after": peak(), "designs": designs}')
-        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                             text=True).stdout
-        r = json.loads(out.strip().splitlines()[-1])
+        r = measure(setup, work, "designs")
         lines.append(f"size {endpoints:,} endpoints, slack {slack}: {r['designs']:,} designs,"
                      f" {r['seconds'] / r['designs'] * 1e6:.1f} us and"
                      f" {(r['after'] - r['before']) / r['designs']:.0f} B per design")
@@ -160,11 +159,7 @@ def evaluated(endpoints: int = 1000) -> list[str]:
                  f"{tuple(families.split(','))!r}, (3,), 128, 1.5))")
         work = (f"study_text({endpoints}, {families!r}, '3', 128, None, None, None, 'table',"
                 " 1.5, 'all')")
-        code = CHILD.format(setup=setup, work=work).replace(
-            '"after": peak()}', '"after": peak(), "designs": designs}')
-        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                             text=True).stdout
-        r = json.loads(out.strip().splitlines()[-1])
+        r = measure(setup, work, "designs")
         lines.append(f"size --shortlist all, {endpoints:,} endpoints, {families}:"
                      f" {r['designs']:,} designs evaluated in {r['seconds']:.1f} s,"
                      f" {r['seconds'] / r['designs'] * 1e3:.2f} ms per design")
@@ -196,11 +191,7 @@ def report(cases=(("angara-3d", "torus:32x32x32"), ("fugaku", None))) -> list[st
                  f"m = load_machine({machine!r}).with_overrides({list(overrides)!r})\n"
                  "ranks = [l.ranks for l in node_layouts(m)]")
         work = f"report_html({machine!r}, (), {overrides!r}, validation=False)"
-        code = CHILD.format(setup=setup, work=work).replace(
-            '"after": peak()}', '"after": peak(), "ranks": ranks}')
-        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                             text=True).stdout
-        r = json.loads(out.strip().splitlines()[-1])
+        r = measure(setup, work, "ranks")
         units = sum(plog(p) for p in r["ranks"] if p > 1)
         lines.append(f"report {topology or machine}: {r['seconds']:.1f} s,"
                      f" {r['seconds'] / units * 1e9:.0f} ns per rank x log2(ranks) summed"
