@@ -45,7 +45,8 @@ def explain_saturation_render(document: dict, fmt: str, wide: bool = False) -> s
               f" router: {router})")
     page.blank()
     page.table(rows, [Column("factor", "factor"), Column("value", "value", number(4)),
-                      Column("formula", "formula"), Column("source", "source")])
+                      Column("formula", "formula", overflow="wrap"),
+                      Column("source", "source", overflow="note")])
     page.blank()
     page.notes("notes", ["the smallest ceiling is the estimate; docs/saturation.md derives"
                          " each factor and shows where the estimate stops being right"])
