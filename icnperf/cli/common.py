@@ -98,16 +98,3 @@ def uncertainty_options(command):
         help="Add each predicted quantity's low and high end (5th-95th percentile over"
              " seeded draws of the inputs within their stated uncertainty;"
              " docs/machine-format.md, 'Uncertainty').")(command)
-
-
-def sampling_of(uncertainty: bool, samples: int | None, seed: int | None):
-    """The Sampling of ``--uncertainty`` (None without it); --samples or --seed alone is a
-    usage error."""
-    if not uncertainty:
-        if samples is not None or seed is not None:
-            raise click.UsageError("--samples and --seed go with --uncertainty")
-        return None
-    from icnperf.data.machine.sampling import DEFAULT_SAMPLES, Sampling
-
-    return Sampling(DEFAULT_SAMPLES if samples is None else samples,
-                    0 if seed is None else seed)

@@ -7,7 +7,7 @@ import click
 from icnperf.api.options import (APIS, BUFFERS, CCL_APIS, COMPUTES, HIERARCHIES,
                                  HPCG_VARIANTS, PLACEMENTS)
 from icnperf.cli.common import (FORMAT_OPTION, OUTPUT_OPTION, FORCE_OPTION, MACHINE_OPTION,
-                                SET_OPTION, WIDE_OPTION, Count, emit, sampling_of,
+                                SET_OPTION, WIDE_OPTION, Count, emit,
                                 uncertainty_options)
 
 BUFFERS_OPTION = click.option(
@@ -71,7 +71,7 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
                          to=destination, api=api, ppn=processes_per_node,
                          same_node=same_node, buffers=buffers, from_gpu=from_gpu,
                          to_gpu=to_gpu, load=offered_load, pattern=pattern,
-                         **_sampled(uncertainty, samples, seed), budget_format=fmt)
+                         uncertainty=uncertainty, samples=samples, seed=seed, budget_format=fmt)
     emit(result.render(fmt, wide), output, force)
 
 
@@ -135,22 +135,6 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
     """Time of a collective OPERATION (broadcast, reduce, allreduce, allgather, alltoall,
     barrier) per node count, size and algorithm, on the machine's torus, fat tree or
     dragonfly."""
-    if api in CCL_APIS:
-        stray = [flag for flag, given in (("--shape", shape is not None),
-                                          ("--hierarchy", hierarchy is not None),
-                                          ("--placement", placement != "linear"),
-                                          ("--buffers", buffers != "host"),
-                                          ("--element-size", element_size != "8B"),
-                                          ("--uncertainty", uncertainty),
-                                          ("--production", production))
-                 if given]
-        if stray:
-            raise click.UsageError(f"{', '.join(stray)} does not apply with --api {api} (GPU"
-                                   " buffers, one rank per GPU; the tree is NCCL's hierarchy;"
-                                   " docs/nccl.md)")
-    if production and ((processes_per_node or 1) > 1 or placement != "linear"):
-        raise click.UsageError("--production takes one process per node and linear"
-                               " placement (other layouts are not modelled yet)")
     from icnperf.api import predict_collective
 
     result = predict_collective(machine_name, operation, set=overrides, nodes=nodes,
@@ -158,9 +142,10 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                                 element_size=element_size, api=api,
                                 ppn=processes_per_node, hierarchy=hierarchy,
                                 placement=placement, buffers=buffers, production=production,
+                                uncertainty=uncertainty,
                                 # the GPU libraries' path has never read --samples/--seed
                                 **({} if api in CCL_APIS else
-                                   _sampled(uncertainty, samples, seed)),
+                                   {"samples": samples, "seed": seed}),
                                 budget_format=fmt)
     emit(result.render(fmt, wide), output, force)
 
@@ -225,13 +210,7 @@ def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | No
                          buffers=buffers,
                          ppn=problem.pop("processes_per_node"),
                          nnz_per_row=problem.pop("nonzeros_per_row"),
-                         class_=problem.pop("klass"), **_sampled(uncertainty, samples, seed),
-                         budget_format=fmt, **problem)
+                         class_=problem.pop("klass"), uncertainty=uncertainty,
+                         samples=samples, seed=seed, budget_format=fmt, **problem)
     emit(result.render(fmt, wide), output, force)
 
-
-def _sampled(uncertainty: bool, samples: int | None, seed: int | None) -> dict:
-    """The API's keywords of ``--uncertainty``, ``--samples`` and ``--seed`` (--samples or
-    --seed alone is a usage error, as cli.common.sampling_of rules)."""
-    sampling_of(uncertainty, samples, seed)
-    return {"uncertainty": uncertainty, "samples": samples, "seed": seed}
