@@ -65,9 +65,10 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
     (``seed``, default 0) draws of the inputs within their stated uncertainty
     (``<field>_low``, ``<field>_high``). ``production``: each row's time under the
     machine's ``[production]`` OS noise and background traffic (the median, with its 5-95 %
-    range; one process per node, linear placement). With ``algorithm="all"`` the document's ``absent`` says which
-    algorithms are left out and why. ``budget_format``: the output the work
-    budget prices the rows for (the command line passes its ``--format``).
+    range; one process per node, linear placement). With ``algorithm="all"`` the
+    document's ``absent`` says which algorithms are left out and why. ``budget_format``:
+    the output the work budget prices the rows for (the command line passes its
+    ``--format``).
     """
     from icnperf.data.limits import within_limits
     from icnperf.data.machine import with_buffers

@@ -83,7 +83,8 @@ def ccl_explain_render(document: dict, fmt: str, wide: bool = False,
         if entry["why_not"]:
             page.line(f"not here: {entry['why_not']}", indent="    ")
         else:
-            parts = [f"{p} {format_quantity(t, 'time', 3)} (L {format_quantity(entry['latency_s'][p], 'time', 3)})"
+            parts = [f"{p} {format_quantity(t, 'time', 3)}"
+                     f" (L {format_quantity(entry['latency_s'][p], 'time', 3)})"
                      for p, t in entry["time_s"].items()]
             page.line(", ".join(parts), indent="    ", hang="    ")
     page.blank()
