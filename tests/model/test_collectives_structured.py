@@ -101,8 +101,6 @@ def test_pairwise_at_full_fugaku_scale_is_counted_not_mapped():
 def test_rank_traffic_of_shared_nodes_equals_every_message_routed(data):
     """With several ranks a node, rank_traffic routes each node pair once with its count:
     the same as routing every inter-node message."""
-    from icnperf.model.topology.torus import dor_traffic
-
     radices = data.draw(st.lists(st.integers(2, 5), min_size=1, max_size=3).filter(
         lambda k: math.prod(k) <= 60))
     layout = Layout.torus(radices).routed(data.draw(st.sampled_from(["plus", "split"])))
@@ -113,15 +111,7 @@ def test_rank_traffic_of_shared_nodes_equals_every_message_routed(data):
                                       max_size=count)))
     dst = np.array(data.draw(st.lists(st.integers(0, layout.ranks - 1), min_size=count,
                                       max_size=count)))
-    ends = layout.rank_endpoints()
-    a, b = ends[src], ends[dst]
-    inter = a != b
-    if not inter.any():
-        return
-    host = max(np.bincount(a[inter]).max(), np.bincount(b[inter]).max())
-    hops, load = dor_traffic(radices, a[inter], b[inter], layout.ring_ties)
-    assert layout.rank_traffic(src, dst) == (hops, max(load, host), host,
-                                             bool((~inter).any()))
+    _assert_rank_traffic_routed(layout, radices, src, dst)
 
 
 @settings(max_examples=40, deadline=None)
@@ -131,7 +121,6 @@ def test_rank_traffic_of_a_halo_in_runs_equals_every_message_routed(data):
     of a node by one offset), which rank_traffic counts without sorting: the same (hops,
     load, host, intra) as routing every inter-node message."""
     from icnperf.model.apps.patterns import halo_grid, halo_pairs
-    from icnperf.model.topology.torus import dor_traffic
 
     radices = data.draw(st.lists(st.integers(2, 6), min_size=1, max_size=3).filter(
         lambda k: math.prod(k) <= 120))
@@ -139,15 +128,7 @@ def test_rank_traffic_of_a_halo_in_runs_equals_every_message_routed(data):
     layout = layout.placed(data.draw(st.integers(2, 8)))
     grid = halo_grid(layout.ranks, data.draw(st.integers(1, 3)))
     src, dst, _ = halo_pairs(grid, data.draw(st.booleans()))
-    ends = layout.rank_endpoints()
-    a, b = ends[src], ends[dst]
-    inter = a != b
-    if not inter.any():
-        return
-    host = max(np.bincount(a[inter]).max(), np.bincount(b[inter]).max())
-    hops, load = dor_traffic(radices, a[inter], b[inter], layout.ring_ties)
-    assert layout.rank_traffic(src, dst) == (hops, max(load, host), host,
-                                             bool((~inter).any()))
+    _assert_rank_traffic_routed(layout, radices, src, dst)
 
 
 def test_skeleton_alltoall_at_full_fugaku_scale_is_a_closed_form():
@@ -164,3 +145,20 @@ def test_skeleton_alltoall_at_full_fugaku_scale_is_a_closed_form():
     # 6-ring: 1 + 2 + 3 = 6, x 4) x 2^2 = 96; 2 x 2 x 23 = 92 messages through an adapter
     placed = Layout.torus((4, 6)).placed(2)
     assert tuple(p2p_mapping(placed, "alltoall", 48, 1)) == (5, 96, 92, True, 47)
+
+
+def _assert_rank_traffic_routed(layout, radices, src, dst) -> None:
+    """layout.rank_traffic(src, dst) against every inter-node message routed by DOR:
+    (hops, max(channel load, host load), host load, any intra-node message); nothing to
+    check when every message stays in its node."""
+    from icnperf.model.topology.torus import dor_traffic
+
+    ends = layout.rank_endpoints()
+    a, b = ends[src], ends[dst]
+    inter = a != b
+    if not inter.any():
+        return
+    host = max(np.bincount(a[inter]).max(), np.bincount(b[inter]).max())
+    hops, load = dor_traffic(radices, a[inter], b[inter], layout.ring_ties)
+    assert layout.rank_traffic(src, dst) == (hops, max(load, host), host,
+                                             bool((~inter).any()))
