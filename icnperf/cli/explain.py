@@ -58,19 +58,10 @@ def explain_collective(operation: str, algorithm: str, machine_name: str,
     elasticity of every parameter (dT/dx * x/T: which knob matters most)."""
     from icnperf.api import explain_collective as explained
 
-    if api in CCL_APIS:
-        if uncertainty:
-            raise click.UsageError(f"--uncertainty does not apply with --api {api} yet")
-        # --algorithm, --shape, --latex and --all-symbols are left unused, as before
-        result = explained(machine_name, operation, set=overrides, nodes=nodes,
-                           bytes=bytes_text, api=api, ppn=processes_per_node)
-        emit(result.render(fmt, wide), output, force)
-        return
-    if algorithm is None:
-        raise click.UsageError("--algorithm is required with --api mpi|shmem|none")
     result = explained(machine_name, operation, algorithm=algorithm, set=overrides,
-                       nodes=nodes, shape=shape, bytes=bytes_text, api=api, latex=latex,
-                       all_symbols=all_symbols, uncertainty=uncertainty)
+                       nodes=nodes, shape=shape, bytes=bytes_text, api=api,
+                       ppn=processes_per_node, latex=latex, all_symbols=all_symbols,
+                       uncertainty=uncertainty)
     emit(result.render(fmt, wide), output, force)
 
 
