@@ -89,6 +89,8 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
                                 "--buffers": buffers != "host",
                                 "--element-size": element_size != "8B",
                                 "--uncertainty": bool(uncertainty),
+                                "--samples": samples is not None,
+                                "--seed": seed is not None,
                                 "--production": bool(production)})
         return ccl_predict(machine, operation, api, set=set, nodes=nodes, bytes=bytes,
                            algorithm=algorithm,

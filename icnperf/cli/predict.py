@@ -142,10 +142,7 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                                 element_size=element_size, api=api,
                                 ppn=processes_per_node, hierarchy=hierarchy,
                                 placement=placement, buffers=buffers, production=production,
-                                uncertainty=uncertainty,
-                                # the GPU libraries' path has never read --samples/--seed
-                                **({} if api in CCL_APIS else
-                                   {"samples": samples, "seed": seed}),
+                                uncertainty=uncertainty, samples=samples, seed=seed,
                                 budget_format=fmt)
     emit(result.render(fmt, wide), output, force)
 

@@ -73,6 +73,24 @@ def test_bad_input_exits_2_with_one_line():
     assert result.exit_code == 2 and "--algorithm is required" in result.output
 
 
+def test_options_that_do_not_apply_are_refused_not_ignored():
+    """The command line refuses what icnperf.predict_collective / explain_collective refuse
+    under the GPU libraries (and --ppn under MPI), naming the option."""
+    cases = [("predict", ["--samples", "5"], "--samples does not apply with --api nccl"),
+             ("predict", ["--seed", "3"], "--seed does not apply with --api nccl"),
+             ("explain", ["--algorithm", "ring"], "--algorithm does not apply with --api nccl"),
+             ("explain", ["--shape", "2x2x2"], "--shape does not apply with --api nccl"),
+             ("explain", ["--latex"], "--latex does not apply with --api nccl")]
+    for command, args, words in cases:
+        result = _run(command, "collective", "allreduce", "--machine", "dgx-h100", "--api",
+                      "nccl", *args)
+        assert result.exit_code == 2 and words in result.output, result.output
+    result = _run("explain", "collective", "allreduce", "--machine", "lumi", "--algorithm",
+                  "ring", "--ppn", "4")
+    assert result.exit_code == 2 and "--ppn (GPUs per node) applies with --api nccl" in (
+        result.output)
+
+
 def test_explain_json_lists_each_algorithm():
     result = _run("explain", "collective", "allgather", "--machine", "dgx-h100", "--api",
                   "nccl", "--nodes", "2", "--ppn", "1", "--format", "json")
