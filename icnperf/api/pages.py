@@ -72,12 +72,14 @@ def select_claims(simulation: bool = False, only: str | None = None) -> list:
 
 @quiet
 def validate(only: str | None = None, simulation: bool = False,
-             progress: bool | None = False) -> ValidationResult:
+             progress: bool | None = False, ranges: bool = True) -> ValidationResult:
     """What ``icnperf validate`` checks: every published claim (``only``: a glob or a
     substring of the claim ids) against the model, the flit simulator's cross-checks too
     with ``simulation``; ``progress`` shows a bar on standard error while they run. The
     document's ``ranges``: each real-machine claim checked against its prediction's 5-95 %
-    range over 200 seeded draws of its preset's inputs, and their coverage."""
+    range over 200 seeded draws of its preset's inputs, and their coverage; ``ranges=False``
+    leaves them out (the command line does for CSV and the HTML page, which do not show
+    them: the draws are most of validate's time)."""
     from icnperf.runner import run_map
     from icnperf.validation.ranges import VALIDATE_SAMPLING, coverage, range_results
     from icnperf.validation.registry import evaluate, kind_counts
@@ -86,11 +88,12 @@ def validate(only: str | None = None, simulation: bool = False,
     claims = select_claims(simulation, only)
     results = run_map(lambda claim: evaluate(claim).as_dict(), claims, "inline",
                       progress=progress, label="validate")
-    ranges = range_results(claims)
-    return ValidationResult({"checks": results, "counts": kind_counts(results),
-                             "simulation": simulation,
-                             "ranges": {"sampling": VALIDATE_SAMPLING.as_record(),
-                                        "checks": ranges, "coverage": coverage(ranges)}})
+    document = {"checks": results, "counts": kind_counts(results), "simulation": simulation}
+    if options.flag(ranges, "ranges"):
+        checks = range_results(claims)
+        document["ranges"] = {"sampling": VALIDATE_SAMPLING.as_record(), "checks": checks,
+                              "coverage": coverage(checks)}
+    return ValidationResult(document)
 
 
 @quiet

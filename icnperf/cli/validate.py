@@ -43,11 +43,12 @@ def validate(simulation: bool, skip_simulation: bool, only: str | None, wide: bo
 
         no_format_for_html(fmt, output)
         check_target(output, force)
-        result = validated(only=only, simulation=simulation, progress=None)
+        result = validated(only=only, simulation=simulation, progress=None, ranges=False)
         write_atomically(output, result.html(), force=force, html=True)
         click.echo(f"wrote {output}", err=True)
     else:
-        result = validated(only=only, simulation=simulation, progress=None)
+        result = validated(only=only, simulation=simulation, progress=None,
+                           ranges=fmt != "csv")
         emit(result.render(fmt, wide), output, force)
     failed = result.failed
     if failed:
