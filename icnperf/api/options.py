@@ -108,9 +108,14 @@ def integer(value: Any, option: str, low: int | None = None,
     if not isinstance(value, int):
         raise _invalid(option, f"{value!r} is not a valid {kind}.")
     if (low is not None and value < low) or (high is not None and value > high):
-        bounds = f"x>={low}" if high is None else f"{low}<=x<={high}"
-        raise _invalid(option, f"{value} is not in the range {bounds}.")
+        raise _out_of_range(option, str(value), low, high)
     return value
+
+
+def _out_of_range(option: str, shown: str, low, high) -> InputError:
+    """Click's IntRange/FloatRange message for a value outside [``low``, ``high``]."""
+    bounds = f"x>={low}" if high is None else f"{low}<=x<={high}"
+    return _invalid(option, f"{shown} is not in the range {bounds}.")
 
 
 def optional_integer(value: Any, option: str, low: int | None = None,
@@ -132,8 +137,7 @@ def real(value: Any, option: str, low: float | None = None,
     except (TypeError, ValueError):
         raise _invalid(option, f"{value!r} is not a valid {kind}.") from None
     if (low is not None and not number >= low) or (high is not None and not number <= high):
-        bounds = f"x>={low}" if high is None else f"{low}<=x<={high}"
-        raise _invalid(option, f"{number!r} is not in the range {bounds}.")
+        raise _out_of_range(option, repr(number), low, high)
     return number
 
 
