@@ -190,29 +190,31 @@ def json_chunks(document: dict, key: str, rows: Iterable[dict]) -> Iterator[str]
     yield ("[]" if first else "\n  ]") + tail
 
 
-def json_float_column(values: np.ndarray) -> list | str:
+def json_float_column(values: np.ndarray) -> np.ndarray | str:
     """A column of finite floats for :func:`json_column_chunks`: one JSON text when every
-    value is the same; the floats themselves when most differ; else each value's text
-    looked up among the distinct values' (a float's repr, what json writes, costs more than
-    the look-up)."""
+    value is the same; the floats themselves (a float array) when most differ; else an
+    object array of each value's text, shared among equal values (a float's repr, what json
+    writes, costs more than the look-up). Arrays, not lists: the chunks turn a slice at a
+    time into Python objects, so a million rows never sit in memory as a million floats."""
     values = np.asarray(values, dtype=float)
     if values.size and np.all(values == values[0]) and np.all(
             np.signbit(values) == np.signbit(values[0])):
         return repr(float(values[0]))
     distinct, index = np.unique(values, return_inverse=True)
     if 4 * len(distinct) > len(values) or np.any(distinct == 0):
-        return values.tolist()
-    texts = list(map(repr, distinct.tolist()))
-    return [texts[i] for i in index.ravel().tolist()]
+        return values
+    return np.array(list(map(repr, distinct.tolist())), dtype=object)[index.ravel()]
 
 
-def json_column_chunks(document: dict, key: str, columns: dict[str, list | str],
-                       count: int, chunk: int = 65536) -> Iterator[str]:
+def json_column_chunks(document: dict, key: str, columns: dict[str, Sequence | str],
+                       count: int, chunk: int = 4096) -> Iterator[str]:
     """:func:`json_chunks` of rows given by column: the same bytes as rows of those keys
     and values, produced ``chunk`` rows at a time with one %-format per row, without a
-    dict or an encoder call per row. ``count`` rows; a column is a list of ``count``
-    values, each a finite float or an int (Python's str of it is JSON's) or JSON text given
-    as a str (``"null"``), or one str: the JSON text of every row's value."""
+    dict or an encoder call per row. ``count`` rows; a column is a list or NumPy array of
+    ``count`` values, each a finite float or an int (Python's str of it is JSON's) or JSON
+    text given as a str (``"null"``), or one str: the JSON text of every row's value.
+    Chunks of a few thousand rows keep each piece small enough for the allocator to reuse
+    its memory rather than map fresh pages for every piece."""
     head, tail = json_text({**document, key: _ROWS_MARK}).split(
         json.dumps(_ROWS_MARK), 1)
     yield head
@@ -227,11 +229,16 @@ def json_column_chunks(document: dict, key: str, columns: dict[str, list | str],
         for name in names) + "\n    }"
     for start in range(0, count, chunk):
         rows = min(chunk, count - start)
-        values = (zip(*(columns[name][start:start + chunk] for name in lists)) if lists
-                  else [()] * rows)
+        values = (zip(*(_python_values(columns[name][start:start + chunk]) for name in lists))
+                  if lists else [()] * rows)
         yield (("[\n    " if start == 0 else ",\n    ")
                + ",\n    ".join([row % v for v in values]))
     yield "\n  ]" + tail
+
+
+def _python_values(piece) -> list:
+    """A slice of a column as Python objects (a NumPy slice through ``tolist``)."""
+    return piece.tolist() if isinstance(piece, np.ndarray) else piece
 
 
 _SCALARS = frozenset({type(None), bool, int, float, str})

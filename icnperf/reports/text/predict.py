@@ -57,9 +57,7 @@ def p2p_json(document: dict, columns: dict, spans: dict | None = None):
     empty = np.flatnonzero(columns["bytes"] == 0).tolist()
     texts = {name: json_float_column(columns[name]) for name in names}
     if empty:
-        texts["rate_bound_per_s"] = columns["rate_bound_per_s"].tolist()
-        for i in empty:
-            texts["rate_bound_per_s"][i] = "null"
+        texts["rate_bound_per_s"] = _with_nulls(columns["rate_bound_per_s"], empty)
     for name, (low, high) in (spans or {}).items():
         for end, values in (("low", low), ("high", high)):
             texts[f"{name}_{end}"] = _range_column(
@@ -105,9 +103,14 @@ def _range_column(values: np.ndarray, empty: list[int]) -> list | str:
     missing[empty] = True
     if not missing.any():
         return json_float_column(values)
-    out = values.tolist()
-    for i in np.flatnonzero(missing).tolist():
-        out[i] = "null"
+    return _with_nulls(values, missing)
+
+
+def _with_nulls(values: np.ndarray, missing) -> np.ndarray:
+    """``values`` as an object array whose entries at ``missing`` (indices or a mask) are
+    the JSON text ``null``."""
+    out = np.asarray(values, dtype=float).astype(object)
+    out[missing] = "null"
     return out
 
 
