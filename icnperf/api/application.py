@@ -133,6 +133,10 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
         raise InputError(f"--class does not apply to {printable(app)} (npb-is only)")
     skeleton, ppn = resolve_skeleton(app, {**{k: v for k, v in given.items() if k != "klass"},
                                            "buffers": buffers}, params, machine)
+    if any(phase.api in ("nccl", "rccl", "ccl") for phase in skeleton.phases):
+        from icnperf.model.network.gpu import gpus_per_node
+
+        gpus_per_node(machine)  # ranks are GPUs: a machine without them is refused first
     if nodes_text is not None and shape_text is None:  # the node counts alone, before layouts
         from icnperf.units import parse_range
 
