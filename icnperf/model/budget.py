@@ -223,7 +223,7 @@ def _quadratic_steps(ranks: float, algorithms: Sequence[str], operation: str | N
     from icnperf.model.collectives.fluid import rank_limit
 
     limit = rank_limit("pairwise", operation)
-    if not (limit is None or ranks <= limit):
+    if not (counted or limit is None or ranks <= limit):
         return 0.0, 0.0
     return (0.0, ranks - 1) if counted else (ranks * (ranks - 1), 0.0)
 

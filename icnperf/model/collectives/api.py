@@ -10,7 +10,7 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.model import ops
-from icnperf.model.collectives import fluid
+from icnperf.model.collectives import fluid, structured
 from icnperf.model.collectives import hierarchy as node_hierarchy
 from icnperf.model.collectives.hardware import (
     HARDWARE_NOTES,
@@ -54,11 +54,20 @@ def machine_layout(machine, layout: Layout | None = None) -> Layout:
     return layout
 
 
+def _offered(algorithm: str, layout: Layout, operation: str) -> bool:
+    """Whether ``algorithm`` is evaluated on ``layout`` (its ranks within
+    ``fluid.rank_limit``), or is pairwise on a layout that counts its steps in structure
+    (structured.counts_steps_in_structure), where P - 1 steps cost O(P) and need no limit."""
+    return fluid.offered(algorithm, layout.ranks, operation) or (
+        algorithm == "pairwise" and structured.counts_steps_in_structure(layout))
+
+
 def _left_out(machine, operation: str, layout: Layout, mode: str) -> dict[str, str]:
     """The algorithms of ``operation`` that :func:`compare` leaves out on this placed layout
     and hierarchy, each with the reason (one place for compare's rule)."""
     shared = layout.processes_per_node != 1 and mode == "flat"
     ranks = max(layout.endpoints if mode == "node" else layout.ranks, 2)
+    evaluated = layout.placed(1, layout.placement, layout.seed) if mode == "node" else layout
     hardware = collective_hardware(machine)
     reasons = {}
     for a in ALL_ALGORITHMS:
@@ -80,7 +89,7 @@ def _left_out(machine, operation: str, layout: Layout, mode: str) -> dict[str, s
             reasons[a] = f"its tree is modelled on tori, not {layout.text}"
         if a in reasons:
             continue
-        if limit is not None and ranks > limit:
+        if limit is not None and ranks > limit and not _offered(a, evaluated, operation):
             reasons[a] = f"beyond its {limit:,}-rank limit"
         elif a in ("linear", "reduce-bcast") and shared:
             reasons[a] = "timed as flows, which take one process per node (use --hierarchy node)"
@@ -141,7 +150,7 @@ def evaluate(operation: str, algorithm: str, m, layout: Layout, params: dict, *,
         if operation == "allreduce":
             return p2p_tree_allreduce(m, depth, ties, **_bind(p2p_tree_allreduce, params))
         return p2p_tree_barrier(depth, ties, **_bind(p2p_tree_barrier, params))
-    if not fluid.offered(algorithm, layout.ranks, operation):
+    if not _offered(algorithm, layout, operation):
         raise InputError(f"{algorithm} {operation} is evaluated on at most "
                          f"{fluid.rank_limit(algorithm, operation)} ranks, not {layout.ranks}")
     if fluid.uses_flows(algorithm, operation, m, params, layout):

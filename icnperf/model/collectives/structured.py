@@ -113,3 +113,11 @@ def alltoall_traffic(layout: Layout) -> tuple[int, int, int, bool]:
     src, dst = np.repeat(ranks, layout.ranks), np.tile(ranks, layout.ranks)
     keep = src != dst
     return layout.rank_traffic(src[keep], dst[keep])
+
+
+def counts_steps_in_structure(layout: Layout) -> bool:
+    """Whether :func:`shift_traffic` and :func:`xor_traffic` count ``layout``'s steps by a
+    closed form, O(dimensions) a step with no message built: a torus the job fills or a
+    full crossbar, one process per node, placed linearly. There the pairwise algorithms'
+    P - 1 steps cost O(P) in all, not O(P^2), and need no rank limit."""
+    return _closed_torus(layout) or _crossbar(layout)

@@ -1,0 +1,56 @@
+"""Pairwise all-gather and all-to-all past the 4,096-rank limit of mapped steps: evaluated
+where the layout counts its P - 1 steps in structure (a whole torus or a crossbar, one
+process per node, linear placement), left out and refused elsewhere."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from icnperf.data.machine import load_machine
+from icnperf.errors import InputError
+from icnperf.model import collectives as C
+from icnperf.model.budget import mapping_cost
+from icnperf.model.collectives import structured
+
+
+def test_every_shift_of_a_torus_past_the_old_limit_equals_the_mapper():
+    # 5,120 ranks (over the 4,096 a mapped pairwise takes): each of the 5,119 steps'
+    # (hops, channel load, host load, intra) from the closed form equals the messages routed
+    layout = C.Layout.torus((8, 8, 80))
+    assert structured.counts_steps_in_structure(layout)
+    shifts = np.arange(1, layout.ranks)
+    ranks = np.arange(layout.ranks, dtype=np.int64)
+    counted = structured.shift_traffic(layout, shifts)
+    for d in (1, 2, 7, 8, 63, 64, 65, 639, 640, 2560, 4095, 4096, 4097, 5119):
+        assert counted[d - 1] == layout.rank_traffic(ranks, (ranks + d) % layout.ranks)
+
+
+def test_pairwise_runs_at_a_whole_torus_past_4096_ranks_and_not_on_a_shared_one():
+    machine = load_machine("angara-4d")  # torus 8x8x8x16: 8,192 nodes
+    whole = C.collective_time(machine, "alltoall", "pairwise", [2.0**20])
+    assert whole.time[0] > 0
+    assert "pairwise" in C.compare(machine, "alltoall", [2.0**20])
+    # two ranks a node: the steps are no longer one ring permutation each, so they would be
+    # mapped message by message (P (P - 1) of them): left out, and refused when named
+    shared = C.left_out(machine, "alltoall", processes_per_node=2)
+    assert shared["pairwise"] == "beyond its 4,096-rank limit"
+    with pytest.raises(InputError, match="at most 4096 ranks"):
+        C.collective_time(machine, "alltoall", "pairwise", [2.0**20], processes_per_node=2)
+
+
+def test_pairwise_is_left_out_past_the_limit_on_a_fat_tree():
+    machine = load_machine("summit")
+    layout = C.Layout.from_topology("fattree:k=32,n=3")  # 8,192 endpoints
+    assert not structured.counts_steps_in_structure(layout)
+    assert C.left_out(machine, "allgather", layout)["pairwise"] == \
+        "beyond its 4,096-rank limit"
+
+
+def test_the_budget_charges_counted_steps_linearly_and_mapped_ones_quadratically():
+    def seconds(ranks, counted):
+        return mapping_cost([ranks], ["pairwise"], operation="alltoall", counted=counted)[1]
+
+    assert seconds(8192, True) / seconds(4096, True) < 2.5
+    assert seconds(4096, False) / seconds(2048, False) > 3.5
+    assert seconds(158976, True) < 60  # Fugaku's nodes, one rank each: inside the budget
