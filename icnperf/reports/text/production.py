@@ -11,24 +11,14 @@ the median over the draws, its range their 5-95 %."""
 
 from __future__ import annotations
 
-from icnperf.errors import InputError
-
-KEYS = ("background_utilization", "noise_frequency", "noise_duration")
-"""The ``[production]`` keys (docs/machine-format.md)."""
-
 
 def production_rows(machine, rows, operation: str, layouts, api: str) -> list[dict]:
     """The rows of ``predict collective`` under the machine's production values (module
     docstring). InputError when the machine has none, or for an algorithm without a step
     schedule."""
-    from icnperf.model.production import collective_production
+    from icnperf.model.production import collective_production, require_values
 
-    if not any(key in machine.production for key in KEYS):
-        raise InputError(f"--production: machine {machine.name!r} has no [production] "
-                         "values (none of the presets has); give them in the machine file "
-                         "or with --set production.noise_frequency=..., "
-                         "production.noise_duration=..., production.background_utilization"
-                         "=... (docs/machine-format.md, '[production]')")
+    require_values(machine)
     by_shape = {layout.text: layout for layout in layouts}
     out = []
     for row in rows:
@@ -82,3 +72,17 @@ def production_ranged_rows(base, drawn_machine, rows, operation: str, layouts, a
         out.append({**row, "time_s": float(median), "time_s_low": float(low),
                     "time_s_high": float(high)})
     return out
+
+
+def values_line(values: dict, quantity: str) -> str:
+    """What ``--production`` applied to ``predict p2p|app``, in one line: the
+    ``[production]`` values (SI, as in the document's inputs) and which ``quantity`` is the
+    median with its range."""
+    from icnperf.units import format_quantity
+
+    kinds = {"noise_frequency": "frequency", "noise_duration": "time"}
+    parts = [f"{key} {format_quantity(value, kinds[key]) if key in kinds else f'{value:g}'}"
+             for key, value in values.items()]
+    return (f"production: {quantity} is the median over OS noise and background traffic, "
+            "the range its 5-95 %; " + ", ".join(parts)
+            + " (docs/machine-format.md, '[production]')")
