@@ -36,9 +36,11 @@ DRAWS = 1000
 well under one detour between seeds."""
 
 
-def production_record(machine) -> dict:
-    """The ``[production]`` values applied, for the document's inputs."""
-    return dict(machine.production)
+APP_NOTE = ("production: every repeat of a phase is one bulk-synchronous step over the"
+            " job's ranks, plus its collective's step schedule; each step waits one"
+            " message's M/D/1 delay at the background load and one OS detour when any"
+            " rank is hit; shares, GFLOP/s and efficiency are the empty machine's")
+"""The note ``predict app --production`` adds (module docstring)."""
 
 
 def p2p_point(machine, table_of, pattern: str):
