@@ -1,7 +1,9 @@
-"""``--production`` on ``predict p2p`` and ``predict app``: the machine's ``[production]``
-values (background traffic, OS noise; model/production.py) carried through the same
-mechanisms as ``predict collective --production``.
+"""``--production`` on ``predict p2p|collective|app``: the machine's ``[production]``
+values (background traffic, OS noise; model/production.py) applied to each command's rows.
 
+* **collective** (:func:`production_rows`, :func:`production_ranged_rows`): the
+  collective's steps, each waiting the background's M/D/1 delay and delayed by one detour
+  with probability 1 - exp(-P f t) (model/production.collective_production).
 * **p2p.** The background utilisation becomes the offered load of the M/D/1 queueing
   behind ``--load`` (model/production.background_load, for the ``--pattern`` asked), so
   every column is the busy network's; the noise delays a message (one synchronising step
@@ -188,3 +190,58 @@ def _collective_steps(phase, result_phase, layout) -> int:
         return sum(step.count for step in schedule(algorithm, phase.collective.op, layout))
     except (InputError, ValueError, KeyError):
         return 0
+
+
+def production_rows(machine, rows, operation: str, layouts, api: str) -> list[dict]:
+    """The rows of ``predict collective --production``: ``time_s`` the median of the
+    production distribution (model/production.collective_production), ``time_s_low`` /
+    ``time_s_high`` its 5th and 95th percentiles, ``empty_time_s`` the empty machine's; the
+    ratio columns stay the empty machine's. InputError when the machine has no
+    ``[production]`` values, or for an algorithm without a step schedule."""
+    from icnperf.model.production import collective_production, require_values
+
+    require_values(machine)
+    by_shape = {layout.text: layout for layout in layouts}
+    out = []
+    for row in rows:
+        result = collective_production(machine, operation, row["algorithm"], row["bytes"],
+                                       by_shape[row["shape"]], api)
+        low, median, high = result["production_time_s"]
+        out.append({**row, "empty_time_s": row["time_s"], "time_s": median,
+                    "time_s_low": low, "time_s_high": high,
+                    "production_steps": result["steps"],
+                    "noise_hit_probability": result["noise_hit_probability"],
+                    "background_offered_load": result["offered_load"],
+                    "background_wait_per_step_s": result["queueing_per_step_s"]})
+    return out
+
+
+def production_ranged_rows(base, drawn_machine, rows, operation: str, layouts, api: str,
+                           sampling) -> list[dict]:
+    """The rows under production effects and the inputs' uncertainty together (with ``--uncertainty`` the inputs, the production values among them, are drawn
+    and each draw draws its count of delayed steps, seeded by the same seed): ``drawn_machine(machine)`` is the machine each draw runs on (the buffers
+    applied)."""
+    import numpy as np
+
+    from icnperf.data.machine.sampling import sample_machines
+    from icnperf.model.production import collective_production, production_draws
+
+    rows = production_rows(drawn_machine(base), rows, operation, layouts, api)
+    by_shape = {layout.text: layout for layout in layouts}
+    machines = [drawn_machine(m) for m in sample_machines(base, sampling.samples,
+                                                          sampling.seed)]
+    rng = np.random.default_rng(sampling.seed)
+    out = []
+    for row in rows:
+        layout = by_shape[row["shape"]]
+        parts = [collective_production(m, operation, row["algorithm"], row["bytes"], layout,
+                                       api, quantiles=()) for m in machines]
+        totals = production_draws(
+            [p["time_s"] for p in parts], row["production_steps"], layout.ranks,
+            queueing_per_step=[p["queueing_per_step_s"] for p in parts],
+            frequency=[m.production.get("noise_frequency", 0.0) for m in machines],
+            duration=[m.production.get("noise_duration", 0.0) for m in machines], rng=rng)
+        low, median, high = np.quantile(totals, [sampling.low, 0.5, sampling.high])
+        out.append({**row, "time_s": float(median), "time_s_low": float(low),
+                    "time_s_high": float(high)})
+    return out
