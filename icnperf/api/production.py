@@ -128,9 +128,9 @@ def app_tables(machine, runs_on, rows_of, skeleton, layouts, sampling=None):
         for position, (result, total) in enumerate(zip(results, totals)):
             draws = _run_draws(skeleton, by_text[result.layout], per_machine, index,
                                position, rng, DRAWS if sampling is None else len(machines))
-            for p, row in enumerate(result.phases):
+            for phase_draws in draws:
                 row = next(phase_iter)
-                new_phases.append({**row, **_point(draws[p], "time_s", low_q, high_q),
+                new_phases.append({**row, **_point(phase_draws, "time_s", low_q, high_q),
                                    "empty_time_s": row["time_s"]})
             new_totals.append({**total, **_point(draws.sum(axis=0), "total_s", low_q, high_q),
                                "empty_total_s": total["total_s"]})
@@ -153,13 +153,18 @@ def _run_draws(skeleton, layout, per_machine, run_index, position, rng, count: i
         result = runs[run_index][1][position]
         rows.append((result, queueing, m))
     phases_by_name = {phase.name: phase for phase in skeleton.phases}
+    schedules: dict = {}  # (phase, algorithm) -> collective steps: one schedule per pair
     specs = []
-    for p, phase in enumerate(rows[0][0].phases):
+    for p in range(len(rows[0][0].phases)):
         times, steps, lengths = [], [], []
         for result, _, m in rows:
             drawn = result.phases[p]
-            s, length = phase_steps(drawn, _collective_steps(phases_by_name[drawn.name],
-                                                             drawn, layout))
+            algorithm = next((t.algorithm for t in drawn.terms if t.kind == "collective"),
+                             None)
+            if (drawn.name, algorithm) not in schedules:
+                schedules[drawn.name, algorithm] = _collective_steps(
+                    phases_by_name[drawn.name], algorithm, layout)
+            s, length = phase_steps(drawn, schedules[drawn.name, algorithm])
             times.append(drawn.time_s)
             steps.append(s)
             lengths.append(length)
@@ -175,16 +180,13 @@ def _run_draws(skeleton, layout, per_machine, run_index, position, rng, count: i
                            count), rng=rng)
 
 
-def _collective_steps(phase, result_phase, layout) -> int:
-    """The step count of the phase's collective on ``layout`` (collectives.schedules; one
-    process per node), 0 without a collective or without a schedule for its algorithm."""
+def _collective_steps(phase, algorithm: str | None, layout) -> int:
+    """The step count of the phase's collective run by ``algorithm`` on ``layout``
+    (collectives.schedules; one process per node), 0 without a collective or without a
+    schedule for its algorithm."""
     from icnperf.model.collectives.schedules import schedule
 
-    if phase.collective is None:
-        return 0
-    terms = [t for t in result_phase.terms if t.kind == "collective"]
-    algorithm = terms[0].algorithm if terms else None
-    if algorithm is None:
+    if phase.collective is None or algorithm is None:
         return 0
     try:
         return sum(step.count for step in schedule(algorithm, phase.collective.op, layout))
