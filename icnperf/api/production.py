@@ -220,11 +220,10 @@ def production_rows(machine, rows, operation: str, layouts, api: str) -> list[di
 
 def production_ranged_rows(base, drawn_machine, rows, operation: str, layouts, api: str,
                            sampling) -> list[dict]:
-    """The rows under production effects and the inputs' uncertainty together (with ``--uncertainty`` the inputs, the production values among them, are drawn
-    and each draw draws its count of delayed steps, seeded by the same seed): ``drawn_machine(machine)`` is the machine each draw runs on (the buffers
-    applied)."""
-    import numpy as np
-
+    """The rows of ``predict collective --production --uncertainty``: the inputs, the
+    production values among them, are drawn, and each draw draws its count of delayed
+    steps, seeded by the same seed; ``drawn_machine(machine)`` is the machine each draw
+    runs on (the buffers applied)."""
     from icnperf.data.machine.sampling import sample_machines
     from icnperf.model.production import collective_production, production_draws
 
