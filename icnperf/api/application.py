@@ -75,7 +75,7 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
                 nnz_per_row: Any = None, cells: Any = None, steps: Any = None,
                 iterations: Any = None, local: Any = None, variant: str | None = None,
                 class_: str | None = None, uncertainty: bool = False, samples: Any = None,
-                seed: Any = None, budget_format: str = "json"):
+                seed: Any = None, production: bool = False, budget_format: str = "json"):
     """What ``icnperf predict app APP`` computes: a skeleton (a bundled name such as
     ``"heat"`` or a TOML path) on ``machine`` per node count; ``"npb-is"`` ranks
     placements with its Python model (a :class:`PlacementResult`).
@@ -91,7 +91,10 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     ``uncertainty``: each phase's time and share and each node count's total, GFLOP/s and
     efficiency as 5-95 % ranges (``<field>_low``, ``<field>_high``) over ``samples``
     (default 200) draws seeded with ``seed`` (default 0) of the machine's inputs within
-    their stated uncertainty (skeletons only; not npb-is).
+    their stated uncertainty (skeletons only; not npb-is). ``production``: each phase's
+    time and each total under the machine's ``[production]`` background traffic and OS
+    noise, the median of the production distribution with its 5-95 % range
+    (api/production.py; ``empty_time_s``, ``empty_total_s`` the empty machine's).
     """
     from icnperf.data.files import printable
     from icnperf.data.limits import skeleton_within_limits
@@ -110,15 +113,17 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     placement = options.choice(placement, options.PLACEMENTS, "--placement")
     buffers = options.choice(buffers, options.BUFFERS, "--buffers")
     sampling = options.sampling(uncertainty, samples, seed)
+    production = options.flag(production, "--production")
     params = values.items(param, "--param")
     nodes_text, nodes_recorded = values.counts_text(nodes)
     shape_text = values.shape_text(shape)
     base, overrides = values.machine(machine, set)
     machine = with_buffers(base, buffers)
     if app == "npb-is":
-        if sampling is not None:
-            raise InputError("--uncertainty takes skeletons; npb-is ranks placements with"
-                             " its Python model")
+        if sampling is not None or production:
+            raise InputError(f"--{'uncertainty' if sampling is not None else 'production'}"
+                             " takes skeletons; npb-is ranks placements with its Python"
+                             " model")
         used = {k: v for k, v in given.items() if v is not None}
         stray = sorted({*used} - NPB_IS_OPTIONS)
         if stray or params or algorithm is not None or placement != "linear":
@@ -158,11 +163,23 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     runs = runs_on(machine)
     tables = [(label, *skeleton_rows(results, skeleton.scaling, label))
               for label, results in runs]
-    if sampling is not None:
+    if production:
+        from icnperf.api.production import app_tables
+
+        tables = app_tables(base, lambda drawn: runs_on(with_buffers(drawn, buffers)),
+                            lambda results, label: skeleton_rows(results, skeleton.scaling,
+                                                                 label),
+                            skeleton, layouts, sampling)
+    elif sampling is not None:
         tables = _with_ranges(tables, base, buffers, runs_on, skeleton, sampling)
     if algorithm == ALL:
         set_comparison([totals for _, _, totals in tables])
     notes = skeleton_notes_of_runs(skeleton, runs, algorithm == ALL)
+    if production:
+        from icnperf.api.production import APP_NOTE
+        from icnperf.reports.text.production import values_line
+
+        notes += [values_line(machine.production, "each time"), APP_NOTE]
     first = runs[0][1][0]
     document = {"inputs": {"app": app, "skeleton": skeleton.name, "machine": machine.name,
                            "nodes": nodes_recorded, "shape": shape_text,
@@ -171,7 +188,9 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
                            "processes_per_node": first.ppn,
                            "parameters": first.parameters,
                            **({} if sampling is None else
-                              {"uncertainty": sampling.as_dict(base)})},
+                              {"uncertainty": sampling.as_dict(base)}),
+                           **({"production": dict(machine.production)}
+                              if production else {})},
                 "notes": notes,
                 "rows": [row for _, rows, _ in tables for row in rows],
                 "totals": [row for _, _, totals in tables for row in totals]}

@@ -152,11 +152,11 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
                 ppn, placement, mode, element_bytes)[0],
             COLLECTIVE_RANGED, sampling))
     if production and sampling is None:
-        from icnperf.reports.text.production import production_rows
+        from icnperf.api.production import production_rows
 
         rows = production_rows(machine, rows, operation, layouts, api)
     elif production:
-        from icnperf.reports.text.production import production_ranged_rows
+        from icnperf.api.production import production_ranged_rows
 
         rows = production_ranged_rows(base, lambda drawn: with_buffers(drawn, buffers), rows,
                                       operation, layouts, api, sampling)

@@ -80,7 +80,8 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
                 ppn: Any = 1, same_node: bool = False, buffers: str = "host",
                 from_gpu: Any = None, to_gpu: Any = None, load: Any = 0.0,
                 pattern: str = "uniform", uncertainty: bool = False, samples: Any = None,
-                seed: Any = None, budget_format: str = "json") -> P2PResult:
+                seed: Any = None, production: bool = False,
+                budget_format: str = "json") -> P2PResult:
     """What ``icnperf predict p2p`` computes, for ``machine`` (a preset name, a machine
     TOML path or ``icnperf.machine(...)``).
 
@@ -95,7 +96,11 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
     channel, 0..1) and ``pattern`` (its traffic pattern). ``uncertainty``: each predicted
     quantity's 5-95 % range (reports.text.predict.P2P_RANGED, as ``<name>_low`` and
     ``<name>_high``) over ``samples`` (default 200) draws seeded with ``seed`` (default 0)
-    of the machine's inputs within their stated uncertainty. ``budget_format``: the output
+    of the machine's inputs within their stated uncertainty. ``production``: the machine's
+    ``[production]`` background traffic (as the offered load of ``load``, which it
+    replaces) and OS noise: ``latency_s`` the median of the production distribution,
+    ``latency_s_low``/``_high`` its 5-95 %, ``empty_latency_s`` the latency without the
+    noise (api/production.py). ``budget_format``: the output
     the work budget prices the rows for (the command line passes its ``--format``; JSON and
     CSV are streamed).
     """
@@ -114,6 +119,10 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
     to_gpu = options.optional_integer(to_gpu, "--to-gpu", low=0)
     load = options.real(load, "--load", low=0, high=1)
     sampling = options.sampling(uncertainty, samples, seed)
+    production = options.flag(production, "--production")
+    if production and load:
+        raise InputError("--production takes the background load from the machine's"
+                         " production.background_utilization: drop --load")
     source = values.endpoint(from_, "--from")
     destination = values.endpoint(to, "--to")
     machine, overrides = values.machine(machine, set)
@@ -146,14 +155,25 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
         estimate = with_draws(estimate, sampling.samples)
     within_limits(estimate)
 
-    def table_of(drawn):
-        return p2p_table(drawn, sizes, hops, api, processes_per_node=ppn, offered_load=load,
-                         pattern=pattern, same_node=same_node, buffers=buffers,
-                         from_gpu=from_gpu or 0, to_gpu=to_gpu)
+    def table_of(drawn, offered=load):
+        return p2p_table(drawn, sizes, hops, api, processes_per_node=ppn,
+                         offered_load=0.0 if same_node else offered, pattern=pattern,
+                         same_node=same_node, buffers=buffers, from_gpu=from_gpu or 0,
+                         to_gpu=to_gpu)
 
-    table = table_of(machine)
     spans = None
-    if sampling is not None:
+    if production:
+        from icnperf.api import production as busy
+        from icnperf.reports.text.predict import P2P_RANGED
+
+        if sampling is None:
+            (columns, spans), table = busy.p2p_point(machine, table_of, pattern)
+        else:
+            columns, spans, table = busy.p2p_ranged(machine, table_of, pattern, sampling,
+                                                    P2P_RANGED)
+    else:
+        table = table_of(machine)
+    if sampling is not None and not production:
         from icnperf.data.machine.sampling import ranges
         from icnperf.reports.text.predict import P2P_RANGED
 
@@ -162,7 +182,9 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
             return {name: drawn_columns[name] for name in P2P_RANGED}
 
         spans = ranges(machine, ranged, sampling)
-    columns = {name: np.asarray(table.columns[name], dtype=float) for name in table.columns}
+    if not production:
+        columns = {name: np.asarray(table.columns[name], dtype=float)
+                   for name in table.columns}
     finite = np.ones(len(columns["bytes"]), dtype=bool)
     for name, column in columns.items():
         finite &= np.isfinite(column) | ((name == "rate_bound_per_s")
@@ -174,7 +196,9 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
                            "same_node": same_node, "buffers": buffers, "from_gpu": from_gpu,
                            "to_gpu": to_gpu,
                            **({} if sampling is None else
-                              {"uncertainty": sampling.as_dict(machine)})},
+                              {"uncertainty": sampling.as_dict(machine)}),
+                           **({"production": dict(machine.production)}
+                              if production else {})},
                 "assumptions": list(table.assumptions)}
     result = P2PResult(document, columns, spans)
     if not finite.all():

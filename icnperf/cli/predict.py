@@ -55,6 +55,10 @@ def predict() -> None:
 @click.option("--pattern", default="uniform", show_default=True,
               help="Traffic pattern of the background load (its channel load gamma_max).")
 @uncertainty_options
+@click.option("--production", is_flag=True,
+              help="A busy production machine: the machine's [production] background"
+                   " traffic (as --load) and OS noise; the latency is the median, with its"
+                   " 5-95 % range (docs/machine-format.md).")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
@@ -63,7 +67,8 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
         source: str | None, destination: str | None, api: str, processes_per_node: int,
         same_node: bool, buffers: str, from_gpu: int | None, to_gpu: int | None,
         offered_load: float, pattern: str, uncertainty: bool, samples: int | None,
-        seed: int | None, fmt: str, output: str | None, force: bool, wide: bool) -> None:
+        seed: int | None, production: bool, fmt: str, output: str | None, force: bool,
+        wide: bool) -> None:
     """Latency, bandwidth and message rate of one message per size."""
     from icnperf.api import predict_p2p
 
@@ -71,7 +76,8 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
                          to=destination, api=api, ppn=processes_per_node,
                          same_node=same_node, buffers=buffers, from_gpu=from_gpu,
                          to_gpu=to_gpu, load=offered_load, pattern=pattern,
-                         uncertainty=uncertainty, samples=samples, seed=seed, budget_format=fmt)
+                         uncertainty=uncertainty, samples=samples, seed=seed,
+                         production=production, budget_format=fmt)
     emit(result.render(fmt, wide), output, force)
 
 
@@ -187,14 +193,19 @@ def collective(operation: str, machine_name: str, overrides: tuple[str, ...],
                    " (seed 0).")
 @BUFFERS_OPTION
 @uncertainty_options
+@click.option("--production", is_flag=True,
+              help="A busy production machine: the machine's [production] background"
+                   " traffic and OS noise on every phase; times are medians with their"
+                   " 5-95 % range (docs/machine-format.md).")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION
 @WIDE_OPTION
 def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | None,
         shape: str | None, params: tuple[str, ...], algorithm: str | None, placement: str,
-        buffers: str, uncertainty: bool, samples: int | None, seed: int | None, fmt: str,
-        output: str | None, force: bool, wide: bool, **problem) -> None:
+        buffers: str, uncertainty: bool, samples: int | None, seed: int | None,
+        production: bool, fmt: str, output: str | None, force: bool, wide: bool,
+        **problem) -> None:
     """Time per phase and its share of the total per node count for an application
     skeleton: a TOML file (docs/skeleton-format.md) or a bundled NAME (spmv, heat, hpcg,
     hpcg-optimized, hpcg-vendor, jacobi3d; training steps on NCCL/RCCL: dp-step, moe-step,
@@ -208,6 +219,7 @@ def app(app: str, machine_name: str, overrides: tuple[str, ...], nodes: str | No
                          ppn=problem.pop("processes_per_node"),
                          nnz_per_row=problem.pop("nonzeros_per_row"),
                          class_=problem.pop("klass"), uncertainty=uncertainty,
-                         samples=samples, seed=seed, budget_format=fmt, **problem)
+                         samples=samples, seed=seed, production=production,
+                         budget_format=fmt, **problem)
     emit(result.render(fmt, wide), output, force)
 

@@ -33,6 +33,22 @@ from __future__ import annotations
 import math
 
 
+KEYS = ("background_utilization", "noise_frequency", "noise_duration")
+"""The ``[production]`` keys (docs/machine-format.md)."""
+
+
+def require_values(machine) -> None:
+    """InputError (one line) when the machine has none of the ``[production]`` values."""
+    from icnperf.errors import InputError
+
+    if not any(key in machine.production for key in KEYS):
+        raise InputError(f"--production: machine {machine.name!r} has no [production] "
+                         "values; give them in the machine file "
+                         "or with --set production.noise_frequency=..., "
+                         "production.noise_duration=..., production.background_utilization"
+                         "=... (docs/machine-format.md, '[production]')")
+
+
 def offered_load(utilisation: float, saturation: float) -> float:
     """Offered flits per endpoint per cycle that keep the busiest channel at
     ``utilisation`` (0 <= u < 1), given the path's saturation load λ_sat (flits per
@@ -129,16 +145,109 @@ def collective_production(machine, operation: str, algorithm: str, size: float, 
     }
 
 
-def _saturation(machine) -> float:
-    """The uniform-traffic saturation estimate of the machine's topology (flits per
-    endpoint per cycle; model/topology/saturation.py, as ``predict p2p --load`` uses)."""
+def _saturation(machine, pattern: str = "uniform") -> float:
+    """The saturation estimate of the machine's topology under ``pattern`` traffic (flits
+    per endpoint per cycle; model/topology/saturation.py, as ``predict p2p --load``
+    uses)."""
     from icnperf.model.topology.saturation import machine_router, saturation_of
     from icnperf.model.topology.spec import parse_spec
 
     spec = parse_spec(machine.topology)
     metrics = spec.evaluate()
-    return float(saturation_of(spec.family.name, spec.params, metrics, "uniform",
+    return float(saturation_of(spec.family.name, spec.params, metrics, pattern,
                                machine_router(machine))["saturation_estimate"])
+
+
+def background_load(machine, pattern: str = "uniform") -> float:
+    """The offered load (flits per endpoint per cycle) of the machine's
+    ``production.background_utilization`` under ``pattern`` traffic: u · λ_sat
+    (:func:`offered_load`); 0 without one."""
+    utilisation = float(machine.production.get("background_utilization", 0.0))
+    return offered_load(utilisation, _saturation(machine, pattern)) if utilisation else 0.0
+
+
+def message_noise_quantiles(latency, frequency: float, duration: float,
+                            quantiles=(0.05, 0.5, 0.95)) -> tuple:
+    """Per quantile, the latency (s; an array, one per message size) of one message under
+    OS noise: a message is one synchronising step on its two ranks (the sender and the
+    receiver), delayed by one detour d when either is interrupted during it, with
+    probability q = 1 - exp(-2 f t) (:func:`step_hit_probability`, t the message's
+    latency); the quantile is t + d when it lies above 1 - q, else t."""
+    import numpy as np
+
+    latency = np.asarray(latency, dtype=float)
+    if not (frequency and duration):
+        return tuple(latency.copy() for _ in quantiles)
+    q = -np.expm1(-2 * frequency * latency)
+    return tuple(np.where(1 - q >= quantile * (1 - 1e-12), latency, latency + duration)
+                 for quantile in quantiles)
+
+
+def message_noise_draws(latency, frequency, duration, rng):
+    """One draw of a message's latency (s) under OS noise per element of ``latency`` (draws
+    of the inputs; ``frequency`` and ``duration`` arrays of the same length or scalars):
+    t + d x Bernoulli(1 - exp(-2 f t)) (:func:`message_noise_quantiles`). ``latency`` may
+    be 2-D (draws x message sizes)."""
+    import numpy as np
+
+    latency = np.asarray(latency, dtype=float)
+    shape = latency.shape
+    frequency = np.asarray(frequency, dtype=float).reshape((-1,) + (1,) * (latency.ndim - 1))
+    duration = np.asarray(duration, dtype=float).reshape((-1,) + (1,) * (latency.ndim - 1))
+    q = -np.expm1(-2 * frequency * latency)
+    return latency + np.broadcast_to(duration, shape) * rng.binomial(1, np.broadcast_to(q, shape))
+
+
+def phase_steps(phase, collective_steps: int = 0) -> tuple[int, float]:
+    """(synchronising steps, mean step length in s) of one phase of a skeleton run
+    (model/apps/timing.PhaseResult) over all its repeats: each repeat is one
+    bulk-synchronous step (the phase ends when its slowest rank ends, timing.py) plus
+    ``collective_steps``, the step schedule of its collective (0 for a phase without one,
+    or one without a schedule: hardware trees, the GPU libraries, helpers); the repeats
+    times the steps per repeat, rounded to a whole count (at least 1 when the phase
+    runs)."""
+    per_repeat = 1 + collective_steps
+    steps = max(1, round(phase.repeat * per_repeat)) if phase.repeat > 0 else 0
+    length = phase.per_repeat_s / per_repeat
+    return steps, length
+
+
+def skeleton_production_draws(phases, ranks: int, *, queueing_per_step=0.0, frequency=0.0,
+                              duration=0.0, rng=None):
+    """Draws of each phase's time (s) on a production machine: ``phases`` a list of
+    (time, steps, step length) per phase, one array each over the draws of the inputs (or
+    scalars: one draw per element of ``rng``'s size given by the longest), ``ranks`` the
+    job's ranks. Each phase: time + steps x queueing + d x K, K ~ Binomial(steps, q),
+    q = 1 - exp(-P f t) with t its step length (the collective's mechanism,
+    :func:`production_draws`, per phase). Returns an array (phases x draws)."""
+    import numpy as np
+
+    out = []
+    for time, steps, length in phases:
+        time = np.asarray(time, dtype=float)
+        steps = np.asarray(steps, dtype=np.int64)
+        base = time + steps * np.asarray(queueing_per_step, dtype=float)
+        q = -np.expm1(-ranks * np.asarray(frequency, dtype=float)
+                      * np.asarray(length, dtype=float))
+        shape = np.broadcast_shapes(base.shape, q.shape, steps.shape)
+        out.append(np.broadcast_to(base, shape)
+                   + np.broadcast_to(np.asarray(duration, dtype=float), shape)
+                   * rng.binomial(np.broadcast_to(steps, shape), np.broadcast_to(q, shape)))
+    return np.array(out)
+
+
+def queueing_per_message(machine, api: str = "mpi") -> float:
+    """The M/D/1 wait (s) of one message at the machine's background offered load
+    (:func:`background_load`), at the topology's average distance (model/network/table.py;
+    the wait does not depend on the message's size: the background's packets set the
+    service time); 0 without a background."""
+    from icnperf.model.network import p2p_table
+
+    load = background_load(machine)
+    if not load:
+        return 0.0
+    return float(p2p_table(machine, [8.0], None, api, offered_load=load)
+                 .columns["queueing_delay_s"][0])
 
 
 def production_draws(time, steps: int, ranks: int, *, queueing_per_step=0.0,

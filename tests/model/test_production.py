@@ -85,10 +85,25 @@ def test_production_section_reads_and_writes_back(tmp_path):
     assert load_machine(str(again)) == machine
 
 
-def test_presets_are_empty_machines():
+def test_preset_production_values_are_cited_with_their_own_spread():
+    """Only the presets with a published measurement of their system class carry
+    [production] values (k-computer, and fugaku transferred from it); each names its
+    source, its kind and a written spread with its reason."""
     from icnperf.data.machine import list_presets, load_machine
 
-    assert all(not load_machine(name).production for name, _ in list_presets())
+    busy = {}
+    for name, _ in list_presets():
+        machine = load_machine(name)
+        if machine.production:
+            busy[name] = machine
+    assert sorted(busy) == ["fugaku", "k-computer"]
+    for machine in busy.values():
+        for key in machine.production:
+            path = f"production.{key}"
+            spread = machine.spread(path)
+            assert spread.kind in ("secondary", "transferred")
+            assert spread.written and spread.reason
+            assert "Mynavi News" in machine.source(path)
 
 
 def test_utilization_above_one_is_refused(tmp_path):

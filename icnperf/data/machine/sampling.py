@@ -19,6 +19,7 @@ import numpy as np
 from icnperf.data.machine.schema import key_for_path
 from icnperf.data.machine.uncertainty import DISCRETE
 from icnperf.errors import InputError
+from icnperf.model import constants
 from icnperf.model.uncertainty import HIGH, LOW, draw, quantiles, solved_sum
 
 DEFAULT_SAMPLES = 200
@@ -128,14 +129,23 @@ def ranges(machine, evaluate: Callable[[Any], Mapping[str, Any]],
            sampling: Sampling) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Each quantity's (low, high) over the draws: ``evaluate(machine)`` maps quantity
     names to numbers or arrays of one shape per name (NaN or None where a quantity does
-    not apply); it runs once per draw on the drawn machine. Pure apart from the calls."""
-    results = [evaluate(m) for m in sample_machines(machine, sampling.samples,
-                                                    sampling.seed)]
+    not apply); it runs once per draw on the drawn machine, with the model's own constants
+    drawn too (model/constants.py: each draw's values in force during its call). Pure apart
+    from the calls."""
+    drawn = constants.draws(sampling.samples, sampling.seed)
+    results = [_with_constants(evaluate, m, drawn, i) for i, m in
+               enumerate(sample_machines(machine, sampling.samples, sampling.seed))]
     out = {}
     for name in results[0]:
         stacked = np.array([_floats(r[name]) for r in results], dtype=float)
         out[name] = quantiles(stacked, sampling.low, sampling.high)
     return out
+
+
+def _with_constants(evaluate, machine, drawn: dict, index: int):
+    """``evaluate(machine)`` with draw ``index`` of the model's constants in force."""
+    with constants.drawn(constants.at(drawn, index)):
+        return evaluate(machine)
 
 
 def _floats(value):

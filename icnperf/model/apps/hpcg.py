@@ -91,6 +91,8 @@ from icnperf.model.apps.hpcg_counts import (BYTES_PER_NONZERO, LEVEL_EXCHANGES, 
                                             bytes_per_iteration, check_local, halo_messages,
                                             level_box, official_flops, process_grid)
 from icnperf.model.collectives import Layout
+from icnperf.model.constants import Constant, register
+from icnperf.model.constants import value as constant_value
 from icnperf.model.topology import torus
 
 __all__ = ["BYTES_PER_NONZERO", "CONTIGUOUS_FACTOR", "ELLPACK_FACTOR", "INTRA_NODE_LATENCY",
@@ -104,6 +106,10 @@ for machines that do not state ``node.shared_memory_latency``. Chosen: typical M
 intra-node (shared-memory) latency on Sandy Bridge nodes is 0.2-0.4 µs (OSU osu_latency
 intra-node results of MVAPICH2 / Open MPI of the period); not in Agarkov 2015."""
 
+INTRA_NODE_LATENCY_STATED = register(Constant(
+    "apps.hpcg.intra_node_latency", INTRA_NODE_LATENCY, "chosen", "absolute", 0.1e-6,
+    "the 0.2-0.4 us its choice was made from"))
+
 OPTIMIZED = ("vendor", "angara-shmem")
 """What ``variant="optimized"`` runs, by ``software.hpcg_optimized`` (absent: vendor)."""
 
@@ -111,8 +117,16 @@ CONTIGUOUS_FACTOR = 1.5
 """Agarkov 2015 §2.1: contiguous allocation of the matrix arrays, 'on average one and a half
 times' the reference performance (one node, local 16x16x128)."""
 
+CONTIGUOUS_FACTOR_STATED = register(Constant(
+    "apps.hpcg.contiguous_factor", CONTIGUOUS_FACTOR, "stated", "absolute", 0.25,
+    "'one and a half times' in words, an average rounded to the half: 1.25-1.75"))
+
 ELLPACK_FACTOR = 1.05
 """Agarkov 2015 §2.3: ELLPACK with 28 entries per row, '+5 %'."""
+
+ELLPACK_FACTOR_STATED = register(Constant(
+    "apps.hpcg.ellpack_factor", ELLPACK_FACTOR, "stated", "absolute", 0.005,
+    "'+5 %' printed to the whole per cent: 1.045-1.055"))
 
 COLORING_FACTOR_OPENMP = 4.8
 """Agarkov 2015 §2.2: 2-plane 2-colour ordering, 4.8x over contiguous storage **on 12 OpenMP
@@ -172,7 +186,8 @@ def optimized_kind(machine) -> str:
 
 def intra_node_latency(machine) -> float:
     """``node.shared_memory_latency`` of a machine, else :data:`INTRA_NODE_LATENCY`."""
-    return float(machine.get("node.shared_memory_latency", INTRA_NODE_LATENCY))
+    return float(machine.get("node.shared_memory_latency",
+                             constant_value("apps.hpcg.intra_node_latency")))
 
 
 # --- communication ----------------------------------------------------------------------
@@ -312,8 +327,8 @@ def _layout(machine, layout):
 def predict(machine, layout=None, *, variant: str = "reference", local=(16, 16, 16),
             processes_per_node: int = 8, iterations: int = 50, sync: str = "pairwise",
             algorithm: str = "recursive-doubling", coloring_factor: float = 1.0,
-            contiguous_factor: float = CONTIGUOUS_FACTOR,
-            ellpack_factor: float = ELLPACK_FACTOR,
+            contiguous_factor: float | None = None,
+            ellpack_factor: float | None = None,
             stream_efficiency: float | None = None) -> AppResult:
     """HPCG time on ``layout`` (a collectives.Layout of the nodes, a topology spec, a node
     count (balanced 3D torus) or None for the machine's topology).
@@ -323,8 +338,13 @@ def predict(machine, layout=None, *, variant: str = "reference", local=(16, 16, 
     and the untimed reference/validation phases of HPCG are not charged).
     ``variant="optimized"`` runs the machine's optimized HPCG (``software.hpcg_optimized``:
     vendor or angara-shmem, module docstring); ``sync`` and the node-level factors apply to
-    angara-shmem only. ``stream_efficiency`` replaces every node's
-    ``node.memory_efficiency`` (None: each node type's own)."""
+    angara-shmem only (``contiguous_factor``, ``ellpack_factor`` None: the stated
+    constants, drawn under ``--uncertainty``, model/constants.py). ``stream_efficiency``
+    replaces every node's ``node.memory_efficiency`` (None: each node type's own)."""
+    if contiguous_factor is None:
+        contiguous_factor = constant_value("apps.hpcg.contiguous_factor")
+    if ellpack_factor is None:
+        ellpack_factor = constant_value("apps.hpcg.ellpack_factor")
     if variant not in VARIANTS:
         raise InputError(f"unknown HPCG variant {variant!r}; choose {', '.join(VARIANTS)}")
     if sync not in SYNCS:

@@ -35,6 +35,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Mapping, NamedTuple
 
+from icnperf.model.constants import Constant, register
+from icnperf.model.constants import value as constant_value
+
 __all__ = ["DERIVATIONS", "Derivation", "derive", "derived_rates", "machine_rate"]
 
 _INPUTS = ("node.peak_flops", "node.memory_bandwidth", "node.memory_efficiency")
@@ -62,6 +65,20 @@ DERIVATIONS: dict[str, Derivation] = {
 }
 """Machine keys that can be derived, with the intensity of their kernel."""
 
+BYTES_STATED: dict[str, Constant] = {
+    "node.spmv_rate": register(Constant(
+        "apps.node_rates.spmv_bytes", 132, "derived", "alternatives", (132, 212),
+        "132 B per row is the compulsory traffic with x from cache; with no reuse of x each "
+        "non-zero also reads its 8-byte x entry from memory, 212 B (Williams et al. SC "
+        "2007 bound SpMV between the two)")),
+    "node.stencil_rate": register(Constant(
+        "apps.node_rates.stencil_bytes", 24, "derived", "alternatives", (16, 24),
+        "24 B per cell with the write-allocate read, 16 B when the stores stream past the "
+        "cache (non-temporal stores; GPUs write whole lines without reading them)")),
+}
+"""The DRAM bytes per unit of each derivation as a constant with its uncertainty
+(model/constants.py): the traffic counted depends on cache reuse and store policy."""
+
 
 def derive(path: str, values: Mapping, brief: bool = False) -> tuple[float, str] | None:
     """(rate in FLOP/s, note) of ``path`` from the node values in ``values`` (keys
@@ -72,6 +89,8 @@ def derive(path: str, values: Mapping, brief: bool = False) -> tuple[float, str]
     if derivation is None or any(values.get(key) is None for key in _INPUTS):
         return None
     peak, bandwidth, efficiency = (float(values[key]) for key in _INPUTS)
+    traffic = int(constant_value(BYTES_STATED[path].name))
+    derivation = derivation._replace(bytes=traffic)
     memory = efficiency * bandwidth * float(Fraction(derivation.flops, derivation.bytes))
     rate = min(peak, memory)
     bound = "peak" if peak <= memory else "memory"

@@ -81,15 +81,19 @@ def p2p_render(document: dict, rows, names, fmt: str, wide: bool = False):
               + (where if inputs["same_node"] else f"api {inputs['api']}")
               + (", GPU buffers" if gpu else ""))
     page.blank()
-    if "uncertainty" not in inputs:
+    if "uncertainty" not in inputs and "production" not in inputs:
         page.table(list(rows), P2P_COLUMNS)
     else:
+        from icnperf.reports.text.production import values_line
         from icnperf.reports.text.ranges import add_cells, sampling_line, table_columns
 
         page.table(add_cells(list(rows), P2P_RANGE_SHOWN, P2P_COLUMNS),
                    table_columns(P2P_COLUMNS, P2P_RANGE_SHOWN))
         page.blank()
-        page.line(sampling_line(inputs["uncertainty"]))
+        for line in ([sampling_line(inputs["uncertainty"])] if "uncertainty" in inputs
+                     else []) + ([values_line(inputs["production"], "latency")]
+                                 if "production" in inputs else []):
+            page.line(line)
     page.blank()
     page.notes("assumptions", document["assumptions"])
     return page.text()

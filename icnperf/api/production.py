@@ -1,0 +1,248 @@
+"""``--production`` on ``predict p2p|collective|app``: the machine's ``[production]``
+values (background traffic, OS noise; model/production.py) applied to each command's rows.
+
+* **collective** (:func:`production_rows`, :func:`production_ranged_rows`): the
+  collective's steps, each waiting the background's M/D/1 delay and delayed by one detour
+  with probability 1 - exp(-P f t) (model/production.collective_production).
+* **p2p.** The background utilisation becomes the offered load of the M/D/1 queueing
+  behind ``--load`` (model/production.background_load, for the ``--pattern`` asked), so
+  every column is the busy network's; the noise delays a message (one synchronising step
+  on its two ranks) by one detour with probability 1 - exp(-2 f t)
+  (model/production.message_noise_quantiles). ``latency_s`` is the median of that
+  distribution, ``latency_s_low``/``_high`` its 5th and 95th percentiles, and the ping-pong
+  bandwidth follows the latency (bytes / latency); ``empty_latency_s`` keeps the latency
+  under the background alone. Streaming bandwidth and message rate keep the background's
+  queueing only (a stream does not wait for its receiver step by step).
+* **app.** Every phase's repeats are bulk-synchronous steps over the job's ranks, with the
+  step schedule of its collective added (model/production.phase_steps); each step waits
+  the M/D/1 delay of one message at the background load
+  (model/production.queueing_per_message) and is delayed by one detour when any rank is hit
+  (model/production.skeleton_production_draws). The production distribution of each
+  phase and of the total is drawn (:data:`DRAWS` draws, seeded); the point is its median,
+  the range its 5-95 %. Shares, GFLOP/s and efficiency stay the empty machine's.
+
+With ``uncertainty`` the machine's inputs (the production values among them) are drawn as
+for any range and each draw also draws its noise, seeded by the same seed; the point is
+then the median over those draws.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from icnperf.errors import InputError
+
+DRAWS = 1000
+"""Draws of the noise per prediction of ``predict app --production`` without
+``--uncertainty`` (seed 0): the median of 1000 draws of a sum of binomial delays moves by
+well under one detour between seeds."""
+
+
+APP_NOTE = ("production: every repeat of a phase is one bulk-synchronous step over the"
+            " job's ranks, plus its collective's step schedule; each step waits one"
+            " message's M/D/1 delay at the background load and one OS detour when any"
+            " rank is hit; shares, GFLOP/s and efficiency are the empty machine's")
+"""The note ``predict app --production`` adds (module docstring)."""
+
+
+def p2p_point(machine, table_of, pattern: str):
+    """(columns, spans) of ``predict p2p --production`` without ``uncertainty``:
+    ``table_of(machine, load)`` the model's table at an offered load (module docstring)."""
+    from icnperf.model.network import pingpong_bandwidth
+    from icnperf.model.production import background_load, message_noise_quantiles, \
+        require_values
+
+    require_values(machine)
+    table = table_of(machine, background_load(machine, pattern))
+    columns = {name: np.asarray(table.columns[name], dtype=float) for name in table.columns}
+    low, median, high = message_noise_quantiles(
+        columns["latency_s"], float(machine.production.get("noise_frequency", 0.0)),
+        float(machine.production.get("noise_duration", 0.0)))
+    return _with_latency(columns, low, median, high, pingpong_bandwidth), table
+
+
+def _with_latency(columns, low, median, high, pingpong_bandwidth):
+    m = columns["bytes"]
+    out = {**columns, "empty_latency_s": columns["latency_s"], "latency_s": median,
+           "bandwidth_Bps": np.asarray(pingpong_bandwidth(m, median), dtype=float)}
+    spans = {"latency_s": (low, high),
+             "bandwidth_Bps": (np.asarray(pingpong_bandwidth(m, high), dtype=float),
+                               np.asarray(pingpong_bandwidth(m, low), dtype=float))}
+    return out, spans
+
+
+def p2p_ranged(machine, table_of, pattern: str, sampling, ranged_names):
+    """(columns, spans) of ``predict p2p --production --uncertainty``: each draw of the
+    inputs runs at its own background load and draws its noise (module docstring); the
+    spans of the other ``ranged_names`` are their 5-95 % over the draws."""
+    from icnperf.data.machine.sampling import sample_machines
+    from icnperf.model.network import pingpong_bandwidth
+    from icnperf.model.production import background_load, message_noise_draws, \
+        require_values
+    from icnperf.model.uncertainty import quantiles
+
+    require_values(machine)
+    nominal = table_of(machine, background_load(machine, pattern))
+    columns = {name: np.asarray(nominal.columns[name], dtype=float)
+               for name in nominal.columns}
+    machines = sample_machines(machine, sampling.samples, sampling.seed)
+    tables = [table_of(m, background_load(m, pattern)).columns for m in machines]
+    rng = np.random.default_rng(sampling.seed)
+    latency = message_noise_draws(
+        np.array([t["latency_s"] for t in tables], dtype=float),
+        [m.production.get("noise_frequency", 0.0) for m in machines],
+        [m.production.get("noise_duration", 0.0) for m in machines], rng)
+    spans = {name: quantiles(np.array([t[name] for t in tables], dtype=float),
+                             sampling.low, sampling.high)
+             for name in ranged_names if name not in ("latency_s", "bandwidth_Bps")}
+    low, median, high = (np.quantile(latency, q, axis=0)
+                         for q in (sampling.low, 0.5, sampling.high))
+    columns, latency_spans = _with_latency(columns, low, median, high, pingpong_bandwidth)
+    return columns, {**spans, **latency_spans}, nominal
+
+
+def app_tables(machine, runs_on, rows_of, skeleton, layouts, sampling=None):
+    """The phase and total rows of ``predict app --production`` (module docstring):
+    ``runs_on(machine)`` the runs [(label, [SkeletonResult per layout])], ``rows_of(results,
+    label)`` their (phase rows, total rows). Returns [(label, phases, totals)]."""
+    from icnperf.data.machine.sampling import sample_machines
+    from icnperf.model.production import queueing_per_message, require_values
+
+    require_values(machine)
+    by_text = {layout.text: layout for layout in layouts}
+    runs = runs_on(machine)
+    if sampling is None:
+        machines, seed = [machine], 0
+    else:
+        machines, seed = sample_machines(machine, sampling.samples, sampling.seed), \
+            sampling.seed
+    per_machine = [(m, queueing_per_message(m), runs if sampling is None else runs_on(m))
+                   for m in machines]
+    rng = np.random.default_rng(seed)
+    low_q, high_q = (0.05, 0.95) if sampling is None else (sampling.low, sampling.high)
+    out = []
+    for index, (label, results) in enumerate(runs):
+        phases, totals = rows_of(results, label)
+        phase_iter = iter(phases)
+        new_phases, new_totals = [], []
+        for position, (result, total) in enumerate(zip(results, totals)):
+            draws = _run_draws(skeleton, by_text[result.layout], per_machine, index,
+                               position, rng, DRAWS if sampling is None else len(machines))
+            for phase_draws in draws:
+                row = next(phase_iter)
+                new_phases.append({**row, **_point(phase_draws, "time_s", low_q, high_q),
+                                   "empty_time_s": row["time_s"]})
+            new_totals.append({**total, **_point(draws.sum(axis=0), "total_s", low_q, high_q),
+                               "empty_total_s": total["total_s"]})
+        out.append((label, new_phases, new_totals))
+    return out
+
+
+def _point(draws, name: str, low: float, high: float) -> dict:
+    return {name: float(np.median(draws)), f"{name}_low": float(np.quantile(draws, low)),
+            f"{name}_high": float(np.quantile(draws, high))}
+
+
+def _run_draws(skeleton, layout, per_machine, run_index, position, rng, count: int):
+    """Phases x ``count`` draws of one run's production time: one per drawn machine, or,
+    with one machine, that machine ``count`` times (only the noise drawn)."""
+    from icnperf.model.production import phase_steps, skeleton_production_draws
+
+    rows = []
+    for m, queueing, runs in per_machine:
+        result = runs[run_index][1][position]
+        rows.append((result, queueing, m))
+    phases_by_name = {phase.name: phase for phase in skeleton.phases}
+    schedules: dict = {}  # (phase, algorithm) -> collective steps: one schedule per pair
+    specs = []
+    for p in range(len(rows[0][0].phases)):
+        times, steps, lengths = [], [], []
+        for result, _, m in rows:
+            drawn = result.phases[p]
+            algorithm = next((t.algorithm for t in drawn.terms if t.kind == "collective"),
+                             None)
+            if (drawn.name, algorithm) not in schedules:
+                schedules[drawn.name, algorithm] = _collective_steps(
+                    phases_by_name[drawn.name], algorithm, layout)
+            s, length = phase_steps(drawn, schedules[drawn.name, algorithm])
+            times.append(drawn.time_s)
+            steps.append(s)
+            lengths.append(length)
+        specs.append((np.resize(times, count), np.resize(steps, count),
+                      np.resize(lengths, count)))
+    machines = [m for _, _, m in rows]
+    return skeleton_production_draws(
+        specs, rows[0][0].ranks,
+        queueing_per_step=np.resize([q for _, q, _ in rows], count),
+        frequency=np.resize([m.production.get("noise_frequency", 0.0) for m in machines],
+                            count),
+        duration=np.resize([m.production.get("noise_duration", 0.0) for m in machines],
+                           count), rng=rng)
+
+
+def _collective_steps(phase, algorithm: str | None, layout) -> int:
+    """The step count of the phase's collective run by ``algorithm`` on ``layout``
+    (collectives.schedules; one process per node), 0 without a collective or without a
+    schedule for its algorithm."""
+    from icnperf.model.collectives.schedules import schedule
+
+    if phase.collective is None or algorithm is None:
+        return 0
+    try:
+        return sum(step.count for step in schedule(algorithm, phase.collective.op, layout))
+    except (InputError, ValueError, KeyError):
+        return 0
+
+
+def production_rows(machine, rows, operation: str, layouts, api: str) -> list[dict]:
+    """The rows of ``predict collective --production``: ``time_s`` the median of the
+    production distribution (model/production.collective_production), ``time_s_low`` /
+    ``time_s_high`` its 5th and 95th percentiles, ``empty_time_s`` the empty machine's; the
+    ratio columns stay the empty machine's. InputError when the machine has no
+    ``[production]`` values, or for an algorithm without a step schedule."""
+    from icnperf.model.production import collective_production, require_values
+
+    require_values(machine)
+    by_shape = {layout.text: layout for layout in layouts}
+    out = []
+    for row in rows:
+        result = collective_production(machine, operation, row["algorithm"], row["bytes"],
+                                       by_shape[row["shape"]], api)
+        low, median, high = result["production_time_s"]
+        out.append({**row, "empty_time_s": row["time_s"], "time_s": median,
+                    "time_s_low": low, "time_s_high": high,
+                    "production_steps": result["steps"],
+                    "noise_hit_probability": result["noise_hit_probability"],
+                    "background_offered_load": result["offered_load"],
+                    "background_wait_per_step_s": result["queueing_per_step_s"]})
+    return out
+
+
+def production_ranged_rows(base, drawn_machine, rows, operation: str, layouts, api: str,
+                           sampling) -> list[dict]:
+    """The rows of ``predict collective --production --uncertainty``: the inputs, the
+    production values among them, are drawn, and each draw draws its count of delayed
+    steps, seeded by the same seed; ``drawn_machine(machine)`` is the machine each draw
+    runs on (the buffers applied)."""
+    from icnperf.data.machine.sampling import sample_machines
+    from icnperf.model.production import collective_production, production_draws
+
+    rows = production_rows(drawn_machine(base), rows, operation, layouts, api)
+    by_shape = {layout.text: layout for layout in layouts}
+    machines = [drawn_machine(m) for m in sample_machines(base, sampling.samples,
+                                                          sampling.seed)]
+    rng = np.random.default_rng(sampling.seed)
+    out = []
+    for row in rows:
+        layout = by_shape[row["shape"]]
+        parts = [collective_production(m, operation, row["algorithm"], row["bytes"], layout,
+                                       api, quantiles=()) for m in machines]
+        totals = production_draws(
+            [p["time_s"] for p in parts], row["production_steps"], layout.ranks,
+            queueing_per_step=[p["queueing_per_step_s"] for p in parts],
+            frequency=[m.production.get("noise_frequency", 0.0) for m in machines],
+            duration=[m.production.get("noise_duration", 0.0) for m in machines], rng=rng)
+        low, median, high = np.quantile(totals, [sampling.low, 0.5, sampling.high])
+        out.append({**row, "time_s": float(median), "time_s_low": float(low),
+                    "time_s_high": float(high)})
+    return out
