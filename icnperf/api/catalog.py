@@ -10,6 +10,24 @@ from icnperf.api.guard import quiet
 from icnperf.api.results import Result
 from icnperf.errors import InputError
 
+COMPARE_NOTES = (
+    "with --endpoints each row is the smallest design of its family reaching the target;"
+    " with --radix the largest design whose routers have at most that many ports",
+    "fattree: FT(k,n) of the NUDT paper (maximal folded Clos), (2n-1)k^(n-1) routers of "
+    "radix 2k; xgft (asked for by name): the k-ary n-tree, k^n endpoints, n k^(n-1) "
+    "routers of radix 2k",
+    "dragonfly: balanced DF(p, a=2p, h=p); megafly: k endpoints and k spines per leaf",
+    "slimfly: MMS graph, p endpoints per router as in the slimfly model's notes",
+    "torus: equal radix in every dimension, one endpoint per router",
+    "hops count router-to-router links only",
+    "NUDT paper (Jiang et al.) vs exact constructions: its megafly count k(k^2+1) routers counts"
+    " one layer only (the construction has 2k(k^2+1)); its '+26 % / +33 % more routers than"
+    " slim fly' at 1e5 endpoints is near ports per endpoint, not routers"
+    " (icnperf validate, nudt-* checks)",
+)
+"""The notes of ``compare-topologies``: how each family is sized, and what the NUDT paper's
+counts are against the constructions."""
+
 
 class MachinesResult(Result):
     """``machines``: the bundled presets, one record each (``name``, ``system``, ``site``,
@@ -104,6 +122,27 @@ class ComparisonResult(Result):
         return comparison_figure(self._document)
 
 
+def machine_document(machine, inputs: dict, uncertainty: bool = False) -> dict:
+    """One machine as ``icnperf machine --format json`` writes it: ``inputs`` (the name
+    asked for and the --set items), name, description, topology, its size (the job it is on
+    a larger network), each parameter with its unit and source, notes; ``uncertainty``:
+    each parameter's kind, spread (as a few characters; counts and choices exact unless
+    alternatives are listed), the spread's reason and the values it was solved with."""
+    rows = [dict(zip(("section", "key", "value", "shown", "source"), row))
+            for row in machine.rows()]
+    if uncertainty:
+        for row in rows:
+            path = "topology" if row["key"] == "topology" else f"{row['section']}.{row['key']}"
+            spread = machine.spread(path)
+            row.update({"kind": "" if spread is None else spread.kind,
+                        "spread": "-" if spread is None else spread.text(),
+                        "spread_reason": "" if spread is None else spread.reason,
+                        "solved_with": [] if spread is None else list(spread.solved_with)})
+    return {"inputs": inputs, "name": machine.name, "description": machine.description,
+            "topology": machine.topology, "size": machine.size_note(), "parameters": rows,
+            "notes": list(machine.notes)}
+
+
 @quiet
 def machines() -> MachinesResult:
     """The bundled machine presets (``icnperf machines``)."""
@@ -126,8 +165,6 @@ def machine(name_or_path: Any, set: Any = None, uncertainty: bool = False) -> Ma
     on the command line: ``"60ns"``) or ``"section.key=value"`` items, as ``--set``.
     ``uncertainty``: each parameter row adds its value's ``kind``, ``spread``,
     ``spread_reason`` and ``solved_with`` (``icnperf machine --uncertainty``)."""
-    from icnperf.reports.text.machines import machine_document
-
     loaded, overrides = values.machine(name_or_path, set)
     asked = name_or_path if isinstance(name_or_path, str) else loaded.name
     uncertainty = options.flag(uncertainty, "--uncertainty")
@@ -142,7 +179,7 @@ def topology(spec: str, *, tree_routing: str | None = None, machine: Any = None,
     topology ``spec`` (``"torus:8x8x16"``; ``icnperf topology SPEC``); ``tree_routing`` a
     fat tree's up-port rule (random, dmodk); ``machine`` (with ``set``) the routers of the
     saturation estimate [default: the simulator's default router]."""
-    from icnperf.reports.text.topology import topology_document
+    from icnperf.api.topology_metrics import topology_document
 
     tree_routing = options.optional_choice(tree_routing, options.TREE_ROUTINGS,
                                            "--tree-routing")
@@ -164,8 +201,6 @@ def compare_topologies(*, endpoints: Any = None, radix: Any = None, families: An
     router ``radix`` (``"36,64"`` or ``[36, 64]``) (``icnperf compare-topologies``);
     ``families`` (``"fattree,dragonfly"`` or a list), ``torus_dims``, ``levels`` (fat-tree
     levels)."""
-    from icnperf.reports.text.topology import COMPARE_NOTES
-
     endpoints = options.optional_count(endpoints, "--endpoints")
     levels = options.count(levels, "--levels")
     radix = values.sequence_of_text(radix, "--radix")

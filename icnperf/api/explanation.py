@@ -310,10 +310,17 @@ def explain_saturation(spec: str, *, traffic: str = "uniform", machine: str | No
     estimate of topology ``spec`` under ``traffic``, with the routers of ``machine`` (a
     preset name or TOML path; ``set`` overrides its keys) or the simulator's default
     router."""
+    from icnperf.api.topology_metrics import topology_document
+    from icnperf.model.topology.base import PATTERNS
     from icnperf.reports.text.explain_saturation import saturation_rows
 
     if machine is not None and not isinstance(machine, str):
         raise InputError("explain saturation: give the machine as a preset name or a"
                          " machine TOML path")
-    rows, inputs = saturation_rows(spec, traffic, machine, values.items(set, "--set"))
+    overrides = values.items(set, "--set")
+    if traffic not in PATTERNS:
+        raise InputError(f"--traffic: unknown pattern {traffic!r} (choose from"
+                         f" {', '.join(PATTERNS)})")
+    doc = topology_document(spec, None, machine, overrides)
+    rows, inputs = saturation_rows(spec, traffic, machine, doc)
     return SaturationResult({"inputs": inputs, "factors": rows})

@@ -79,10 +79,14 @@ def summary_section(machines, names) -> Section:
 
 def topology_section(machines, names) -> Section:
     """Structural metrics and channel loads of each machine's topology."""
-    from icnperf.reports.text.topology import topology_document
     from icnperf.model.topology.base import PATTERNS
+    from icnperf.model.topology.saturation import machine_router
+    from icnperf.model.topology.spec import parse_spec
+    from icnperf.model.topology.summary import topology_summary
 
-    docs = [topology_document(machine.topology, machine=machine) for machine in machines]
+    specs = [parse_spec(machine.topology) for machine in machines]
+    docs = [topology_summary(spec, spec.evaluate(), machine_router(machine))
+            for spec, machine in zip(specs, machines)]
     notes = []
     keys = (("spec", "topology"), ("routers", "routers"), ("endpoints", "endpoints"),
             ("radix", "router radix (ports)"), ("links", "links"),

@@ -8,19 +8,14 @@ from icnperf.reports.render import Column, csv_text, json_text, number
 
 
 def saturation_rows(spec_text: str, pattern: str, machine_name: str | None,
-                    overrides=()) -> tuple[list[dict], dict]:
-    """(one row per factor, the document's inputs) for one topology and pattern."""
+                    doc: dict) -> tuple[list[dict], dict]:
+    """(one row per factor, the document's inputs) for one topology and pattern; ``doc``
+    the topology's document (api.topology_metrics.topology_document: its router and
+    channel loads)."""
     from icnperf.model.network.saturation import FACTORS
-    from icnperf.reports.text.topology import topology_document
-    from icnperf.model.topology.base import PATTERNS
     from icnperf.model.topology.saturation import saturation_of
     from icnperf.model.topology.spec import parse_spec
-    from icnperf.errors import InputError
 
-    if pattern not in PATTERNS:
-        raise InputError(f"--traffic: unknown pattern {pattern!r} (choose from"
-                         f" {', '.join(PATTERNS)})")
-    doc = topology_document(spec_text, None, machine_name, overrides)
     spec = parse_spec(spec_text)
     terms = saturation_of(spec.family.name, spec.params, spec.evaluate(), pattern,
                           doc["router"])

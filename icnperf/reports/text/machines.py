@@ -29,30 +29,10 @@ def presets_render(rows: list[dict], fmt: str, wide: bool = False) -> str:
     return page.text()
 
 
-def machine_document(machine, inputs: dict, uncertainty: bool = False) -> dict:
-    """One machine as ``icnperf machine --format json`` writes it: ``inputs`` (the name
-    asked for and the --set items), name, description, topology, its size (the job it is on
-    a larger network), each parameter with its unit and source, notes; ``uncertainty``:
-    each parameter's kind, spread (as a few characters; counts and choices exact unless
-    alternatives are listed), the spread's reason and the values it was solved with."""
-    rows = [dict(zip(("section", "key", "value", "shown", "source"), row))
-            for row in machine.rows()]
-    if uncertainty:
-        for row in rows:
-            path = "topology" if row["key"] == "topology" else f"{row['section']}.{row['key']}"
-            spread = machine.spread(path)
-            row.update({"kind": "" if spread is None else spread.kind,
-                        "spread": "-" if spread is None else spread.text(),
-                        "spread_reason": "" if spread is None else spread.reason,
-                        "solved_with": [] if spread is None else list(spread.solved_with)})
-    return {"inputs": inputs, "name": machine.name, "description": machine.description,
-            "topology": machine.topology, "size": machine.size_note(), "parameters": rows,
-            "notes": list(machine.notes)}
-
-
 def machine_render(document: dict, fmt: str, wide: bool = False) -> str:
-    """One machine's parameters with units and sources (:func:`machine_document`), after
-    --set overrides (sources as numbered notes under the table unless ``wide``)."""
+    """One machine's parameters with units and sources (the document of api.catalog's
+    machine_document), after --set overrides (sources as numbered notes under the table
+    unless ``wide``)."""
     if fmt == "json":
         return json_text(document)
     rows = document["parameters"]
