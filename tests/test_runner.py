@@ -98,7 +98,7 @@ def test_task_input_error_propagates_as_itself(scheduler):
 def test_same_seeds_same_numbers_inline_and_processes():
     """The simulator is deterministic per seed, so where it runs must not matter; the two
     seeds must differ (else the comparison could not fail)."""
-    from icnperf.reports.text.simulate import _simulate_task
+    from icnperf.api.traffic_runs import _simulate_task
 
     tasks = _small_simulations()
     inline = _numbers(run_map(_simulate_task, tasks, "inline"))
@@ -113,7 +113,7 @@ def test_same_seeds_same_numbers_inline_and_processes():
 def test_same_seeds_same_numbers_on_a_dask_local_cluster():
     """Issue #7: a LocalCluster with 2 workers gives the in-process numbers."""
     pytest.importorskip("distributed")
-    from icnperf.reports.text.simulate import _simulate_task
+    from icnperf.api.traffic_runs import _simulate_task
 
     tasks = _small_simulations()
     inline = _numbers(run_map(_simulate_task, tasks, "inline"))

@@ -81,7 +81,7 @@ def simulate_traffic(*, topology: str, routing: str | None = None,
     ``allocator``, ``internal_speedup``, ``dateline``, ``ring_ties``), ``warmup``,
     ``measure``, ``drain`` (cycles), ``seed``, ``seeds``, ``scheduler``, ``workers`` and
     ``progress`` (a bar on standard error; off by default here)."""
-    from icnperf.reports.text.simulate import traffic_document, traffic_rows
+    from icnperf.api.traffic_runs import traffic_document, traffic_rows
     from icnperf.sim.presets import router_settings
 
     stray = sorted({*router_options} - {*ROUTER_OPTIONS})
@@ -114,7 +114,7 @@ def simulate_traffic(*, topology: str, routing: str | None = None,
             raise InputError(f"--global-link-delay applies to dragonflies (their inter-group"
                              f" links); {topology} is a {family}")
     if machine is not None:
-        from icnperf.reports.text.simulate import machine_router_keys
+        from icnperf.api.traffic_runs import machine_router_keys
 
         given = machine_router_keys(machine)
         for key in ("vcs", "buffer"):
@@ -145,7 +145,7 @@ def simulate_collective(machine: Any, operation: str, *, set: Any = None,
     the torus reshaped), ``bytes``, ``algorithm`` (hw-tree, p2p-tree, recursive-doubling),
     ``api``."""
     from icnperf.model.collectives import operation_name
-    from icnperf.reports.text.simulate_collective import NOTES, collective_rows
+    from icnperf.api.collective_simulation import NOTES, collective_rows
 
     api = options.choice(api, options.APIS, "--api")
     operation_name(operation)  # an unknown operation is named before the machine is read

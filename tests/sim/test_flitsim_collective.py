@@ -181,7 +181,7 @@ def test_within_ten_percent_of_the_collective_formulas(operation, algorithm, nod
     The simulator is given the machine's parameters in cycles, never the formulas; the
     measured gaps are below 3 % (the largest, +2.6 %, is 4 KiB on 8x8x8, where four
     messages share each link in the last steps and the model charges c · serialization)."""
-    from icnperf.reports.text.simulate_collective import collective_rows
+    from icnperf.api.collective_simulation import collective_rows
 
     rows, _ = collective_rows(operation, "angara-3d", (), nodes, sizes, algorithm)
     assert len(rows) == len(sizes.split(","))
