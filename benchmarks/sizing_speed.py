@@ -24,7 +24,7 @@ import time
 
 from icnperf.data.sizing_inputs import load_cost_model, load_workload
 from icnperf.model.sizing.designs import SIZING_FAMILIES
-from icnperf.reports.text.size import DEFAULT_MACHINE, load_study
+from icnperf.api.sizing import DEFAULT_MACHINE, load_study
 
 
 def _timed(call, repeats: int) -> tuple[list[float], list[float], object]:

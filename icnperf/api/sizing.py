@@ -4,6 +4,7 @@ Pareto front."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from icnperf.api import options, values
@@ -12,6 +13,72 @@ from icnperf.api.guard import quiet
 from icnperf.api.results import Result
 from icnperf.errors import InputError
 
+DEFAULT_MACHINE = "angara-3d"
+"""The machine whose parameters a study uses unless --machine names another: the Angara
+router and Xeon E5-2660 nodes of Mukosey 2015, the only bundled preset with every parameter
+the default workload needs (link and router timing, hardware collectives, SpMV and stencil
+node rates)."""
+
+
+def _list(text: str | None, default: tuple, what: str, convert=str) -> tuple:
+    if text is None:
+        return default
+    items = [t.strip() for t in text.split(",") if t.strip()]
+    if not items:
+        raise InputError(f"{what}: give a comma-separated list")
+    try:
+        return tuple(convert(t) for t in items)
+    except ValueError:
+        raise InputError(f"{what}: {text!r} is not a comma-separated list of whole numbers")\
+            from None
+
+
+def _mapper(scheduler: str, workers: int | None, progress: bool | None):
+    """How the full model's evaluations run: icnperf.runner.run_map on the scheduler, with
+    its progress bar on standard error when a call has several tasks (--shortlist all)."""
+    from icnperf.runner import run_map
+
+    return lambda function, tasks: run_map(function, tasks, scheduler=scheduler,
+                                           workers=workers, progress=progress,
+                                           label="full model")
+
+
+def load_study(endpoints: int, families: str | None = None, torus_dims: str | None = "3,6",
+               radix_max: int = 128, cost_path: str | None = None,
+               workload_path: str | None = None, machine_name: str | None = None,
+               slack: float | None = None, shortlist: str | int = "safe",
+               scheduler: str = "inline", workers: int | None = None,
+               progress: bool | None = None, app_files: tuple = ()):
+    """Run a study from the command's option values; returns (study, cost model, workload,
+    machine). ``app_files``: skeleton files named on the command line that the workload
+    may read outside its folder (data.sizing_inputs.load_workload); ``slack``: largest
+    endpoint count screened, a multiple of ``endpoints`` [default:
+    model.sizing.space.DEFAULT_SLACK]; ``shortlist``: safe, all or N
+    (model.sizing.screen.search); ``scheduler``, ``workers``, ``progress``: where the
+    full-model evaluations run (icnperf.runner)."""
+    from icnperf.data.machine import load_machine
+    from icnperf.data.sizing_inputs import load_cost_model, load_workload
+    from icnperf.model.sizing.designs import SIZING_FAMILIES
+    from icnperf.model.sizing.screen import parse_shortlist
+    from icnperf.model.sizing.space import DEFAULT_SLACK
+    from icnperf.model.sizing.study import run_study
+    from icnperf.runner import parse_scheduler
+
+    slack = DEFAULT_SLACK if slack is None else slack
+    family_names = tuple(dict.fromkeys(_list(families, SIZING_FAMILIES, "--families",
+                                             str.lower)))
+    dims = tuple(dict.fromkeys(_list(torus_dims, (3, 6), "--torus-dims", int)))
+    shortlist = parse_shortlist(shortlist)
+    where = parse_scheduler(scheduler)
+    cost_model = load_cost_model(cost_path)
+    workload = load_workload(workload_path, app_files)
+    machine = load_machine(machine_name or DEFAULT_MACHINE)
+    mapper = _mapper(scheduler, workers, progress)
+    parallel = where.kind != "inline"
+    batch = 8 * (workers or os.cpu_count() or 2) if parallel else 1
+    study = run_study(endpoints, family_names, dims, radix_max, cost_model, workload, machine,
+                      slack, shortlist, mapper=mapper, batch=batch, chunk=2 if parallel else 8)
+    return study, cost_model, workload, machine
 
 
 class SizeResult(Result):
@@ -22,24 +89,32 @@ class SizeResult(Result):
     command = "size"
     rows_key = "designs"
 
-    def __init__(self, document: dict, study, cost_model, workload, machine,
-                 radix_max: int) -> None:
+    def __init__(self, document: dict, study, cost_model, workload, machine) -> None:
         super().__init__(document)
         self.study = study
         self._context = (study, cost_model, workload, machine)
-        self._radix_max = radix_max
+        self._plain = None
+
+    def _view(self) -> dict:
+        """What the tables and the page show (api.study_rows.study_view), built on the
+        first call that needs it (JSON does not)."""
+        if self._plain is None:
+            from icnperf.api.study_rows import study_view
+
+            self._plain = study_view(*self._context)
+        return self._plain
 
     def render(self, fmt: str = "table", wide: bool = False) -> str:
         from icnperf.reports.text.size import study_render
 
-        return study_render(self._document, *self._context, fmt, wide)
+        return study_render(self._document, None if fmt == "json" else self._view(), fmt,
+                            wide)
 
     def html(self) -> str:
         """The study as one self-contained HTML page."""
         from icnperf.reports.text.size_html import study_page
 
-        return study_page(*self._context, self._document["inputs"]["endpoints"],
-                          self._radix_max)
+        return study_page(self._view())
 
     def figure(self):
         from icnperf.reports.result_figures import size_figure
@@ -95,7 +170,7 @@ def size(*, endpoints: Any, families: Any = None, torus_dims: Any = "3,6",
     ``shortlist`` (safe, all or N) says which designs the full model evaluates, on
     ``scheduler`` with ``workers``. ``app_files``: skeleton files (paths from here) the
     workload names outside its own folder, allowed for this run (``--app-file``)."""
-    from icnperf.reports.text.size import load_study, study_document
+    from icnperf.api.study_rows import study_document
 
     endpoints = options.count(endpoints, "--endpoints")
     radix_max = options.count(radix_max, "--radix-max")
@@ -117,4 +192,4 @@ def size(*, endpoints: Any, families: Any = None, torus_dims: Any = "3,6",
         "radix_max": radix_max, "slack": slack, "shortlist": shortlist,
         "cost": cost or "default", "workload": workload or "default",
         "app_files": list(app_files), "machine": loaded.name})
-    return SizeResult(document, study, cost_model, workload_model, loaded, radix_max)
+    return SizeResult(document, study, cost_model, workload_model, loaded)

@@ -213,17 +213,18 @@ def test_duplicate_families_are_sized_once(small):
 
 
 def small_study(small, families="torus,fattree,megafly,slimfly"):
-    from icnperf.reports.text.size import load_study
+    from icnperf.api.sizing import load_study
 
     return load_study(2000, families, "2,3", 64, None, small, None)
 
 
 def test_html_sections_figures_and_tables(small):
+    from icnperf.api.study_rows import study_view
     from icnperf.reports.text.size_html import study_sections
     from icnperf.reports.document import render_document
 
     study, cost_model, workload, machine = small_study(small)
-    sections = study_sections(study, cost_model, workload, machine)
+    sections = study_sections(study_view(study, cost_model, workload, machine))
     assert [s.title for s in sections] == ["Ranked designs", "Cost", "Workload",
                                            "Assumptions and notes"]
     figures = [f for s in sections for f in s.figures]

@@ -1,11 +1,12 @@
-"""The rows, sentences and notes of a sizing study, shared by its text, JSON and HTML forms
-(reports/text/size.py, size_html.py): one row per evaluated design, one per (design, term),
-the screen and taper summaries, and the assumptions with the grouped sizing notes."""
+"""The rows, sentences and notes of a sizing study (``icnperf size``), built from the
+model's Study record for its JSON, text and HTML forms: one row per evaluated design, one
+per (design, term), the screen and taper summaries, the assumptions with the grouped
+sizing notes (:func:`study_document`), and the plain values the text and HTML renderers
+read (:func:`study_view`; reports/text/size.py, size_html.py)."""
 
 from __future__ import annotations
 
-WIDTH = 100
-"""Columns the default text fits in."""
+from icnperf.reports.text.size import money_text, seconds_text
 
 
 def row_flags(result) -> list[str]:
@@ -179,16 +180,6 @@ def summary_lines(study) -> list[str]:
     return lines
 
 
-def seconds_text(value) -> str:
-    from icnperf.units import format_quantity
-
-    return format_quantity(value, "time", 3)
-
-
-def money_text(value) -> str:
-    return f"{value:,.0f}"
-
-
 def assumption_lines(study, cost_model, workload, machine) -> list[str]:
     from icnperf.model.sizing.cost import LINK_KIND_RULES
 
@@ -212,3 +203,65 @@ def assumption_lines(study, cost_model, workload, machine) -> list[str]:
         " bounded and count 0 (model/sizing/bound.py, views.py, skeleton_terms.py)")
     lines.append("ranks (time, cost x time) and the front marks are over the evaluated designs")
     return lines
+
+
+def study_document(study, cost_model, workload, machine, inputs: dict) -> dict:
+    """The study's JSON layout: inputs, assumptions, designs, terms, front, screen and
+    proxy."""
+    from icnperf.model.sizing.study import scalability_summary
+
+    return {
+        "inputs": inputs, "cost_unit": cost_model.unit,
+        "assumptions": assumption_lines(study, cost_model, workload, machine),
+        "designs": design_rows(study), "terms": term_rows(study),
+        "pareto_front": [r.design.spec for r in study.front],
+        "scalability": scalability_summary(study),
+        "screened": {"total": study.screened_total, "per_family": study.screened,
+                     "evaluated": study.evaluated_total,
+                     "evaluated_per_family": study.evaluated,
+                     "dropped": study.screened_total - study.evaluated_total,
+                     "mode": study.mode, "why_dropped": screen_line(study)},
+        "proxy_tightness": {family: {"min": low, "median": mid, "max": high}
+                            for family, (low, mid, high) in study.tightness().items()},
+        "tapers": study.taper_savings(),
+        "missing_families": list(study.missing)}
+
+
+PRICE_KEYS = ("router.base", "router.per_port", "link.electrical", "link.optical",
+              "link.endpoint", "adapter.per_endpoint")
+"""The cost model's prices, in the order the HTML page lists them."""
+
+
+def study_view(study, cost_model, workload, machine) -> dict:
+    """What the study's tables and page show, as plain values (model values unrounded, as
+    the model gives them): ``rows`` (:func:`design_rows`, fastest first) with each design's
+    ``flags`` (:func:`row_flags`), ``shown`` (on the Pareto front or by the NUDT rule),
+    ``term_seconds`` (weight x time per term, in the workload's order) and ``cost_parts``
+    (in ``cost_part_names``' order, model.sizing.cost.COST_PARTS); the front's (cost,
+    workload time) points cheapest first; the workload's term names; ``terms``
+    (:func:`term_rows`); the summary sentences, assumptions and grouped notes; the cost
+    model's unit, description and prices (value, source); the workload's description and
+    rationale; the machine's name; the study's ``endpoints`` and ``radix_max``."""
+    from icnperf.model.sizing.cost import COST_PARTS
+
+    return {
+        "endpoints": study.endpoints, "radix_max": study.radix_max,
+        "rows": design_rows(study),
+        "flags": [row_flags(r) for r in study.results],
+        "shown": [bool(r.pareto or r.design.canonical) for r in study.results],
+        "term_seconds": [[t.weighted_s for t in r.terms] for r in study.results],
+        "cost_part_names": list(COST_PARTS),
+        "cost_parts": [[r.cost_parts[p] for p in COST_PARTS] for r in study.results],
+        "front": [{"cost": r.cost, "workload_s": r.workload_s} for r in study.front],
+        "term_names": [t.name for t in workload.terms],
+        "terms": term_rows(study),
+        "summary": summary_lines(study),
+        "assumptions": assumption_lines(study, cost_model, workload, machine),
+        "notes": grouped_notes(study),
+        "unit": cost_model.unit, "cost_description": cost_model.description,
+        "prices": [[key, getattr(cost_model, key.replace(".", "_")),
+                    cost_model.sources.get(key, "")] for key in PRICE_KEYS],
+        "workload_description": workload.description,
+        "workload_rationale": workload.rationale,
+        "machine": machine.name,
+    }
