@@ -173,3 +173,31 @@ def test_cycle_finder_sees_a_circle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
+
+
+RENDER_ONLY = ("icnperf.reports.text.topology", "icnperf.reports.text.machines",
+               "icnperf.reports.text.simulate", "icnperf.reports.text.simulate_collective",
+               "icnperf.reports.text.size", "icnperf.reports.text.size_html")
+"""Report modules that only render what the API hands them (issue 27): the API loads the
+machine, checks the budget, runs the model or simulator and builds the rows."""
+COMPUTING = ("model", "validation", "sim", "runner", "data")
+ESCAPING = {"icnperf.data.names", "icnperf.data.files"}
+"""The text escaping helpers a renderer may still call (data/names.py, data/files.py)."""
+
+
+@pytest.mark.parametrize("module", RENDER_ONLY)
+def test_render_only_reports_import_no_computing_room(module):
+    assert module in GRAPH, f"{module} is gone: update RENDER_ONLY"
+    bad = sorted(t for t in GRAPH[module]
+                 if _room(t) in COMPUTING and t not in ESCAPING)
+    assert not bad, f"{module} renders only; it may not import {bad}"
+
+
+def test_render_only_check_sees_a_model_import(tmp_path):
+    path = tmp_path / "renderer.py"
+    path.write_text("def render(doc):\n    from icnperf.model.topology.base import PATTERNS\n"
+                    "    from icnperf.data.names import csv_cell\n    return PATTERNS\n",
+                    encoding="utf-8")
+    found = _imports("icnperf.reports.text.renderer", path)
+    assert {t for t in found if _room(t) in COMPUTING and t not in ESCAPING} == {
+        "icnperf.model.topology.base"}
