@@ -51,6 +51,7 @@ NOTES = (
      " completion = the last rank holding its whole result"),
 )
 
+
 def _layouts(machine, nodes_text: str | None):
     from icnperf.reports.text.predict import layouts_for
 

@@ -6,8 +6,6 @@ read (:func:`study_view`; reports/text/size.py, size_html.py)."""
 
 from __future__ import annotations
 
-from icnperf.reports.text.size import money_text, seconds_text
-
 
 def row_flags(result) -> list[str]:
     """Short row notes: NUDT-rule design, stand-ins, missing hardware collectives."""
@@ -134,6 +132,8 @@ def taper_line(study) -> str:
     """What tapering the top level of an xgft tree saves and costs in workload time, from
     the cheapest tree of each level count and taper (study.Study.taper_savings); empty
     without xgft."""
+    from icnperf.reports.text.size import money_text, seconds_text
+
     rows = study.taper_savings()
     if not rows:
         return ""
