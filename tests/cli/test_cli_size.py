@@ -242,6 +242,31 @@ def test_html_sections_figures_and_tables(small):
     assert "slimfly:q=" in html and "Pareto front" in html
 
 
+def test_the_study_view_adds_up_to_its_rows(small):
+    """What the table and page read (api.study_rows.study_view): each design's weighted
+    term seconds add up to its workload time, its cost parts to its cost; the narrow
+    table's terms show the front and the NUDT-rule designs; the front runs cheapest
+    first."""
+    from icnperf.api.study_rows import study_view
+
+    study, *inputs = small_study(small)
+    view = study_view(study, *inputs)
+    rows = view["rows"]
+    assert len(rows) == len(study.results) > 1
+    assert len(view["flags"]) == len(view["term_seconds"]) == len(view["cost_parts"]) \
+        == len(view["shown"]) == len(rows)
+    for row, seconds, parts, flags, shown in zip(rows, view["term_seconds"],
+                                                 view["cost_parts"], view["flags"],
+                                                 view["shown"]):
+        assert sum(seconds) == pytest.approx(row["workload_s"])
+        assert sum(parts) == pytest.approx(row["cost"])
+        assert shown == (row["pareto"] or "NUDT rule" in flags)
+        assert row["notes"] == "; ".join(flags)
+    costs = [point["cost"] for point in view["front"]]
+    assert costs == sorted(costs) and len(costs) == sum(row["pareto"] for row in rows)
+    assert view["term_names"] == ["ar"] and view["endpoints"] == 2000
+
+
 def test_html_study_is_written_whole_and_not_over_an_existing_file(small, tmp_path):
     target = tmp_path / "study.html"
     args = ("--endpoints", "1000", "--workload", small, "--families", "megafly,torus",
