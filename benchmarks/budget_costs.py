@@ -154,11 +154,11 @@ def evaluated(endpoints: int = 1000) -> list[str]:
     lines = []
     for families in ("dragonfly", "torus", "dragonfly,torus"):
         setup = ("from icnperf.model.sizing.space import enumerate_space\n"
-                 "from icnperf.reports.text.size import study_text\n"
+                 "from icnperf.api import size\n"
                  f"designs = sum(len(b) for b in enumerate_space({endpoints}, "
                  f"{tuple(families.split(','))!r}, (3,), 128, 1.5))")
-        work = (f"study_text({endpoints}, {families!r}, '3', 128, None, None, None, 'table',"
-                " 1.5, 'all')")
+        work = (f"size(endpoints={endpoints}, families={families!r}, torus_dims='3',"
+                " radix_max=128, slack=1.5, shortlist='all').table()")
         r = measure(setup, work, "designs")
         lines.append(f"size --shortlist all, {endpoints:,} endpoints, {families}:"
                      f" {r['designs']:,} designs evaluated in {r['seconds']:.1f} s,"
