@@ -146,16 +146,17 @@ def rail(rails: int, m, w, p=None, join: int | None = None,
     """A rail-optimised tree: the XGFT(h; m; w; p) with its endpoints read as NICs (NVIDIA's
     DGX SuperPOD wiring). Node g owns the NIC endpoints g·R .. g·R+R-1; NIC i of the m1
     nodes of a unit hangs on rail i's leaf. The rail is the high part of the level-``join``
-    digit of the tree's own leaf-by-leaf order (default join = h): leaf-order position
+    digit of the tree's own leaf-by-leaf order (default join = h; join = 1: each leaf holds
+    whole nodes, the plain tree): leaf-order position
     x = low + B·(u + (m_L/R)·i + m_L·high) for node g = low + B·(u + (m_L/R)·high),
     B = m1·..·m_(L-1), u < m_L/R. The network routes on the tree's order; ``place`` (NIC
     -> position) and ``label`` (position -> NIC) let the traffic patterns speak NICs."""
     m = [int(x) for x in m]
     rails = int(rails)
     join = len(m) if join is None else int(join)
-    if rails < 1 or not 2 <= join <= len(m) or m[join - 1] % rails:
+    if rails < 1 or not 1 <= join <= len(m) or m[join - 1] % rails:
         raise InputError(f"flitsim: rail: rails={rails} must divide m{join} and join must be "
-                         f"a level from 2 to {len(m)}")
+                         f"a level from 1 to {len(m)}")
     net = xgft(m, w, p, routing)
     units, below = m[join - 1] // rails, math.prod(m[:join - 1])
     nic = np.arange(net.endpoints, dtype=np.int64)

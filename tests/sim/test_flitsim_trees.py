@@ -173,6 +173,21 @@ def test_rail_tree_places_nics_as_the_model_does_and_routes_them():
     assert network_from_spec("rail:rails=4,m=4x8,w=1x4,join=2").name == net.name
 
 
+def test_plain_tree_join_1_keeps_each_node_on_its_leaf():
+    """rail:...,join=1 (the plain tree of the same switches): node g's 4 NICs hang on leaf
+    g, so NIC 0 -> NIC 1 of one node stays on its leaf (0 hops) and node 0 -> node 1 climbs
+    to a spine (2); the placement equals the model's."""
+    from icnperf.model.topology.rail import positions
+    from icnperf.sim import rail
+
+    net = rail(4, (4, 8), (1, 4), None, join=1, routing="dmodk")
+    assert net.name == "rail:rails=4,m=4x8,w=1x4,join=1"
+    np.testing.assert_array_equal(net.place, positions(4, (4, 8), 1, np.arange(32)))
+    np.testing.assert_array_equal(net.place // 4, np.arange(32) // 4)
+    assert net.hops(net.place[0], net.place[1]) == 0
+    assert net.hops(net.place[0], net.place[4]) == 2
+
+
 def test_rail_tree_bit_complement_runs_at_the_models_bound():
     """rail:rails=4,m=8x8,w=1x8 under d-mod-k: the model's bit-complement gamma_max on the
     NIC numbering is 1 (model/topology/rail.py, checked against the routed tree in

@@ -7,8 +7,10 @@ per step on the path) and a bandwidth term W, the bytes the busiest link of the 
 over its bandwidth at the protocol's efficiency. N ranks (GPUs), n scale-up domains of g GPUs,
 S the message as nccl-tests prints it (:data:`SIZE_MEANING`), B_up the scale-up bandwidth of a
 GPU (the library's per-link rate times the links, all its channels' rings together:
-:mod:`.nccl_fabric`), B_net a domain's NICs together, B_r = B_up on one domain else
-min(B_up, B_net).
+:mod:`.nccl_fabric`), B_net a domain's NICs together, divided on a fat tree by the
+algorithm's network slowdown (:mod:`.nccl_network`: its inter-domain flows routed, the
+busiest switch-to-switch channel over the busiest NIC, where a taper makes it exceed 1),
+B_r = B_up on one domain else min(B_up, B_net).
 
 **Protocols** (NCCL's; Hu et al., "Demystifying NCCL: An In-depth Analysis of GPU
 Communication Protocols and Algorithms", 2025, and NCCL's documentation of NCCL_PROTO):
@@ -275,7 +277,8 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
     a_up = step_latency(tables, f.link, algorithm, protocol, up_hw)
     a_net = step_latency(tables, "net", algorithm, protocol, net_hw)
     base = base_latency(tables, algorithm, protocol)
-    ring_bw = f.scaleup_bandwidth if n == 1 else min(f.scaleup_bandwidth, f.net_bandwidth)
+    net_bw = f.net_bandwidth_of(algorithm, operation) if n > 1 else f.net_bandwidth
+    ring_bw = f.scaleup_bandwidth if n == 1 else min(f.scaleup_bandwidth, net_bw)
     tree_net = 1.0 if n == 2 else 2.0
     if algorithm == "ring":
         steps = {"allreduce": 2, "allgather": 1, "reducescatter": 1}.get(operation, 1)
@@ -289,7 +292,7 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
         chain = 2.0 if f.switched else 1.0
         terms = [(chain / e, f.scaleup_bandwidth, "chain in the domain")] if g > 1 else []
         if n > 1:
-            terms.append((tree_net / e, f.net_bandwidth, "domain's NICs"))
+            terms.append((tree_net / e, net_bw, "domain's NICs"))
         return Form(latency, (*terms, *_ll_term(f, tables, operation, protocol)))
     if algorithm == "nvls":
         a_nvls = step_latency(tables, "nvlink", "nvls", protocol, up_hw)
@@ -300,19 +303,20 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
         a_nvls = step_latency(tables, "nvlink", "nvls-tree", protocol, up_hw)
         return Form(base + a_nvls + 2 * _lg(n) * a_net,
                     (((g + 1) / g, nvls_bandwidth(f, tables), "NVLS through the switch"),
-                     (tree_net, f.net_bandwidth, "domain's NICs")))
+                     (tree_net, net_bw, "domain's NICs")))
     if algorithm == "collnet":
         return Form(base + 2 * a_up + a_net,
                     ((2 * (g - 1) / g, f.scaleup_bandwidth, "GPU's scale-up link"),
                      (1.0, f.net_bandwidth, "domain's NICs")))
     if algorithm == "pat":
-        return Form(base + _lg(N) * a_net, (((N - 1) / N, f.net_bandwidth, "GPU's NIC"),))
+        return Form(base + _lg(N) * a_net, (((N - 1) / N, net_bw, "GPU's NIC"),))
     if operation == "alltoall":
         hop = a_net if n > 1 else a_up
         return Form(base + hop, (((g - 1) / N / e, f.scaleup_bandwidth, "GPU's scale-up link"),
-                                 (g * (N - g) / N / e, f.net_bandwidth, "domain's NICs")))
+                                 (g * (N - g) / N / e, net_bw, "domain's NICs")))
     if n > 1:
-        return Form(base + a_net, ((1 / e, min(f.shift_bandwidth, f.nic_bandwidth),
+        slowdown = f.network(algorithm, operation).slowdown
+        return Form(base + a_net, ((1 / e, min(f.shift_bandwidth, f.nic_bandwidth / slowdown),
                                     "one NIC"),))
     return Form(base + a_up, ((1 / e, f.shift_bandwidth, "the shift's thinnest pair"),))
 

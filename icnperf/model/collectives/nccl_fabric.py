@@ -27,9 +27,15 @@ domain (a node, or an NVL72 rack), domains joined by their NICs through the netw
   NICs, so a ring's crossing of a domain boundary has them all (Jeaugey, "Massively Scale
   Your Deep Learning Training with NCCL 2.4", NVIDIA blog, 2019: one ring per NIC).
 * **latencies** (s, hardware one way): ``node.scaleup_latency`` inside; between domains
-  ``network.injection_latency`` + ``ejection_latency`` + 3 ``router_latency`` + 4
-  ``link_latency`` (a route through three switches, leaf-spine-leaf) + 2
-  ``node.gpu_nic_latency``.
+  ``network.injection_latency`` + ``ejection_latency`` + r ``router_latency`` + l
+  ``link_latency`` + 2 ``node.gpu_nic_latency``, r = 3 and l = 4 (a route through three
+  switches, leaf-spine-leaf) unless the machine's fat tree says how high the
+  communicator's nodes climb (:mod:`.nccl_network`: 2L - 1 switches and 2L links to level
+  L; one switch within a rail's leaf).
+* **the network behind the NICs** (:mod:`.nccl_network`): on a fat tree (``rail:``,
+  ``xgft:``, ``fattree:``, ``clos:``) each algorithm's inter-domain flows are routed and
+  B_net divided by the busiest switch-to-switch channel's load over the busiest NIC's
+  (:meth:`Fabric.net_bandwidth_of`), where that exceeds 1 (a taper).
 * **capabilities**: NVLS where ``node.scaleup_nvls`` is true (NVLink SHARP in the NVSwitch);
   CollNet where ``network.collective_hardware`` is ``switch-aggregation`` (SHARP).
 """
@@ -45,6 +51,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from icnperf.errors import InputError
+from icnperf.model.collectives.nccl_network import communicator_level, hop_counts, tree_view
 from icnperf.model.collectives.nccl_tables import link_efficiency
 from icnperf.model.network.gpu import gpu_nics, gpus_per_node, link_table, scaleup_domain
 
@@ -70,11 +77,29 @@ class Fabric(NamedTuple):
     cpu_vendor: str
     link_efficiency: float = 1.0
     shift_bandwidth: float = math.inf
+    tree: object = None
+    gpu_nic_indices: tuple = ()
+    domain_nodes: int = 1
 
     @property
     def net_bandwidth(self) -> float:
         """B_net: the NICs of one domain together (bytes/s per direction)."""
         return self.domain_nics * self.nic_bandwidth
+
+    def network(self, algorithm: str, operation: str):
+        """The network term of ``algorithm``'s inter-domain flows on the machine's fat tree
+        (:func:`.nccl_network.network_term`: slowdown and level); slowdown 1 off trees. PXN
+        keeps all-to-all on the rails where the scale-up fabric is switched."""
+        from icnperf.model.collectives.nccl_network import cached_network_term, pattern_of
+
+        pattern = pattern_of(algorithm, operation)
+        cross = pattern == "alltoall" and not self.switched
+        return cached_network_term(self.tree, pattern, self.domains, self.domain_nodes,
+                                   self.gpu_nic_indices, cross)
+
+    def net_bandwidth_of(self, algorithm: str, operation: str) -> float:
+        """B_net over the network's slowdown for ``algorithm`` (bytes/s per direction)."""
+        return self.net_bandwidth / self.network(algorithm, operation).slowdown
 
 
 def best_ring_bandwidth(pair_bandwidth, gpus: int) -> float:
@@ -214,11 +239,16 @@ def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fa
     nic = min(float(machine.require("network.link_bandwidth")),
               float(machine.require("network.host_bandwidth")),
               float(machine.get("node.gpu_nic_bandwidth", math.inf)))
-    nics_used = len(set(gpu_nics(machine)[:gpn]))
+    nic_indices = tuple(int(i) for i in gpu_nics(machine)[:gpn])
+    nics_used = len(set(nic_indices))
+    tree = tree_view(machine)
+    domain_nodes = max(1, per_domain // gpn)
+    routers, links = hop_counts(communicator_level(tree, domains * domain_nodes)
+                                if tree is not None and domains > 1 else 0)
     net_latency = (float(machine.get("network.injection_latency", 0.0))
                    + float(machine.get("network.ejection_latency", 0.0))
-                   + 3 * float(machine.get("network.router_latency", 0.0))
-                   + 4 * float(machine.get("network.link_latency", 0.0))
+                   + routers * float(machine.get("network.router_latency", 0.0))
+                   + links * float(machine.get("network.link_latency", 0.0))
                    + 2 * float(machine.get("node.gpu_nic_latency", 0.0)))
     return Fabric(
         ranks=ranks, domains=domains, per_domain=per_domain, gpus_per_node=gpn,
@@ -230,4 +260,5 @@ def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fa
         collnet=machine.get("network.collective_hardware") == "switch-aggregation",
         architecture=architecture,
         cpu_vendor=str(machine.get("node.cpu_vendor", "other")), link_efficiency=efficiency,
-        shift_bandwidth=shift)
+        shift_bandwidth=shift, tree=tree, gpu_nic_indices=nic_indices,
+        domain_nodes=domain_nodes)

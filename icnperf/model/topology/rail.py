@@ -12,9 +12,11 @@ Spec ``rail:rails=R,m=m1x..xmh,w=1xw2..,p=1xp2..[,join=L]``: the switches and ca
 exactly ``xgft:m=..,w=..,p=..`` (xgft.py); what the rails add is where each NIC sits.
 
 * XGFT position x (the tree's own endpoint order, leaf by leaf, xgft.py) has digits
-  a_1..a_h in the mixed radix (m1, .., mh). The *join* level L (2 <= L <= h, default h)
+  a_1..a_h in the mixed radix (m1, .., mh). The *join* level L (1 <= L <= h, default h)
   is the lowest level whose pods hold every rail; R divides m_L and the level-L digit is
-  a_L = u + (m_L/R)·i for rail i and u < m_L/R. Level-(L-1) pods hold one rail.
+  a_L = u + (m_L/R)·i for rail i and u < m_L/R. Level-(L-1) pods hold one rail. L = 1 is
+  the plain tree of the same switches: every leaf holds all R NICs of m1/R whole nodes
+  (not rail-optimised; what ``size`` sets beside the rail tree).
 * Endpoint e (icnperf's numbering: node g owns the R consecutive endpoints g·R .. g·R+R-1,
   NIC i = e mod R) sits at x with i = e mod R and node g = e // R spelt in the digits
   (a_1, .., a_{L-1}, u, a_{L+1}, .., a_h), a_1 fastest.
@@ -107,11 +109,14 @@ def rail_loads(rails: int, m, w, p, join: int, routing: str) -> dict:
 
 def _notes(rails: int, m, join: int, routing: str, xgft_notes) -> tuple[str, ...]:
     units, nodes = m[join - 1] // rails, math.prod(m[:join - 1])
+    placed = (f"join=1, the plain tree: a leaf holds all {rails} NICs of {units} whole "
+              "node(s)" if join == 1 else
+              f"NIC i of each node sits on rail i: a level-{join - 1} pod holds rail i of "
+              f"{nodes} nodes, a level-{join} pod {units} such unit(s) of every rail, joined "
+              "by its switches")
     return COMMON_NOTES + (
         f"construction: the switches and cables of xgft:m={'x'.join(map(str, m))}; a node "
-        f"is {rails} consecutive endpoints (its NICs); NIC i of each node sits on rail i: "
-        f"a level-{join - 1} pod holds rail i of {nodes} nodes, a level-{join} pod "
-        f"{units} such unit(s) of every rail, joined by its switches",
+        f"is {rails} consecutive endpoints (its NICs); {placed}",
         "cross-rail traffic (NIC i to NIC j != i, also of one node or one unit) climbs to "
         f"level {join}; NCCL's PXN detour over the scale-up fabric is not modelled here",
         "uniform, worst-case, counts, distances and bisection: the XGFT's closed forms "
@@ -153,9 +158,9 @@ def check_rail(params: dict) -> None:
     m = _tuple(params["m"])
     h = len(m)
     join = params.get("join", h)
-    require(is_integer(join) and 2 <= join <= h,
-            f"rail: join={join!r} must be a level from 2 to {h} (the lowest level whose "
-            "switches reach every rail)")
+    require(is_integer(join) and 1 <= join <= h,
+            f"rail: join={join!r} must be a level from 1 to {h} (the lowest level whose "
+            "switches reach every rail; 1: the plain tree, each node's NICs on one leaf)")
     require(m[join - 1] % rails == 0,
             f"rail: m{join}={m[join - 1]} is not a multiple of rails={rails}: the level-"
             f"{join} switches must hold whole sets of the {rails} rails")

@@ -28,6 +28,13 @@ RAIL_TREES = [
 ]
 """(rails, m, w, p, join): 2 and 3 levels, full and tapered, cables, odd leaves."""
 
+PLAIN_TREES = [
+    (2, (4, 4), (1, 2), (1, 1), 1),        # 2 nodes of 2 NICs per leaf, 2 spines
+    (4, (4, 4), (1, 1), (1, 2), 1),        # one node per leaf, tapered 4:2 by cables
+    (2, (2, 2, 2), (1, 2, 1), (1, 1, 1), 1),  # 3 levels, the top tapered
+]
+"""join = 1: the plain trees of the same switches (each node's NICs on one leaf)."""
+
 
 def scalar(x) -> float:
     return float(np.asarray(x))
@@ -80,8 +87,22 @@ def brute_rail_load(case, rule, pattern) -> float:
     return float(np.bincount(channel, weights=weight * matrix[src, dst]).max(initial=0.0))
 
 
+@pytest.mark.parametrize("case", PLAIN_TREES)
+def test_plain_tree_keeps_each_node_on_one_leaf(case):
+    """join = 1: node g's R NICs sit on one leaf, m1/R whole nodes per leaf, leaves in
+    node order (leaf g // (m1/R)); the positions are a permutation with its inverse."""
+    rails, m, w, p, join = case
+    n = math.prod(m)
+    e = np.arange(n)
+    x = rl.positions(rails, m, join, e)
+    assert sorted(x.tolist()) == list(range(n))
+    np.testing.assert_array_equal(rl.endpoints_of(rails, m, join, x), e)
+    per_leaf = m[0] // rails
+    np.testing.assert_array_equal(x // m[0], (e // rails) // per_leaf)
+
+
 @pytest.mark.parametrize("rule", xg.TREE_ROUTINGS)
-@pytest.mark.parametrize("case", RAIL_TREES)
+@pytest.mark.parametrize("case", RAIL_TREES + PLAIN_TREES)
 def test_channel_loads_match_the_routed_tree(case, rule):
     rails, m, w, p, join = case
     metrics = rl.rail(rails, m, w, p, join, routing=rule)
@@ -98,7 +119,7 @@ def test_channel_loads_match_the_routed_tree(case, rule):
             assert got == pytest.approx(want, abs=1e-12), pattern
 
 
-@pytest.mark.parametrize("case", RAIL_TREES)
+@pytest.mark.parametrize("case", RAIL_TREES + PLAIN_TREES)
 def test_structure_is_the_xgfts(case):
     """The switches and cables are the XGFT's: every structural count equal."""
     rails, m, w, p, join = case
@@ -129,7 +150,7 @@ def test_dgx_h100_superpod_by_hand():
 
 
 @pytest.mark.parametrize("text", [
-    "rail:m=8x8,w=1x8", "rail:rails=3,m=8x8,w=1x8", "rail:rails=2,m=8x8,w=1x8,join=1",
+    "rail:m=8x8,w=1x8", "rail:rails=3,m=8x8,w=1x8", "rail:rails=2,m=8x8,w=1x8,join=0",
     "rail:rails=2,m=8x8,w=1x8,join=3", "rail:rails=0,m=8x8,w=1x8", "rail:rails=2,m=8x8,w=2x8",
     "rail:rails=2x2,m=8x8,w=1x8",
 ])

@@ -1,0 +1,304 @@
+"""The network under a NCCL or RCCL communicator: which switch levels the inter-domain flows
+of each algorithm cross, and how much the busiest router-router channel slows them below the
+NICs' own rate, on the fat trees of model/topology (``rail:`` rail-optimised trees and
+plain ones, ``xgft:``, ``fattree:``, ``clos:``).
+
+The closed forms of :mod:`.nccl` charge a domain's NICs together (B_net). This module says
+what the network behind them adds, for the flows the algorithm runs between domains, the
+communicator on the first nodes of the machine (the layouts' linear placement):
+
+* ring (and send/recv, and broadcast/reduce as chains): domain a sends to a + 1 (mod n);
+* tree, nvls-tree: the edges of NCCL's double binary tree over the domains, both ways
+  (:func:`double_binary_tree`);
+* pat: the Bruck steps of distance 2^k, step k moving 2^k of the n - 1 blocks;
+* p2p all-to-all: every domain to every other;
+* collnet: none between switches counted (SHARP reduces in the switches, so a switch sends
+  one reduced stream up per tree: never more than its NICs bring in).
+
+A domain flow is carried by its NICs. NCCL's rings and trees use NIC i at both ends of a
+hop (its topology search keeps a channel on one NIC index, NCCL_CROSS_NIC; NVIDIA, "NCCL
+environment variables"): flow a -> b is the D flows NIC j of a -> NIC j of b, each 1/D of
+it. All-to-all under NCCL on an NVLink-switched node uses PXN (NCCL 2.12 and later,
+default on): a GPU hands data for a peer to the GPU of its node on the peer's rail over
+NVLink, which sends it on that rail, so all-to-all too stays rail-aligned ("Doubling
+all2all Performance with NVIDIA Collective Communication Library 2.12", NVIDIA developer
+blog, 2022). Without PXN (RCCL here, or a node without an NVLink switch) each GPU sends
+through its own NIC to the peer GPU's NIC: the flows cross rails.
+
+Where NIC j sits: on ``rail:`` each node owns R consecutive NIC endpoints, placed by
+:func:`icnperf.model.topology.rail.positions` (a ``join=1`` tree keeps every node's NICs
+under one leaf: the plain tree of the same switches); on ``xgft:``/``fattree:``/``clos:``
+an endpoint is a node (docs/machine-format.md, "Nodes with several NICs"), so all its NICs
+sit at its endpoint.
+
+The busiest channel: :func:`icnperf.model.topology.tree_routing.pattern_load` of the NIC
+flows (exact under dmodk, the expectation under random), against the busiest NIC of the
+same flows; the algorithm's network term is slowed by max(1, channel / NIC): a taper (fewer
+up channels than the pod's NICs) is where that exceeds 1. PAT's steps run one after the
+other, so its factor is the byte-weighted mean of its steps'. The levels crossed are the
+highest level the communicator's nodes reach (its pairs' nearest common ancestor): the
+hardware latency of a network hop is then ``injection + ejection + (2L - 1) routers + 2L
+links + 2 gpu_nic`` for a climb to level L (L = 2, a leaf-spine-leaf route, is what the
+two-level machine takes elsewhere).
+
+Other topologies (tori, dragonflies) give no view: the forms keep the NICs alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from icnperf.model.topology import tree_routing
+
+ALGORITHM_PATTERN = {"ring": "ring", "tree": "tree", "nvls-tree": "tree", "pat": "pat",
+                     "collnet": None, "nvls": None}
+"""The inter-domain pattern each algorithm runs (p2p: all-to-all or send/recv's shift,
+:func:`pattern_of`); None where no flow between domains loads a switch-to-switch channel."""
+
+
+class TreeView(NamedTuple):
+    """A fat tree as the network term sees it: the XGFT's m, w, p (leaf level first), the
+    routing rule, NIC endpoints per node (``rails`` R on ``rail:``; 1 where an endpoint is a
+    node), the rail join level (``rail:``; 0 where an endpoint is a node) and ``planes``:
+    where an endpoint is a node whose NICs are ``spread`` (``node.nic_attachment``), the tree
+    is one rail's, each NIC index on its own copy (the dgx-a100 preset's reading), so the
+    flows of NIC i load plane i only; else a node's NICs share its endpoint's leaf."""
+
+    m: tuple
+    w: tuple
+    p: tuple
+    routing: str
+    rails: int
+    join: int
+    planes: bool = False
+
+    def positions(self, nodes, nics) -> np.ndarray:
+        """XGFT positions of NIC ``nics`` (indices) of ``nodes``."""
+        nodes = np.asarray(nodes, dtype=np.int64)
+        if not self.join:
+            return nodes
+        from icnperf.model.topology.rail import positions
+
+        nics = np.asarray(nics, dtype=np.int64) % self.rails
+        return positions(self.rails, self.m, self.join, nodes * self.rails + nics)
+
+    @property
+    def nodes(self) -> int:
+        """Nodes the tree holds."""
+        return math.prod(self.m) // self.rails
+
+
+def tree_view(machine) -> TreeView | None:
+    """The machine's topology as a :class:`TreeView`, or None for a topology that is not a
+    fat tree (or gives none)."""
+    text = machine.get("topology")
+    if not text:
+        return None
+    from icnperf.model.topology.spec import parse_spec
+
+    spec = parse_spec(str(text))
+    name, params = spec.family.name, spec.params
+    routing = str(machine.get("network.tree_routing", "random"))
+    planes = machine.get("node.nic_attachment") == "spread"
+
+    def levels(key, default):
+        value = params.get(key, default)
+        return (int(value),) if isinstance(value, (int, np.integer)) else tuple(
+            int(v) for v in value)
+
+    if name in ("xgft", "rail"):
+        m = levels("m", None)
+        w, p = levels("w", None), levels("p", (1,) * len(m))
+        if name == "xgft":
+            return TreeView(m, w, p, routing, 1, 0, planes)
+        return TreeView(m, w, p, routing, int(params["rails"]),
+                        int(params.get("join", len(m))))
+    if name in ("fattree", "clos"):
+        from icnperf.model.topology.xgft import fattree_as_xgft
+
+        k = params["k"] if name == "fattree" else params["radix"] // 2
+        n = params["n"] if name == "fattree" else params["levels"]
+        tree = fattree_as_xgft(int(k), int(n))
+        m = tuple(int(v) for v in tree["m"])
+        return TreeView(m, tuple(int(v) for v in tree["w"]), (1,) * len(m), routing, 1, 0,
+                        planes)
+    return None
+
+
+def double_binary_tree(n: int) -> list[tuple[int, int]]:
+    """The (child, parent) edges of the two binary trees of NCCL's double binary tree over
+    ranks 0..n-1 (Sanders, Speck & Traeff, "Two-tree algorithms for full bandwidth
+    broadcast, reduction and scan", Parallel Computing 2009; Jeaugey, "Massively Scale Your
+    Deep Learning Training with NCCL 2.4", NVIDIA blog, 2019).
+
+    Tree one is the in-order binary tree: rank r > 0 with lowest set bit b hangs under
+    (r - b) | 2b, or under r - b where that is n or more; so odd ranks are leaves and the
+    root 0 has the single child of the highest power of two below n. Tree two is the same
+    tree on the mirrored ranks n-1-r (n even) or shifted by one, r -> r+1 mod n (n odd),
+    so that a leaf of one tree is interior in the other."""
+    def tree(rank_of):
+        edges = []
+        for r in range(1, n):
+            low = r & -r
+            parent = (r - low) | (2 * low)
+            if parent >= n:
+                parent = r - low
+            edges.append((rank_of(r), rank_of(parent)))
+        return edges
+
+    second = (lambda r: n - 1 - r) if n % 2 == 0 else (lambda r: (r + 1) % n)
+    return tree(lambda r: r) + tree(second)
+
+
+def domain_flows(pattern: str, n: int) -> list[tuple[list[tuple[int, int]], float]]:
+    """The domain-to-domain flows of ``pattern`` over n domains, as steps [(edges, share)]:
+    the steps run one after the other, each moving ``share`` of the bytes; every edge of a
+    step carries the same amount (a, b) = a to b."""
+    if n < 2:
+        return []
+    if pattern == "ring":
+        return [([(a, (a + 1) % n) for a in range(n)], 1.0)]
+    if pattern == "tree":
+        edges = double_binary_tree(n)
+        return [([*edges, *((b, a) for a, b in edges)], 1.0)]
+    if pattern == "alltoall":
+        return [([(a, b) for a in range(n) for b in range(n) if a != b], 1.0)]
+    if pattern == "pat":
+        steps, distance = [], 1
+        while distance < n:
+            moved = min(distance, n - distance)
+            steps.append(([(a, (a - distance) % n) for a in range(n)], moved / (n - 1)))
+            distance *= 2
+        return steps
+    raise ValueError(f"unknown pattern {pattern!r}")
+
+
+class NetworkTerm(NamedTuple):
+    """What the network adds to one algorithm's inter-domain term: ``slowdown`` >= 1
+    (the busiest switch-to-switch channel over the busiest NIC), the highest ``level`` its
+    flows climb to (0: none leaves a leaf... 1: within leaves), and ``channel_load`` and
+    ``nic_load`` (flits per flit of a NIC's share) behind the slowdown."""
+
+    slowdown: float
+    level: int
+    channel_load: float
+    nic_load: float
+
+
+def _level(view: TreeView, sources, destinations) -> int:
+    """The highest level the pairs' nearest common ancestors reach (1: one leaf)."""
+    level, pod = 1, 1
+    for l in range(1, len(view.m)):
+        pod *= view.m[l - 1]
+        if np.any(sources // pod != destinations // pod):
+            level = l + 1
+    return level
+
+
+def step_term(view: TreeView, edges, domain_nodes: int, nics: tuple[int, ...],
+              cross_rails: bool) -> NetworkTerm:
+    """The network term of one step: domain flows ``edges`` (a -> b) over domains of
+    ``domain_nodes`` consecutive nodes whose GPUs use NICs ``nics`` (indices, one per GPU
+    of a node, repeats allowed), rail-aligned (NIC j of a to NIC j of b, each 1/D of the
+    domain flow for the domain's D NICs) unless ``cross_rails`` (each GPU's NIC to each
+    peer GPU's NIC, 1/G^2 each for G GPUs)."""
+    edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    if not len(edges):
+        return NetworkTerm(1.0, 1, 0.0, 0.0)
+    node = np.repeat(np.arange(domain_nodes, dtype=np.int64), len(nics))
+    nic = np.tile(np.asarray(nics, dtype=np.int64), domain_nodes)
+    if cross_rails:
+        src_local = np.repeat(np.arange(len(node)), len(node))
+        dst_local = np.tile(np.arange(len(node)), len(node))
+    else:
+        keys = np.unique(node * (max(nics) + 1) + nic, return_index=True)[1]
+        src_local = dst_local = keys
+    weight = 1.0 / len(src_local)
+    a = np.repeat(edges[:, 0], len(src_local))
+    b = np.repeat(edges[:, 1], len(src_local))
+    s_node = a * domain_nodes + np.tile(node[src_local], len(edges))
+    d_node = b * domain_nodes + np.tile(node[dst_local], len(edges))
+    s_nic = np.tile(nic[src_local], len(edges))
+    d_nic = np.tile(nic[dst_local], len(edges))
+    width = max(nics) + 1
+    out_load = np.unique(s_node * width + s_nic, return_counts=True)[1].max()
+    in_load = np.unique(d_node * width + d_nic, return_counts=True)[1].max()
+    nic_load = weight * max(out_load, in_load)
+    x_src, x_dst = view.positions(s_node, s_nic), view.positions(d_node, d_nic)
+    planes = np.unique(s_nic) if view.planes else [None]
+    channel = 0.0
+    for plane in planes:
+        mine = slice(None) if plane is None else s_nic == plane
+        channel = max(channel, tree_routing.pattern_load(
+            view.m, view.w, view.p, view.routing, x_src[mine], x_dst[mine],
+            np.full(len(x_src[mine]), weight)))
+    return NetworkTerm(slowdown_of(channel, nic_load), _level(view, x_src, x_dst), channel,
+                       nic_load)
+
+
+def slowdown_of(channel: float, nic: float) -> float:
+    """max(1, channel / nic), 1 where the two differ by rounding only (1e-9)."""
+    return channel / nic if channel > nic * (1 + 1e-9) else 1.0
+
+
+def pattern_of(algorithm: str, operation: str) -> str | None:
+    """The inter-domain pattern of an algorithm and operation (:data:`ALGORITHM_PATTERN`;
+    p2p: all-to-all, or the ring's shift for send/recv)."""
+    if algorithm == "p2p":
+        return "alltoall" if operation == "alltoall" else "ring"
+    return ALGORITHM_PATTERN.get(algorithm)
+
+
+def network_term(view: TreeView | None, pattern: str | None, domains: int,
+                 domain_nodes: int, nics: tuple[int, ...],
+                 cross_rails: bool = False) -> NetworkTerm:
+    """The slowdown and level of ``pattern`` over ``domains`` domains of ``domain_nodes``
+    nodes each (module docstring); slowdown 1 without a tree view, a pattern or a second
+    domain. Steps run in turn, so the slowdown is their byte-weighted mean."""
+    if view is None or pattern is None or domains < 2:
+        return NetworkTerm(1.0, 0, 0.0, 0.0)
+    steps = domain_flows(pattern, domains)
+    terms = [(step_term(view, edges, domain_nodes, nics, cross_rails), share)
+             for edges, share in steps]
+    total = sum(share for _, share in terms)
+    slowdown = sum(t.slowdown * share for t, share in terms) / total
+    slowdown = 1.0 if abs(slowdown - 1.0) < 1e-9 else slowdown
+    worst = max(terms, key=lambda ts: ts[0].channel_load / max(ts[0].nic_load, 1e-300))[0]
+    return NetworkTerm(slowdown, max(t.level for t, _ in terms), worst.channel_load,
+                       worst.nic_load)
+
+
+def communicator_level(view: TreeView | None, nodes: int) -> int:
+    """The highest level the pairs of the first ``nodes`` nodes climb to, any NIC to the
+    same NIC index (0 without a tree view; 1 within one leaf)."""
+    if view is None or nodes < 2:
+        return 0
+    rails = max(1, view.rails)
+    ids = np.arange(nodes, dtype=np.int64)
+    levels = []
+    for nic in range(rails):
+        x = view.positions(ids, np.full(nodes, nic))
+        levels.append(_level(view, x[:, None] * np.ones(nodes, dtype=np.int64),
+                             np.ones((nodes, 1), dtype=np.int64) * x[None, :]))
+    return max(levels)
+
+
+@functools.lru_cache(maxsize=512)
+def cached_network_term(view: TreeView | None, pattern: str | None, domains: int,
+                        domain_nodes: int, nics: tuple[int, ...],
+                        cross_rails: bool) -> NetworkTerm:
+    """:func:`network_term`, remembered (a sizing study asks the same communicator on many
+    designs, predict on many sizes)."""
+    return network_term(view, pattern, domains, domain_nodes, nics, cross_rails)
+
+
+def hop_counts(level: int) -> tuple[int, int]:
+    """(routers, links) of a route climbing to ``level`` (2L - 1 and 2L, endpoint links
+    included); a leaf-spine-leaf route (3, 4) where no tree says otherwise (level 0)."""
+    if level <= 0:
+        return 3, 4
+    return 2 * level - 1, 2 * level
