@@ -14,7 +14,8 @@ from icnperf.cli.common import FORMAT_OPTION, FORCE_OPTION, Count, emit, no_form
 @click.option("--families", default=None,
               help="Comma-separated families [default: torus,fattree,clos,xgft,dragonfly,"
                    "megafly,slimfly]; xgft: one-radix trees of 2 and 3 levels, top level "
-                   "tapered 1:1, 2:1, 3:1 or 4:1.")
+                   "tapered 1:1, 2:1, 3:1 or 4:1; rail (GPU machines): rail-optimised and "
+                   "plain trees of NICs, per NICs per node and taper.")
 @click.option("--torus-dims", default="3,6", show_default=True,
               help="Comma-separated torus dimension counts.")
 @click.option("--radix-max", type=Count(), default=128, show_default=True,

@@ -10,7 +10,7 @@ between cabinets) is a rule per family, LINK_KIND_RULES, stated with its reasoni
 
 * torus: every link electrical -- a folded torus keeps each link between neighbouring
   cabinets, including the wraparound (Dally & Towles 2004, ch. 5: the folded torus).
-* fattree / clos / xgft: links between levels 1 and 2 electrical (a leaf and its aggregation
+* fattree / clos / xgft / rail: links between levels 1 and 2 electrical (a leaf and its aggregation
   switches share a cabinet row), links between higher levels optical (they span the
   machine room).
 * dragonfly: local (in-group) links electrical, global links optical (Kim et al. 2008 §3:
@@ -18,7 +18,8 @@ between cabinets) is a rule per family, LINK_KIND_RULES, stated with its reasoni
 * megafly: leaf-spine links electrical (the group is one cabinet set), global optical.
 * slimfly: in-rack links electrical, between-rack links optical (Besta & Hoefler 2014,
   physical layout: a rack holds one column of each subgraph).
-* Endpoint links (adapter to router) are electrical and priced separately.
+* Endpoint links (adapter to router) are electrical and priced separately; on a rail
+  design an endpoint is a NIC, so each NIC has its cable and adapter.
 
 The prices live in a CostModel (the bundled data/costs/default.toml states each one's
 assumption); this module only multiplies counts by prices.
@@ -36,6 +37,7 @@ LINK_KIND_RULES = {
     "fattree": "levels 1-2 electrical, higher levels optical",
     "clos": "levels 1-2 electrical, higher levels optical",
     "xgft": "levels 1-2 electrical, higher levels optical",
+    "rail": "levels 1-2 electrical, higher levels optical",
     "dragonfly": "local links electrical, global links optical",
     "megafly": "leaf-spine links electrical, global links optical",
     "slimfly": "in-rack links electrical, between-rack links optical",

@@ -70,7 +70,8 @@ def design_counts(endpoints: int, families: Sequence[str], torus_dims: Sequence[
     the h with a·p·(a·h + 1) in the window and p + a + h - 1 <= radix_max, counted one p
     at a time (no radix x radix array); slim fly (q, p): per q <= radix_max the p with
     2q²·p in the window; torus: :func:`_torus_shapes` per dimension count; xgft:
-    :func:`_xgft_count` (exact); fat tree and Clos:
+    :func:`_xgft_count` (exact); rail: 2 NIC counts x tapers x 2 placements; fat tree and
+    Clos:
     (radix/2) x levels; megafly: radix/2. Unknown families count 0 (the study refuses
     them)."""
     import numpy as np
@@ -96,6 +97,11 @@ def design_counts(endpoints: int, families: Sequence[str], torus_dims: Sequence[
             counts[family] = total
         elif family == "xgft":
             counts[family] = _xgft_count(endpoints, limit, radix_max)
+        elif family == "rail":
+            from icnperf.model.sizing.rail_designs import RAIL_JOINS
+            from icnperf.model.sizing.space import TAPERS
+
+            counts[family] = float(2 * len(TAPERS) * len(RAIL_JOINS))
         elif family == "slimfly":
             q = np.arange(3, radix_max + 1, dtype=np.float64)
             two_q2 = 2 * q * q

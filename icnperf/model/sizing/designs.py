@@ -17,6 +17,10 @@ from icnperf.model.topology.spec import FAMILIES, checked_spec, parse_spec
 SIZING_FAMILIES = ("torus", "fattree", "clos", "xgft", "dragonfly", "megafly", "slimfly")
 """Families a sizing study knows how to size, in table order."""
 
+GPU_FAMILIES = ("rail",)
+"""Families a study sizes only when asked (--families rail) on a GPU machine: the rail and
+plain trees of NIC endpoints, NICs per GPU and taper (rail_designs.py)."""
+
 CLOS_RADICES = (16, 24, 32, 36, 48, 64, 96, 128)
 """Switch radices offered for ``clos``: common merchant-silicon and InfiniBand switch port
 counts (illustrative, not a product list)."""
@@ -80,10 +84,10 @@ def link_roles(family: str, params: dict) -> dict[str, int]:
         k = params["k"] if family == "fattree" else params["radix"] // 2
         n = params["n"] if family == "fattree" else params["levels"]
         return {f"level {level}-{level + 1}": 2 * k**n for level in range(1, n)}
-    if family == "xgft":
+    if family in ("xgft", "rail"):
         from icnperf.model.topology.xgft import XGFT
 
-        spec = checked_spec(FAMILIES["xgft"], params)
+        spec = checked_spec(FAMILIES[family], params)
         m, w = spec.params["m"], spec.params["w"]
         per_level = XGFT(m, w, spec.params.get("p")).links_by_level()
         return {f"level {level}-{level + 1}": int(round(float(n)))
@@ -132,7 +136,7 @@ def canonical_params(family: str, n_endpoints: int, *, dims: int = 3) -> dict | 
     """Parameters of compare.design's design for N endpoints (the NUDT sizing rule,
     Jiang et al.: balanced k^dims torus, FT(k, 3), balanced dragonfly, smallest megafly k, slim
     fly with p = ceil(k'/2)); None for clos and xgft, which have no such rule."""
-    if family in ("clos", "xgft"):
+    if family in ("clos", "xgft", "rail"):
         return None
     return parse_spec(compare.design(family, n_endpoints, dims=dims).spec).params
 
@@ -161,6 +165,10 @@ def design_rule(family: str, params: dict, canonical: bool) -> str:
     ("2:1 taper"), else empty."""
     if canonical:
         return canonical_rule(family, params)
+    if family == "rail":
+        from icnperf.model.sizing.rail_designs import describe
+
+        return describe(params)
     if family == "xgft":
         return f"{taper(params)}:1 taper"
     return ""

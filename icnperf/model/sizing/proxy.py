@@ -31,6 +31,7 @@ from icnperf.model.collectives.layout import Layout
 from icnperf.model.collectives.parameters import collective_parameters
 from icnperf.model.sizing import bound
 from icnperf.model.sizing.partition import box_shapes, partition_index
+from icnperf.model.sizing.rail_designs import FloorView
 from icnperf.model.sizing.skeleton_terms import SkeletonTerm, bound_phases, reads_network
 from icnperf.model.sizing.space import Block
 from icnperf.model.sizing.traffic import BlockTraffic, algorithm_rounds, block_traffic
@@ -146,6 +147,8 @@ class Proxy:
             return FatTree(p["radix"] // 2, p["levels"])
         if block.family == "xgft":
             return XGFTree(p["m"], p["w"])
+        if block.family == "rail":
+            return FloorView(len(block))
         return Crossbar(len(block))
 
     def block_proxy(self, block: Block) -> np.ndarray:
@@ -194,6 +197,10 @@ class Proxy:
                              for plan in self.plans], axis=1)
             rows = np.concatenate([p["m"][:, :-1], p["w"], used], axis=1)
             return ("xgft", p["m"].shape[1]), rows.astype(np.float64)
+        if block.family == "rail":
+            rows = np.concatenate([p["rails"][:, None], p["join"][:, None], p["m"], p["w"]],
+                                  axis=1)
+            return ("rail",), rows.astype(np.float64)
         if block.family == "slimfly":
             return ("crossbar",), np.asarray(self._slimfly_share(block),
                                              dtype=np.float64).reshape(n, 1)

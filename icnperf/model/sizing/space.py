@@ -16,6 +16,9 @@ own ``evaluate`` (model/topology) and its router-router links split by kind:
 * slimfly (q, p): every valid q (slimfly.is_valid_q) and every p >= 1.
 * xgft, per level count (2 and 3; one Block each): trees of one switch radix whose top
   level is tapered t:1 for t in TAPERS, every lower level 1:1 (xgft_space).
+* rail (GPU machines, not among the default families): rail-optimised and plain two-level
+  trees of NIC endpoints per NICs-per-node option and taper (rail_designs.py); endpoints
+  count nodes, as for every family, each node R NICs.
 
 The NUDT-rule design of each family (designs.canonical_params) is always in the space,
 flagged ``canonical``, even when it falls outside the window.
@@ -30,10 +33,12 @@ import numpy as np
 from icnperf.errors import InputError
 from icnperf.model.sizing.designs import (
     CLOS_RADICES,
+    GPU_FAMILIES,
     MAX_LEVELS,
     SIZING_FAMILIES,
     canonical_params,
 )
+from icnperf.model.sizing.rail_designs import rail_space
 from icnperf.model.topology import dragonfly, fattree, slimfly, torus, xgft
 from icnperf.model.topology.base import Metrics
 
@@ -81,6 +86,11 @@ class Block:
         if self.family == "xgft":
             return {"m": tuple(int(v) for v in self.params["m"][i]),
                     "w": tuple(int(v) for v in self.params["w"][i])}
+        if self.family == "rail":
+            return {"rails": int(self.params["rails"][i]),
+                    "m": tuple(int(v) for v in self.params["m"][i]),
+                    "w": tuple(int(v) for v in self.params["w"][i]),
+                    "join": int(self.params["join"][i])}
         return {name: int(values[i]) for name, values in self.params.items()}
 
 
@@ -265,7 +275,7 @@ def _evaluate(family: str, params: dict) -> Metrics:
         return dragonfly.evaluate_dragonfly(params["p"], params["a"], params["h"])
     if family == "megafly":
         return dragonfly.evaluate_megafly(params["k"])
-    if family == "xgft":
+    if family in ("xgft", "rail"):
         return xgft.xgft(list(params["m"].T), list(params["w"].T))
     return slimfly.evaluate(params["q"], params["p"])
 
@@ -281,7 +291,7 @@ def link_kinds(family: str, params: dict, metrics: Metrics) -> tuple[np.ndarray,
         n = (params["n"] if family == "fattree" else params["levels"]).astype(float)
         per_gap = 2.0 * k.astype(float) ** n
         return np.where(n >= 2, per_gap, 0.0), per_gap * np.maximum(n - 2.0, 0.0)
-    if family == "xgft":
+    if family in ("xgft", "rail"):
         per_level = xgft.XGFT(list(params["m"].T), list(params["w"].T)).links_by_level()
         return per_level[0], sum(per_level[1:], np.zeros_like(per_level[0]))
     if family == "dragonfly":
@@ -342,10 +352,11 @@ def _block(family: str, params: dict, canonical: dict | None, radix_max: int,
 
 def enumerate_space(n_endpoints: int, families: tuple[str, ...] = SIZING_FAMILIES,
                     torus_dims: tuple[int, ...] = (3, 6), radix_max: int = 128,
-                    slack: float = DEFAULT_SLACK) -> list[Block]:
+                    slack: float = DEFAULT_SLACK, rails: tuple[int, ...] = ()) -> list[Block]:
     """Every feasible design of the families (module docstring), one Block per family (per
-    dimension count for tori); families with no design are left out. Raises InputError
-    for bad inputs or when no family has a design."""
+    dimension count for tori); families with no design are left out. ``rails``: the NICs
+    per node the rail family offers (rail_designs.rail_options of the machine's GPUs).
+    Raises InputError for bad inputs or when no family has a design."""
     if not (isinstance(n_endpoints, (int, np.integer)) and n_endpoints >= 2):
         raise InputError(f"--endpoints must be a whole number >= 2, not {n_endpoints!r}")
     if not (isinstance(radix_max, (int, np.integer)) and radix_max >= 2):
@@ -353,9 +364,12 @@ def enumerate_space(n_endpoints: int, families: tuple[str, ...] = SIZING_FAMILIE
     if not (isinstance(slack, (int, float)) and 1.0 <= slack <= 100.0):
         raise InputError(f"--slack must be a number from 1 to 100, not {slack!r}")
     for family in families:
-        if family not in SIZING_FAMILIES:
+        if family not in SIZING_FAMILIES + GPU_FAMILIES:
             raise InputError(f"unknown family {family!r} for sizing"
-                             f" (known: {', '.join(SIZING_FAMILIES)})")
+                             f" (known: {', '.join(SIZING_FAMILIES + GPU_FAMILIES)})")
+    if "rail" in families and not rails:
+        raise InputError("--families rail: rail-optimised trees need a GPU machine "
+                         "(node.accelerators >= 1; e.g. --machine dgx-h100)")
     if any(d < 1 for d in torus_dims):
         raise InputError("--torus-dims: dimension counts must be >= 1")
     n_endpoints, radix_max = int(n_endpoints), int(radix_max)
@@ -373,6 +387,10 @@ def enumerate_space(n_endpoints: int, families: tuple[str, ...] = SIZING_FAMILIE
                 shapes, edge = torus_shapes(n_endpoints, dims, limit, MAX_TORUS_SHAPES)
                 canonical = canonical_params("torus", n_endpoints, dims=dims)
                 blocks.append(_block("torus", {"radices": shapes}, canonical, radix_max, edge))
+            continue
+        if family == "rail":
+            blocks.append(_block("rail", rail_space(n_endpoints, limit, radix_max, rails,
+                                                    TAPERS), None, radix_max, limit))
             continue
         if family == "xgft":
             for levels in XGFT_LEVELS:

@@ -27,6 +27,7 @@ from icnperf.model.sizing.designs import Candidate, candidate, design_rule
 from icnperf.model.sizing.pareto import pareto_front
 from icnperf.model.sizing.screen import Screen, screen_space, search, taper_representatives
 from icnperf.model.sizing.space import DEFAULT_SLACK, MAX_TORUS_SHAPES, enumerate_space
+from icnperf.model.sizing.rail_designs import rail_options
 from icnperf.model.sizing.workload import TermResult, Workload, predict_workload
 
 REASONS = {
@@ -176,7 +177,8 @@ def run_study(n_endpoints: int, families: tuple[str, ...], torus_dims: tuple[int
     workload term asking for more nodes than ``n_endpoints`` runs on all of them, with a
     note (workload.predict_term).
     """
-    blocks = enumerate_space(n_endpoints, families, torus_dims, radix_max, slack)
+    rails = rail_options(machine.get("node.accelerators", 0)) if "rail" in families else ()
+    blocks = enumerate_space(n_endpoints, families, torus_dims, radix_max, slack, rails)
     screen = screen_space(blocks, cost_model, workload, machine, n_endpoints)
     mapper = mapper or _inline
     evaluated: dict[int, tuple[Candidate, tuple[TermResult, ...]]] = {}

@@ -16,6 +16,8 @@ Where a job sits on a design (Layout):
   (dimension 0 fastest, as the other families place jobs); its hardware tree is then the
   whole torus's.
 * fattree, xgft, dragonfly, megafly: the first n endpoints, one node each (linear placement);
+  rail: the first n nodes, R NIC endpoints each, the machine's ``node.nics_per_node`` and
+  ``node.gpu_nics`` set to the design's R (rail_designs.design_values);
   clos:radix=R,levels=L is mapped as FT(R/2, L), the same network.
 * slimfly: collectives and applications are not modelled on slim fly (collectives.Layout
   has no slim fly routes); the term is evaluated on a crossbar of n endpoints (every
@@ -340,6 +342,13 @@ def job_layout(design: Candidate, nodes: int) -> tuple[Layout, tuple[str, ...]]:
             f"{nodes} nodes as the {dims}D torus partition {shape_text} with wraparound",)
     if family == "slimfly":
         return Layout.crossbar(nodes), (SLIMFLY_PROXY_NOTE,)
+    if family == "rail":
+        whole = Layout.from_topology(design.spec)
+        rails = int(spec.params["rails"])
+        if nodes < whole.endpoints:
+            return whole.on_part(nodes), (f"{nodes} nodes of {rails} NICs on NIC endpoints"
+                                          f" 0..{nodes * rails - 1} (linear placement)",)
+        return whole, ("the job uses every node",)
     if family == "clos":
         network = ("fattree", spec.params["radix"] // 2, spec.params["levels"])
     elif family == "xgft":
@@ -491,6 +500,13 @@ def predict_workload(workload: Workload, machine, design: Candidate, n_endpoints
     supplies the network, node and software parameters; its topology is replaced by the
     design's. ``cache``: see predict_term (one dict per workload and machine)."""
     machine = machine.with_values({"topology": design.spec}, "icnperf size: candidate design")
+    if parse_spec(design.spec).family.name == "rail":
+        from icnperf.model.sizing.rail_designs import design_values
+
+        machine = machine.with_values(
+            design_values(int(parse_spec(design.spec).params["rails"]),
+                          int(machine.require("node.accelerators"))),
+            "icnperf size: the design's NICs per node, GPU g on NIC floor(g R / A)")
     if parse_spec(design.spec).family.name == "slimfly":
         machine = machine.with_values(
             {"network.link_bandwidth": float(machine.require("network.link_bandwidth"))
