@@ -203,3 +203,25 @@ def test_no_view_off_trees_and_spread_nics_use_planes():
     assert nn.network_term(shared, "alltoall", 64, 1, tuple(range(8))).slowdown == \
         pytest.approx(44 / (63 / 8))
     assert math.isfinite(view.nodes)
+
+
+@pytest.mark.parametrize("routing", ["random", "dmodk"])
+@pytest.mark.parametrize("tree, domains, domain_nodes, nics", [
+    ((2, (4, 4), (1, 2), (1, 1), 2), 8, 1, (0, 1)),       # rail, 2 spines
+    ((2, (4, 4), (1, 1), (1, 2), 1), 8, 1, (0, 1)),       # plain, one spine, 2 cables
+    ((2, (4, 4), (1, 2), (1, 1), 2), 4, 2, (0, 1)),       # domains of 2 nodes
+    ((4, (4, 8), (1, 2), (1, 1), 2), 6, 1, (0, 0, 1, 1, 2, 2, 3, 3)),  # 2 GPUs per NIC
+    ((2, (2, 2, 4), (1, 2, 1), (1, 1, 1), 3), 8, 1, (0, 1)),  # 3 levels, top tapered
+    ((2, (2, 2, 4), (1, 2, 2), (1, 1, 1), 1), 7, 1, (0, 1)),  # 3 levels, plain, odd n
+])
+def test_alltoall_closed_form_is_the_flow_count(tree, domains, domain_nodes, nics, routing):
+    """The rail-aligned all-to-all's closed form (alltoall_term) against its n(n-1)D flows
+    routed one by one (step_term over every domain pair)."""
+    rails, m, w, p, join = tree
+    view = nn.TreeView(m, w, p, routing, rails, join)
+    edges = [(a, b) for a in range(domains) for b in range(domains) if a != b]
+    flow = nn.step_term(view, edges, domain_nodes, nics, False)
+    closed = nn.alltoall_term(view, domains, domain_nodes, nics)
+    assert closed.channel_load == pytest.approx(flow.channel_load, abs=1e-12)
+    assert closed.nic_load == pytest.approx(flow.nic_load)
+    assert closed.level == flow.level

@@ -18,6 +18,7 @@ from icnperf.model.collectives.nccl import (ALGORITHMS, FORMULAS, PROTOCOLS_OF, 
                                             display_name, evaluate_all, form)
 from icnperf.model.collectives.nccl_choice import library_choice
 from icnperf.model.collectives.nccl_fabric import ccl_fabric
+from icnperf.model.collectives.nccl_network import network_note
 from icnperf.model.collectives.nccl_tables import tables_for
 
 __all__ = ["ccl_collective", "ccl_time", "closed_forms", "library_setup", "LIBRARIES"]
@@ -75,6 +76,9 @@ def ccl_collective(machine, operation: str, node_counts, sizes, algorithm: str,
     for nodes in node_counts:
         fabric = ccl_fabric(machine, int(nodes), gpus_per_node)
         results = evaluate_all(fabric, tables, operation, sizes, library)
+        routed = network_note(fabric, operation, dict.fromkeys(r.algorithm for r in results),
+                              nodes)
+        notes += [routed] if routed else []
         if chosen is not None:
             reason = available(chosen, operation, fabric, library)
             if reason is not None:

@@ -52,7 +52,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from icnperf.errors import InputError
 from icnperf.model.topology import tree_routing
+
+CROSS_RAIL_FLOWS = 1 << 22
+"""Most NIC flows an all-to-all across rails (no PXN) is routed with, flow by flow (about
+0.5 GB of index arrays); the rail-aligned all-to-all has a closed form (alltoall_term)."""
 
 ALGORITHM_PATTERN = {"ring": "ring", "tree": "tree", "nvls-tree": "tree", "pat": "pat",
                      "collnet": None, "nvls": None}
@@ -180,8 +185,9 @@ def domain_flows(pattern: str, n: int) -> list[tuple[list[tuple[int, int]], floa
 class NetworkTerm(NamedTuple):
     """What the network adds to one algorithm's inter-domain term: ``slowdown`` >= 1
     (the busiest switch-to-switch channel over the busiest NIC), the highest ``level`` its
-    flows climb to (0: none leaves a leaf... 1: within leaves), and ``channel_load`` and
-    ``nic_load`` (flits per flit of a NIC's share) behind the slowdown."""
+    flows climb to (1: they stay in their leaves; 0: no flow, or no tree), and
+    ``channel_load`` and ``nic_load`` behind the slowdown (in units of a domain flow's
+    rate)."""
 
     slowdown: float
     level: int
@@ -245,6 +251,70 @@ def slowdown_of(channel: float, nic: float) -> float:
     return channel / nic if channel > nic * (1 + 1e-9) else 1.0
 
 
+def alltoall_term(view: TreeView, domains: int, domain_nodes: int,
+                  nics: tuple[int, ...]) -> NetworkTerm:
+    """:func:`step_term` of the rail-aligned all-to-all in closed form, without listing its
+    n(n-1)D flows. The flows join the same NIC slot (node k of the domain, NIC i) of every
+    pair of domains, so each slot's n points send to one another, 1/D each. Per level l and
+    pod Q, with c the slot's points in Q: random, up (and down) load Σ_slots c (n - c) / D
+    over C_l channels; dmodk, up channel r: Σ_slots c (points outside Q ≡ r mod C_l) / D,
+    down channel (a, b): Σ_slots (points in Q ≡ a mod W_(l+1)) (points outside Q ≡ b mod
+    p_(l+1)) / D (tree_routing's rules counted by residue). Where the view has planes, each
+    NIC index's slots load their own copy of the tree."""
+    slots = sorted({(k, i) for k in range(domain_nodes) for i in nics})
+    weight = 1.0 / len(slots)
+    nodes = np.arange(domains, dtype=np.int64) * domain_nodes
+    groups: dict = {}
+    for k, i in slots:
+        groups.setdefault(i if view.planes else None, []).append(
+            view.positions(nodes + k, np.full(domains, i)))
+    channel, level = 0.0, 1
+    for points in groups.values():
+        load, reach = _alltoall_channels(view, points, domains)
+        channel, level = max(channel, weight * load), max(level, reach)
+    nic_load = weight * (domains - 1)
+    return NetworkTerm(slowdown_of(channel, nic_load), level, channel, nic_load)
+
+
+def _alltoall_channels(view: TreeView, points, domains: int) -> tuple[float, int]:
+    """(busiest channel in flows, level reached) of the slots' all-to-all on one plane
+    (alltoall_term's sums before the 1/D weight)."""
+    total = math.prod(view.m)
+    channel, level, pod, switches = 0.0, 1, 1, 1
+    for l in range(1, len(view.m)):
+        pod *= view.m[l - 1]
+        switches *= view.w[l - 1]
+        upper, cables = switches * view.w[l], view.p[l]
+        count_channels, pods = upper * cables, total // pod
+        if any(np.unique(x // pod).size > 1 for x in points):
+            level = l + 1
+        if view.routing == "dmodk":
+            up = np.zeros((pods, count_channels))
+            down = np.zeros((pods, upper, cables))
+            for x in points:
+                q = x // pod
+                inside = np.bincount(q, minlength=pods)
+                residue_in = np.zeros((pods, count_channels))
+                np.add.at(residue_in, (q, x % count_channels), 1.0)
+                residue_all = np.bincount(x % count_channels, minlength=count_channels)
+                up += inside[:, None] * (residue_all[None, :] - residue_in)
+                dest_in = np.zeros((pods, upper))
+                np.add.at(dest_in, (q, x % upper), 1.0)
+                source_in = np.zeros((pods, cables))
+                np.add.at(source_in, (q, x % cables), 1.0)
+                source_all = np.bincount(x % cables, minlength=cables)
+                down += dest_in[:, :, None] * (source_all[None, None, :]
+                                               - source_in[:, None, :])
+            channel = max(channel, float(max(up.max(), down.max())))
+        else:
+            out = np.zeros(pods)
+            for x in points:
+                inside = np.bincount(x // pod, minlength=pods).astype(float)
+                out += inside * (domains - inside)
+            channel = max(channel, float(out.max()) / count_channels)
+    return channel, level
+
+
 def pattern_of(algorithm: str, operation: str) -> str | None:
     """The inter-domain pattern of an algorithm and operation (:data:`ALGORITHM_PATTERN`;
     p2p: all-to-all, or the ring's shift for send/recv)."""
@@ -261,6 +331,12 @@ def network_term(view: TreeView | None, pattern: str | None, domains: int,
     domain. Steps run in turn, so the slowdown is their byte-weighted mean."""
     if view is None or pattern is None or domains < 2:
         return NetworkTerm(1.0, 0, 0.0, 0.0)
+    if pattern == "alltoall" and not cross_rails:
+        return alltoall_term(view, domains, domain_nodes, nics)
+    if pattern == "alltoall" and domains * (domains - 1) * (domain_nodes * len(nics)) ** 2 \
+            > CROSS_RAIL_FLOWS:
+        raise InputError(f"an all-to-all across rails over {domains} domains has more than "
+                         f"{CROSS_RAIL_FLOWS:,} NIC flows to route; ask for fewer nodes")
     steps = domain_flows(pattern, domains)
     terms = [(step_term(view, edges, domain_nodes, nics, cross_rails), share)
              for edges, share in steps]
@@ -274,17 +350,18 @@ def network_term(view: TreeView | None, pattern: str | None, domains: int,
 
 def communicator_level(view: TreeView | None, nodes: int) -> int:
     """The highest level the pairs of the first ``nodes`` nodes climb to, any NIC to the
-    same NIC index (0 without a tree view; 1 within one leaf)."""
+    same NIC index (0 without a tree view; 1 within one leaf): one more than the highest
+    level l whose pods split some rail's NICs of the communicator."""
     if view is None or nodes < 2:
         return 0
-    rails = max(1, view.rails)
     ids = np.arange(nodes, dtype=np.int64)
-    levels = []
-    for nic in range(rails):
-        x = view.positions(ids, np.full(nodes, nic))
-        levels.append(_level(view, x[:, None] * np.ones(nodes, dtype=np.int64),
-                             np.ones((nodes, 1), dtype=np.int64) * x[None, :]))
-    return max(levels)
+    points = [view.positions(ids, np.full(nodes, nic)) for nic in range(max(1, view.rails))]
+    level, pod = 1, 1
+    for l in range(1, len(view.m)):
+        pod *= view.m[l - 1]
+        if any(np.unique(x // pod).size > 1 for x in points):
+            level = l + 1
+    return level
 
 
 @functools.lru_cache(maxsize=512)
@@ -302,3 +379,23 @@ def hop_counts(level: int) -> tuple[int, int]:
     if level <= 0:
         return 3, 4
     return 2 * level - 1, 2 * level
+
+
+def network_note(fabric, operation: str, algorithms, nodes: int) -> str | None:
+    """One line saying, for a communicator of ``nodes`` nodes on ``fabric`` (a
+    nccl_fabric.Fabric), how high each algorithm's inter-domain flows climb and by how much
+    the busiest channel slows them; None off trees or on one domain."""
+    if fabric.tree is None or fabric.domains < 2:
+        return None
+    parts = []
+    for algorithm in algorithms:
+        term = fabric.network(algorithm, operation)
+        if pattern_of(algorithm, operation) is None:
+            continue
+        parts.append(f"{algorithm} to level {term.level}, channel/NIC "
+                     f"{term.channel_load / term.nic_load:.3g}"
+                     + (f" (B_net / {term.slowdown:.3g})" if term.slowdown > 1 else ""))
+    if not parts:
+        return None
+    return (f"network at {nodes} nodes: the inter-domain flows routed on the fat tree "
+            f"(model/collectives/nccl_network.py): {'; '.join(parts)}")
