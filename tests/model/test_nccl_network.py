@@ -225,3 +225,15 @@ def test_alltoall_closed_form_is_the_flow_count(tree, domains, domain_nodes, nic
     assert closed.channel_load == pytest.approx(flow.channel_load, abs=1e-12)
     assert closed.nic_load == pytest.approx(flow.nic_load)
     assert closed.level == flow.level
+
+
+def test_sendrecv_shift_is_one_nic_per_boundary():
+    """nccl-tests' shift crosses a node boundary with one message, on one NIC: on the plain
+    rail:rails=2,m=4x4,w=1x1,join=1 (one up channel per 2-node leaf) that one flow fills
+    the channel as it fills its NIC (slowdown 1), where the ring's two NICs at 1/2 each
+    load it twice a NIC's share (slowdown 2)."""
+    view = rail_view(2, (4, 4), (1, 1), join=1)
+    shift = nn.network_term(view, nn.pattern_of("p2p", "sendrecv"), 8, 1, (0, 1))
+    assert (shift.channel_load, shift.nic_load, shift.slowdown) == (1.0, 1.0, 1.0)
+    ring = nn.network_term(view, nn.pattern_of("ring", "allreduce"), 8, 1, (0, 1))
+    assert (ring.channel_load, ring.nic_load, ring.slowdown) == (1.0, 0.5, 2.0)

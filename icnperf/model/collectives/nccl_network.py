@@ -7,7 +7,9 @@ The closed forms of :mod:`.nccl` charge a domain's NICs together (B_net). This m
 what the network behind them adds, for the flows the algorithm runs between domains, the
 communicator on the first nodes of the machine (the layouts' linear placement):
 
-* ring (and send/recv, and broadcast/reduce as chains): domain a sends to a + 1 (mod n);
+* ring (and broadcast/reduce as chains): domain a sends to a + 1 (mod n);
+* send/recv (nccl-tests' shift, rank r to r + 1): the same, by one NIC slot of each node
+  (the boundary GPU's message, on one rail under PXN);
 * tree, nvls-tree: the edges of NCCL's double binary tree over the domains, both ways
   (:func:`double_binary_tree`);
 * pat: the Bruck steps of distance 2^k, step k moving 2^k of the n - 1 blocks;
@@ -61,7 +63,7 @@ CROSS_RAIL_FLOWS = 1 << 22
 
 ALGORITHM_PATTERN = {"ring": "ring", "tree": "tree", "nvls-tree": "tree", "pat": "pat",
                      "collnet": None, "nvls": None}
-"""The inter-domain pattern each algorithm runs (p2p: all-to-all or send/recv's shift,
+"""The inter-domain pattern each algorithm runs (p2p: all-to-all, or send/recv's shift,
 :func:`pattern_of`); None where no flow between domains loads a switch-to-switch channel."""
 
 
@@ -319,7 +321,7 @@ def pattern_of(algorithm: str, operation: str) -> str | None:
     """The inter-domain pattern of an algorithm and operation (:data:`ALGORITHM_PATTERN`;
     p2p: all-to-all, or the ring's shift for send/recv)."""
     if algorithm == "p2p":
-        return "alltoall" if operation == "alltoall" else "ring"
+        return "alltoall" if operation == "alltoall" else "shift"
     return ALGORITHM_PATTERN.get(algorithm)
 
 
@@ -331,6 +333,8 @@ def network_term(view: TreeView | None, pattern: str | None, domains: int,
     domain. Steps run in turn, so the slowdown is their byte-weighted mean."""
     if view is None or pattern is None or domains < 2:
         return NetworkTerm(1.0, 0, 0.0, 0.0)
+    if pattern == "shift":
+        pattern, nics = "ring", nics[:1]
     if pattern == "alltoall" and not cross_rails:
         return alltoall_term(view, domains, domain_nodes, nics)
     if pattern == "alltoall" and domains * (domains - 1) * (domain_nodes * len(nics)) ** 2 \
