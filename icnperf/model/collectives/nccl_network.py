@@ -235,7 +235,7 @@ def step_term(view: TreeView, edges, domain_nodes: int, nics: tuple[int, ...],
     width = max(nics) + 1
     out_load = np.unique(s_node * width + s_nic, return_counts=True)[1].max()
     in_load = np.unique(d_node * width + d_nic, return_counts=True)[1].max()
-    nic_load = weight * max(out_load, in_load)
+    nic_load = weight * float(max(out_load, in_load))
     x_src, x_dst = view.positions(s_node, s_nic), view.positions(d_node, d_nic)
     planes = np.unique(s_nic) if view.planes else [None]
     channel = 0.0
