@@ -237,3 +237,19 @@ def test_sendrecv_shift_is_one_nic_per_boundary():
     assert (shift.channel_load, shift.nic_load, shift.slowdown) == (1.0, 1.0, 1.0)
     ring = nn.network_term(view, nn.pattern_of("ring", "allreduce"), 8, 1, (0, 1))
     assert (ring.channel_load, ring.nic_load, ring.slowdown) == (1.0, 0.5, 2.0)
+
+
+def test_predict_notes_say_how_high_and_how_slow():
+    """predict collective --api nccl notes the network per node count: on the tapered
+    SuperPOD the all-to-all of 64 nodes climbs to the spines at channel/NIC 128/63 = 2.03;
+    16 nodes stay in the rail leaves (level 1, no channel: 0)."""
+    from icnperf.model.collectives.nccl_api import ccl_collective
+
+    tapered = load_machine("dgx-h100").with_values(
+        {"topology": "rail:rails=8,m=32x32,w=1x4,p=1x2"}, "test")
+    _, notes = ccl_collective(tapered, "alltoall", [16, 64], [2.0**30], "best", "nccl")
+    network = [n for n in notes if n.startswith("network at")]
+    assert network[0].endswith("p2p to level 1, channel/NIC 0")
+    assert network[1].endswith("p2p to level 2, channel/NIC 2.03 (B_net / 2.03)")
+    _, one_node = ccl_collective(tapered, "alltoall", [1], [2.0**30], "best", "nccl")
+    assert not any(n.startswith("network at") for n in one_node)
