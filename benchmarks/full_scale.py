@@ -1,11 +1,13 @@
 """CPU time of the full-machine commands of issue #28, each a fresh process.
 
-Run: python benchmarks/full_scale.py [--repeats 3] [--only TEXT]
+Run: python benchmarks/full_scale.py [--repeats 3] [--only TEXT] [--max-seconds S]
 Each command runs ``--repeats`` times as ``python -m icnperf ...`` (start-up included);
 the figure is the median of the child's user + system CPU time (resource.getrusage of the
 children), which a loaded machine distorts less than the wall time; the wall time's median
 is printed beside it. A command that exits non-zero (a refusal by the work budget, an
-error) is reported as failed. Not a test: the figures depend on the machine and its load.
+error) is reported as failed; ``--max-seconds S`` runs the children with
+ICNPERF_MAX_SECONDS=S, to time a command the budget refuses at its default limit. Not a
+test: the figures depend on the machine and its load.
 """
 
 from __future__ import annotations
@@ -52,12 +54,17 @@ def targets(folder: str) -> list[tuple[str, list[str], float]]:
     return rows
 
 
-def run(arguments: list[str]) -> tuple[float, float, int]:
-    """(CPU seconds, wall seconds, exit status) of one fresh ``python -m icnperf``."""
+def run(arguments: list[str], max_seconds: str | None = None) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, exit status) of one fresh ``python -m icnperf``
+    (``max_seconds``: its ICNPERF_MAX_SECONDS, None to inherit this process's)."""
+    environment = dict(os.environ)
+    if max_seconds is not None:
+        environment["ICNPERF_MAX_SECONDS"] = max_seconds
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     status = subprocess.run([sys.executable, "-m", "icnperf", *arguments],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=environment).returncode
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -68,13 +75,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", default="", help="run the targets whose label has TEXT")
+    parser.add_argument("--max-seconds", default=None,
+                        help="the children's ICNPERF_MAX_SECONDS (time what the budget refuses)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         print(f"{'command':<52} {'target':>7} {'CPU':>7} {'wall':>7}  result")
         for label, arguments, target in targets(folder):
             if args.only not in label:
                 continue
-            runs = [run(arguments) for _ in range(args.repeats)]
+            runs = [run(arguments, args.max_seconds) for _ in range(args.repeats)]
             cpu = statistics.median(r[0] for r in runs)
             wall = statistics.median(r[1] for r in runs)
             failed = [r[2] for r in runs if r[2] != 0]
