@@ -55,7 +55,8 @@ hardware latency of the hop) and the launch latency is the library's stated base
   nccl-tests' ring shift (rank r to r+1): S over the shift's thinnest pair inside a domain
   (B_up on a switched fabric), over one NIC across.
 
-RCCL has no NVLS and, in the version read, no PAT.
+RCCL has no NVLS and no PAT in the versions read; where its node's tuning model runs no
+LL128 (RCCL 2.18 and later, :func:`protocol_runs`), LL128 is not priced.
 """
 
 from __future__ import annotations
@@ -196,6 +197,17 @@ def available(algorithm: str, operation: str, fabric: Fabric, library: str) -> s
         if fabric.per_domain > 1 or fabric.gpus_per_node > 1:
             return "PAT runs with one GPU per node"
     return None
+
+
+def protocol_runs(tables: LibraryTables, algorithm: str, protocol: str) -> bool:
+    """False where RCCL's tuning model of the node states no bandwidth for the algorithm's
+    row and ``protocol`` at any node count (a zero ratio: the pair is not run, and the model
+    has no latency for it, e.g. LL128 in tuning model 3); True otherwise."""
+    if tables.bw_ratio is None:
+        return True
+    p = PROTOCOLS.index(protocol)
+    return any(rows[_TABLE_ROW[algorithm]][p] > 0 for rows in tables.bw_ratio.values()
+               if _TABLE_ROW[algorithm] in rows)
 
 
 class Form(NamedTuple):
@@ -347,6 +359,8 @@ def evaluate_all(fabric: Fabric, tables: LibraryTables, operation: str, sizes,
         if available(algorithm, operation, fabric, library) is not None:
             continue
         for protocol in PROTOCOLS_OF[algorithm]:
+            if not protocol_runs(tables, algorithm, protocol):
+                continue
             times = form(fabric, tables, operation, algorithm, protocol).time(sizes)
             algbw, busbw = bandwidths(operation, fabric.ranks, sizes, times)
             rows.append(CclRow(algorithm, protocol, times, algbw, busbw))

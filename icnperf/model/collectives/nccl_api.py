@@ -15,11 +15,13 @@ import math
 from icnperf.errors import InputError
 from icnperf.model.collectives.nccl import (ALGORITHMS, FORMULAS, PROTOCOLS_OF, SIZE_MEANING,
                                             algorithm_key, available, bandwidths,
-                                            display_name, evaluate_all, form)
+                                            display_name, evaluate_all, form,
+                                            protocol_runs)
 from icnperf.model.collectives.nccl_choice import library_choice
-from icnperf.model.collectives.nccl_fabric import ccl_fabric
+from icnperf.model.collectives.nccl_fabric import ccl_fabric, node_signature
 from icnperf.model.collectives.nccl_network import network_note
-from icnperf.model.collectives.nccl_tables import tables_for
+from icnperf.model.collectives.nccl_tables import for_node, tables_for
+from icnperf.model.collectives.rccl_tuning import node_type
 
 __all__ = ["ccl_collective", "ccl_time", "closed_forms", "library_setup", "LIBRARIES"]
 
@@ -29,9 +31,11 @@ DEFAULT_CHANNELS = 16
 LIBRARIES = ("nccl", "rccl")
 
 
-def library_setup(machine, library: str):
+def library_setup(machine, library: str, gpus_per_node: int | None = None):
     """(tables, channels, notes) of ``library`` on ``machine``: the tables of the machine's
-    ``software.ccl_version`` when it names this library, else the default version."""
+    ``software.ccl_version`` when it names this library, else the default version (the
+    newest transcribed); RCCL's tuned versions with the tuning model of the node type the
+    used part of a node (``gpus_per_node`` GPUs, default all) matches."""
     if library not in LIBRARIES:
         raise InputError(f"--api {library}: the collective libraries are nccl and rccl")
     notes = []
@@ -47,6 +51,9 @@ def library_setup(machine, library: str):
                         f"; software.ccl_version {version} has none transcribed"))
     else:
         notes.append(f"auto takes {tables.label}'s tables ({tables.source})")
+    if tables.bw_ratio is not None:
+        tables = for_node(tables, node_type(*node_signature(machine, gpus_per_node)))
+        notes.append(f"{tables.label} on this node: {tables.tuning}")
     channels = int(machine.get("software.ccl_channels", DEFAULT_CHANNELS))
     if machine.get("software.ccl_channels") is None:
         notes.append(f"auto: {DEFAULT_CHANNELS} channels per GPU assumed "
@@ -69,7 +76,7 @@ def ccl_collective(machine, operation: str, node_counts, sizes, algorithm: str,
     ``algorithm``: ``all`` (every algorithm and protocol, then auto and best), ``auto``,
     ``best``, or one algorithm (nccl-ring, nccl-tree, nvls, nvls-tree, collnet, pat, p2p;
     rccl-ring, rccl-tree for RCCL) with all its protocols."""
-    tables, channels, notes = library_setup(machine, library)
+    tables, channels, notes = library_setup(machine, library, gpus_per_node)
     text = algorithm.strip().lower()
     chosen = None if text in ("all", "auto", "best") else algorithm_key(text, library)
     rows = []
@@ -118,7 +125,7 @@ def closed_forms(machine, operation: str, nodes: int, library: str,
     """explain: for each algorithm, its closed form, whether it runs here (and why not) and
     its parameter values on ``nodes`` nodes: [(algorithm, formula, reason or None,
     {symbol: value})]."""
-    tables, _, _ = library_setup(machine, library)
+    tables, _, _ = library_setup(machine, library, gpus_per_node)
     fabric = ccl_fabric(machine, nodes, gpus_per_node)
     out = []
     for algorithm in ALGORITHMS:
@@ -129,6 +136,8 @@ def closed_forms(machine, operation: str, nodes: int, library: str,
         values = {}
         if reason is None:
             for protocol in PROTOCOLS_OF[algorithm]:
+                if not protocol_runs(tables, algorithm, protocol):
+                    continue
                 f = form(fabric, tables, operation, algorithm, protocol)
                 values[protocol] = f
         out.append((display_name(algorithm, library), formula, reason, values))
@@ -148,7 +157,7 @@ def ccl_time(machine, ranks: int, gpus_per_node: int, operation: str, size: floa
         return 0.0, "nothing to do"
     nodes = 1 if ranks <= gpus_per_node else math.ceil(ranks / gpus_per_node)
     per_node = min(ranks, gpus_per_node)
-    tables, channels, _ = library_setup(machine, library)
+    tables, channels, _ = library_setup(machine, library, per_node)
     fabric = ccl_fabric(machine, nodes, per_node)
     text = algorithm.strip().lower()
     if text == "auto":

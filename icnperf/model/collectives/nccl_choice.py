@@ -24,9 +24,21 @@ of :mod:`.nccl_tables`:
 * at run time: the tree's correction factors by size, and the ring's plateau (x 1.4 from
   Ampere on, x 1.9 before) of Simple all-reduce across nodes.
 
-RCCL's version read is the NCCL 2.7-era model: ring, tree and CollNet; tree and CollNet for
-all-reduce only; LL128 only on NVIDIA Volta and Ampere (so off on AMD GPUs); its own
+RCCL 2.7 (``rccl-2.7``) is the NCCL 2.7-era model: ring, tree and CollNet; tree and CollNet
+for all-reduce only; LL128 only on NVIDIA Volta and Ampere (so off on AMD GPUs); its own
 correction factors for tree and ring.
+
+RCCL 2.18 to 2.21 (``rccl-2.18``, ``-2.20``, ``-2.21``) estimate with the tuning model of the
+node's known type (:mod:`.rccl_tuning`): bus bandwidth = the search's bandwidth (B_up on up
+to two nodes and for CollNet, min(B_up, B_net) above) x the model's ratio for the algorithm,
+protocol and node count (none of NCCL's caps; a zero ratio: not run), x 1.65 for LL broadcast
+and reduce on one MI300 node (2.20 on); to algorithm bandwidth as NCCL does; latency the base
+latency plus the model's per-step latencies, the ring's inter-node steps 2n for all-reduce
+and n - 1 otherwise, its intra-node steps at least the network posting overhead (x 3 with
+Simple) across nodes, the tree's 2((ppn-1) intra + lg n inter); at run time the tree's
+correction factor, and the ring's across nodes, by log2(S / 64). LL128 is off (RCCL enables it
+only on MI250 nodes whose known type says so; none of icnperf's), and with every rank on one
+MI300 node the tree with Simple is not run (2.20 on; from 2.18.6 in RCCL).
 
 ``ranks`` per node is what NCCL calls ppn; n is the number of scale-up domains (NCCL's
 nodes; an NVL72 rack counts as one with multi-node NVLink). Where the machine lacks a key
@@ -171,8 +183,66 @@ def _nccl_time(tables, fabric, operation, algorithm, protocol, channels, size):
     return latency + size / bw
 
 
+def _correction(factors: dict, protocol: str, size: float) -> float:
+    """A tuned model's correction factor at ``size`` bytes: entry log2(size / 64), the last
+    entry above the table (RCCL 2.18-2.21 ncclTopoGetAlgoTime)."""
+    row = factors[protocol]
+    return row[min(_log2i(int(size) >> 6), len(row) - 1)]
+
+
+def _rccl_tuned_time(tables, fabric, operation, algorithm, protocol, size):
+    """RCCL 2.18-2.21's estimate with the node's tuning model (module docstring), None when
+    the pair is not run."""
+    f, N, n, ppn = fabric, fabric.ranks, fabric.domains, fabric.per_domain
+    p = PROTOCOLS.index(protocol)
+    row = _ROW[algorithm]
+    if algorithm != "ring" and operation != "allreduce":
+        return None
+    one_node_cdna3 = f.architecture == "cdna3" and n == 1
+    if (algorithm == "tree" and protocol == "Simple" and one_node_cdna3
+            and "tree-simple-off-on-one-node" in tables.cdna3_rules):
+        return None
+    if protocol == "LL128":
+        return None  # RCCL enables LL128 only on gfx90a nodes whose known type says so
+    collnet = algorithm == "collnet"
+    bw = f.scaleup_bandwidth if (n <= 2 or collnet) else min(f.scaleup_bandwidth,
+                                                             f.net_bandwidth)
+    bw *= tables.bw_ratio["two" if n <= 2 else "more"][row][p]
+    if bw <= 0:
+        return None
+    if (algorithm == "ring" and protocol == "LL" and operation in ("broadcast", "reduce")
+            and one_node_cdna3 and "ring-ll-bcast-reduce-x1.65" in tables.cdna3_rules):
+        bw *= 1.65
+    nsteps = _steps(operation, N)
+    bw *= N / nsteps if algorithm == "ring" else 0.5
+    intra_link = "nvlink" if f.link == "nvlink" else "pci"
+    intra = tables.step[intra_link][row][p]
+    inter = tables.step["net"][row][p]
+    latency = tables.base[row][p]
+    if algorithm == "ring":
+        if operation in ("broadcast", "reduce"):
+            latency += tables.step[intra_link if n == 1 else "net"][row][p]
+        else:
+            if n > 1:
+                overhead = tables.net_overhead.get(f.cpu_vendor, tables.net_overhead["other"])
+                intra = max(intra, overhead * (3 if protocol == "Simple" else 1))
+            inter_steps = 0 if n == 1 else 2 * n if operation == "allreduce" else n - 1
+            latency += (nsteps - inter_steps) * intra + inter_steps * inter
+        if n > 1:
+            bw *= _correction(tables.ring_correction, protocol, size)
+    elif algorithm == "tree":
+        latency += 2 * ((ppn - 1) * intra + _log2i(n) * inter)
+        bw *= _correction(tables.tree_correction, protocol, size)
+    else:
+        latency += 2 * (min(1, ppn - 1) * intra + (ppn - 1) * 0.4 * US) + inter
+    return None if bw <= 0 else latency + size / bw
+
+
 def _rccl_time(tables, fabric, operation, algorithm, protocol, channels, size):
-    """RCCL's NCCL 2.7-era estimate (module docstring)."""
+    """RCCL's estimate: the tuned model of 2.18 and later where the tables have one, else
+    the NCCL 2.7-era estimate (module docstring)."""
+    if tables.bw_ratio is not None:
+        return _rccl_tuned_time(tables, fabric, operation, algorithm, protocol, size)
     f, N, n, ppn = fabric, fabric.ranks, fabric.domains, fabric.per_domain
     p = PROTOCOLS.index(protocol)
     if protocol == "LL128":

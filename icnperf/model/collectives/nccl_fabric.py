@@ -38,6 +38,9 @@ domain (a node, or an NVL72 rack), domains joined by their NICs through the netw
   (:meth:`Fabric.net_bandwidth_of`), where that exceeds 1 (a taper).
 * **capabilities**: NVLS where ``node.scaleup_nvls`` is true (NVLink SHARP in the NVSwitch);
   CollNet where ``network.collective_hardware`` is ``switch-aggregation`` (SHARP).
+* **rails** (what PXN reads, :mod:`.nccl_pxn`): each used GPU's NIC (``node.gpu_nics``), the
+  GPU-NIC path (``node.gpu_nic_path``) and the GPU pairs a direct fabric links (all pairs
+  on a switched one).
 """
 
 from __future__ import annotations
@@ -80,6 +83,8 @@ class Fabric(NamedTuple):
     tree: object = None
     gpu_nic_indices: tuple = ()
     domain_nodes: int = 1
+    nic_path: str = "pcie-switch"
+    linked: frozenset | None = None
 
     @property
     def net_bandwidth(self) -> float:
@@ -203,6 +208,30 @@ def _direct_ring(machine, gpus: int, efficiency: float) -> tuple[float, float]:
     return (packed if packed > 0 else best_ring_bandwidth(pair, gpus)), shift
 
 
+def _linked_pairs(machine, gpus: int) -> frozenset | None:
+    """The pairs (a, b), a < b, of a node's first ``gpus`` GPUs that a direct fabric joins by
+    links; None on a switched fabric (every pair through the switch); empty without one."""
+    kind = machine.get("node.scaleup_fabric")
+    if kind == "switched":
+        return None
+    if kind != "direct":
+        return frozenset()
+    table = link_table(machine.require("node.scaleup_links"))
+    return frozenset(pair for pair in table if pair[1] < gpus)
+
+
+def node_signature(machine, gpus_per_node_used: int | None = None) -> tuple[str, int, int, int]:
+    """(GPU architecture, GPUs, distinct NICs, most linked peers of a GPU) of the part of a
+    node a communicator uses: what RCCL's table of known node types is matched on
+    (:func:`.rccl_tuning.node_type`)."""
+    gpus = gpus_per_node(machine) if gpus_per_node_used is None else int(gpus_per_node_used)
+    pairs = _linked_pairs(machine, gpus)
+    peers = gpus - 1 if pairs is None else max(
+        (sum(g in pair for pair in pairs) for g in range(gpus)), default=0)
+    return (str(machine.get("node.gpu_architecture", "unknown")), gpus,
+            len(set(gpu_nics(machine)[:gpus])), peers)
+
+
 def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fabric:
     """The :class:`Fabric` of ``nodes`` nodes x ``gpus_per_node_used`` GPUs (default: all of
     a node's, ``node.accelerators``). InputError for a machine without GPUs, more ranks per
@@ -261,4 +290,6 @@ def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fa
         architecture=architecture,
         cpu_vendor=str(machine.get("node.cpu_vendor", "other")), link_efficiency=efficiency,
         shift_bandwidth=shift, tree=tree, gpu_nic_indices=nic_indices,
-        domain_nodes=domain_nodes)
+        domain_nodes=domain_nodes,
+        nic_path=str(machine.get("node.gpu_nic_path", "pcie-switch")),
+        linked=_linked_pairs(machine, gpn))

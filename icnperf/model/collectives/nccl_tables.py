@@ -17,13 +17,21 @@ Sources (read for their numbers; no code taken):
   overhead of getNetOverhead: 1 us on Intel and other hosts, 2 us on AMD x86 hosts).
 * ``rccl-2.7``: AMD RCCL's src/graph/tuning.cc as stored with "Modifications Copyright (c)
   2019-2020 Advanced Micro Devices" (the NCCL 2.7-era model: tree, ring and collnet only;
-  baseLat, hwLat, ll128MaxBwPerCh, treeCorrectionFactor and ringCorrectionFactor). Later
-  RCCL releases retune these constants; icnperf has read only this one.
+  baseLat, hwLat, ll128MaxBwPerCh, treeCorrectionFactor and ringCorrectionFactor), as in
+  RCCL 2.7.8 (tag rocm-3.10.0).
+* ``rccl-2.18``, ``rccl-2.20``, ``rccl-2.21``: RCCL's per-node-type tuning models
+  (:mod:`.rccl_tuning`), resolved for a node by :func:`for_node`.
+
+``pxn``: whether the version routes a GPU's inter-node data through a peer GPU's NIC by
+default (:mod:`.nccl_pxn`): NCCL since 2.12 (NCCL_PXN_DISABLE's default 0, src/graph/paths.cc
+of 2.30.7), not RCCL (its default 1, src/graph/paths.cc of 2.18 to 2.21).
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
+
+from icnperf.model.collectives import rccl_tuning
 
 US = 1e-6
 GBS = 1e9
@@ -46,7 +54,11 @@ class LibraryTables(NamedTuple):
     ``nvls_tree`` per-channel caps (bytes/s); ``nvls_efficiency[gen]``;
     ``tree_correction[protocol]`` factors on the tree's bandwidth by log2(bytes/64);
     ``ring_correction`` the same for the ring (RCCL only); ``net_overhead[cpu_vendor]``
-    per-step network posting overhead (s); ``algorithms``: those the version has."""
+    per-step network posting overhead (s); ``algorithms``: those the version has.
+    RCCL's tuned versions (:mod:`.rccl_tuning`) add ``bw_ratio[row][algorithm]`` (factors on
+    the bus bandwidth, row ``two`` up to two nodes, ``more`` above; a zero: not run),
+    ``tuning`` (which tuning model the step latencies and factors are, and why) and
+    ``cdna3_rules`` (their MI300 rules). ``pxn``: PXN on by default."""
 
     label: str
     source: str
@@ -62,6 +74,10 @@ class LibraryTables(NamedTuple):
     tree_correction: dict
     ring_correction: dict | None
     net_overhead: dict
+    bw_ratio: dict | None = None
+    tuning: str = ""
+    cdna3_rules: frozenset = frozenset()
+    pxn: bool = False
 
 
 def _scaled(table: dict, factor: float) -> dict:
@@ -112,6 +128,7 @@ NCCL_2_30 = LibraryTables(
                    .7, .8, .9, .9, .9)},
     ring_correction=None,
     net_overhead={"intel": 1.0 * US, "amd": 2.0 * US, "arm": 1.0 * US, "other": 1.0 * US},
+    pxn=True,
 )
 """NCCL 2.30's defaults (module docstring)."""
 
@@ -176,7 +193,35 @@ def link_efficiency(architecture: str) -> float:
     return stated / nominal
 
 
-TABLES = {tables.label: tables for tables in (NCCL_2_30, RCCL_2_7)}
+def _tuned(label: str) -> LibraryTables:
+    """An RCCL tuned version's tables with tuning model 0 (RCCL's for an unknown node)."""
+    return for_node(LibraryTables(
+        label=label, source=f"AMD RCCL {rccl_tuning.VERSIONS[label]}, src/graph/tuning.cc "
+        "(baseLat, rcclTuningModel) and src/graph/rome_models.cc",
+        algorithms=("tree", "ring", "collnet-direct", "collnet-chain"),
+        base=_scaled(rccl_tuning.BASE_US, US), step={}, ll_max=None, ring_ll128=None,
+        tree_ll128=None, tree=None, nvls_tree=None, nvls_efficiency={}, tree_correction={},
+        ring_correction=None,
+        net_overhead={cpu: value * US for cpu, value in rccl_tuning.NET_OVERHEAD_US.items()},
+        cdna3_rules=rccl_tuning.CDNA3_RULES[label]), None)
+
+
+def for_node(tables: LibraryTables, node: rccl_tuning.NodeType | None) -> LibraryTables:
+    """An RCCL tuned version's ``tables`` with the tuning model of the known node type
+    ``node`` (:func:`.rccl_tuning.node_type`; None: model 0, RCCL's default): its per-step
+    latencies (s), bandwidth ratios and correction factors."""
+    model = rccl_tuning.MODELS[node.tuning if node is not None else 0]
+    what = (f"tuning model {model.index} ({node.entries}: {node.description})"
+            if node is not None else "tuning model 0 (the node matches no known type)")
+    return tables._replace(step=_scaled(model.step_us, US), bw_ratio=model.bw_ratio,
+                           tree_correction=model.tree_correction,
+                           ring_correction=model.ring_correction, tuning=what)
+
+
+RCCL_2_18, RCCL_2_20, RCCL_2_21 = (_tuned(label) for label in rccl_tuning.VERSIONS)
+
+TABLES = {tables.label: tables
+          for tables in (NCCL_2_30, RCCL_2_7, RCCL_2_18, RCCL_2_20, RCCL_2_21)}
 """Every transcribed version by label."""
 
 DEFAULT_TABLES = {"nccl": "nccl-2.30", "rccl": "rccl-2.7"}
