@@ -55,6 +55,12 @@ hardware latency of the hop) and the launch latency is the library's stated base
   nccl-tests' ring shift (rank r to r+1): S over the shift's thinnest pair inside a domain
   (B_up on a switched fabric), over one NIC across.
 
+**PXN** (:mod:`.nccl_pxn`): where NCCL relays a GPU's inter-node data through the GPU of
+the NIC's rail (ring steps and point-to-point across nodes), each inter-node step's hardware
+latency takes one more scale-up hop, and all-to-all's scale-up term carries the relayed
+part of the (N-g)/N S a GPU sends to other domains: ((g-1)/N + r (N-g)/N) S over B_up, r
+the fraction of peers reached through another GPU.
+
 RCCL has no NVLS and no PAT in the versions read; where its node's tuning model runs no
 LL128 (RCCL 2.18 and later, :func:`protocol_runs`), LL128 is not priced.
 """
@@ -68,6 +74,7 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.model.collectives.nccl_fabric import Fabric
+from icnperf.model.collectives.nccl_pxn import pxn_route
 from icnperf.model.collectives.nccl_tables import (GENERATIONS, NCCL_2_30, LibraryTables,
                                                    PROTOCOLS)
 
@@ -132,7 +139,8 @@ FORMULAS = {
     ("collnet", "allreduce"): "L0 + 2 a_up + a_net + max(2(g-1)/g S / B_up, S / B_net)",
     ("pat", "allgather"): "L0 + ceil(lg N) a_net + (N-1)/N S / B_net",
     ("pat", "reducescatter"): "L0 + ceil(lg N) a_net + (N-1)/N S / B_net",
-    ("p2p", "alltoall"): "L0 + a + max((g-1)/N S / (e B_up), g(N-g)/N S / (e B_net))",
+    ("p2p", "alltoall"): "L0 + a + max(((g-1)/N + r (N-g)/N) S / (e B_up),"
+                         " g(N-g)/N S / (e B_net)), r: PXN's relayed fraction",
     ("p2p", "sendrecv"): "L0 + a + S / (e B), B = the shift's thinnest pair in a domain"
                          " (B_up switched), one NIC across",
 }
@@ -285,11 +293,13 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
     ``operation`` on ``fabric``; the caller checks :func:`available` first."""
     f, N, n, g = fabric, fabric.ranks, fabric.domains, fabric.per_domain
     e = EFFICIENCY[protocol]
-    up_hw, net_hw = f.scaleup_latency, f.net_latency
+    relay = pxn_route(f, tables.pxn, operation, algorithm)
+    up_hw, net_hw = f.scaleup_latency, f.net_latency + relay.relay_latency
     a_up = step_latency(tables, f.link, algorithm, protocol, up_hw)
     a_net = step_latency(tables, "net", algorithm, protocol, net_hw)
     base = base_latency(tables, algorithm, protocol)
-    net_bw = f.net_bandwidth_of(algorithm, operation) if n > 1 else f.net_bandwidth
+    net_bw = (f.net_bandwidth_of(algorithm, operation, relay.rail_aligned) if n > 1
+              else f.net_bandwidth)
     ring_bw = f.scaleup_bandwidth if n == 1 else min(f.scaleup_bandwidth, net_bw)
     tree_net = 1.0 if n == 2 else 2.0
     if algorithm == "ring":
@@ -324,10 +334,11 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
         return Form(base + _lg(N) * a_net, (((N - 1) / N, net_bw, "GPU's NIC"),))
     if operation == "alltoall":
         hop = a_net if n > 1 else a_up
-        return Form(base + hop, (((g - 1) / N / e, f.scaleup_bandwidth, "GPU's scale-up link"),
+        up = (g - 1) / N + relay.relayed_fraction * (N - g) / N
+        return Form(base + hop, ((up / e, f.scaleup_bandwidth, "GPU's scale-up link"),
                                  (g * (N - g) / N / e, net_bw, "domain's NICs")))
     if n > 1:
-        slowdown = f.network(algorithm, operation).slowdown
+        slowdown = f.network(algorithm, operation, relay.rail_aligned).slowdown
         return Form(base + a_net, ((1 / e, min(f.shift_bandwidth, f.nic_bandwidth / slowdown),
                                     "one NIC"),))
     return Form(base + a_up, ((1 / e, f.shift_bandwidth, "the shift's thinnest pair"),))

@@ -20,6 +20,7 @@ from icnperf.model.collectives.nccl import (ALGORITHMS, FORMULAS, PROTOCOLS_OF, 
 from icnperf.model.collectives.nccl_choice import library_choice
 from icnperf.model.collectives.nccl_fabric import ccl_fabric, node_signature
 from icnperf.model.collectives.nccl_network import network_note
+from icnperf.model.collectives.nccl_pxn import pxn_route
 from icnperf.model.collectives.nccl_tables import for_node, tables_for
 from icnperf.model.collectives.rccl_tuning import node_type
 
@@ -80,11 +81,13 @@ def ccl_collective(machine, operation: str, node_counts, sizes, algorithm: str,
     text = algorithm.strip().lower()
     chosen = None if text in ("all", "auto", "best") else algorithm_key(text, library)
     rows = []
+    relayed = None
     for nodes in node_counts:
         fabric = ccl_fabric(machine, int(nodes), gpus_per_node)
+        relayed = relayed or _pxn_note(fabric, tables, operation)
         results = evaluate_all(fabric, tables, operation, sizes, library)
         routed = network_note(fabric, operation, dict.fromkeys(r.algorithm for r in results),
-                              nodes)
+                              nodes, tables.pxn)
         notes += [routed] if routed else []
         if chosen is not None:
             reason = available(chosen, operation, fabric, library)
@@ -117,7 +120,21 @@ def ccl_collective(machine, operation: str, node_counts, sizes, algorithm: str,
              " icnperf; best: icnperf's fastest; the pick column names each",
              "tree: NCCL's double binary tree between domains and a chain inside one; this "
              "is what --hierarchy means under NCCL"]
+    if relayed:
+        notes.append(relayed)
     return rows, notes
+
+
+def _pxn_note(fabric, tables, operation: str) -> str | None:
+    """The note of PXN where it relays this operation's inter-node steps on ``fabric``."""
+    algorithm = "p2p" if operation in ("alltoall", "sendrecv") else "ring"
+    relay = pxn_route(fabric, tables.pxn, operation, algorithm)
+    if not relay.applies:
+        return None
+    return (f"PXN ({algorithm} across domains): {relay.reason}, one more scale-up hop "
+            f"before the NIC ({relay.relay_latency * 1e6:.3g} us of node.scaleup_latency), "
+            "so the inter-node traffic " + ("stays on its rail" if relay.rail_aligned else
+                                            "stays on its rail where a relay is linked"))
 
 
 def closed_forms(machine, operation: str, nodes: int, library: str,

@@ -91,20 +91,24 @@ class Fabric(NamedTuple):
         """B_net: the NICs of one domain together (bytes/s per direction)."""
         return self.domain_nics * self.nic_bandwidth
 
-    def network(self, algorithm: str, operation: str):
+    def network(self, algorithm: str, operation: str, rail_aligned: bool | None = None):
         """The network term of ``algorithm``'s inter-domain flows on the machine's fat tree
-        (:func:`.nccl_network.network_term`: slowdown and level); slowdown 1 off trees. PXN
-        keeps all-to-all on the rails where the scale-up fabric is switched."""
+        (:func:`.nccl_network.network_term`: slowdown and level); slowdown 1 off trees.
+        All-to-all stays on the rails where PXN relays it (``rail_aligned``, from
+        :func:`.nccl_pxn.pxn_route`; not given: where the scale-up fabric is switched)."""
         from icnperf.model.collectives.nccl_network import cached_network_term, pattern_of
 
         pattern = pattern_of(algorithm, operation)
-        cross = pattern == "alltoall" and not self.switched
+        aligned = self.switched if rail_aligned is None else rail_aligned
+        cross = pattern == "alltoall" and not aligned
         return cached_network_term(self.tree, pattern, self.domains, self.domain_nodes,
                                    self.gpu_nic_indices, cross)
 
-    def net_bandwidth_of(self, algorithm: str, operation: str) -> float:
-        """B_net over the network's slowdown for ``algorithm`` (bytes/s per direction)."""
-        return self.net_bandwidth / self.network(algorithm, operation).slowdown
+    def net_bandwidth_of(self, algorithm: str, operation: str,
+                         rail_aligned: bool | None = None) -> float:
+        """B_net over the network's slowdown for ``algorithm`` (bytes/s per direction);
+        ``rail_aligned`` as :meth:`network`."""
+        return self.net_bandwidth / self.network(algorithm, operation, rail_aligned).slowdown
 
 
 def best_ring_bandwidth(pair_bandwidth, gpus: int) -> float:

@@ -55,6 +55,7 @@ from typing import NamedTuple
 import numpy as np
 
 from icnperf.errors import InputError
+from icnperf.model.collectives.nccl_pxn import pxn_route
 from icnperf.model.topology import tree_routing
 
 CROSS_RAIL_FLOWS = 1 << 22
@@ -385,15 +386,20 @@ def hop_counts(level: int) -> tuple[int, int]:
     return 2 * level - 1, 2 * level
 
 
-def network_note(fabric, operation: str, algorithms, nodes: int) -> str | None:
+def network_note(fabric, operation: str, algorithms, nodes: int,
+                 pxn_default: bool | None = None) -> str | None:
     """One line saying, for a communicator of ``nodes`` nodes on ``fabric`` (a
     nccl_fabric.Fabric), how high each algorithm's inter-domain flows climb and by how much
-    the busiest channel slows them; None off trees or on one domain."""
+    the busiest channel slows them; None off trees or on one domain. ``pxn_default``: the
+    library's PXN default, which decides whether all-to-all stays on its rails
+    (:func:`.nccl_pxn.pxn_route`); None: the fabric's own rule."""
     if fabric.tree is None or fabric.domains < 2:
         return None
     parts = []
     for algorithm in algorithms:
-        term = fabric.network(algorithm, operation)
+        aligned = (None if pxn_default is None else
+                   pxn_route(fabric, pxn_default, operation, algorithm).rail_aligned)
+        term = fabric.network(algorithm, operation, aligned)
         if pattern_of(algorithm, operation) is None:
             continue
         parts.append(f"{algorithm} to level {term.level}, channel/NIC "
