@@ -22,9 +22,12 @@ def test_where_nccl_relays():
     ring = pxn_route(two, True, "allreduce", "ring")
     assert ring.applies and ring.rail_aligned and ring.relay_latency == pytest.approx(2e-6)
     assert pxn_route(two, True, "sendrecv", "p2p").applies
-    # not: the tree sends from the NIC's own GPU; one node; RCCL's default off; NICs on the
-    # host's root complex (Perlmutter's path); one NIC for the whole node
-    assert not pxn_route(two, True, "allreduce", "tree").applies
+    # the balanced tree: the sends down to the children (half the inter-node steps) only
+    tree = pxn_route(two, True, "allreduce", "tree")
+    assert tree.applies and tree.relayed_steps == 0.5 and ring.relayed_steps == 1.0
+    # not: CollNet and PAT; one node; RCCL's default off; NICs on the host's root complex
+    # (Perlmutter's path); one NIC for the whole node
+    assert not pxn_route(two, True, "allreduce", "collnet").applies
     assert not pxn_route(_fabric("dgx-h100", 1), True, "allreduce", "ring").applies
     assert not pxn_route(two, False, "allreduce", "ring").applies
     assert not pxn_route(_fabric("perlmutter", 2), True, "alltoall", "p2p").applies
@@ -54,6 +57,11 @@ def test_the_forms_take_the_relay():
     assert 0 < h < 1e-6
     f = form(fabric, nccl, "allreduce", "ring", "LL")
     assert f.latency == pytest.approx(6.6e-6 + 28 * 3e-6 + 2 * (h + 3e-6))
+    # the tree with a 5 us hop: L0 6.8 + 2 (g - 1) = 14 chain steps x max(0.6, 5) + lg n = 1
+    # step up at max(5.0 stated, h) and 1 step down relayed at max(5.0, h + 5)
+    tree = _fabric("dgx-h100", 2, "node.scaleup_latency=5us")
+    f = form(tree, nccl, "allreduce", "tree", "LL")
+    assert f.latency == pytest.approx(6.8e-6 + 14 * 5e-6 + 5.0e-6 + (h + 5e-6))
     # NICs through the host: no relay, the stated 2.7 us bounds the step
     host = _fabric("dgx-h100", 2, "node.scaleup_latency=3us", "node.gpu_nic_path=cpu")
     f = form(host, nccl, "allreduce", "ring", "LL")

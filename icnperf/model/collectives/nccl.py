@@ -56,8 +56,9 @@ hardware latency of the hop) and the launch latency is the library's stated base
   (B_up on a switched fabric), over one NIC across.
 
 **PXN** (:mod:`.nccl_pxn`): where NCCL relays a GPU's inter-node data through the GPU of
-the NIC's rail (ring steps and point-to-point across nodes), each inter-node step's hardware
-latency takes one more scale-up hop, and all-to-all's scale-up term carries the relayed
+the NIC's rail (ring steps, the tree's sends down to its children, point-to-point across
+nodes), a relayed inter-node step's hardware latency takes one more scale-up hop (a_net is
+the mean over the steps), and all-to-all's scale-up term carries the relayed
 part of the (N-g)/N S a GPU sends to other domains: ((g-1)/N + r (N-g)/N) S over B_up, r
 the fraction of peers reached through another GPU.
 
@@ -294,9 +295,11 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
     f, N, n, g = fabric, fabric.ranks, fabric.domains, fabric.per_domain
     e = EFFICIENCY[protocol]
     relay = pxn_route(f, tables.pxn, operation, algorithm)
-    up_hw, net_hw = f.scaleup_latency, f.net_latency + relay.relay_latency
+    up_hw, net_hw = f.scaleup_latency, f.net_latency
     a_up = step_latency(tables, f.link, algorithm, protocol, up_hw)
-    a_net = step_latency(tables, "net", algorithm, protocol, net_hw)
+    a_net = ((1 - relay.relayed_steps) * step_latency(tables, "net", algorithm, protocol, net_hw)
+             + relay.relayed_steps * step_latency(tables, "net", algorithm, protocol,
+                                                  net_hw + relay.relay_latency))
     base = base_latency(tables, algorithm, protocol)
     net_bw = (f.net_bandwidth_of(algorithm, operation, relay.rail_aligned) if n > 1
               else f.net_bandwidth)

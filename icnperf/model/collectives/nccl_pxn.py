@@ -20,9 +20,13 @@ src/graph/search.cc; no code taken):
 * Ring: the search first looks for rings that enter and leave a node through the same NIC
   (NET n -> GPU a -> ... -> GPU x -> NET n); the last GPU x reaches NIC n, a's, over PXN.
   So each inter-node step of a ring whose node holds GPUs on more than one NIC is relayed.
-* Tree: NCCL's tree sends to and receives from the other nodes at the GPU the NIC is local
-  to (NET n -> GPU a -> ..., back to NET n from a): no relay. CollNet, NVLS-tree and PAT
-  (one GPU per node) are not relayed either.
+* Tree: NCCL's tree graph is a *balanced tree* (src/init.cc; search.cc counts half the
+  network bandwidth on each of the chain's first two GPUs): the parent is reached from the
+  chain's first GPU a, local to NIC n, the children from the second GPU b through the same
+  NIC n, so b's sends to the children go over PXN. PXN relays sends only (paths.cc: "only
+  enabling it in the GPU->NIC direction"), so of the tree's 2 lg n inter-node steps the lg n
+  of the broadcast down the tree are relayed, those of the reduction up are not. CollNet,
+  NVLS-tree and PAT (one GPU per node) are not relayed.
 
 The cost: one more scale-up hop before the NIC (``node.scaleup_latency``, hardware; the
 forms take max(stated, hardware) per step, so it shows only where the hardware path
@@ -41,15 +45,17 @@ NEAR_NIC_PATHS = ("pcie-switch", "gpu-attached", "c2c")
 
 class Pxn(NamedTuple):
     """Whether and how a collective's inter-node steps are relayed. ``relay_latency`` (s)
-    joins the hardware latency of each inter-node step; ``relayed_fraction`` is the part of
-    a GPU's inter-node bytes that first crosses its scale-up link (all-to-all); ``reason``
-    says why (not) in a phrase."""
+    joins the hardware latency of a relayed inter-node step, ``relayed_steps`` the fraction
+    of the inter-node steps relayed; ``relayed_fraction`` is the part of a GPU's inter-node
+    bytes that first crosses its scale-up link (all-to-all); ``reason`` says why (not) in a
+    phrase."""
 
     applies: bool
     reason: str
     relay_latency: float = 0.0
     relayed_fraction: float = 0.0
     rail_aligned: bool = False
+    relayed_steps: float = 0.0
 
 
 def _linked(fabric, a: int, b: int) -> bool:
@@ -72,7 +78,7 @@ def pxn_route(fabric, pxn_default: bool, operation: str, algorithm: str) -> Pxn:
         return Pxn(False, "PXN is off by default in this library")
     if fabric.domains == 1:
         return Pxn(False, "no inter-node step")
-    if algorithm not in ("ring", "p2p"):
+    if algorithm not in ("ring", "tree", "p2p"):
         return Pxn(False, f"{algorithm} sends across nodes from the NIC's own GPU")
     if len(set(fabric.gpu_nic_indices)) < 2:
         return Pxn(False, "the GPUs of a node share one NIC")
@@ -80,19 +86,24 @@ def pxn_route(fabric, pxn_default: bool, operation: str, algorithm: str) -> Pxn:
         return Pxn(False, f"the NIC is reached through the host ({fabric.nic_path})")
     hop = fabric.scaleup_latency
     gpus = len(fabric.gpu_nic_indices)
-    if algorithm == "ring":
+    if algorithm in ("ring", "tree"):
         if fabric.linked is not None and not fabric.linked:
             return Pxn(False, "no scale-up link to relay over")
-        return Pxn(True, "the ring leaves a node through its entry GPU's NIC", hop, 0.0, True)
+        if algorithm == "tree":
+            return Pxn(True, "the tree's second GPU sends to the children through the first "
+                       "GPU's NIC", hop, 0.0, True, 0.5)
+        return Pxn(True, "the ring leaves a node through its entry GPU's NIC", hop, 0.0, True,
+                   1.0)
     if operation == "sendrecv":
         last = gpus - 1
-        if fabric.gpu_nic_indices[last] == fabric.gpu_nic_indices[0] or not _linked(fabric, last, 0):
+        nics = fabric.gpu_nic_indices
+        if nics[last] == nics[0] or not _linked(fabric, last, 0):
             return Pxn(False, "the shift's sender is on its peer's rail or not linked to it")
-        return Pxn(True, "the shift's last GPU sends through GPU 0's NIC", hop, 1.0, True)
+        return Pxn(True, "the shift's last GPU sends through GPU 0's NIC", hop, 1.0, True, 1.0)
     relayed = max(len(_relays(fabric, g)) for g in range(gpus))
     off_rail = max(sum(fabric.gpu_nic_indices[d] != fabric.gpu_nic_indices[g] for d in range(gpus))
                    for g in range(gpus))
     if relayed == 0:
         return Pxn(False, "no GPU on another rail is linked to the sender")
     return Pxn(True, "messages to another rail go through that rail's GPU", hop,
-               relayed / gpus, relayed == off_rail)
+               relayed / gpus, relayed == off_rail, 1.0)
