@@ -85,7 +85,8 @@ def pxn_route(fabric, pxn_default: bool, operation: str, algorithm: str) -> Pxn:
     if fabric.nic_path not in NEAR_NIC_PATHS:
         return Pxn(False, f"the NIC is reached through the host ({fabric.nic_path})")
     hop = fabric.scaleup_latency
-    gpus = len(fabric.gpu_nic_indices)
+    nics = fabric.gpu_nic_indices
+    gpus = len(nics)
     if algorithm in ("ring", "tree"):
         if fabric.linked is not None and not fabric.linked:
             return Pxn(False, "no scale-up link to relay over")
@@ -96,13 +97,11 @@ def pxn_route(fabric, pxn_default: bool, operation: str, algorithm: str) -> Pxn:
                    1.0)
     if operation == "sendrecv":
         last = gpus - 1
-        nics = fabric.gpu_nic_indices
         if nics[last] == nics[0] or not _linked(fabric, last, 0):
             return Pxn(False, "the shift's sender is on its peer's rail or not linked to it")
         return Pxn(True, "the shift's last GPU sends through GPU 0's NIC", hop, 1.0, True, 1.0)
     relayed = max(len(_relays(fabric, g)) for g in range(gpus))
-    off_rail = max(sum(fabric.gpu_nic_indices[d] != fabric.gpu_nic_indices[g] for d in range(gpus))
-                   for g in range(gpus))
+    off_rail = max(sum(nics[d] != nics[g] for d in range(gpus)) for g in range(gpus))
     if relayed == 0:
         return Pxn(False, "no GPU on another rail is linked to the sender")
     return Pxn(True, "messages to another rail go through that rail's GPU", hop,
