@@ -59,6 +59,7 @@ CONTINUOUS: dict[str, str] = {
     "link_bandwidth": "bandwidth",
     "host_bandwidth": "bandwidth",
     "combine_time": "time-per-byte",
+    "step_overhead": "time",
 }
 """Formula parameters that get an elasticity, and their kind: times and γ enter T with a
 positive sign (ε ≥ 0), bandwidths as bytes / B (ε ≤ 0)."""
@@ -74,6 +75,7 @@ _KEYS = {
     "collective_store_and_forward": "network.collective_switching",
     "store_and_forward": "network.switching",
     "combine_time": "(collective_parameters combine_time)",
+    "step_overhead": "software.mpi_step_overhead",
 }
 
 

@@ -267,6 +267,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
          "published one-way latency of a small SHMEM put between two neighbouring nodes"),
         ("mpi_overhead", "time",
          "software time MPI adds per message on top of the network path (send + receive)"),
+        ("mpi_step_overhead", "time",
+         "software time an MPI collective adds per step of a point-to-point algorithm, "
+         "beyond its messages' mpi_overhead (absent: 0)"),
         ("shmem_overhead", "time",
          "software time SHMEM adds per message on top of the network path"),
         ("gpu_buffer_path", "choice",

@@ -5,8 +5,10 @@ Model (the flow-level model of SimGrid's CM02, Velho & Legrand 2009, and of Bert
 Gallager's max-min fairness, Data Networks §6.5.2): a message of m payload bytes is W(m)
 wire bytes (network.wire_bytes: payload plus header flits). Released at time t0, it first
 waits its path latency (software overhead O, injection, h + 1 routers, h links, ejection:
-network.path_latency + O) and then sends its W bytes through every resource of its route
-at a common rate; at every instant the rates are the max-min fair allocation
+network.path_latency + O, plus ``step_overhead`` O_step when the machine sets
+software.mpi_step_overhead: each message of a chain of dependent messages is one step, as
+a synchronous step charges it) and then sends its W bytes through every resource of its
+route at a common rate; at every instant the rates are the max-min fair allocation
 (progressive filling) over
 
 * each router-router channel of its route (capacity B_link; a random-routed fat tree's
@@ -164,7 +166,8 @@ def flow_times(layout: Layout, src, dst, payload, params, *, release=None, after
     from icnperf.model.topology import tree_routing
 
     hops = _cached_hops(layout, src, dst, tree_routing)
-    latency = params.get("software_overhead", 0) + np.asarray(network.path_latency(
+    software = params.get("software_overhead", 0) + params.get("step_overhead", 0)
+    latency = software + np.asarray(network.path_latency(
         hops, injection_latency=params["injection_latency"],
         ejection_latency=params["ejection_latency"], router_latency=params["router_latency"],
         link_latency=params["link_latency"]), dtype=float)

@@ -200,7 +200,10 @@ def assumptions(operation: str, algorithm: str, layout: Layout, params: dict, ap
         notes.append(f"software: {api.upper()} overhead software.{api}_overhead per "
                      "point-to-point message (send + receive)"
                      + ("; the hardware collective call pays it once"
-                        if algorithm == "hw-tree" else ""))
+                        if algorithm == "hw-tree" else "")
+                     + (f"; plus {params['step_overhead']:g} s per step "
+                        "(software.mpi_step_overhead)"
+                        if params.get("step_overhead") and algorithm != "hw-tree" else ""))
     limit = params.get("eager_limit")
     notes.append("point-to-point switching: "
                  + ("store-and-forward" if params.get("store_and_forward") else "cut-through")

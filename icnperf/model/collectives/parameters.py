@@ -30,6 +30,11 @@ ELEMENT_SIZE = 8.0
 (MPI_DOUBLE). MPI libraries split vectors and count elements in whole elements."""
 
 
+STEP_OVERHEAD_KEY = "software.mpi_step_overhead"
+"""The machine key of the per-step cost of an MPI collective beyond its messages' overhead
+(docs/mpi-algorithms.md, "A step against half a ping-pong")."""
+
+
 def collective_parameters(machine, api: str = "mpi", *, combine_time: float = 0.0,
                           element_size: float = ELEMENT_SIZE) -> dict:
     """network.machine_parameters plus the collective ones: ``combine_time`` (γ, seconds per
@@ -42,7 +47,9 @@ def collective_parameters(machine, api: str = "mpi", *, combine_time: float = 0.
     (:func:`collective_hardware`) and ``collective_credits`` = 0 (no Angara reduce credits)
     and, for switch aggregation, ``aggregation_payload`` and ``aggregation_window`` (absent:
     1);
-    ``eager_limit`` (bytes) when the machine sets software.eager_limit."""
+    ``eager_limit`` (bytes) when the machine sets software.eager_limit; ``step_overhead``
+    (seconds per step of a point-to-point algorithm, :data:`STEP_OVERHEAD_KEY`) when api is
+    ``mpi`` and the machine sets it (absent: not in the dict, and the formulas charge 0)."""
     params = network.machine_parameters(machine, api)
     if not (math.isfinite(combine_time) and combine_time >= 0):
         raise InputError(f"combine_time must be finite and >= 0, not {combine_time!r}")
@@ -53,6 +60,9 @@ def collective_parameters(machine, api: str = "mpi", *, combine_time: float = 0.
     eager = machine.get("software.eager_limit")
     if eager is not None:
         params["eager_limit"] = eager
+    step = machine.get(STEP_OVERHEAD_KEY) if api == "mpi" else None
+    if step is not None:
+        params["step_overhead"] = step
     trees = machine.get("network.collective_trees")
     hardware = collective_hardware(machine)
     if hardware is not None:
@@ -85,10 +95,11 @@ def collective_hardware(machine) -> str | None:
 
 
 def symbolic_collective_parameters() -> dict:
-    """network.symbolic_parameters plus γ (combine_time), s_c (collective
-    store-and-forward, 0 or 1) and N_t (collective trees); imports SymPy."""
+    """network.symbolic_parameters plus γ (combine_time), O_step (step_overhead), s_c
+    (collective store-and-forward, 0 or 1) and N_t (collective trees); imports SymPy."""
     params = network.symbolic_parameters()
     params["combine_time"] = ops.symbols("gamma")
+    params["step_overhead"] = ops.symbols("O_step")
     params["collective_store_and_forward"] = ops.symbols("s_c", integer=True)
     params["collective_trees"] = ops.symbols("N_t", positive=True, integer=True)
     return params

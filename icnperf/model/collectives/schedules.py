@@ -404,11 +404,11 @@ def intra_node_time(m, *, host_bandwidth, software_overhead=0):
 def schedule_time(m, steps, *, flit_size, packet_max_flits, packet_header_flits,
                   injection_latency, ejection_latency, router_latency, link_latency,
                   link_bandwidth, host_bandwidth, software_overhead=0, store_and_forward=0,
-                  combine_time=0, element_size=None):
+                  combine_time=0, element_size=None, step_overhead=0):
     """Time of a step schedule (s):
 
         T = Σ_steps count · [ max(T(f·m, h; B_link / c, B_host / a), T_intra(f·m))
-                              + γ · f·m  (if the step combines) ]
+                              + γ · f·m  (if the step combines) + O_step ]
 
     T = network.latency (software overhead, injection, h + 1 routers, h links, ejection,
     serialization); f = the step's fraction of m, h its hops, c its channel load: the c
@@ -425,6 +425,10 @@ def schedule_time(m, steps, *, flit_size, packet_max_flits, packet_header_flits,
     shared between the two kinds is charged within each kind only (exact when the others
     carry no elements). Without ``Step.last`` the largest size takes the whole step's
     traffic.
+    O_step = ``step_overhead``: the library's software time per step beyond its messages'
+    overhead O (software.mpi_step_overhead, absent 0), charged to every step, which is
+    LogGP's exchange step when O_step = 0 (docs/mpi-algorithms.md, "A step against half a
+    ping-pong"; network.loggp_view.exchange_step).
     Steps are synchronous: a step starts when the previous one has ended everywhere
     (Thakur et al.'s model). On a full crossbar (h = 1, c = 1) with a linear T(n) = α + nβ
     this is exactly Thakur et al.'s α-β-γ form of the algorithm, α = T(0, 1) and β its
@@ -465,5 +469,5 @@ def schedule_time(m, steps, *, flit_size, packet_max_flits, packet_header_flits,
             time = timed(_times(m, step.fraction), *traffic)
         if time is None:
             continue
-        total = total + step.count * time
+        total = total + step.count * (time + step_overhead)
     return total

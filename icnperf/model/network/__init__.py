@@ -50,7 +50,8 @@ write ``from icnperf.model import network`` and ``network.<name>``:
 * ``bandwidth``: ping-pong and streaming bandwidth, message rate and its bound V/L;
 * ``contention``: M/D/1 queueing under background load, router efficiency, saturation, and
   processes sharing a node's adapter;
-* ``loggp_view``: :class:`LogGP`, :func:`loggp`, :func:`loggp_time`, :func:`from_loggp`;
+* ``loggp_view``: :class:`LogGP`, :func:`loggp`, :func:`loggp_time`, :func:`from_loggp`,
+  :func:`exchange_step`, :func:`half_ping_pong`;
 * ``node``: a node's processes spread over its NICs (:func:`processes_per_nic`,
   :func:`node_injection_bandwidth`, :func:`nics_per_node`) and messages inside a node
   through shared memory (:func:`shared_memory_time`, :func:`shared_memory_parameters`);
@@ -101,7 +102,9 @@ from icnperf.model.network.gpu import (
 )
 from icnperf.model.network.loggp_view import (
     LogGP,
+    exchange_step,
     from_loggp,
+    half_ping_pong,
     loggp,
     loggp_time,
 )
@@ -174,7 +177,9 @@ __all__ = [
     "bind",
     "channel_utilisation",
     "flits",
+    "exchange_step",
     "from_loggp",
+    "half_ping_pong",
     "hardware_latency",
     "intra_node_table",
     "largest_packet_flits",
