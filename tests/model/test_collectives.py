@@ -524,7 +524,9 @@ def test_4d_gains_less_than_3d_at_equal_size():
 
 @pytest.mark.slow
 def test_sympy_agrees_with_numpy_on_every_formula():
-    params = C.collective_parameters(load_machine("angara-4d"), "mpi", combine_time=2e-10)
+    # with a per-step cost set, so that its symbol O_step is checked too
+    machine = load_machine("angara-4d").with_overrides(["software.mpi_step_overhead=300ns"])
+    params = C.collective_parameters(machine, "mpi", combine_time=2e-10)
     symbols = C.symbolic_collective_parameters()
     # exact substitution (the floats' binary values as rationals): a Float coefficient
     # such as 1/12 rounded would move ceiling(m/(12 f)) across an integer
