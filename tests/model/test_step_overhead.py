@@ -100,6 +100,39 @@ def test_the_step_cost_is_thakurs_alpha_raised_by_it(p):
         assert with_step - without == pytest.approx(steps * STEP, rel=1e-9), algorithm
 
 
+# --- a core receiving several messages in one step (LogGP's o_recv in series) ------------
+
+
+@pytest.mark.parametrize("p, total_ns", [(2, 771.25), (4, 1273.75), (8, 2278.75)])
+def test_the_root_of_a_linear_reduce_takes_its_messages_one_after_another(p, total_ns):
+    # P - 1 one-byte messages from distinct ranks, all released at 0: each waits O + the
+    # 1-hop path = 500 + 170 = 770 ns, then shares the root's 1 GB/s host interface with
+    # the other P - 2 (P - 1 ns for its byte); the root receives them one after another,
+    # o = O/2 = 250 ns each after the first: 770 + (P - 1) + (P - 2) 250 ns, then
+    # (P - 1) γ = 0.25 ns each of combining. LogGP: o_s + L + (P - 1) o_r, L the 1-byte 271.
+    got = C.evaluate("reduce", "linear", 1.0, C.Layout.crossbar(p), LINEAR)
+    assert 770 + (p - 1) + (p - 2) * 250 + (p - 1) * 0.25 == pytest.approx(total_ns)
+    assert float(got) == pytest.approx(total_ns * NS, rel=1e-12)
+
+
+def test_a_linear_all_to_all_rank_receives_after_posting_its_sends():
+    # 3 ranks, 1-byte blocks: rank r posts its sends to the other two at 0 and 250 ns (o_s
+    # each, in rank order). Arrivals (770 ns after release, 1 ns a byte, 2 ns when two
+    # share a host): rank 0 gets both at 772 (bytes in at 522 after its o_r), rank 1 at
+    # 771 and 1021, rank 2 both at 1022. A core is free once its last send is posted, 500
+    # ns, then takes one receive per 250 ns: rank 0 done at 772, 1022; rank 1 771, 1021;
+    # rank 2 1022, 1272.
+    got = C.evaluate("alltoall", "linear", 3.0, C.Layout.crossbar(3), LINEAR)
+    assert float(got) == pytest.approx(1272 * NS, rel=1e-12)
+
+
+def test_receiving_one_message_is_unchanged():
+    # a linear broadcast's ranks receive one message each: the root's third send is posted
+    # at 2 o = 500 ns and ends at 500 + 770 + 1 ns, as before the receive series
+    got = C.evaluate("broadcast", "linear", 1.0, C.Layout.crossbar(4), LINEAR)
+    assert float(got) == pytest.approx(1271 * NS, rel=1e-12)
+
+
 # --- on a machine -----------------------------------------------------------------------
 
 

@@ -21,7 +21,9 @@ route at a common rate; at every instant the rates are the max-min fair allocati
 A flow ends when its W bytes are through; with ``after`` a flow is released when another
 ends (an eager send leaving as soon as its sender has the data). A host posts its own
 messages one after another: its j-th message of a set (in the order given, j = 0, 1, ..)
-is released j·O/2 late, the sending half of the overhead (LogGP's o; Culler et al. 1993). Dragonflies and megaflies
+is released j·O/2 late, the sending half of the overhead (LogGP's o; Culler et al. 1993),
+and it takes in the messages it receives one after another, O/2 each, after its own sends
+of the set are posted (:func:`received_in_series`). Dragonflies and megaflies
 are mapped with their endpoint channels and hosts only (their router channels have no
 per-flow routes here). Numeric only; cut-through only. Exact for the model as stated: the
 allocation is recomputed at every release, start and end.
@@ -215,7 +217,38 @@ def flow_times(layout: Layout, src, dst, payload, params, *, release=None, after
         for i in np.flatnonzero(ending):
             waiting = after == i
             start[waiting] = now + latency[waiting]
-    return end
+    posted = np.where(after < 0, release, -np.inf)
+    return received_in_series(end, src, dst, posted, params.get("software_overhead", 0) / 2)
+
+
+def received_in_series(end, src, dst, posted, o):
+    """End times (s) once each host's core takes in its messages one after another (LogGP's
+    o_recv per message, Culler et al. 1993; the core's sends and receives in series, as
+    LogGOPSim simulates them, Hoefler, Schneider, Lumsdaine 2010).
+
+    ``end[i]`` is flow i's end with the receive overhead o charged once in its latency;
+    its bytes are in by a_i = end[i] - o. The host dst[i] receives its flows in order of
+    arrival: done_i = max(a_i, free) + o, ``free`` the end of the previous receive, at first
+    the end of the host's own sends posted in this set at given times (``posted[i]`` of the
+    flows it sources, -inf for a send released by another flow's end: one that waits for
+    its receive): max(posted) + o. A host receiving one message is unchanged (a linear
+    broadcast, the eager binomial broadcast); the root of a linear reduce of n messages
+    arriving together finishes (n - 1)·o later; a linear all-to-all's rank takes its
+    P - 1 messages after posting its P - 1 sends.
+    """
+    end = np.asarray(end, dtype=float)
+    if o == 0 or end.size == 0:
+        return end
+    out = end.copy()
+    free: dict[int, float] = {}
+    for host, time in zip(np.asarray(src).tolist(), np.asarray(posted, dtype=float).tolist()):
+        free[host] = max(free.get(host, -np.inf), time + o)
+    arrival = end - o
+    for i in np.lexsort((arrival, dst)).tolist():
+        host = int(dst[i])
+        out[i] = max(arrival[i], free.get(host, -np.inf)) + o
+        free[host] = out[i]
+    return out
 
 
 def _hops(layout: Layout, src, dst, tree_routing):

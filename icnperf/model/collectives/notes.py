@@ -212,7 +212,9 @@ def assumptions(operation: str, algorithm: str, layout: Layout, params: dict, ap
     if algorithm in ("linear", "reduce-bcast"):
         notes.append("flows: the messages sent at once are timed as fluid flows sharing every "
                      "channel and host interface max-min fairly, each after its path latency "
-                     "(collectives.fluid); the step ends with its last flow")
+                     "(collectives.fluid); a host posts its sends and takes in its "
+                     "messages one after another, half the software overhead each (LogGP's "
+                     "o); the step ends with its last flow")
     if limit is not None and algorithm in ("binomial", "reduce-bcast") and operation in (
             "broadcast", "allreduce"):
         notes.append("eager broadcast: at m <= eager_limit every rank's binomial sends leave "
