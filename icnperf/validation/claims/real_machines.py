@@ -291,9 +291,11 @@ all-reduce, whose value was not printed, stays predicted."""
 PIZ_DAINT_COLLECTIVE_OPEN = (
     "the measured references imply 2.3 us (6 nodes) and 3.4 us (16 nodes) per synchronous "
     "step where the model charges one calibrated 1.3 us message plus its routers; ruled "
-    "out: placement (spread over groups gives 7.2 us at 16 nodes, still 1.9x low); "
-    "suspected, not modelled: the software path of a blocking collective step, per-step "
-    "skew growing with P, and Cray MPICH rules other than MPICH's (docs/real-machines.md)")
+    "out: placement (spread over groups gives 7.2 us at 16 nodes, still 1.9x low), and a "
+    "per-step software cost constant in P as the whole cause (software.mpi_step_overhead, "
+    "unset: the 1.0 us a step the 6-node reference implies leaves 16 nodes 31 % and the "
+    "all-to-all 53 % short); suspected, not modelled: per-step skew growing with P, and "
+    "Cray MPICH rules other than MPICH's (docs/real-machines.md)")
 """Why the Piz Daint collective claims are open: what the misses look like, what was ruled
 out and what is suspected. Written after the results were seen (the band was not); their
 open tolerance, 80 %, is the largest miss then seen (72.3 %) with a margin: a model that
