@@ -206,3 +206,20 @@ def test_the_key_reads_with_its_unit_and_refuses_a_negative_time():
     assert _lumi("250ns").get("software.mpi_step_overhead") == pytest.approx(250 * NS)
     with pytest.raises(InputError, match="mpi_step_overhead"):
         _lumi("-1us")
+
+
+def test_a_calibrated_step_cost_keeps_its_band_through_toml():
+    from icnperf.data.machine import parse_machine
+
+    machine = parse_machine(
+        _lumi().to_toml().replace("[software]\n", "[software]\n"
+                                  'mpi_step_overhead.value = "1 us"\n'
+                                  'mpi_step_overhead.source = "calibrated: a what-if"\n'
+                                  'mpi_step_overhead.kind = "calibrated"\n'
+                                  'mpi_step_overhead.uncertainty = "0.25 us"\n', 1),
+        default_name="lumi")
+    spread = machine.spread("software.mpi_step_overhead")
+    assert machine.get("software.mpi_step_overhead") == pytest.approx(1 * US)
+    assert (spread.kind, spread.form) == ("calibrated", "absolute")
+    assert spread.amount == pytest.approx(0.25 * US)
+    assert parse_machine(machine.to_toml(), default_name="lumi") == machine
