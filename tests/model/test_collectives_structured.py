@@ -162,3 +162,40 @@ def _assert_rank_traffic_routed(layout, radices, src, dst) -> None:
     hops, load = dor_traffic(radices, a[inter], b[inter], layout.ring_ties)
     assert layout.rank_traffic(src, dst) == (hops, max(load, host), host,
                                              bool((~inter).any()))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_rank_shifts_counted_line_by_line_equal_the_mapper(data):
+    """structured.shifted_traffic: rank shifts over drawn sets of sources, several ranks a
+    node (offsets that split a node's ranks over two node shifts, and offsets within a
+    node), both tie rules: the same (hops, load, host, intra) as Layout.rank_traffic of
+    the explicit messages."""
+    radices = data.draw(st.lists(st.integers(2, 6), min_size=1, max_size=3).filter(
+        lambda k: math.prod(k) <= 120))
+    layout = Layout.torus(radices).routed(data.draw(st.sampled_from(["plus", "split"])))
+    layout = layout.placed(data.draw(st.integers(1, 4)))
+    p = layout.ranks
+    shifts, src, dst = [], [], []
+    for _ in range(data.draw(st.integers(1, 4))):
+        offset = data.draw(st.integers(-p, p))
+        chosen = np.array(data.draw(st.lists(st.booleans(), min_size=p, max_size=p)))
+        sources = np.flatnonzero(chosen)
+        shifts.append((offset, sources))
+        src.append(sources)
+        dst.append((sources + offset) % p)
+    src, dst = np.concatenate(src), np.concatenate(dst)
+    assert structured.shifted_traffic(layout, shifts) == layout.rank_traffic(src, dst)
+
+
+def test_rank_shifts_need_a_whole_linear_torus():
+    import pytest
+
+    from icnperf.errors import InputError
+
+    for layout in (Layout.torus((4, 4)).placed(1, "random"), Layout(10, (4, 4)),
+                   Layout.crossbar(8)):
+        assert not structured.counts_shifts(layout)
+        with pytest.raises(InputError, match="counted on a torus the job fills"):
+            structured.shifted_traffic(layout, [(1, np.arange(4))])
+    assert structured.shifted_traffic(Layout.torus((4, 4)).placed(2), []) == (0, 0, 0, False)

@@ -50,6 +50,7 @@ from icnperf.model.collectives import Step, structured
 
 __all__ = ["MAX_ALLTOALL_MESSAGES", "CommunicationTerm", "Mapping", "aligned_halo",
            "byte_count", "collective_term", "halo_grid", "halo_mapping", "halo_pairs",
+           "halo_shifts",
            "message_term", "p2p_mapping", "p2p_pairs"]
 
 MAX_ALLTOALL_MESSAGES = 2**22
@@ -182,11 +183,44 @@ def _mapped(layout, src, dst, messages: int) -> Mapping:
 def halo_mapping(layout, grid: tuple[int, ...], periodic: bool, axes) -> Mapping:
     """The halo's messages (:func:`halo_pairs`) on ``layout`` (placed with the ranks'
     processes per node); cached, the sizes do not enter. A halo aligned with the torus
-    (:func:`aligned_halo`) in closed form, any other mapped message by message."""
+    (:func:`aligned_halo`) in closed form; on a torus the job fills, nodes placed
+    linearly, as rank shifts counted line by line (:func:`halo_shifts`,
+    collectives.structured.shifted_traffic, exact); any other mapped message by message."""
     aligned = aligned_halo(layout, grid, periodic, axes)
     if aligned is not None:
         return aligned
+    if structured.counts_shifts(layout) and math.prod(grid) == layout.ranks:
+        shifts, messages = halo_shifts(grid, periodic, axes)
+        if not shifts or messages == 0:
+            return Mapping(0, 0, 0, False, 0)
+        return Mapping(*structured.shifted_traffic(layout, shifts), messages)
     return _mapped(layout, *halo_pairs(grid, periodic, axes))
+
+
+def halo_shifts(grid: tuple[int, ...], periodic: bool, axes=None):
+    """The messages of :func:`halo_pairs` as rank shifts: (a list of (offset, sources),
+    most messages per rank), every rank of ``sources`` sending to rank + offset mod P
+    (collectives.structured.shifted_traffic). Per chosen axis of size > 1 and direction,
+    the ranks off the edge shift by ± the axis' stride and, periodic, those on it by
+    ∓ (size - 1) strides. An interior rank of every axis sends the most: 2 per axis, 1 per
+    axis of size 2 without wrap."""
+    total = math.prod(grid)
+    ranks = np.arange(total, dtype=np.int64)
+    strides = np.cumprod((1, *grid[:-1]))
+    shifts, messages = [], 0
+    for axis in (range(len(grid)) if axes is None else axes):
+        size = int(grid[axis])
+        if size == 1:
+            continue
+        stride = int(strides[axis])
+        coord = (ranks // stride) % size
+        messages += 2 if periodic else min(2, size - 1)
+        for step in (1, -1):
+            edge = coord == (size - 1 if step == 1 else 0)
+            shifts.append((step * stride, ranks[~edge]))
+            if periodic:
+                shifts.append((step * stride - step * size * stride, ranks[edge]))
+    return shifts, messages
 
 
 def aligned_halo(layout, grid: tuple[int, ...], periodic: bool, axes) -> Mapping | None:

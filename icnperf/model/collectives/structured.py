@@ -16,10 +16,15 @@ Closed forms (model.topology.torus.patterns, exact, vectorised over shifts and m
   node (dragonfly.dragonfly_alltoall_traffic, the same ppn^2 scaling);
 * on a full crossbar with one process per node: one hop, no shared channel.
 
-Elsewhere (random or spread placement, several processes per node for shift and XOR, a
-job on part of a torus, fat trees, megaflies and generalized dragonflies) the messages are built and mapped as
-before, which costs O(ranks) per shift or mask and O(ranks^2) for the all-to-all
-(model/budget charges it; a skeleton's all-to-all is refused there beyond
+Counted line by line (model.topology.torus.shifts, exact, O(nodes) per shift): rank shifts
+restricted to any sets of sources (:func:`shifted_traffic`: a halo on a process grid that is
+not the torus's own; :func:`shift_traffic` with several processes per node) on a torus the
+job fills, linearly placed.
+
+Elsewhere (random or spread placement, several processes per node for XOR, a job on
+part of a torus, fat trees, megaflies and generalized dragonflies) the messages are built
+and mapped as before, which costs O(ranks) per shift or mask and O(ranks^2) for the
+all-to-all (model/budget charges it; a skeleton's all-to-all is refused there beyond
 apps.patterns.MAX_ALLTOALL_MESSAGES).
 """
 
@@ -29,9 +34,11 @@ import math
 
 import numpy as np
 
+from icnperf.errors import InputError
 from icnperf.model.collectives.layout import Layout
 from icnperf.model.topology.dragonfly import dragonfly_alltoall_traffic
 from icnperf.model.topology.torus import patterns
+from icnperf.model.topology.torus.shifts import ChannelLoads
 
 
 def _whole_torus(layout: Layout) -> bool:
@@ -64,6 +71,8 @@ def shift_traffic(layout: Layout, shifts) -> list[tuple[int, int, int, bool]]:
     if _crossbar(layout):
         return [(1, 1, 1, False)] * len(shifts)
     ranks = np.arange(p, dtype=np.int64)
+    if counts_shifts(layout):
+        return [shifted_traffic(layout, [(d, ranks)]) for d in shifts.tolist()]
     return [layout.rank_traffic(ranks, (ranks + d) % p) for d in shifts.tolist()]
 
 
@@ -121,3 +130,61 @@ def counts_steps_in_structure(layout: Layout) -> bool:
     full crossbar, one process per node, placed linearly. There the pairwise algorithms'
     P - 1 steps cost O(P) in all, not O(P^2), and need no rank limit."""
     return _closed_torus(layout) or _crossbar(layout)
+
+
+def counts_shifts(layout: Layout) -> bool:
+    """Whether :func:`shifted_traffic` counts ``layout``: a torus the job fills, nodes
+    placed linearly, any processes per node."""
+    return _whole_torus(layout) and layout.placement == "linear"
+
+
+def shifted_traffic(layout: Layout, shifts) -> tuple[int, int, int, bool]:
+    """Layout.rank_traffic of the messages of ``shifts``, pairs (offset, sources): every
+    rank r of ``sources`` (an array of ranks) sends one message to (r + offset) mod P, all
+    at once, on a layout where :func:`counts_shifts` holds (InputError otherwise).
+
+    Rank r = ppn·n + i sits on node n, so with offset = ppn·a + b (0 <= b < ppn) its
+    message goes to node n + a when i + b < ppn and to n + a + 1 otherwise: a rank shift
+    is at most two node shifts. The node shifts of every rank shift with one node offset
+    are summed into one weight per node and counted line by line
+    (torus.shifts.ChannelLoads); a node offset of 0 is a message within a node. Each
+    node's adapter carries the weights it sends and, shifted by the offset, those it
+    receives."""
+    if not counts_shifts(layout):
+        raise InputError(f"rank shifts are counted on a torus the job fills, nodes placed "
+                         f"linearly, not on {layout.text} with {layout.placement} placement")
+    ppn, nodes = layout.processes_per_node, layout.endpoints
+    weights: dict[int, np.ndarray] = {}
+    intra = sending = False
+    for offset, sources in shifts:
+        sources = np.asarray(sources, dtype=np.int64)
+        if sources.size == 0:
+            continue
+        sending = True
+        whole, rest = divmod(int(offset), ppn)
+        node = sources // ppn
+        over = sources % ppn >= ppn - rest
+        for step, chosen in ((whole, node[~over]), (whole + 1, node[over])):
+            step %= nodes
+            if chosen.size == 0:
+                continue
+            if step == 0:
+                intra = True
+                continue
+            counted = np.bincount(chosen, minlength=nodes)
+            weights[step] = weights[step] + counted if step in weights else counted
+    if not sending:
+        return (0, 0, 0, False)
+    channels = ChannelLoads(layout.radices, layout.ring_ties or "plus")
+    out = np.zeros(nodes, dtype=np.int64)
+    into = np.zeros(nodes, dtype=np.int64)
+    for step, counted in weights.items():
+        channels.add_shift(step, counted)
+        out += counted
+        into += np.roll(counted, step)
+    if layout.is_default_placement:
+        return channels.hops, max(channels.load, 1), 1, False
+    if not weights:
+        return (0, 0, 0, intra)
+    host = max(int(out.max()), int(into.max()))
+    return channels.hops, max(channels.load, host), host, intra
