@@ -469,8 +469,13 @@ class Layout:
         if self.is_default_placement and self.rails == 1:
             hops, load = self.traffic(sources, destinations)
             return hops, max(load, 1), 1, False
-        ends = self.rank_endpoints()
-        src, dst = ends[sources], ends[destinations]
+        if self.placement == "linear" and self.rails == 1:
+            # rank r on node r // ppn, node i on endpoint i: no table of every rank
+            src = sources // self.processes_per_node
+            dst = destinations // self.processes_per_node
+        else:
+            ends = self.rank_endpoints()
+            src, dst = ends[sources], ends[destinations]
         inter = src // self.rails != dst // self.rails
         intra = bool((~inter).any())
         if not inter.any():

@@ -196,8 +196,9 @@ def _exchange(rounds, actual, p2, mask, fraction, combine, blocks=0, last=None,
         # no fold (P a power of two): survivor s is rank s, every rank exchanges with r ^ mask
         rounds.add_pattern(fraction, combine, "xor", [mask])
         return
-    new = np.arange(p2, dtype=np.int64)
-    rounds.add(fraction, combine, actual[new], actual[new ^ mask], blocks=blocks, last=last,
+    # survivor s is rank actual[s]; its partner s ^ mask
+    partner = np.arange(p2, dtype=np.int64) ^ mask
+    rounds.add(fraction, combine, actual, actual[partner], blocks=blocks, last=last,
                key=(("exchange", rounds.ranks, mask), last_name))
 
 

@@ -96,26 +96,36 @@ def spanning_tree_fanout(radices) -> int:
 def _forward_loads(lines: int, k: int, line, start, length, counts=None) -> int:
     """Largest number of segments over one channel: segments on ``lines`` rings of radix k,
     each from ring position ``start`` over ``length`` (< k) consecutive + channels (channel
-    p joins p and p+1 mod k). A difference array over two turns of each ring handles wrap;
-    every ring's differences sum to zero, so one running sum over all rings in a row is
-    each ring's own. With few segments for the rings, the segments' ends are sorted
-    instead (a wrapping segment cut in two at position k). ``counts``: how many messages
-    each segment stands for (None: one each)."""
+    p joins p and p+1 mod k). A difference array with k + 1 cells a ring: a segment opens
+    at its start and closes at its end, or, when it wraps, at its end - k, the ring's cell
+    0 opening and cell k closing once more for it; every ring's differences sum to zero by
+    cell k, so one running sum over all rings in a row is each ring's own (cell k holds 0,
+    never more than the largest load). With few segments for the rings, the segments' ends
+    are sorted instead. ``counts``: how many messages each segment stands for (None: one
+    each)."""
     if len(start) == 0:
         return 0
     if 8 * len(start) < lines * k:
         return _sparse_forward_loads(k, line, start, length, counts)
-    width = 2 * k
-    first = line * width + start
+    width = k + 1
+    base = np.asarray(line, dtype=np.int64) * width
+    end = start + length
+    wraps = end > k
+    opens = base + start
+    closes = base + np.where(wraps, end - k, end)
     size = lines * width
-    if counts is None:
-        delta = (np.bincount(first, minlength=size)
-                 - np.bincount(first + length, minlength=size))
-    else:
-        delta = (np.bincount(first, weights=counts, minlength=size)
-                 - np.bincount(first + length, weights=counts, minlength=size))
-    running = np.cumsum(delta).reshape(lines, width)
-    return int(round(float(np.max(running[:, :k] + running[:, k:]))))
+    # with counts, NumPy counts in floats: whole numbers below 2^53, exact; the running
+    # sum is taken in integers (several times faster than in floats)
+    weights = None if counts is None else np.asarray(counts, dtype=np.float64)
+    delta = (np.bincount(opens, weights=weights, minlength=size)
+             - np.bincount(closes, weights=weights, minlength=size)).astype(np.int64)
+    if wraps.any():
+        wrapped = np.bincount(line[wraps], weights=None if weights is None else weights[wraps],
+                              minlength=lines).astype(np.int64)
+        cells = delta.reshape(lines, width)
+        cells[:, 0] += wrapped
+        cells[:, k] -= wrapped
+    return int(np.cumsum(delta).max())
 
 
 def _sparse_forward_loads(k: int, line, start, length, counts=None) -> int:
@@ -179,9 +189,16 @@ def dor_traffic(radices, sources, destinations, ties: str = "plus",
     hops = np.zeros(sources.shape[0], dtype=kind)
     load = 0
     stride = 1
+    # digit by digit: src_high = sources // (stride * radix) once digit i is taken off,
+    # dst_low = destinations mod stride built up from the digits below i
+    src_high = sources
+    dst_high = destinations
+    dst_low = np.zeros_like(destinations)
     for radix, ring in zip(k, rings):
-        src = (sources // stride) % radix
-        dst = (destinations // stride) % radix
+        src = src_high % radix
+        dst = dst_high % radix
+        src_high = src_high // radix
+        dst_high = dst_high // radix
         if ring:
             forward = (dst - src) % radix
             plus = 2 * forward < radix
@@ -193,18 +210,24 @@ def dor_traffic(radices, sources, destinations, ties: str = "plus",
             steps = np.abs(dst - src)
         hops += steps
         moving = steps > 0
-        if moving.any():
+        count = int(np.count_nonzero(moving))
+        if count:
             # before moving in dimension i the message sits at (dst_<i, src_i, src_>i); its
-            # ring is numbered by the endpoint index with coordinate i left out
-            line = destinations % stride + (sources // (stride * radix)) * stride
+            # ring is numbered by the endpoint index with coordinate i left out. A - move
+            # from s over d channels is a + move in the mirrored ring x -> k-1-x, numbered
+            # after the + rings: one count over both directions
             lines = total // radix
-            up = moving & plus
-            down = moving & ~plus
-            load = max(load, _forward_loads(lines, radix, line[up], src[up], steps[up],
-                                            None if counts is None else counts[up]))
-            # a - move from s over d channels is a + move in the mirrored ring x -> k-1-x
-            load = max(load, _forward_loads(lines, radix, line[down], radix - 1 - src[down],
-                                            steps[down],
-                                            None if counts is None else counts[down]))
+            line = dst_low + src_high * stride
+            ring_index = np.where(plus, line, line + lines)
+            first = np.where(plus, src, radix - 1 - src)
+            if 8 * count < 2 * lines * radix:
+                # few moves: only theirs (a message that stays adds nothing either way)
+                ring_index, first, moved = ring_index[moving], first[moving], steps[moving]
+                weights = None if counts is None else counts[moving]
+            else:
+                moved, weights = steps, counts
+            load = max(load, _forward_loads(2 * lines, radix, ring_index, first, moved,
+                                            weights))
+        dst_low += dst * stride
         stride *= radix
     return int(hops.max()), load
