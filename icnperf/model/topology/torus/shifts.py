@@ -78,9 +78,9 @@ def _residues(radices: tuple[int, ...], j: int) -> np.ndarray:
 class ChannelLoads:
     """Messages on a torus (radices, dimension 0 fastest) routed by dimension order with
     ring ties ``ties`` (routes.RING_TIES) and ``wrap`` (a bool, or one per dimension: ring
-    or path), accumulated per channel (module docstring). :meth:`add_shift` and
-    :meth:`add_pairs` add messages; :attr:`hops` and :attr:`load` are what
-    routes.dor_traffic returns for all of them. The channels of dimension j are kept as an
+    or path), accumulated per channel (module docstring). :meth:`add_shift` adds
+    messages; :attr:`hops` and :attr:`load` are what routes.dor_traffic returns for all of
+    them. The channels of dimension j are kept as an
     array (k_j, N_>j, N_<j): position along the line first, so that a move along the
     lines is a few whole-slice additions."""
 
@@ -134,8 +134,11 @@ class ChannelLoads:
         sending = weights > 0
         if offset == 0 or not sending.any():
             return
+        # rings: a source's carry pattern (one bit per dimension that may carry) and the
+        # steps of every pattern
         code = np.zeros(self.total, dtype=np.int64)
-        table = np.zeros(1, dtype=np.int64)     # steps of every carry pattern, rings
+        table = np.zeros(1, dtype=np.int64)
+        bit = 0
         path_hops = np.zeros(self.total, dtype=np.int64)
         for j, (radix, ring) in enumerate(zip(self.radices, self.rings)):
             high, _, below = self._shape(j)
@@ -159,13 +162,12 @@ class ChannelLoads:
                     path_hops += np.where(mine & up[position], steps_up,
                                           np.where(mine, steps_down, 0))
             if ring and d_low:
-                # carry pattern bit j: whether the source carries into digit j
-                code |= (self._residues(j) >= below - d_low).astype(np.int64) << j
+                # the next bit of the pattern: whether the source carries into digit j
+                code |= (self._residues(j) >= below - d_low).astype(np.int64) << bit
+                bit += 1
                 table = np.concatenate([table + steps[0], table + steps[1]])
             elif ring:
-                table = np.concatenate([table + steps[0], table + steps[0]])
-            else:
-                table = np.concatenate([table, table])
+                table = table + steps[0]
         if self.rings.count(False):
             self.hops = max(self.hops, int((table[code] + path_hops)[sending].max()))
             return
