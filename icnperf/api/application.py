@@ -103,7 +103,7 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
                                        resolve_skeleton)
     from icnperf.reports.text.apps import (set_comparison, skeleton_notes_of_runs,
                                            skeleton_results, skeleton_rows)
-    from icnperf.reports.text.predict import layouts_for
+    from icnperf.api.layouts import layouts_for
 
     given = _problem({"rows": rows, "nnz_per_row": nnz_per_row, "cells": cells,
                       "steps": steps, "iterations": iterations, "local": local,

@@ -222,7 +222,7 @@ def _calibrate_app(machine, app: str, data: str, fit: str | None, output: str | 
     from icnperf.data.skeleton import load_skeleton, skeleton_to_toml
     from icnperf.model.apps.fit import fit_coefficients
     from icnperf.model.budget import fit_evaluation_seconds
-    from icnperf.reports.text.predict import layouts_for
+    from icnperf.api.layouts import layouts_for
 
     skeleton = load_skeleton(app)
     runs = read_runs(data, skeleton)

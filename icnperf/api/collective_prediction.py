@@ -74,9 +74,10 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
     from icnperf.data.machine import with_buffers
     from icnperf.model.budget import collective_estimate
     from icnperf.model.collectives import ALL_ALGORITHMS, operation_name
+    from icnperf.api.collective_table import (absent_notes, collective_rows,
+                                              hierarchy_for)
+    from icnperf.api.layouts import layouts_for
     from icnperf.reports.render import require_finite
-    from icnperf.reports.text.predict import (absent_notes, collective_rows, hierarchy_for,
-                                              layouts_for)
     from icnperf.units import parse_range
 
     api = options.choice(api, options.APIS + options.CCL_APIS, "--api")
@@ -142,11 +143,10 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
     rows, assumptions = collective_rows(machine, operation, algorithm, layouts, sizes, api,
                                         ppn, placement, mode, element_bytes)
     if sampling is not None:
+        from icnperf.api.collective_table import COLLECTIVE_RANGED
         from icnperf.data.machine.sampling import row_ranges
-        from icnperf.reports.text.predict import COLLECTIVE_RANGED
-        from icnperf.reports.text.ranges import merged
 
-        rows = merged(rows, row_ranges(
+        rows = _merged(rows, row_ranges(
             base, lambda drawn: collective_rows(
                 with_buffers(drawn, buffers), operation, algorithm, layouts, sizes, api,
                 ppn, placement, mode, element_bytes)[0],
@@ -183,3 +183,8 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
 
         return CollectiveResult(document, library, production_line(machine))
     return CollectiveResult(document, library)
+
+
+def _merged(rows: list[dict], spans: list[dict]) -> list[dict]:
+    """The rows with their ranges' fields (``<field>_low``, ``<field>_high``) added."""
+    return [{**row, **span} for row, span in zip(rows, spans)]

@@ -53,7 +53,7 @@ NOTES = (
 
 
 def _layouts(machine, nodes_text: str | None):
-    from icnperf.reports.text.predict import layouts_for
+    from icnperf.api.layouts import layouts_for
 
     layouts = layouts_for(machine.topology, nodes_text, None)
     for layout in layouts:

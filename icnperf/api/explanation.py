@@ -82,8 +82,10 @@ def explain_collective(machine: Any, operation: str, *, algorithm: str | None = 
     from icnperf.model.collectives import operation_name
     from icnperf.model.explain import check_pair, explain
     from icnperf.reports.render import require_finite
-    from icnperf.reports.text.explain import (DEFAULT_BYTES, _auto, _elasticity_row, _size,
-                                              explanation_document, layout_for, range_rows)
+    from icnperf.api.explain_documents import (DEFAULT_BYTES, auto_algorithm, elasticity_row,
+                                               explanation_document, message_size,
+                                               range_rows)
+    from icnperf.api.layouts import layout_for
 
     nodes = options.optional_count(nodes, "--nodes")
     api = options.choice(api, options.APIS + options.CCL_APIS, "--api")
@@ -109,10 +111,10 @@ def explain_collective(machine: Any, operation: str, *, algorithm: str | None = 
     asked = values.asked_name(machine)
     machine, overrides = values.machine(machine, set)
     layout = layout_for(machine.topology, nodes, shape_text, machine.get("system.nodes"))
-    size = _size(bytes_text or DEFAULT_BYTES)
+    size = message_size(bytes_text or DEFAULT_BYTES)
     rule = None
     if algorithm == "auto":
-        algorithm, rule = _auto(machine, operation, layout, size)
+        algorithm, rule = auto_algorithm(machine, operation, layout, size)
     check_pair(algorithm, operation)
     within_limits(explain_estimate(layout.ranks, algorithm, len(layout.radices or (0, 0, 0)),
                                    operation_name(operation),
@@ -120,7 +122,7 @@ def explain_collective(machine: Any, operation: str, *, algorithm: str | None = 
     explanation = explain(machine, operation, algorithm, size, layout=layout, api=api,
                           symbolic_discrete=all_symbols)
     require_finite([{"time_s": explanation.time}], ["time_s"], "explain")
-    require_finite([_elasticity_row(e) for e in explanation.elasticities],
+    require_finite([elasticity_row(e) for e in explanation.elasticities],
                    ["value", "derivative", "elasticity"], "explain",
                    lambda row: f"for {row['key']}")
     inputs = {"what": "collective", "operation": operation,
@@ -156,8 +158,9 @@ def crossover(machine: Any, operation: str, *, faster: str, slower: str, factor:
     from icnperf.model.collectives import Layout, operation_name
     from icnperf.model.crossover import crossover as solve
     from icnperf.reports.render import require_finite
-    from icnperf.reports.text.explain import (DEFAULT_BYTES, _size, crossover_document,
-                                              layout_for, scan_rows)
+    from icnperf.api.crossover_records import crossover_document, scan_rows
+    from icnperf.api.explain_documents import DEFAULT_BYTES, message_size
+    from icnperf.api.layouts import layout_for
     from icnperf.units import parse_quantity, parse_range
 
     vary = options.choice(vary, options.VARY, "--vary")
@@ -197,7 +200,7 @@ def crossover(machine: Any, operation: str, *, faster: str, slower: str, factor:
             raise InputError("--nodes/--shape fix the torus when varying bytes; with --vary "
                              "nodes give --range and --dims")
         scan = None if range_text is None else parse_range(range_text, "count")
-        size = _size(bytes_text or DEFAULT_BYTES)
+        size = message_size(bytes_text or DEFAULT_BYTES)
         record = solve(machine, operation, faster, slower, factor, variable="nodes",
                        values=scan, dims=dims, m=size, api=api,
                        max_aspect=None if any_shape else 2.0, budget=budget)
@@ -238,7 +241,7 @@ class AppExplanationResult(Result):
     def render(self, fmt: str = "table", wide: bool = False) -> str:
         from icnperf.reports.text.explain_app import explain_app_render
 
-        return explain_app_render(self._document, self.form, fmt, wide)
+        return explain_app_render(self._document, fmt, wide)
 
     def figure(self):
         from icnperf.reports.result_figures import phase_share_figure
@@ -261,7 +264,7 @@ def explain_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     from icnperf.model.apps.timing import derived_notes
     from icnperf.model.budget import SYMBOLIC_SECONDS
     from icnperf.api.skeletons import resolve_skeleton
-    from icnperf.reports.text.predict import layouts_for
+    from icnperf.api.layouts import layouts_for
 
     nodes = options.optional_count(nodes, "--nodes")
     ppn = options.optional_integer(ppn, "--ppn", low=1)
@@ -310,9 +313,9 @@ def explain_saturation(spec: str, *, traffic: str = "uniform", machine: str | No
     estimate of topology ``spec`` under ``traffic``, with the routers of ``machine`` (a
     preset name or TOML path; ``set`` overrides its keys) or the simulator's default
     router."""
+    from icnperf.api.saturation_factors import saturation_rows
     from icnperf.api.topology_metrics import topology_document
     from icnperf.model.topology.base import PATTERNS
-    from icnperf.reports.text.explain_saturation import saturation_rows
 
     if machine is not None and not isinstance(machine, str):
         raise InputError("explain saturation: give the machine as a preset name or a"

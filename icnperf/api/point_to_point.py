@@ -11,6 +11,11 @@ from icnperf.api.results import Result
 from icnperf.errors import InputError
 
 
+P2P_RANGED = ("latency_s", "hardware_latency_s", "queueing_delay_s", "bandwidth_Bps",
+              "streaming_bandwidth_Bps", "message_rate_per_s", "rate_bound_per_s")
+"""The predicted quantities of ``predict p2p`` that ``uncertainty`` gives ranges of."""
+
+
 class P2PResult(Result):
     """``predict p2p``: one row per message size. The model's columns are held as NumPy
     arrays (``columns``); ``rows`` builds the list of row dicts on demand (charged to the
@@ -94,7 +99,7 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
     (the sending GPU, with gpu buffers), ``to_gpu`` (the receiving GPU of the scale-up
     domain, with gpu buffers and same_node), ``load`` (background load, a fraction of a
     channel, 0..1) and ``pattern`` (its traffic pattern). ``uncertainty``: each predicted
-    quantity's 5-95 % range (reports.text.predict.P2P_RANGED, as ``<name>_low`` and
+    quantity's 5-95 % range (:data:`P2P_RANGED`, as ``<name>_low`` and
     ``<name>_high``) over ``samples`` (default 200) draws seeded with ``seed`` (default 0)
     of the machine's inputs within their stated uncertainty. ``production``: the machine's
     ``[production]`` background traffic (as the offered load of ``load``, which it
@@ -164,7 +169,6 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
     spans = None
     if production:
         from icnperf.api import production as busy
-        from icnperf.reports.text.predict import P2P_RANGED
 
         if sampling is None:
             (columns, spans), table = busy.p2p_point(machine, table_of, pattern)
@@ -175,7 +179,6 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
         table = table_of(machine)
     if sampling is not None and not production:
         from icnperf.data.machine.sampling import ranges
-        from icnperf.reports.text.predict import P2P_RANGED
 
         def ranged(drawn):
             drawn_columns = table_of(drawn).columns
@@ -264,7 +267,7 @@ def hops_between(topology: str, source: str, destination: str) -> int:
     megafly or gdragonfly (its longest share)."""
     from icnperf.model.topology.spec import parse_spec
     from icnperf.model.topology.torus import hop_distance
-    from icnperf.reports.text.predict import ROUTED_FAMILIES
+    from icnperf.api.layouts import ROUTED_FAMILIES
 
     spec = parse_spec(topology)
     if spec.family.name in ROUTED_FAMILIES:

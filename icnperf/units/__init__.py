@@ -32,20 +32,22 @@ write ``from icnperf.units import parse_quantity`` (or ``from icnperf import uni
 
 * ``kinds``: the kinds, their units and exact factors, :data:`KINDS`,
   :func:`accepted_units`;
-* ``quantities``: :func:`parse_quantity` and :func:`format_quantity`;
+* ``quantities``: :func:`parse_quantity`, :func:`format_quantity` and :func:`byte_count`
+  (a byte count with thousands separators);
 * ``ranges``: :func:`parse_range` and :data:`MAX_RANGE_POINTS`.
 """
 
 from __future__ import annotations
 
 from icnperf.units.kinds import KINDS, accepted_units
-from icnperf.units.quantities import format_quantity, parse_quantity
+from icnperf.units.quantities import byte_count, format_quantity, parse_quantity
 from icnperf.units.ranges import MAX_RANGE_POINTS, parse_range
 
 __all__ = [
     "KINDS",
     "MAX_RANGE_POINTS",
     "accepted_units",
+    "byte_count",
     "format_quantity",
     "parse_quantity",
     "parse_range",

@@ -208,3 +208,13 @@ def format_quantity(
             return f"{text} {chosen}"
     text, chosen = _pick(value, k, k.ladder, digits)
     return f"{text} {chosen}"
+
+
+def byte_count(m: float) -> str:
+    """A byte count for text: whole bytes with thousands separators (163,840,000), a
+    fraction to one decimal (635,130.2), beyond 1e15 in powers of ten."""
+    if abs(m) >= 1e15:
+        return f"{m:.6g}"
+    if m == int(m):
+        return f"{int(m):,}"
+    return f"{m:,.1f}"

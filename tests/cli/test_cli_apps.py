@@ -583,7 +583,7 @@ def test_placement_reaches_the_halo_mapping():
     from icnperf.data.machine import load_machine
     from icnperf.data.skeleton import load_skeleton
     from icnperf.model.apps import timing
-    from icnperf.reports.text.predict import layouts_for
+    from icnperf.api.layouts import layouts_for
 
     machine = load_machine("simgrid-fattree-64").with_overrides(
         ["node.peak_flops=1TFLOP/s", "node.memory_bandwidth=100GB/s"])

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from icnperf.cli import cli
-from icnperf.reports.text.explain import layout_for, parse_shape
+from icnperf.api.layouts import layout_for, parse_shape
 from icnperf.data.machine import load_machine
 from icnperf.model.crossover import crossover
 

@@ -47,6 +47,7 @@ from icnperf.model import collectives, network
 from icnperf.model.apps.grid import most_square
 from icnperf.model.apps.skeleton import HARDWARE_ALGORITHM
 from icnperf.model.collectives import Step, structured
+from icnperf.units import byte_count
 
 __all__ = ["MAX_ALLTOALL_MESSAGES", "CommunicationTerm", "Mapping", "aligned_halo",
            "byte_count", "collective_term", "halo_grid", "halo_mapping", "halo_pairs",
@@ -76,16 +77,6 @@ class CommunicationTerm(NamedTuple):
     intra: bool | None
     detail: str
     algorithm: str | None = None
-
-
-def byte_count(m: float) -> str:
-    """A byte count for text: whole bytes with thousands separators (163,840,000), a
-    fraction to one decimal (635,130.2), beyond 1e15 in powers of ten."""
-    if abs(m) >= 1e15:
-        return f"{m:.6g}"
-    if m == int(m):
-        return f"{int(m):,}"
-    return f"{m:,.1f}"
 
 
 def halo_grid(ranks: int, dims: int) -> tuple[int, ...]:

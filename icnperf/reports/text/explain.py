@@ -1,23 +1,15 @@
 """``icnperf explain collective`` and ``icnperf crossover collective``: the formula of a
 collective with its elasticities, and where one algorithm overtakes another by a factor.
 
-The model (``icnperf.model.explain``, ``model.crossover``) returns records, the API
-(icnperf.api.explanation) turns them into documents, and this module renders those; its
-helpers that read a layout and a size (:func:`layout_for`, :func:`parse_shape`) and shape
-the rows serve the API and ``explain app`` until they move onto it.
+The model (``icnperf.model.explain``, ``model.crossover``) returns records, the API turns
+them into documents (icnperf.api.explain_documents, icnperf.api.crossover_records), and
+this module renders those.
 """
 
 from __future__ import annotations
 
-import re
-
-from icnperf.errors import InputError
 from icnperf.reports.page import Page
-from icnperf.reports.render import Column, csv_text, json_text, number, require_finite
-
-DEFAULT_BYTES = "256B"
-"""Default message size: one full Angara packet (16 flits of 16 B), the size of the Angara
-paper's Fig. 7 (Mukosey 2015 §3.1)."""
+from icnperf.reports.render import Column, csv_text, json_text, number
 
 FORMULA_WIDTH = 88
 """The plain formula is broken between its terms to lines of about this many characters."""
@@ -86,98 +78,6 @@ RANGE_COLUMNS = ELASTICITY_COLUMNS[:-1] + (
 )
 
 
-def range_rows(machine, rows: list[dict], time: float) -> list[dict]:
-    """The elasticity rows with each input's spread (``spread``, ``spread_kind``), the
-    relative half-width of T it gives alone and its share of the range
-    (model.uncertainty.range_shares). First order, with the correlation rule: a value
-    solved from a measured sum stands for the sum (its row counts the measurement's spread
-    at dT/dx), and each part it was solved with counts at dT/dpart - dT/dx, since the
-    solved value moves against the part. A value with no stated spread counts as exact."""
-    from icnperf.model.uncertainty import range_shares
-
-    derivative = {row["key"]: row["derivative"] for row in rows}
-    effective = dict(derivative)
-    spreads = [machine.spread(row["key"]) if "." in row["key"] else None for row in rows]
-    for row, spread in zip(rows, spreads):
-        for part in spread.solved_with if spread is not None else ():
-            if part in effective:
-                effective[part] -= derivative[row["key"]]
-    halves = []
-    for row, spread in zip(rows, spreads):
-        value = row["value"]
-        if spread is not None and spread.solved_with:
-            value += sum(float(machine.get_path(p)) for p in spread.solved_with)
-        halves.append(_half_width(value, spread))
-    parts = [abs(effective[row["key"]]) * half / time if time else 0.0
-             for row, half in zip(rows, halves)]
-    shares = range_shares([1.0] * len(parts), parts)
-    return [{**row, "spread": "-" if spread is None else spread.text(),
-             "spread_kind": None if spread is None else spread.kind,
-             "range_contribution": part, "range_share": share}
-            for row, spread, part, share in zip(rows, spreads, parts, shares)]
-
-
-def _half_width(value: float, spread) -> float:
-    """A spread as an absolute half-width around ``value`` (SI; ln F of it for a factor)."""
-    from icnperf.model.uncertainty import relative_width
-
-    if spread is None or spread.form in ("exact", "alternatives"):
-        return 0.0
-    if spread.form == "absolute":
-        return float(spread.amount)
-    return abs(value) * relative_width(value, spread.form, spread.amount)
-
-
-# --- shared inputs ----------------------------------------------------------------------
-
-
-def parse_shape(text: str) -> tuple[int, ...]:
-    """``16x16x32`` -> (16, 16, 32); InputError unless every radix is a whole number >= 2."""
-    parts = re.split(r"[x×X]", text.strip())
-    if not all(p.strip().isdigit() for p in parts) or not all(int(p) >= 2 for p in parts):
-        raise InputError(f"bad --shape {text!r}: write torus radices like 16x16x32 (each a "
-                         "whole number >= 2)")
-    return tuple(int(p) for p in parts)
-
-
-def layout_for(topology: str, nodes: int | None, shape: str | None,
-               system_nodes: int | None = None):
-    """The layout of a collective: ``--shape`` if given (checked against ``--nodes``), else
-    the machine's torus reshaped to ``--nodes`` (predict's layouts_for: balanced radices in
-    its dimension count), or a job of ``--nodes`` on a fat tree or dragonfly as it is, else
-    the machine's own job (``Layout.machine_job``: ``system_nodes`` of a larger network)."""
-    from icnperf.model.collectives import Layout
-    from icnperf.reports.text.predict import layouts_for
-
-    if shape is not None:
-        layout = Layout.torus(parse_shape(shape))
-        if nodes is not None and nodes != layout.endpoints:
-            raise InputError(f"--shape {shape} has {layout.endpoints} nodes, not --nodes "
-                             f"{nodes}")
-        return layout
-    base = Layout.from_topology(topology)
-    if nodes is None:
-        return Layout.machine_job(topology, system_nodes)
-    if nodes == base.endpoints:
-        return base
-    return layouts_for(topology, str(nodes), None)[0]
-
-
-def _machine(machine_name: str, overrides):
-    from icnperf.data.machine import load_machine
-
-    return load_machine(machine_name).with_overrides(list(overrides))
-
-
-def _size(text: str) -> float:
-    from icnperf.units import parse_quantity
-
-    size = parse_quantity(text, "size", default_unit="B")
-    if size <= 0:
-        raise InputError(f"--bytes must be > 0, not {text!r}")
-    return size
-
-
 # --- explain ----------------------------------------------------------------------------
 
 
@@ -201,32 +101,6 @@ def plain_formula(expression, width: int = FORMULA_WIDTH) -> str:
     return "\n".join(lines)
 
 
-def explanation_document(machine, explanation, inputs: dict) -> dict:
-    """The JSON layout of ``icnperf explain collective``."""
-    rows = [_elasticity_row(e) for e in explanation.elasticities]
-    return {
-        "inputs": inputs,
-        "machine": machine.name,
-        "layout": explanation.layout,
-        "operation": explanation.operation,
-        "algorithm": explanation.algorithm,
-        "bytes": explanation.bytes,
-        "formula": {"text": explanation.text, "latex": explanation.latex,
-                    "symbols": explanation.symbols},
-        "time_s": explanation.time,
-        "structure": explanation.structure,
-        "share_sum": explanation.share_sum,
-        "elasticities": rows,
-        "assumptions": list(explanation.assumptions),
-    }
-
-
-def _elasticity_row(e) -> dict:
-    return {"symbol": e.symbol, "parameter": e.parameter, "key": e.key, "kind": e.kind,
-            "value": e.value, "derivative": e.derivative, "elasticity": e.elasticity,
-            "method": e.method, "note": e.note}
-
-
 def _structure_rows(structure: dict) -> list[dict]:
     from icnperf.units import format_quantity
 
@@ -245,23 +119,10 @@ def _structure_rows(structure: dict) -> list[dict]:
 STRUCTURE_COLUMNS = (Column("name", "substituted"), Column("value", "value"))
 
 
-def _auto(machine, operation: str, layout, size: float) -> tuple[str, str]:
-    """(algorithm, rule) ``--algorithm auto`` picks on this layout (the MPI library's
-    default, collectives.library_rules); InputError when it has no closed form."""
-    from icnperf.model import collectives
-
-    ranks = collectives.machine_layout(machine, layout).endpoints
-    algorithm, rule, _ = collectives.machine_choice(machine, operation, size, ranks)
-    if algorithm not in collectives.ALGORITHMS:
-        raise InputError(f"auto picks {algorithm} ({rule}), which has no closed form to "
-                         "explain; use predict collective --algorithm auto")
-    return algorithm, rule
-
-
 def explain_render(document: dict, fmt: str, wide: bool = False, expression=None,
                    latex: bool = False) -> str:
     """``icnperf explain collective`` rendered from its document (the API builds it; with
-    ``inputs.uncertainty`` each input's spread and range share, :func:`range_rows`);
+    ``inputs.uncertainty`` each input's spread and range share, api.explain_documents.range_rows);
     ``expression`` the SymPy formula (broken between terms for the table), ``latex``: the
     formula as LaTeX instead (``wide``: lines unwrapped)."""
     if fmt == "json":
@@ -313,94 +174,6 @@ def explain_render(document: dict, fmt: str, wide: bool = False, expression=None
 
 
 # --- crossover --------------------------------------------------------------------------
-
-
-def _scan_row(point, factor: float) -> dict:
-    return {"value": point.value, "layout": point.layout,
-            "time_faster_s": point.time_faster, "time_slower_s": point.time_slower,
-            "ratio": point.ratio, "reaches_factor": point.ratio >= factor}
-
-
-def _where(point, variable: str) -> str:
-    from icnperf.units import format_quantity
-
-    if variable == "nodes":
-        return f"{point.value:,} nodes ({point.layout})"
-    if float(point.value).is_integer() and point.value >= 1024:
-        return f"{point.value:,.0f} B ({format_quantity(point.value, 'size', 3)})"
-    return format_quantity(point.value, "size", 6)
-
-
-def _ratio(ratio: float, factor: float) -> str:
-    """The ratio with enough digits to show on which side of the factor it lies."""
-    for digits in range(3, 17):
-        text = f"{ratio:.{digits}g}"
-        if (float(text) >= factor) == (ratio >= factor):
-            return text + "x"
-    return f"{ratio!r}x"
-
-
-def crossover_statement(record) -> str:
-    """One or two sentences saying where (whether) the crossover is."""
-    from icnperf.units import format_quantity
-
-    f, s, k = record.faster, record.slower, f"{record.factor:g}x"
-    scan = record.scan
-    span = (f"{_where(scan[0], record.variable)} .. {_where(scan[-1], record.variable)}")
-    if record.at is None:
-        best = record.best
-        return (f"{f} is never {k} faster than {s} within {span}; the largest ratio is "
-                f"{_ratio(best.ratio, record.factor)} at {_where(best, record.variable)}.")
-    at = record.at
-    times = (f"{format_quantity(at.time_faster, 'time', 3)} against "
-             f"{format_quantity(at.time_slower, 'time', 3)}")
-    if record.below is None:
-        text = (f"{f} is already {k} faster than {s} at the start of the range: "
-                f"{_ratio(at.ratio, record.factor)} at {_where(at, record.variable)} ({times}); "
-                "no crossover "
-                "inside the range.")
-    else:
-        text = (f"{f} becomes {k} faster than {s} at {_where(at, record.variable)}: "
-                f"{_ratio(at.ratio, record.factor)} ({times}); at "
-                f"{_where(record.below, record.variable)} it is "
-                f"{_ratio(record.below.ratio, record.factor)}.")
-    if record.reverts is not None:
-        text += (f" It falls below {k} again at {_where(record.reverts, record.variable)} "
-                 f"({_ratio(record.reverts.ratio, record.factor)}).")
-    else:
-        text += f" It stays at least {k} over the rest of the scan."
-    return text
-
-
-def _point_document(point) -> dict | None:
-    if point is None:
-        return None
-    return {"value": point.value, "layout": point.layout, "time_faster_s": point.time_faster,
-            "time_slower_s": point.time_slower, "ratio": point.ratio}
-
-
-def crossover_document(record, rows, inputs: dict, machine_name: str) -> dict:
-    """The JSON layout of ``icnperf crossover collective``: the crossover ``record``
-    (model.crossover) with its statement, the scan ``rows``, the assumptions."""
-    return {
-        "inputs": inputs,
-        "machine": machine_name,
-        "crossover": {"status": record.status, "variable": record.variable,
-                      "factor": record.factor, "at": _point_document(record.at),
-                      "below": _point_document(record.below),
-                      "reverts": _point_document(record.reverts),
-                      "best": _point_document(record.best), "method": record.method,
-                      "fixed": record.fixed, "skipped": list(record.skipped),
-                      "evaluations": record.evaluations,
-                      "statement": crossover_statement(record)},
-        "rows": rows,
-        "assumptions": list(record.assumptions),
-    }
-
-
-def scan_rows(record, factor: float) -> list[dict]:
-    """One row per point of the crossover's scan."""
-    return [_scan_row(p, factor) for p in record.scan]
 
 
 def crossover_render(document: dict, fmt: str, wide: bool = False,

@@ -99,72 +99,74 @@ def _number(value) -> str:
 def _shown(term, unit: str = "") -> str:
     """A term as written, with the definitions substituted, and its value (bytes with
     thousands separators)."""
-    from icnperf.model.apps.patterns import byte_count
+    from icnperf.units import byte_count
 
-    number = (byte_count(term.value) if unit == "B" else _number(term.value)) + \
+    number = (byte_count(term["value"]) if unit == "B" else _number(term["value"])) + \
         (f" {unit}" if unit else "")
-    if term.written.replace(".", "", 1).isdigit():
+    if term["written"].replace(".", "", 1).isdigit():
         return number
-    formula = term.written + (f" = {term.expanded}" if term.expanded else "")
+    formula = term['written'] + (f" = {term['expanded']}" if term['expanded'] else "")
     return f"{formula} = {number}"
 
 
-def _communication(page, form) -> None:
+def _communication(page, form: dict) -> None:
+    """One communication of a phase: its bytes, what it takes, its formula and time."""
     from icnperf.units import format_quantity
 
-    if form.bytes is not None:
-        _labelled(page, "bytes", _shown(form.bytes, "B") + " per rank" +
-                  (" (call buffer)" if form.kind == "collective" else ""), formula=True)
-    _labelled(page, form.kind, form.detail)
-    if form.kind == "collective" and form.structure:
-        s = form.structure
+    if form["bytes"] is not None:
+        _labelled(page, "bytes", _shown(form["bytes"], "B") + " per rank" +
+                  (" (call buffer)" if form["kind"] == "collective" else ""), formula=True)
+    _labelled(page, form["kind"], form["detail"])
+    if form["kind"] == "collective" and form["structure"]:
+        s = form["structure"]
         parts = [f"{k} {s[k]}" for k in ("radices", "depth", "ties", "steps",
                                            "max_step_hops", "max_step_load") if k in s]
         _labelled(page, "", "takes: " + ", ".join(parts).replace("max_step_", "largest "))
-    elif form.messages:
-        _labelled(page, "", f"takes: {form.messages} message(s) per rank at once, largest "
-                  f"{form.hops} hop(s), channel load {form.load}"
-                  + (f", {form.host} messages through one adapter"
-                     if form.host and form.host > 1 else "")
-                  + (", some within a node" if form.intra else ""))
-    if form.formula:
-        _labelled(page, "T =", form.formula, formula=True)
-    _labelled(page, "", f"= {format_quantity(form.time_s, 'time', 4)} per repeat")
+    elif form["messages"]:
+        _labelled(page, "", f"takes: {form['messages']} message(s) per rank at once, largest "
+                  f"{form['hops']} hop(s), channel load {form['load']}"
+                  + (f", {form['host']} messages through one adapter"
+                     if form["host"] and form["host"] > 1 else "")
+                  + (", some within a node" if form["intra"] else ""))
+    if form["formula"]:
+        _labelled(page, "T =", form["formula"], formula=True)
+    _labelled(page, "", f"= {format_quantity(form['time_s'], 'time', 4)} per repeat")
 
 
-def explanation_page(form, machine_name: str, notes, wide: bool = False) -> str:
-    """The text of ``explain app``: per phase its terms, compute and communication, the
-    symbols, then ``notes`` (the skeleton's description and notes)."""
+def explanation_page(form: dict, machine_name: str, notes, wide: bool = False) -> str:
+    """The text of ``explain app`` from the closed form ``form`` as plain data (the
+    document's app, nodes, phases, ...): per phase its terms, compute and communication,
+    the symbols, then ``notes`` (the skeleton's description and notes)."""
     from icnperf.reports.page import Page
     from icnperf.units import format_quantity
 
     page = Page(wide)
-    page.line(f"{form.app} on {machine_name} at {form.nodes:,} nodes ({form.layout}), "
-              f"{form.ppn} process(es) per node, P = {form.ranks:,} ranks; total "
-              f"{format_quantity(form.total_s, 'time', 4)} per run", hang="  ")
+    page.line(f"{form['app']} on {machine_name} at {form['nodes']:,} nodes ({form['layout']}), "
+              f"{form['ppn']} process(es) per node, P = {form['ranks']:,} ranks; total "
+              f"{format_quantity(form['total_s'], 'time', 4)} per run", hang="  ")
     page.blank()
-    params = ", ".join(f"{k} = {_number(v)}" for k, v in form.parameters.items())
+    params = ", ".join(f"{k} = {_number(v)}" for k, v in form['parameters'].items())
     _labelled(page, "parameters", params or "none")
-    for term in form.definitions:
-        _labelled(page, term.key, _shown(term), formula=True)
+    for term in form["definitions"]:
+        _labelled(page, term["key"], _shown(term), formula=True)
     symbols = {}
-    for i, phase in enumerate(form.phases, 1):
+    for i, phase in enumerate(form["phases"], 1):
         page.blank()
-        page.line(f"phase {i}: {phase.name}: {format_quantity(phase.time_s, 'time', 4)} "
-                  f"per run, {100 * phase.share:.1f} % of the total"
+        page.line(f"phase {i}: {phase['name']}: {format_quantity(phase['time_s'], 'time', 4)} "
+                  f"per run, {100 * phase['share']:.1f} % of the total"
                   + (" (compute and communication overlap: the larger counts)"
-                     if phase.overlap else ""), hang="  ")
-        _labelled(page, "repeat", _shown(phase.repeat), formula=True)
-        for term in phase.compute:
-            _labelled(page, term.key, _shown(term), formula=True)
-        if phase.compute_formula:
-            _labelled(page, "compute", phase.compute_formula, formula=True)
-            bound = f" ({phase.bound} bound)" if phase.bound != "fixed" else ""
-            _labelled(page, "", f"= {format_quantity(phase.compute_s, 'time', 4)} per "
+                     if phase["overlap"] else ""), hang="  ")
+        _labelled(page, "repeat", _shown(phase["repeat"]), formula=True)
+        for term in phase["compute"]:
+            _labelled(page, term["key"], _shown(term), formula=True)
+        if phase["compute_formula"]:
+            _labelled(page, "compute", phase["compute_formula"], formula=True)
+            bound = f" ({phase['bound']} bound)" if phase['bound'] != "fixed" else ""
+            _labelled(page, "", f"= {format_quantity(phase['compute_s'], 'time', 4)} per "
                       f"repeat{bound}")
-        for comm in phase.communication:
+        for comm in phase["communication"]:
             _communication(page, comm)
-            symbols.update(comm.symbols)
+            symbols.update(comm["symbols"])
     if symbols:
         page.blank()
         page.line("symbols:")
@@ -175,15 +177,15 @@ def explanation_page(form, machine_name: str, notes, wide: bool = False) -> str:
     return page.text()
 
 
-def explain_app_render(document: dict, form, fmt: str, wide: bool = False) -> str:
-    """``explain app`` rendered from its document and the closed form ``form``
-    (model.apps.closed_form.explain_skeleton) it was built from (the API hands both)."""
+def explain_app_render(document: dict, fmt: str, wide: bool = False) -> str:
+    """``explain app`` rendered from its document (``inputs``, ``notes`` and the closed form
+    of model.apps.closed_form.explain_skeleton as plain data; the API builds it)."""
     if fmt == "json":
         return json_text(document)
     if fmt == "csv":
-        rows = [{"phase": p.name, "time_s": p.time_s, "share": p.share,
-                 "compute_s": p.compute_s, "communication_s": p.communication_s,
-                 "repeat": p.repeat.value} for p in form.phases]
+        rows = [{"phase": p["name"], "time_s": p["time_s"], "share": p["share"],
+                 "compute_s": p["compute_s"], "communication_s": p["communication_s"],
+                 "repeat": p["repeat"]["value"]} for p in document["phases"]]
         return csv_text(rows, ["phase", "time_s", "share", "repeat", "compute_s",
                                "communication_s"])
-    return explanation_page(form, document["inputs"]["machine"], document["notes"], wide)
+    return explanation_page(document, document["inputs"]["machine"], document["notes"], wide)

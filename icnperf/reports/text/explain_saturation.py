@@ -1,5 +1,5 @@
-"""``icnperf explain saturation``: every factor of the saturation estimate, its value,
-formula and source (:func:`saturation_rows`, which the API calls, and their rendering)."""
+"""``icnperf explain saturation`` rendered: every factor of the saturation estimate, its
+value, formula and source (the API's rows: icnperf.api.saturation_factors)."""
 
 from __future__ import annotations
 
@@ -7,27 +7,8 @@ from icnperf.reports.page import Page
 from icnperf.reports.render import Column, csv_text, json_text, number
 
 
-def saturation_rows(spec_text: str, pattern: str, machine_name: str | None,
-                    doc: dict) -> tuple[list[dict], dict]:
-    """(one row per factor, the document's inputs) for one topology and pattern; ``doc``
-    the topology's document (api.topology_metrics.topology_document: its router and
-    channel loads)."""
-    from icnperf.model.network.saturation import FACTORS
-    from icnperf.model.topology.saturation import saturation_of
-    from icnperf.model.topology.spec import parse_spec
-
-    spec = parse_spec(spec_text)
-    terms = saturation_of(spec.family.name, spec.params, spec.evaluate(), pattern,
-                          doc["router"])
-    rows = [{"factor": name, "value": float(terms[key]), "formula": formula,
-             "source": source, "key": key} for key, name, formula, source in FACTORS]
-    inputs = {"topology": spec.text, "traffic": pattern, "machine": machine_name,
-              "router": doc["router"], "gamma_max": doc["channel_load"][pattern]}
-    return rows, inputs
-
-
 def explain_saturation_render(document: dict, fmt: str, wide: bool = False) -> str:
-    """The factors (``document``: ``inputs`` and ``factors``, from :func:`saturation_rows`)
+    """The factors (``document``: ``inputs`` and ``factors``, from api.saturation_factors)
     as a table, CSV or JSON."""
     if fmt == "json":
         return json_text(document)

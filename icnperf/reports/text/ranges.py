@@ -1,19 +1,12 @@
-"""``--uncertainty`` in the predict tables: each row's low and high ends beside its values
-(``<field>_low``, ``<field>_high``, from :func:`icnperf.data.machine.sampling.row_ranges`),
-a "low–high" column after each headline column, and the line saying how they were drawn."""
+"""``--uncertainty`` in the predict tables, rendered: the rows the API hands over carry each
+ranged field's low and high ends (``<field>_low``, ``<field>_high``); a "low–high" column
+after each headline column, and the line saying how they were drawn."""
 
 from __future__ import annotations
 
 from typing import Sequence
 
 from icnperf.reports.render import Column
-
-
-def merged(rows: Sequence[dict], spans: Sequence[dict] | None) -> list[dict]:
-    """The rows with their ranges' fields added (the rows unchanged without ``spans``)."""
-    if spans is None:
-        return list(rows)
-    return [{**row, **span} for row, span in zip(rows, spans)]
 
 
 def cell_text(row: dict, key: str, fmt) -> str:
