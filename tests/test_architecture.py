@@ -108,6 +108,41 @@ def test_only_cli_and_the_package_front_door_import_the_api():
     assert not offenders
 
 
+RENDER_ONLY = ("predict", "apps", "nccl", "ranges", "explain", "explain_app",
+               "explain_saturation", "calibrate", "calibrate_app", "calibrate_nccl")
+"""The text renderers of predict, explain and calibrate (reports/text/<name>.py): they format
+the results the API hands them and compute nothing (issue #27)."""
+
+COMPUTING = ("model", "validation", "sim", "runner", "data")
+ESCAPING = {"icnperf.data.names", "icnperf.data.files"}
+"""What a renderer may take from data: the escaping helpers (names.py; files.printable)."""
+
+
+def _computing_imports(name: str, path: Path) -> list[str]:
+    return sorted(t for t in _imports(name, path)
+                  if _room(t) in COMPUTING and t not in ESCAPING)
+
+
+@pytest.mark.parametrize("name", RENDER_ONLY)
+def test_text_renderers_compute_nothing(name):
+    module = f"icnperf.reports.text.{name}"
+    assert module in MODULES
+    bad = _computing_imports(module, MODULES[module])
+    assert not bad, f"{module} renders only; it imports {bad} (compute in icnperf.api)"
+
+
+def test_renderer_check_sees_a_lazy_computing_import(tmp_path):
+    source = tmp_path / "fake.py"
+    source.write_text("from icnperf.data.files import printable\n"
+                      "from icnperf.units import format_quantity\n"
+                      "def rows():\n"
+                      "    from icnperf.model.collectives import Layout\n"
+                      "    import icnperf.runner\n"
+                      "    from icnperf.data.machine import load_machine\n")
+    assert _computing_imports("icnperf.reports.text.fake", source) == [
+        "icnperf.data.machine", "icnperf.model.collectives", "icnperf.runner"]
+
+
 def test_simulator_is_independent_of_the_model():
     offenders = sorted(m for m, targets in GRAPH.items() if _room(m) == "sim"
                        and any(_room(t) in ("model", "data", "validation") for t in targets))

@@ -30,6 +30,14 @@ def _within_limits(data: str) -> None:
     within_limits(fit_estimate(lines, printable(data)))
 
 
+def _written(output: str | None) -> bool:
+    """Whether the report names ``output`` as the file written: a path, not standard
+    output (``-``) and not empty."""
+    from icnperf.data.files import is_standard_output
+
+    return bool(output) and not is_standard_output(output)
+
+
 class CalibrationResult(Result):
     """``calibrate``: the fitted parameters (``rows``) with their intervals, every point's
     measured and predicted value (``points``), and the calibrated machine (``machine``,
@@ -57,7 +65,8 @@ class CalibrationResult(Result):
     def render(self, fmt: str = "table", wide: bool = False) -> str:
         from icnperf.reports.text.calibrate import calibrate_render
 
-        return calibrate_render(self._document, fmt, wide, self._n_points)
+        return calibrate_render(self._document, fmt, wide, self._n_points,
+                                _written(self._document["inputs"]["output"]))
 
     def figure(self):
         from icnperf.reports.result_figures import calibration_figure
@@ -88,7 +97,11 @@ class AppCalibrationResult(Result):
     def render(self, fmt: str = "table", wide: bool = False) -> str:
         from icnperf.reports.text.calibrate_app import calibrate_app_render
 
-        return calibrate_app_render(self._document, fmt, wide, *self._context)
+        from icnperf.data.files import is_standard_output
+
+        output = self._document["inputs"]["output"]
+        return calibrate_app_render(self._document, fmt, wide, *self._context,
+                                    output is not None and not is_standard_output(output))
 
     def figure(self):
         from icnperf.reports.result_figures import app_calibration_figure
@@ -160,7 +173,8 @@ class NcclCalibrationResult(CalibrationResult):
     def render(self, fmt: str = "table", wide: bool = False) -> str:
         from icnperf.reports.text.calibrate_nccl import calibrate_nccl_render
 
-        return calibrate_nccl_render(self._document, fmt, wide, self._data_name)
+        return calibrate_nccl_render(self._document, fmt, wide, self._data_name,
+                                     _written(self._document["inputs"]["output"]))
 
     def figure(self):
         raise TypeError(f"{self.command} results of nccl-tests data have no figure; plot"

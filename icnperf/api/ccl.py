@@ -43,9 +43,12 @@ class CclExplanationResult(Result):
         self._tables_source = tables_source
 
     def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.model.collectives.nccl import EFFICIENCY, SIZE_MEANING
         from icnperf.reports.text.nccl import ccl_explain_render
 
-        return ccl_explain_render(self._document, fmt, wide, self._tables_source)
+        return ccl_explain_render(self._document, fmt, wide, self._tables_source,
+                                  SIZE_MEANING[self._document["inputs"]["operation"]],
+                                  dict(EFFICIENCY))
 
 
 def refuse_mpi_only(library: str, **given: bool) -> None:

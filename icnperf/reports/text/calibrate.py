@@ -42,12 +42,11 @@ POINT_COLUMNS = (
 
 
 def calibrate_render(document: dict, fmt: str, wide: bool = False,
-                     n_points: int | None = None) -> str:
+                     n_points: int | None = None, written: bool = False) -> str:
     """The ``calibrate`` report from its document (the API's fit: ``inputs``, assumptions,
     parameters, points; ``n_points`` the points fitted; ``wide``: tables and notes at full
-    width)."""
-    from icnperf.data.files import is_standard_output
-
+    width; ``written``: the machine goes to the file ``inputs.output``, named under the
+    report)."""
     if fmt == "json":
         return json_text(document)
     parameters = document["parameters"]
@@ -65,7 +64,7 @@ def calibrate_render(document: dict, fmt: str, wide: bool = False,
     page.table(document["points"], POINT_COLUMNS)
     page.blank()
     page.notes("assumptions", document["assumptions"])
-    if output and not is_standard_output(output):
+    if written:
         page.blank()
         page.line(f"calibrated machine written to {output}")
     return page.text()

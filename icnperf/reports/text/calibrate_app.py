@@ -24,11 +24,12 @@ def _time(value: float) -> str:
 
 
 def calibrate_app_render(document: dict, fmt: str, wide: bool = False,
-                         skeleton_name: str = "", run_parameters=()) -> str:
+                         skeleton_name: str = "", run_parameters=(),
+                         written: bool = False) -> str:
     """The ``calibrate --app`` report from its document (the API's fit: inputs, dof, rms
     error, coefficients, runs); ``skeleton_name`` titles it, ``run_parameters`` are the
-    skeleton's parameters the runs set (a column each); ``wide``: the full layout."""
-    from icnperf.data.files import is_standard_output
+    skeleton's parameters the runs set (a column each); ``wide``: the full layout;
+    ``written``: the skeleton goes to the file ``inputs.output``, named under the report."""
     from icnperf.reports.page import Page
 
     if fmt == "json":
@@ -57,7 +58,7 @@ def calibrate_app_render(document: dict, fmt: str, wide: bool = False,
         "least squares on relative residuals (predicted - measured) / measured; the network "
         "and node terms stay the machine's model, only the coefficients move",
         "95 % intervals: Student's t on the linearized covariance s^2 (J^T J)^-1"])
-    if output is not None and not is_standard_output(output):
+    if written:
         page.blank()
         page.line(f"fitted skeleton written to {output}")
     return page.text()

@@ -30,11 +30,11 @@ PARAMETER_COLUMNS = (
 
 
 def calibrate_nccl_render(document: dict, fmt: str, wide: bool = False,
-                          data_name: str = "") -> str:
+                          data_name: str = "", written: bool = False) -> str:
     """``calibrate --data-format nccl-tests`` rendered from its document (``inputs``,
     ``rms_relative_error``, ``parameters`` in SI, ``rows``, ``assumptions``; the API builds
-    it): the fit and each row. ``data_name``: the data as the page names it."""
-    from icnperf.data.files import is_standard_output
+    it): the fit and each row. ``data_name``: the data as the page names it; ``written``:
+    the machine goes to the file ``inputs.output``, named under the report."""
     from icnperf.units import format_quantity
 
     if fmt == "json":
@@ -61,7 +61,7 @@ def calibrate_nccl_render(document: dict, fmt: str, wide: bool = False,
     page.table(rows, ROW_COLUMNS)
     page.blank()
     page.notes("assumptions", document["assumptions"])
-    if output and not is_standard_output(output):
+    if written:
         page.blank()
         page.line(f"calibrated machine written to {output}")
     return page.text()

@@ -53,13 +53,15 @@ def ccl_collective_render(document: dict, fmt: str, wide: bool = False) -> str:
 
 
 def ccl_explain_render(document: dict, fmt: str, wide: bool = False,
-                       tables_source: str = "") -> str:
+                       tables_source: str = "", size_meaning: str = "",
+                       efficiencies: dict | None = None) -> str:
     """``explain collective --api nccl|rccl`` rendered from its document (``inputs``,
     ``symbols``, ``tables``, ``algorithms``, ``auto`` and ``best``; the API builds it):
     each algorithm's closed form, whether it runs on this machine and node count, its
     symbols' values and its time per protocol. ``tables_source``: where the library's
-    stated latencies come from."""
-    from icnperf.model.collectives.nccl import EFFICIENCY, SIZE_MEANING
+    stated latencies come from; ``size_meaning``: what the size S counts for the operation;
+    ``efficiencies``: each protocol's data bytes per byte moved (the model's
+    collectives.nccl.EFFICIENCY)."""
     from icnperf.units import format_quantity
 
     if fmt == "json":
@@ -73,7 +75,7 @@ def ccl_explain_render(document: dict, fmt: str, wide: bool = False,
     choice = {name: document[name] for name in ("auto", "best")}
     page = Page(wide)
     page.line(f"{operation} under {library} on {machine_name}, {nodes} node(s), "
-              f"S = {format_quantity(size, 'size', 4)} ({SIZE_MEANING[operation]})")
+              f"S = {format_quantity(size, 'size', 4)} ({size_meaning})")
     page.line("t = L + W: L0 the library's stated launch latency, a_* per-step latency = max("
               f"stated step of {label}, hardware); e: LL 1/2, LL128 120/128, Simple 1")
     page.line("; ".join(f"{k} = {v}" for k, v in symbols.items()))
@@ -93,7 +95,7 @@ def ccl_explain_render(document: dict, fmt: str, wide: bool = False,
               f"icnperf; best: {choice['best']['pick']}, "
               f"{format_quantity(choice['best']['time_s'], 'time', 3)}", hang="    ")
     page.blank()
-    efficiency = ", ".join(f"{p} {e:.4g}" for p, e in EFFICIENCY.items())
+    efficiency = ", ".join(f"{p} {e:.4g}" for p, e in (efficiencies or {}).items())
     page.notes("sources", [f"protocol efficiencies (data bytes per byte moved): {efficiency}"
                            " (Hu et al. 2025, NCCL's protocols)",
                            f"stated latencies: {tables_source}", "docs/nccl.md"])
