@@ -35,6 +35,21 @@ def auto_algorithm(machine, operation: str, layout, size: float) -> tuple[str, s
     return algorithm, rule
 
 
+def formula_pieces(expression) -> list[str]:
+    """The top-level terms of a SymPy ``expression`` in SymPy's plain syntax, each after
+    the first with its sign (``+ b``, ``- c``): what the table breaks the formula between."""
+    import sympy as sp
+
+    terms = expression.as_ordered_terms() if isinstance(expression, sp.Add) else [expression]
+    pieces = []
+    for i, term in enumerate(terms):
+        if i and term.could_extract_minus_sign():
+            pieces.append("- " + sp.sstr(-term))
+        else:
+            pieces.append(("+ " if i else "") + sp.sstr(term))
+    return pieces
+
+
 def explanation_document(machine, explanation, inputs: dict) -> dict:
     """The JSON layout of ``icnperf explain collective``."""
     rows = [elasticity_row(e) for e in explanation.elasticities]

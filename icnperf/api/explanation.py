@@ -25,9 +25,11 @@ class ExplanationResult(Result):
         self._latex = latex
 
     def render(self, fmt: str = "table", wide: bool = False) -> str:
+        from icnperf.api.explain_documents import formula_pieces
         from icnperf.reports.text.explain import explain_render
 
-        return explain_render(self._document, fmt, wide, self.expression, self._latex)
+        pieces = None if fmt != "table" or self._latex else formula_pieces(self.expression)
+        return explain_render(self._document, fmt, wide, pieces, self._latex)
 
     def figure(self):
         from icnperf.reports.result_figures import elasticity_figure

@@ -81,17 +81,10 @@ RANGE_COLUMNS = ELASTICITY_COLUMNS[:-1] + (
 # --- explain ----------------------------------------------------------------------------
 
 
-def plain_formula(expression, width: int = FORMULA_WIDTH) -> str:
-    """``T = a + b ...`` in SymPy's plain syntax, broken between top-level terms."""
-    import sympy as sp
-
-    terms = expression.as_ordered_terms() if isinstance(expression, sp.Add) else [expression]
-    pieces = []
-    for i, term in enumerate(terms):
-        if i and term.could_extract_minus_sign():
-            pieces.append("- " + sp.sstr(-term))
-        else:
-            pieces.append(("+ " if i else "") + sp.sstr(term))
+def plain_formula(pieces: list[str], width: int = FORMULA_WIDTH) -> str:
+    """``T = a + b ...`` from the formula's top-level terms in SymPy's plain syntax, each
+    after the first with its sign (``+ b``, ``- c``; the API's
+    explain_documents.formula_pieces), broken between terms."""
     lines = ["T = " + pieces[0]]
     for piece in pieces[1:]:
         if len(lines[-1]) + 1 + len(piece) > width:
@@ -119,12 +112,12 @@ def _structure_rows(structure: dict) -> list[dict]:
 STRUCTURE_COLUMNS = (Column("name", "substituted"), Column("value", "value"))
 
 
-def explain_render(document: dict, fmt: str, wide: bool = False, expression=None,
-                   latex: bool = False) -> str:
+def explain_render(document: dict, fmt: str, wide: bool = False,
+                   pieces: list[str] | None = None, latex: bool = False) -> str:
     """``icnperf explain collective`` rendered from its document (the API builds it; with
-    ``inputs.uncertainty`` each input's spread and range share, api.explain_documents.range_rows);
-    ``expression`` the SymPy formula (broken between terms for the table), ``latex``: the
-    formula as LaTeX instead (``wide``: lines unwrapped)."""
+    ``inputs.uncertainty`` each input's spread and range share); ``pieces`` the formula's
+    top-level terms (:func:`plain_formula` breaks the table's formula between them),
+    ``latex``: the formula as LaTeX instead (``wide``: lines unwrapped)."""
     if fmt == "json":
         return json_text(document)
     rows = [dict(row) for row in document["elasticities"]]
@@ -139,7 +132,7 @@ def explain_render(document: dict, fmt: str, wide: bool = False, expression=None
         row["_value"] = _parameter_value(row)
     size_text = ("no data" if document["operation"] == "barrier"
                  else format_quantity(document["bytes"], "size", 4))
-    formula = ("T = " + document["formula"]["latex"]) if latex else plain_formula(expression)
+    formula = ("T = " + document["formula"]["latex"]) if latex else plain_formula(pieces)
     title = (f"{document['machine']} ({document['layout']}): {document['operation']} by "
              f"{document['algorithm']}, {size_text}, api {inputs['api']}")
     shares = ("elasticities, largest first (e_x = dT/dx * x / T; |e_x| is x's share of T; "
