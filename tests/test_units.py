@@ -380,3 +380,18 @@ def test_smallest_accepted_values():
     assert parse_quantity("1e-300 s", "time") == 1e-300
     with pytest.raises(InputError, match="below one byte"):
         parse_range("0.5..4:x2", "size", default_unit="B")
+
+
+@pytest.mark.parametrize("count, text", [
+    (163_840_000, "163,840,000"),        # whole bytes: thousands separators
+    (163_840_000.0, "163,840,000"),      # a float that is whole, the same
+    (635_130.25, "635,130.2"),           # a fraction: one decimal (.25 rounds to even)
+    (8, "8"),
+    (0.5, "0.5"),
+    (2e15, "2e+15"),                     # from 1e15 on: powers of ten
+    (1.23456789e16, "1.23457e+16"),
+])
+def test_byte_count_writes_bytes_for_text(count, text):
+    from icnperf.units import byte_count
+
+    assert byte_count(count) == text
