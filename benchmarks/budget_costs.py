@@ -99,7 +99,7 @@ def apps(p: int = 131072) -> list[str]:
     lines = []
     for app in ("spmv", "heat", "hpcg"):
         setup = (_COLLECTIVE.format(p=p)
-                 + "from icnperf.api.app_tables import app_rows\n"
+                 + "from icnperf.api.app_runs import app_rows\n"
                  + "layout = layout.routed('plus')")
         r = measure(setup, f"app_rows('{app}', machine, [layout], 'all', {{}})")
         lines.append(f"app {app}, all algorithms, {p:,} ranks: "

@@ -108,7 +108,7 @@ def test_only_cli_and_the_package_front_door_import_the_api():
     assert not offenders
 
 
-RENDER_ONLY = ("predict", "apps", "nccl", "ranges", "explain", "explain_app",
+RENDER_ONLY = ("predict", "apps", "nccl", "ranges", "production", "explain", "explain_app",
                "explain_saturation", "calibrate", "calibrate_app", "calibrate_nccl")
 """The text renderers of predict, explain and calibrate (reports/text/<name>.py): they format
 the results the API hands them and compute nothing (issue #27)."""

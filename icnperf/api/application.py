@@ -101,8 +101,8 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     from icnperf.data.machine import with_buffers
     from icnperf.api.skeletons import (NPB_IS_OPTIONS, compared_results, option_flag,
                                        resolve_skeleton)
-    from icnperf.api.app_tables import (set_comparison, skeleton_notes_of_runs,
-                                        skeleton_results, skeleton_rows)
+    from icnperf.api.app_runs import (set_comparison, skeleton_notes_of_runs,
+                                     skeleton_results, skeleton_rows)
     from icnperf.api.layouts import layouts_for
 
     given = _problem({"rows": rows, "nnz_per_row": nnz_per_row, "cells": cells,
@@ -207,7 +207,7 @@ def _with_ranges(tables, base, buffers, runs_on, skeleton, sampling):
     draws of ``base`` (buffers applied to each draw)."""
     from icnperf.data.machine import with_buffers
     from icnperf.data.machine.sampling import row_ranges
-    from icnperf.api.app_tables import skeleton_rows
+    from icnperf.api.app_runs import skeleton_rows
 
     def rows_of(drawn):
         out = []

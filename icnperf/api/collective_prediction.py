@@ -179,7 +179,7 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
                 "absent": absent, "rows": rows}
     library = machine.get("software.mpi_library") if algorithm == "auto" else None
     if production:
-        from icnperf.reports.text.production import production_line
+        from icnperf.api.production import production_line
 
         return CollectiveResult(document, library, production_line(machine))
     return CollectiveResult(document, library)

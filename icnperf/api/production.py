@@ -246,3 +246,13 @@ def production_ranged_rows(base, drawn_machine, rows, operation: str, layouts, a
         out.append({**row, "time_s": float(median), "time_s_low": float(low),
                     "time_s_high": float(high)})
     return out
+
+
+def production_line(machine) -> str:
+    """What ``--production`` applied to ``predict collective``, in one line (the machine's
+    ``[production]`` rows as written)."""
+    parts = [f"{key} {text}" for section, key, _, text, _ in machine.rows()
+             if section == "production"]
+    return ("production: time is the median over OS noise and background traffic, the "
+            "range its 5-95 %; " + ", ".join(parts) + " (docs/machine-format.md, "
+            "'[production]'); ratios are the empty machine's")

@@ -121,7 +121,7 @@ def compared_results(skeleton, machine, layouts, ppn: int | None):
     tree, then on its point-to-point algorithm. InputError when the skeleton has no
     collective phase or the hardware tree does not apply (naming --algorithm all)."""
     from icnperf.model.apps.skeleton import HARDWARE_ALGORITHM
-    from icnperf.api.app_tables import skeleton_results
+    from icnperf.api.app_runs import skeleton_results
 
     if not any(p.collective is not None for p in skeleton.phases):
         raise InputError(f"--algorithm all compares collective algorithms; {skeleton.name} "

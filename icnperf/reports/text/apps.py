@@ -7,7 +7,7 @@ run and its share of the total, fitted to 100 columns by
 then on its point-to-point algorithm, and sets the totals side by side with their ratio
 p2p / hw-tree (the quantity of the Angara papers' Figs. 9 and 10). NPB IS's placements
 ranked by its Python model: :func:`placement_render`. The rows and notes come built from
-the API (icnperf.api.app_tables).
+the API (icnperf.api.app_runs).
 """
 
 from __future__ import annotations

@@ -136,7 +136,7 @@ def collective_render(document: dict, fmt: str, wide: bool = False,
     """``predict collective`` rendered from its document (``inputs``, ``assumptions`` per
     algorithm, ``rows``; the API builds it). ``mpi_library``: the machine's
     software.mpi_library, named in the note of ``--algorithm auto``; ``production_line``:
-    what ``--production`` applied (api.production_times.production_line)."""
+    what ``--production`` applied (api.production.production_line)."""
     if fmt == "json":
         return json_text(document)
     rows = document["rows"]

@@ -1,18 +1,9 @@
-"""The lines that say what ``--production`` applied: under ``predict collective``'s table
-(:func:`production_line`, from the machine's rows) and among ``predict p2p|app``'s
-(:func:`values_line`, from the document's inputs). The production rows themselves are
-computed in icnperf/api/production.py."""
+"""The line that says what ``--production`` applied among ``predict p2p|app``'s
+(:func:`values_line`, from the document's inputs). The production rows themselves, and
+``predict collective``'s line (from the machine's rows), are computed in
+icnperf/api/production.py."""
 
 from __future__ import annotations
-
-
-def production_line(machine) -> str:
-    """What ``--production`` applied, in one line."""
-    parts = [f"{key} {text}" for section, key, _, text, _ in machine.rows()
-             if section == "production"]
-    return ("production: time is the median over OS noise and background traffic, the "
-            "range its 5-95 %; " + ", ".join(parts) + " (docs/machine-format.md, "
-            "'[production]'); ratios are the empty machine's")
 
 
 def values_line(values: dict, quantity: str) -> str:
