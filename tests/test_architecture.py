@@ -174,7 +174,6 @@ def test_cycle_finder_sees_a_circle():
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
-
 RENDER_ONLY = ("icnperf.reports.text.topology", "icnperf.reports.text.machines",
                "icnperf.reports.text.simulate", "icnperf.reports.text.simulate_collective",
                "icnperf.reports.text.size", "icnperf.reports.text.size_html")
@@ -201,3 +200,47 @@ def test_render_only_check_sees_a_model_import(tmp_path):
     found = _imports("icnperf.reports.text.renderer", path)
     assert {t for t in found if _room(t) in COMPUTING and t not in ESCAPING} == {
         "icnperf.model.topology.base"}
+
+
+RENDERERS = ("icnperf.reports.machine_report", "icnperf.reports.app_report",
+             "icnperf.reports.paper_figures", "icnperf.reports.validation_page",
+             "icnperf.reports.text.validate")
+"""The HTML reports and validate's text, which only render what icnperf.api hands them
+(issue 27): the machine report, its skeleton sections, the validation page, its redrawn
+paper figures and validate's table."""
+
+
+def _reached(module: str) -> set[str]:
+    """``module`` and every reports module it imports, directly or through others."""
+    seen, todo = set(), [module]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo += [t for t in GRAPH.get(name, ()) if _room(t) == "reports"]
+    return seen
+
+
+def _computing_imports(modules) -> set[str]:
+    return {t for m in modules for t in GRAPH[m]
+            if _room(t) in COMPUTING and t not in ESCAPING}
+
+
+@pytest.mark.parametrize("module", RENDERERS)
+def test_renderers_compute_nothing(module):
+    """No renderer imports the model, the validation registry, the simulator, the runner or
+    data (beyond the escaping helpers), nor reaches them through another reports module."""
+    reached = _reached(module)
+    assert module in reached
+    assert _computing_imports(reached) == set(), sorted(reached)
+
+
+def test_renderer_check_sees_a_computing_import():
+    """The check itself: the API module the report's results come from loads machines and
+    runs the model; the table writer's CSV escaping (data.names) is not computing."""
+    flagged = _computing_imports(["icnperf.api.machine_sections"])
+    assert "icnperf.data.machine" in flagged
+    assert any(t.startswith("icnperf.model.") for t in flagged)
+    assert "icnperf.data.names" in GRAPH["icnperf.reports.render"]
+    assert _computing_imports(["icnperf.reports.render"]) == set()

@@ -27,16 +27,18 @@ class ValidationResult(Result):
 
     def render(self, fmt: str = "table", wide: bool = False) -> str:
         from icnperf.reports.text.validate import validation_render
+        from icnperf.validation.registry import summary_line
 
-        return validation_render(self._document, fmt, wide)
+        return validation_render(self._document, fmt, wide,
+                                 summary_line(self._document["checks"]))
 
     def html(self) -> str:
         """The validation page (plots per paper, error tables) as HTML text."""
+        from icnperf.api.validation_pages import validation_page as page_of
         from icnperf.reports.validation_page import validation_page
 
-        page, _ = validation_page(self._document["checks"],
-                                  simulation_run=self._document["simulation"])
-        return page
+        return validation_page(page_of(self._document["checks"],
+                                       simulation_run=self._document["simulation"]))
 
     def figure(self):
         from icnperf.reports.result_figures import validation_figure
@@ -106,7 +108,8 @@ def report(machine: Any, *, compare: Any = (), set: Any = None, validation: bool
     from icnperf.data.limits import skeleton_within_limits, within_limits
     from icnperf.data.skeleton import load_skeleton
     from icnperf.model.budget import report_estimate
-    from icnperf.reports.machine_report import load_machines, node_layouts, report_html
+    from icnperf.api.machine_sections import load_machines, machine_report, node_layouts
+    from icnperf.reports.machine_report import report_html
 
     validation = options.flag(validation, "--no-validation")
     compare = (compare,) if isinstance(compare, str) else tuple(compare)
@@ -123,5 +126,5 @@ def report(machine: Any, *, compare: Any = (), set: Any = None, validation: bool
                                [layout.endpoints for layout in node_layouts(machines[0])],
                                command="report --app",
                                narrow="report a smaller machine (--set topology=...)")
-    return report_html(machine, compare, overrides, validation=validation,
-                       skeletons=skeletons)
+    return report_html(machine_report(machine, compare, overrides, validation=validation,
+                                      skeletons=skeletons))
