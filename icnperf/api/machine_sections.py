@@ -5,7 +5,9 @@ The machines are loaded with their labels, the node counts to sweep chosen, and 
 run: topology metrics, point-to-point columns over message sizes, every collective
 algorithm against the node count with the crossovers between their curves, the two
 applications' time split, each application skeleton's phases, the fast validation claims
-and the formulas (SymPy expressions with their elasticities).
+and the formulas (SymPy expressions with their elasticities). With a ``sampling``
+(``--uncertainty``) the curves carry their 5-95 % ranges and the report its tornado charts
+(icnperf.api.report_ranges).
 """
 
 from __future__ import annotations
@@ -103,13 +105,15 @@ def topology_documents(machines) -> list[dict]:
     return [topology_document(machine.topology, machine=machine) for machine in machines]
 
 
-def p2p_results(machines, names) -> dict:
+def p2p_results(machines, names, sampling=None) -> dict:
     """The point-to-point columns of each machine that has the parameters (``columns``:
     name -> p2p_table's columns over :data:`P2P_SIZES`), why the others have none
-    (``absent``) and the model's assumptions."""
+    (``absent``) and the model's assumptions; with ``sampling``, ``spans``: name ->
+    quantity -> (low, high) arrays (report_ranges.p2p_spans)."""
+    from icnperf.api.report_ranges import p2p_spans
     from icnperf.model.network import p2p_table
 
-    columns, absent, assumptions = {}, [], []
+    columns, absent, assumptions, spans = {}, [], [], {}
     for machine, name in zip(machines, names):
         try:
             result = p2p_table(machine, P2P_SIZES, None, API)
@@ -118,8 +122,11 @@ def p2p_results(machines, names) -> dict:
             continue
         columns[name] = result.columns
         assumptions = assumptions or list(result.assumptions)
+        if sampling is not None:
+            spans[name] = p2p_spans(machine, P2P_SIZES, API, sampling)
     return {"sizes": [float(s) for s in P2P_SIZES], "table_sizes": list(P2P_TABLE_SIZES),
-            "api": API, "columns": columns, "absent": absent, "assumptions": assumptions}
+            "api": API, "columns": columns, "absent": absent, "assumptions": assumptions,
+            "spans": spans if sampling is not None else None}
 
 
 def crossovers(curves: dict) -> list[tuple[float, float, str]]:
@@ -149,11 +156,14 @@ def _always_fastest(curves: dict) -> bool:
                for h, (_, t) in zip(hw, c))
 
 
-def collective_results(machines, names) -> dict:
+def collective_results(machines, names, sampling=None) -> dict:
     """Per operation and machine, each algorithm's (nodes, time s) curve over the machine's
     node counts at :data:`COLLECTIVE_BYTES` per rank, the crossovers, whether the hardware
     tree is fastest everywhere, and at the machine's own size each algorithm's time with
-    the best point-to-point time over it (``own``: (algorithm, nodes, time s, ratio))."""
+    the best point-to-point time over it (``own``: (algorithm, nodes, time s, ratio)).
+    With ``sampling``, ``spans``: per algorithm the (low, high) time of each point, and
+    ``own_spans`` the same for ``own`` (report_ranges.collective_spans)."""
+    from icnperf.api.report_ranges import collective_spans
     from icnperf.model.collectives import ALGORITHMS
     from icnperf.reports.text.predict import collective_rows
 
@@ -161,8 +171,9 @@ def collective_results(machines, names) -> dict:
     for operation in COLLECTIVE_OPERATIONS:
         drawn = []
         for index, (machine, name) in enumerate(zip(machines, names)):
+            layouts = node_layouts(machine)
             try:
-                rows, _ = collective_rows(machine, operation, "all", node_layouts(machine),
+                rows, _ = collective_rows(machine, operation, "all", layouts,
                                           np.array([COLLECTIVE_BYTES]), API)
             except IcnperfError as error:
                 absent.append(f"{name}: no {operation} predictions: {_short(error)}")
@@ -173,31 +184,46 @@ def collective_results(machines, names) -> dict:
             own = max(n for n, _ in next(iter(curves.values())))
             best = min(t for a, c in curves.items() if a != "hw-tree" for n, t in c
                        if n == own)
-            drawn.append({"name": name, "index": index, "curves": curves,
-                          "crossovers": crossovers(curves),
-                          "hw_tree_fastest": "hw-tree" in curves and _always_fastest(curves),
-                          "own": [(a, n, t, best / t) for a, c in curves.items()
-                                  for n, t in c if n == own]})
+            entry = {"name": name, "index": index, "curves": curves,
+                     "crossovers": crossovers(curves),
+                     "hw_tree_fastest": "hw-tree" in curves and _always_fastest(curves),
+                     "own": [(a, n, t, best / t) for a, c in curves.items()
+                             for n, t in c if n == own]}
+            if sampling is not None:
+                ranged = [{**row, **span} for row, span in zip(rows, collective_spans(
+                    machine, operation, layouts, COLLECTIVE_BYTES, API, sampling))]
+                entry["spans"] = {a: [(r["time_s_low"], r["time_s_high"]) for r in ranged
+                                      if r["algorithm"] == a] for a in curves}
+                entry["own_spans"] = [(r["time_s_low"], r["time_s_high"]) for a in curves
+                                      for r in ranged
+                                      if r["algorithm"] == a and r["nodes"] == own]
+            drawn.append(entry)
         operations.append({"operation": operation, "machines": drawn})
     return {"bytes": COLLECTIVE_BYTES, "algorithms": list(ALGORITHMS),
             "operations": operations, "absent": absent, "compared": len(names) > 1}
 
 
-def app_results(machines, names) -> dict:
+def app_results(machines, names, sampling=None) -> dict:
     """Per application of :data:`APPS`, its rows (app_rows: time split, GFLOP/s,
     efficiency, p2p / hw-tree) per machine over every other node count, and why a machine
-    has none or computes at a derived rate (``absent``)."""
+    has none or computes at a derived rate (``absent``). With ``sampling`` each row has
+    ``total_s_low`` and ``total_s_high`` (report_ranges.app_spans)."""
+    from icnperf.api.report_ranges import app_spans
     from icnperf.reports.text.apps import P2P_ALGORITHM, app_rows
 
     apps, absent = [], []
     for app in APPS:
         rows_all = []
         for machine, name in zip(machines, names):
+            layouts = fewer(node_layouts(machine))
             try:
-                rows = app_rows(app, machine, fewer(node_layouts(machine)), "all", {})
+                rows = app_rows(app, machine, layouts, "all", {})
             except IcnperfError as error:
                 absent.append(f"{name}: no {app} predictions: {_short(error)}")
                 continue
+            if sampling is not None:
+                rows = [{**row, **span}
+                        for row, span in zip(rows, app_spans(app, machine, layouts, sampling))]
             rate_key = RATE_KEYS[app]
             if machine.get(rate_key) is None:
                 absent.append(f"{name}: {app} computes at the node's roofline rate, derived: "
@@ -208,14 +234,19 @@ def app_results(machines, names) -> dict:
     return {"apps": apps, "absent": absent, "compared": len(names) > 1}
 
 
-def skeleton_results(skeleton, machine, name: str, layouts) -> dict:
+def skeleton_results(skeleton, machine, name: str, layouts, sampling=None) -> dict:
     """An application skeleton on the machine's node counts: its phase rows and total rows
-    (reports.text.apps.skeleton_rows), phase names and notes."""
+    (reports.text.apps.skeleton_rows), phase names and notes; with ``sampling`` the rows
+    carry predict app's ranges (report_ranges.skeleton_spans)."""
+    from icnperf.api.report_ranges import skeleton_spans
     from icnperf.reports.text.apps import skeleton_notes, skeleton_results as runs_of
     from icnperf.reports.text.apps import skeleton_rows
 
     results = runs_of(skeleton, machine, layouts, None, None)
     phase_rows, total_rows = skeleton_rows(results, skeleton.scaling)
+    if sampling is not None:
+        phase_rows, total_rows = skeleton_spans(skeleton, machine, layouts, phase_rows,
+                                                total_rows, sampling)
     return {"skeleton": skeleton.name, "origin": skeleton.origin,
             "description": skeleton.description, "scaling": skeleton.scaling,
             "machine": name, "phases": [p.name for p in results[0].phases],
@@ -268,27 +299,57 @@ def formulas(machine, name: str) -> dict:
             "explained": explained, "absent": absent}
 
 
+def tornadoes(machine, name: str, explained: list[dict]) -> dict:
+    """Each input's share of the range of the report's representative collectives: the
+    all-reduces whose formulas the report prints (``explained``), or, where it prints none
+    (no torus: the trees are defined on tori), the all-reduce the MPI library would choose
+    (``auto``), at :data:`COLLECTIVE_BYTES` on the machine's own job
+    (report_ranges.tornado). ``charts``: one per collective; ``absent``: why a collective
+    has none."""
+    from icnperf.api.report_ranges import tornado
+
+    charts, absent = [], []
+    for algorithm in [e["algorithm"] for e in explained] or ["auto"]:
+        try:
+            charts.append(tornado(machine, "allreduce", algorithm, COLLECTIVE_BYTES, API))
+        except IcnperfError as error:
+            absent.append(f"{name}: no allreduce {algorithm} shares: {_short(error)}")
+    return {"charts": charts, "absent": absent}
+
+
 def machine_report(machine_name: str, compare: tuple[str, ...] = (),
                    overrides: tuple[str, ...] = (), *, validation: bool = True,
-                   skeletons=()) -> dict:
+                   skeletons=(), sampling=None) -> dict:
     """Every section's results of the report of ``machine_name`` beside ``compare``
     (``overrides``: --set items of the main machine; ``skeletons``: loaded application
     skeletons, a section each on the main machine), for
-    icnperf.reports.machine_report.report_html."""
+    icnperf.reports.machine_report.report_html. ``sampling``
+    (data.machine.sampling.Sampling, ``--uncertainty``): the curves' 5-95 % ranges over
+    its draws of every machine's inputs, and ``tornadoes``; ``uncertainty`` records it
+    (samples, seed, quantiles)."""
     machines, names = load_machines(machine_name, compare, overrides)
     title = f"icnperf report: {' vs '.join(names)}"
     subtitle = "; ".join(f"{n}: {m.topology}" for m, n in zip(machines, names))
     if overrides:
         subtitle += "; --set " + " ".join(overrides)
+    if sampling is not None:
+        subtitle += (f"; --uncertainty: {sampling.samples} draws of the inputs, seed"
+                     f" {sampling.seed}")
     from icnperf.model.topology.base import PATTERNS
 
-    return {"title": title, "subtitle": subtitle, "names": names, "patterns": list(PATTERNS),
-            "summary": summaries(machines, names),
-            "topology": topology_documents(machines),
-            "p2p": p2p_results(machines, names),
-            "collectives": collective_results(machines, names),
-            "apps": app_results(machines, names),
-            "skeletons": [skeleton_results(s, machines[0], names[0],
-                                           node_layouts(machines[0])) for s in skeletons],
-            "validation": validation_results() if validation else None,
-            "formulas": formulas(machines[0], names[0])}
+    report = {"title": title, "subtitle": subtitle, "names": names,
+              "patterns": list(PATTERNS), "summary": summaries(machines, names),
+              "topology": topology_documents(machines),
+              "p2p": p2p_results(machines, names, sampling),
+              "collectives": collective_results(machines, names, sampling),
+              "apps": app_results(machines, names, sampling),
+              "skeletons": [skeleton_results(s, machines[0], names[0],
+                                             node_layouts(machines[0]), sampling)
+                            for s in skeletons],
+              "validation": validation_results() if validation else None,
+              "formulas": formulas(machines[0], names[0])}
+    if sampling is not None:
+        report["uncertainty"] = sampling.as_record()
+        report["tornadoes"] = tornadoes(machines[0], names[0],
+                                        report["formulas"]["explained"])
+    return report

@@ -100,11 +100,17 @@ def validate(only: str | None = None, simulation: bool = False,
 
 @quiet
 def report(machine: Any, *, compare: Any = (), set: Any = None, validation: bool = True,
-           app: Any = ()) -> str:
+           app: Any = (), uncertainty: bool = False, samples: Any = None,
+           seed: Any = None) -> str:
     """What ``icnperf report`` builds: the self-contained HTML page of ``machine`` (a
     preset name or a machine TOML path), beside the machines of ``compare``, with one
     section per application skeleton of ``app``, as text (write it where you like).
-    ``set``: overrides of ``machine``; ``validation``: include the validation section."""
+    ``set``: overrides of ``machine``; ``validation``: include the validation section.
+    ``uncertainty``: the curves get error bars and the tables 5-95 % cells over ``samples``
+    (default 200) draws seeded with ``seed`` (default 0) of each machine's inputs within
+    their stated uncertainty (the ranges predict p2p, collective and app give for the same
+    draws), and a section ranks the inputs of the representative all-reduces by their
+    share of the range (tornado charts); the work budget counts the draws."""
     from icnperf.data.limits import skeleton_within_limits, within_limits
     from icnperf.data.skeleton import load_skeleton
     from icnperf.model.budget import report_estimate
@@ -112,6 +118,7 @@ def report(machine: Any, *, compare: Any = (), set: Any = None, validation: bool
     from icnperf.reports.machine_report import report_html
 
     validation = options.flag(validation, "--no-validation")
+    sampling = options.sampling(uncertainty, samples, seed)
     compare = (compare,) if isinstance(compare, str) else tuple(compare)
     apps = (app,) if isinstance(app, str) else tuple(app)
     overrides = values.items(set, "--set")
@@ -119,12 +126,14 @@ def report(machine: Any, *, compare: Any = (), set: Any = None, validation: bool
         raise InputError("report: give the machine as a preset name or a machine TOML path")
     machines, names = load_machines(machine, compare, overrides)
     skeletons = [load_skeleton(name) for name in apps]
+    draws = 0 if sampling is None else sampling.samples
     within_limits(report_estimate([[layout.ranks for layout in node_layouts(m)]
-                                   for m in machines], names))
+                                   for m in machines], names, draws))
     for skeleton in skeletons:
         skeleton_within_limits(skeleton, machines[0],
                                [layout.endpoints for layout in node_layouts(machines[0])],
                                command="report --app",
-                               narrow="report a smaller machine (--set topology=...)")
+                               narrow="report a smaller machine (--set topology=...)",
+                               draws=draws)
     return report_html(machine_report(machine, compare, overrides, validation=validation,
-                                      skeletons=skeletons))
+                                      skeletons=skeletons, sampling=sampling))

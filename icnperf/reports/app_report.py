@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from icnperf.reports.document import Section, Table
-from icnperf.reports.figures import COLOURS, figure, label
+from icnperf.reports.document import Section, Table, span_text
+from icnperf.reports.figures import COLOURS, error_bars, figure, label
 
 
 def app_section(run: dict) -> Section:
@@ -44,16 +44,22 @@ def app_section(run: dict) -> Section:
                                    y=[row["time_s"] for row in own], name=label(phase),
                                    mode="lines+markers",
                                    line={"color": COLOURS[i % len(COLOURS)]}))
+    ranged = all("total_s_low" in t for t in total_rows)
+    extra = {} if not ranged else {"error_y": error_bars(
+        [t["total_s"] for t in total_rows],
+        [(t["total_s_low"], t["total_s_high"]) for t in total_rows])}
     times.add_trace(go.Scatter(x=[t["nodes"] for t in total_rows],
                                y=[t["total_s"] for t in total_rows], name="total",
-                               mode="lines+markers", line={"color": "#000000"}))
+                               mode="lines+markers", line={"color": "#000000"}, **extra))
     by_nodes = {}
     for row in phase_rows:
         by_nodes.setdefault(row["nodes"], {})[row["phase"]] = row["time_s"]
-    table = Table(["nodes", "layout", *(f"{p} (s)" for p in names), "total (s)", "GFLOP/s",
-                   "efficiency"],
+    table = Table(["nodes", "layout", *(f"{p} (s)" for p in names), "total (s)",
+                   *(["total 5-95 % (s)"] if ranged else []), "GFLOP/s", "efficiency"],
                   [[t["nodes"], t["layout"], *(by_nodes[t["nodes"]][p] for p in names),
-                    t["total_s"], t["gflops"], t["efficiency"]] for t in total_rows],
+                    t["total_s"],
+                    *([span_text(t["total_s_low"], t["total_s_high"])] if ranged else []),
+                    t["gflops"], t["efficiency"]] for t in total_rows],
                   caption=f"{skeleton} ({run['origin']}): time per run of each phase; "
                           "efficiency relative to the first node count")
     what = run["description"] or "no description"

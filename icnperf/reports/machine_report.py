@@ -6,15 +6,18 @@ latency / bandwidth / message rate vs size, collectives vs node count (hardware 
 each point-to-point algorithm, crossovers marked), application scaling (compute /
 point-to-point / collective time per iteration), the closed-form validation checks and the
 formulas used (SymPy -> MathML). A machine that lacks the parameters a section needs gets
-a note saying so instead of curves. Nothing here runs a model: every value is handed in.
+a note saying so instead of curves. With ``--uncertainty`` the curves get error bars and
+the tables 5-95 % cells (each quantity's ``<field>_low``/``<field>_high``, or (low, high)
+arrays, as handed), and an uncertainty section states the draws and shows each input's
+share of the range as a tornado chart. Nothing here runs a model: every value is handed in.
 """
 
 from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from icnperf.reports.document import Section, Table, render_document
-from icnperf.reports.figures import COLOURS, DASHES, figure, label
+from icnperf.reports.document import Section, Table, render_document, span_text
+from icnperf.reports.figures import COLOURS, DASHES, error_bars, figure, label
 
 
 # --- sections -----------------------------------------------------------------------------
@@ -80,30 +83,60 @@ def p2p_section(p2p: dict) -> Section:
     rate = figure("Message rate vs message size (one process streaming)",
                   "message size (bytes)", "message rate (million messages/s)",
                   x_log=True, y_log=True)
+    spans = p2p.get("spans")
     for i, (name, c) in enumerate(tables.items()):
         colour = COLOURS[i % len(COLOURS)]
-        latency.add_trace(_line(sizes, c["latency_s"] * 1e6, f"{name}: total", colour))
+        ranged = _ranged(spans[name] if spans else None, c)
+        latency.add_trace(_line(sizes, c["latency_s"] * 1e6, f"{name}: total", colour,
+                                error_y=ranged("latency_s", 1e6)))
         latency.add_trace(_line(sizes, c["hardware_latency_s"] * 1e6,
                                 f"{name}: hardware path only", colour, "dot"))
         bandwidth.add_trace(_line(sizes, c["bandwidth_Bps"] / 1e9, f"{name}: ping-pong",
-                                  colour))
+                                  colour, error_y=ranged("bandwidth_Bps", 1e-9)))
         bandwidth.add_trace(_line(sizes, c["streaming_bandwidth_Bps"] / 1e9,
-                                  f"{name}: streaming", colour, "dash"))
-        rate.add_trace(_line(sizes, c["message_rate_per_s"] / 1e6, name, colour))
+                                  f"{name}: streaming", colour, "dash",
+                                  error_y=ranged("streaming_bandwidth_Bps", 1e-9)))
+        rate.add_trace(_line(sizes, c["message_rate_per_s"] / 1e6, name, colour,
+                             error_y=ranged("message_rate_per_s", 1e-6)))
     picked = [sizes.index(s) for s in p2p["table_sizes"]]
     rows = [[name, int(sizes[i]), c["hops"][i], c["latency_s"][i] * 1e6,
              c["bandwidth_Bps"][i] / 1e9, c["streaming_bandwidth_Bps"][i] / 1e9,
              c["message_rate_per_s"][i] / 1e6]
             for name, c in tables.items() for i in picked]
-    table = Table(["machine", "size (bytes)", "hops", "latency (µs)", "ping-pong bw (GB/s)",
-                   "streaming bw (GB/s)", "message rate (M/s)"], rows)
+    columns = ["machine", "size (bytes)", "hops", "latency (µs)", "ping-pong bw (GB/s)",
+               "streaming bw (GB/s)", "message rate (M/s)"]
+    if spans:
+        rows = [row[:4] + [_span(spans[row[0]]["latency_s"], i, 1e6)] + row[4:5]
+                + [_span(spans[row[0]]["bandwidth_Bps"], i, 1e-9)] + row[5:]
+                for row, i in zip(rows, picked * len(tables))]
+        columns = (columns[:4] + ["latency 5-95 % (µs)"] + columns[4:5]
+                   + ["ping-pong bw 5-95 % (GB/s)"] + columns[5:])
+    table = Table(columns, rows)
     return Section("Point-to-point", intro=intro, figures=[latency, bandwidth, rate],
                    tables=[table], notes=absent + p2p["assumptions"])
 
 
-def _line(x, y, name, colour, dash="solid", mode="lines"):
+def _line(x, y, name, colour, dash="solid", mode="lines", error_y=None):
+    extra = {} if error_y is None else {"error_y": error_y}
     return go.Scatter(x=list(x), y=[float(v) for v in y], name=label(name), mode=mode,
-                      line={"color": colour, "dash": dash})
+                      line={"color": colour, "dash": dash}, **extra)
+
+
+def _ranged(spans: dict | None, columns: dict):
+    """``ranged(name, scale)``: the error bars of column ``name`` drawn at ``scale`` from
+    its (low, high) arrays in ``spans``; None without spans."""
+    def ranged(name: str, scale: float):
+        if spans is None:
+            return None
+        low, high = spans[name]
+        return error_bars(columns[name], list(zip(low, high)), scale)
+    return ranged
+
+
+def _span(ends, i: int, scale: float) -> str:
+    """Element ``i`` of (low, high) arrays as one "low–high" cell at ``scale``."""
+    low, high = ends
+    return span_text(float(low[i]) * scale, float(high[i]) * scale)
 
 
 def collectives_section(collectives: dict) -> Section:
@@ -118,15 +151,18 @@ def collectives_section(collectives: dict) -> Section:
                      "nodes", "time (µs)", x_log=True, y_log=True)
         for drawn in entry["machines"]:
             name, curves = drawn["name"], drawn["curves"]
+            spans = drawn.get("spans")
             for algorithm, points in curves.items():
                 prefix = f"{name}: " if collectives["compared"] else ""
+                extra = {} if spans is None else {"error_y": error_bars(
+                    [t for _, t in points], spans[algorithm], 1e6)}
                 fig.add_trace(go.Scatter(
                     x=[n for n, _ in points], y=[t * 1e6 for _, t in points],
                     mode="lines+markers", name=label(prefix + algorithm),
                     line={"color": COLOURS[algorithms.index(algorithm) % len(COLOURS)],
                           "dash": DASHES[drawn["index"] % len(DASHES)],
                           "width": 3 if algorithm == "hw-tree" else 2},
-                    marker={"size": 5}))
+                    marker={"size": 5}, **extra))
             marks = drawn["crossovers"]
             if marks:
                 fig.add_trace(go.Scatter(
@@ -140,8 +176,11 @@ def collectives_section(collectives: dict) -> Section:
             if drawn["hw_tree_fastest"]:
                 notes.append(f"{name}, {operation}: the hardware tree is faster than every"
                              " point-to-point algorithm at every node count shown")
-            table_rows += [[name, operation, n, a, t * 1e6, ratio]
-                           for a, n, t, ratio in drawn["own"]]
+            own = [[name, operation, n, a, t * 1e6, ratio] for a, n, t, ratio in drawn["own"]]
+            if spans is not None:
+                own = [row[:5] + [span_text(low * 1e6, high * 1e6)] + row[5:]
+                       for row, (low, high) in zip(own, drawn["own_spans"])]
+            table_rows += own
         if entry["machines"]:
             figures.append(fig)
     intro = (f"Time of each collective with {size} bytes per rank, one"
@@ -149,7 +188,9 @@ def collectives_section(collectives: dict) -> Section:
              " dimension count; other topologies: their own size only). The hardware"
              " collective tree (hw-tree) exists only on tori with hardware collectives;"
              " crosses mark where two curves meet (interpolated between node counts).")
+    ranged = any("spans" in d for e in collectives["operations"] for d in e["machines"])
     tables = [Table(["machine", "operation", "nodes", "algorithm", "time (µs)",
+                     *(["time 5-95 % (µs)"] if ranged else []),
                      "best p2p time / this time"], table_rows,
                     caption="At the machine's own size")] if table_rows else []
     return Section("Collectives vs node count", intro=intro, figures=figures,
@@ -163,6 +204,7 @@ def apps_section(apps: dict) -> Section:
     prefix = apps["compared"]
     for entry in apps["apps"]:
         app, rows_all = entry["app"], entry["rows"]
+        ranged = all("total_s_low" in r for _, r in rows_all)
         x = [[(f"{n} · " if prefix else "") + f"{r['nodes']:,} nodes" for n, r in rows_all],
              ["hw" if r["algorithm"] == "hw-tree" else "p2p" for _, r in rows_all]]
         stacked = figure(f"{app}: where each iteration's time goes (hw = hardware tree,"
@@ -183,18 +225,25 @@ def apps_section(apps: dict) -> Section:
         series = dict.fromkeys((n, r["algorithm"]) for n, r in rows_all)
         for i, (name, algorithm) in enumerate(series):
             own = [r for n, r in rows_all if n == name and r["algorithm"] == algorithm]
+            extra = {} if not ranged else {"error_y": error_bars(
+                [r["total_s"] for r in own],
+                [(r["total_s_low"], r["total_s_high"]) for r in own], 1e6)}
             totals.add_trace(go.Scatter(
                 x=[r["nodes"] for r in own], y=[r["total_s"] * 1e6 for r in own],
                 mode="lines+markers",
                 name=label(f"{name}: {algorithm}" if prefix else algorithm),
-                line={"color": COLOURS[i % len(COLOURS)]}))
+                line={"color": COLOURS[i % len(COLOURS)]}, **extra))
         figures += [stacked, totals]
         tables.append(Table(
             ["machine", "nodes", "collectives", "compute (µs)", "p2p (µs)",
-             "collective (µs)", "total (µs)", "GFLOP/s", "efficiency", "p2p / hw-tree"],
+             "collective (µs)", "total (µs)",
+             *(["total 5-95 % (µs)"] if ranged else []),
+             "GFLOP/s", "efficiency", "p2p / hw-tree"],
             [[n, r["nodes"], r["algorithm"], r["compute_s"] * 1e6, r["p2p_s"] * 1e6,
-              r["collective_s"] * 1e6, r["total_s"] * 1e6, r["gflops"], r["efficiency"],
-              r["hw_gain"]] for n, r in rows_all],
+              r["collective_s"] * 1e6, r["total_s"] * 1e6,
+              *([span_text(r["total_s_low"] * 1e6, r["total_s_high"] * 1e6)]
+                if ranged else []),
+              r["gflops"], r["efficiency"], r["hw_gain"]] for n, r in rows_all],
             caption=f"{app} (default problem; efficiency relative to the first node count;"
                     f" p2p / hw-tree compares {entry['p2p_algorithm']} with the hardware"
                     " tree)"))
@@ -229,6 +278,54 @@ def validation_section(validation: dict) -> Section:
     return Section("Validation against published measurements", intro=intro,
                    figures=[fig] if fig else [], tables=[results_table(results)],
                    notes=notes)
+
+
+def uncertainty_section(uncertainty: dict, tornadoes: dict, name: str) -> Section:
+    """How the ranges were drawn (``uncertainty``: samples, seed, quantiles) and, per
+    representative collective of ``tornadoes`` (``charts``, and ``absent``: why one has
+    none), each input's share of its range as a tornado chart: a bar of ± the relative
+    half-width of the time the input gives alone, largest on top, labelled with its share
+    of the range."""
+    low, high = (f"{q * 100:g}" for q in uncertainty["quantiles"])
+    intro = (f"Error bars and the {low}-{high} % cells: the {low}th and {high}th"
+             f" percentiles over {uncertainty['samples']} draws of each machine's inputs"
+             f" within their stated uncertainty (seed {uncertainty['seed']};"
+             " docs/machine-format.md, 'Uncertainty'), the same draws and closed forms as"
+             f" icnperf predict p2p|collective|app --uncertainty --samples"
+             f" {uncertainty['samples']} --seed {uncertainty['seed']}. The charts rank the"
+             f" inputs of {name}'s representative collectives by their share of the"
+             " prediction's range, to first order: |elasticity| x the input's relative"
+             " spread, over the sum (icnperf explain collective --uncertainty).")
+    figures, tables, notes = [], [], []
+    for chart in tornadoes["charts"]:
+        title = (f"allreduce, {chart['algorithm']}, {int(chart['bytes'])} B on"
+                 f" {chart['layout']}: each input's share of the range")
+        inputs = chart["inputs"][::-1]                       # largest at the top
+        fig = figure(title, "time change the input gives alone (± % of the time)", "",
+                     y_log=False, x_type="linear")
+        reach = 1.3 * max((r["range_contribution"] * 100 for r in inputs), default=1.0)
+        fig.update_xaxes(range=[-reach, reach])
+        fig.update_yaxes(type="category", automargin=True)
+        fig.add_trace(go.Bar(
+            y=[label(r["key"]) for r in inputs],
+            x=[2 * r["range_contribution"] * 100 for r in inputs],
+            base=[-r["range_contribution"] * 100 for r in inputs], orientation="h",
+            name="share of the range", marker={"color": COLOURS[0]},
+            customdata=[r["range_share"] * 100 for r in inputs],
+            text=[f"{r['range_share'] * 100:.1f} %" for r in inputs], textposition="outside",
+            hovertemplate="%{y}: ±%{base:.3g} %, %{customdata:.1f} % of the range"
+                          "<extra></extra>"))
+        figures.append(fig)
+        tables.append(Table(
+            ["input", "symbol", "spread", "alone (± % of the time)", "share of the range"],
+            [[r["key"], r["symbol"], r["spread"], r["range_contribution"] * 100,
+              f"{r['range_share'] * 100:.1f} %"] for r in chart["inputs"]],
+            caption=f"{title} (T = {chart['time_s'] * 1e6:.4g} µs)"))
+        if chart["rest"] > 0:
+            notes.append(f"allreduce, {chart['algorithm']}: the other inputs share"
+                         f" {chart['rest'] * 100:.1f} % of the range")
+    return Section("Uncertainty: what matters most", intro=intro, figures=figures,
+                   tables=tables, notes=tornadoes["absent"] + notes)
 
 
 def formulas_section(formulas: dict) -> Section:
@@ -287,6 +384,9 @@ def report_html(report: dict) -> str:
                 p2p_section(report["p2p"]), collectives_section(report["collectives"]),
                 apps_section(report["apps"])]
     sections += [app_section(skeleton) for skeleton in report["skeletons"]]
+    if "uncertainty" in report:
+        sections.append(uncertainty_section(report["uncertainty"], report["tornadoes"],
+                                            names[0]))
     if report["validation"] is not None:
         sections.append(validation_section(report["validation"]))
     sections.append(formulas_section(report["formulas"]))
