@@ -186,11 +186,12 @@ def report(cases=(("angara-3d", "torus:32x32x32"), ("fugaku", None))) -> list[st
     lines = []
     for machine, topology in cases:
         overrides = (f"topology={topology}",) if topology else ()
-        setup = ("from icnperf.reports.machine_report import report_html, node_layouts\n"
+        setup = ("from icnperf.api.machine_sections import machine_report, node_layouts\n"
+                 "from icnperf.reports.machine_report import report_html\n"
                  "from icnperf.data.machine import load_machine\n"
                  f"m = load_machine({machine!r}).with_overrides({list(overrides)!r})\n"
                  "ranks = [l.ranks for l in node_layouts(m)]")
-        work = f"report_html({machine!r}, (), {overrides!r}, validation=False)"
+        work = f"report_html(machine_report({machine!r}, (), {overrides!r}, validation=False))"
         r = measure(setup, work, "ranks")
         units = sum(plog(p) for p in r["ranks"] if p > 1)
         lines.append(f"report {topology or machine}: {r['seconds']:.1f} s,"

@@ -27,16 +27,18 @@ class ValidationResult(Result):
 
     def render(self, fmt: str = "table", wide: bool = False) -> str:
         from icnperf.reports.text.validate import validation_render
+        from icnperf.validation.registry import summary_line
 
-        return validation_render(self._document, fmt, wide)
+        return validation_render(self._document, fmt, wide,
+                                 summary_line(self._document["checks"]))
 
     def html(self) -> str:
         """The validation page (plots per paper, error tables) as HTML text."""
+        from icnperf.api.validation_pages import validation_page as page_of
         from icnperf.reports.validation_page import validation_page
 
-        page, _ = validation_page(self._document["checks"],
-                                  simulation_run=self._document["simulation"])
-        return page
+        return validation_page(page_of(self._document["checks"],
+                                       simulation_run=self._document["simulation"]))
 
     def figure(self):
         from icnperf.reports.result_figures import validation_figure
@@ -98,17 +100,25 @@ def validate(only: str | None = None, simulation: bool = False,
 
 @quiet
 def report(machine: Any, *, compare: Any = (), set: Any = None, validation: bool = True,
-           app: Any = ()) -> str:
+           app: Any = (), uncertainty: bool = False, samples: Any = None,
+           seed: Any = None) -> str:
     """What ``icnperf report`` builds: the self-contained HTML page of ``machine`` (a
     preset name or a machine TOML path), beside the machines of ``compare``, with one
     section per application skeleton of ``app``, as text (write it where you like).
-    ``set``: overrides of ``machine``; ``validation``: include the validation section."""
+    ``set``: overrides of ``machine``; ``validation``: include the validation section.
+    ``uncertainty``: the curves get error bars and the tables 5-95 % cells over ``samples``
+    (default 200) draws seeded with ``seed`` (default 0) of each machine's inputs within
+    their stated uncertainty (the ranges predict p2p, collective and app give for the same
+    draws), and a section ranks the inputs of the representative all-reduces by their
+    share of the range (tornado charts); the work budget counts the draws."""
     from icnperf.data.limits import skeleton_within_limits, within_limits
     from icnperf.data.skeleton import load_skeleton
     from icnperf.model.budget import report_estimate
-    from icnperf.reports.machine_report import load_machines, node_layouts, report_html
+    from icnperf.api.machine_sections import load_machines, machine_report, node_layouts
+    from icnperf.reports.machine_report import report_html
 
     validation = options.flag(validation, "--no-validation")
+    sampling = options.sampling(uncertainty, samples, seed)
     compare = (compare,) if isinstance(compare, str) else tuple(compare)
     apps = (app,) if isinstance(app, str) else tuple(app)
     overrides = values.items(set, "--set")
@@ -116,12 +126,14 @@ def report(machine: Any, *, compare: Any = (), set: Any = None, validation: bool
         raise InputError("report: give the machine as a preset name or a machine TOML path")
     machines, names = load_machines(machine, compare, overrides)
     skeletons = [load_skeleton(name) for name in apps]
+    draws = 0 if sampling is None else sampling.samples
     within_limits(report_estimate([[layout.ranks for layout in node_layouts(m)]
-                                   for m in machines], names))
+                                   for m in machines], names, draws))
     for skeleton in skeletons:
         skeleton_within_limits(skeleton, machines[0],
                                [layout.endpoints for layout in node_layouts(machines[0])],
                                command="report --app",
-                               narrow="report a smaller machine (--set topology=...)")
-    return report_html(machine, compare, overrides, validation=validation,
-                       skeletons=skeletons)
+                               narrow="report a smaller machine (--set topology=...)",
+                               draws=draws)
+    return report_html(machine_report(machine, compare, overrides, validation=validation,
+                                      skeletons=skeletons, sampling=sampling))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from icnperf.cli.common import FORCE_OPTION, MACHINE_OPTION
+from icnperf.cli.common import FORCE_OPTION, MACHINE_OPTION, uncertainty_options
 
 
 @click.command()
@@ -21,10 +21,13 @@ from icnperf.cli.common import FORCE_OPTION, MACHINE_OPTION
 @click.option("--app", "apps", multiple=True, metavar="FILE.toml|NAME",
               help="An application skeleton to plot against the node count: phase times"
                    " stacked, with parallel efficiency (repeatable).")
+@uncertainty_options
 def report(machine_name: str, compare: tuple[str, ...], overrides: tuple[str, ...],
-           output: str, force: bool, no_validation: bool, apps: tuple[str, ...]) -> None:
+           output: str, force: bool, no_validation: bool, apps: tuple[str, ...],
+           uncertainty: bool, samples: int | None, seed: int | None) -> None:
     """A self-contained HTML report of a machine: parameters, topology, point-to-point,
-    collectives, applications, validation and formulas (opens offline)."""
+    collectives, applications, validation and formulas (opens offline). --uncertainty adds
+    error bars, 5-95 % cells and a tornado chart of each input's share of the range."""
     from icnperf.api import report as page_of
     from icnperf.data.files import check_target, is_html_path, printable, write_atomically
     from icnperf.errors import InputError
@@ -34,6 +37,7 @@ def report(machine_name: str, compare: tuple[str, ...], overrides: tuple[str, ..
                          " *.html")
     check_target(output, force)
     page = page_of(machine_name, compare=compare, set=overrides,
-                   validation=not no_validation, app=apps)
+                   validation=not no_validation, app=apps, uncertainty=uncertainty,
+                   samples=samples, seed=seed)
     write_atomically(output, page, force=force, html=True)
     click.echo(f"wrote {output}", err=True)

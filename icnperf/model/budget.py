@@ -549,16 +549,37 @@ def fit_estimate(rows: int, what: str) -> Estimate:
                     "fit a sample of the rows (e.g. every size once)")
 
 
-def report_estimate(ranks: Sequence[Sequence[int]], names: Sequence[str]) -> Estimate:
+def report_estimate(ranks: Sequence[Sequence[int]], names: Sequence[str],
+                    draws: int = 0) -> Estimate:
     """``report``: every machine's sweep of node counts (``ranks`` per layout, one list per
-    machine)."""
+    machine); ``draws`` (``--uncertainty``): each machine's curves run again on that many
+    draws of its inputs, :data:`REPORT_DRAW_SECONDS` per draw and machine plus
+    :data:`REPORT_DRAW_LAYOUT_SECONDS` per draw and node count swept."""
     seconds = (REPORT_START_SECONDS * len(ranks)
                + REPORT_SECONDS * sum(_rank_rounds(r) for sweep in ranks for r in sweep))
+    seconds += draws * (REPORT_DRAW_SECONDS * len(ranks)
+                        + REPORT_DRAW_LAYOUT_SECONDS * sum(len(sweep) for sweep in ranks))
     largest = max((max(sweep, default=0) for sweep in ranks), default=0)
-    return Estimate(f"report: {', '.join(names)} up to {count(largest)} nodes",
-                    BASE_MEMORY + MAPPING_MEMORY_PER_RANK * largest, seconds,
-                    "report a smaller machine (--set topology=...)")
+    work = f"report: {', '.join(names)} up to {count(largest)} nodes"
+    narrow = "report a smaller machine (--set topology=...)"
+    if draws:
+        work += f" x {count(draws)} draws"
+        narrow += " or fewer --samples"
+    return Estimate(work, BASE_MEMORY + MAPPING_MEMORY_PER_RANK * largest, seconds, narrow)
 
+
+REPORT_DRAW_SECONDS = 0.02
+"""Seconds of one draw of ``report --uncertainty`` per machine beyond its node counts:
+the machine drawn once per curve set (five sets, about 2 ms each, :data:`DRAW_SECONDS`)
+and its point-to-point curves (0.3-0.5 ms of CPU per draw measured on angara-36, fugaku
+and lumi)."""
+
+REPORT_DRAW_LAYOUT_SECONDS = 0.05
+"""Seconds of one draw per node count the report sweeps: both collectives by every
+algorithm (5.8-6.3 ms of CPU per node count and draw measured on angara-36, fugaku and
+torus:64x64x64, 20 draws after a warm run) and both applications on every other count
+(1.6 ms per count on angara-36 to 37 ms on torus:64x64x64's largest); 24 ms of CPU per
+count in all on torus:64x64x64, doubled for the wall time of a loaded machine."""
 
 DRAW_SECONDS = 2e-3
 """Seconds to draw one machine (its values checked on construction), measured on lumi's

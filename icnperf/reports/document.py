@@ -149,6 +149,14 @@ def _cell(value) -> dict:
             "status": text if text in STATUS_WORDS else ""}
 
 
+def span_text(low: float | None, high: float | None) -> str:
+    """A range as one table cell, "low–high", each end as a number cell shows it ("-" when
+    an end is missing)."""
+    if low is None or high is None:
+        return "-"
+    return f"{_format_float(float(low))}–{_format_float(float(high))}"
+
+
 def _format_float(value: float) -> str:
     """Four significant digits; whole numbers with thousands separators; '-' for NaN."""
     if not math.isfinite(value):

@@ -85,3 +85,15 @@ def crossings(x: Sequence[float], a: Sequence[float], b: Sequence[float]):
         ly = math.log(a[i]) + t * (math.log(a[j]) - math.log(a[i]))
         out.append((math.exp(lx), math.exp(ly)))
     return out
+
+
+def error_bars(values: Sequence[float], spans: Sequence[tuple[float, float]],
+               scale: float = 1.0) -> dict:
+    """Plotly's ``error_y`` of a trace drawn at ``values`` x ``scale`` whose (low, high)
+    ends are ``spans`` (same units as ``values``): asymmetric bars reaching low x scale and
+    high x scale."""
+    return {"type": "data", "symmetric": False, "thickness": 1, "width": 3,
+            "array": [float(high) * scale - float(v) * scale
+                      for v, (_, high) in zip(values, spans)],
+            "arrayminus": [float(v) * scale - float(low) * scale
+                           for v, (low, _) in zip(values, spans)]}

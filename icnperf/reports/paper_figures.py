@@ -1,7 +1,7 @@
 """Published figures redrawn from the model, with the published points on them.
 
-Each entry says which claims it illustrates (an id prefix) and draws the paper's axes from
-the same functions the claims evaluate, so the curve and the checked numbers agree.
+Each figure is drawn from the data icnperf.api.validation_pages computes from the same
+functions the claims evaluate, so the curve and the checked numbers agree.
 """
 
 from __future__ import annotations
@@ -11,33 +11,27 @@ import plotly.graph_objects as go
 from icnperf.reports.figures import COLOURS, figure
 
 
-def angara_fig7() -> go.Figure:
+def angara_fig7(data: dict) -> go.Figure:
     """Angara collectives paper (Mukosey 2015) Fig. 7: hardware-tree speedup over the
     point-to-point tree vs node count, broadcast and all-reduce of one 256-byte packet on
-    balanced 3D and 4D tori (model: validation.claims.angara_collectives.sweep_ratios;
-    points: the bundled table angara-collectives-fig7)."""
-    from icnperf.data.measurements.tables import load_table
-    from icnperf.validation.claims import angara_collectives as fig7
-
-    published = load_table(fig7.TABLE).rows()
-    nodes_all = [n for dims in fig7.SWEEP for n in fig7.SWEEP[dims]]
+    balanced 3D and 4D tori, with the published points."""
     fig = figure("Angara collectives paper, Fig. 7 redrawn: hw-tree speedup over p2p-tree"
                  " (one 256-byte packet)", "nodes", "p2p-tree time / hw-tree time (x)",
-                 x_log=True, y_log=False, x_values=nodes_all)
-    styles = {("broadcast", 3): (COLOURS[0], "solid"), ("broadcast", 4): (COLOURS[0], "dash"),
-              ("allreduce", 3): (COLOURS[1], "solid"), ("allreduce", 4): (COLOURS[1], "dash")}
-    for (operation, dims), (colour, dash) in styles.items():
-        sweep = fig7.sweep_ratios(operation, dims)
+                 x_log=True, y_log=False, x_values=data["nodes"])
+    for curve in data["curves"]:
+        operation, dims, sweep = curve["operation"], curve["dims"], curve["model"]
+        colour = COLOURS[0] if operation == "broadcast" else COLOURS[1]
+        dash = "solid" if dims == 3 else "dash"
         fig.add_trace(go.Scatter(
             x=[n for n, _, _ in sweep], y=[r for _, _, r in sweep], mode="lines+markers",
             name=f"model: {operation}, {dims}D torus", line={"color": colour, "dash": dash},
             marker={"size": 5},
             text=["x".join(map(str, shape)) for _, shape, _ in sweep],
             hovertemplate="%{text}: %{y:.3g}x<extra></extra>"))
-        points = [r for r in published if r["operation"] == operation and r["dims"] == dims]
+        points = curve["published"]
         if points:
             fig.add_trace(go.Scatter(
-                x=[r["nodes"] for r in points], y=[r["speedup"] for r in points],
+                x=[n for n, _ in points], y=[s for _, s in points],
                 mode="markers", name=f"published: {operation}, {dims}D",
                 marker={"color": colour, "size": 12,
                         "symbol": "diamond-open" if dims == 4 else "circle-open",
@@ -46,57 +40,49 @@ def angara_fig7() -> go.Figure:
     return fig
 
 
-def angara_fig9() -> go.Figure:
+def angara_fig9(data: dict) -> go.Figure:
     """Angara collectives paper (Mukosey 2015) Fig. 9: SpMV iteration time with the
-    recursive-doubling all-gather over the hardware all-gather vs node count on a 4D torus
-    (model: validation.claims.angara_spmv.gain over its SWEEP; point: the bundled table
-    angara-spmv-fig9, the paper's largest gain)."""
-    from icnperf.data.measurements.tables import load_table
-    from icnperf.validation.claims import angara_spmv as fig9
-
-    (row,) = load_table(fig9.TABLE).rows()
+    recursive-doubling all-gather over the hardware all-gather vs node count on a 4D torus,
+    with the paper's largest gain and the claim's tolerance as its bar."""
     fig = figure("Angara collectives paper, Fig. 9 redrawn: SpMV iteration time,"
                  " recursive-doubling all-gather / hw-tree all-gather (4D torus)", "nodes",
                  "iteration time ratio (x)", x_log=True, y_log=False)
     fig.add_trace(go.Scatter(
-        x=list(fig9.SWEEP), y=[fig9.gain(n) for n in fig9.SWEEP], mode="lines+markers",
-        name=f"model: N = {row['matrix_rows']:,}, d = {row['nonzeros_per_row']}",
+        x=[n for n, _ in data["model"]], y=[g for _, g in data["model"]],
+        mode="lines+markers",
+        name=f"model: N = {data['matrix_rows']:,}, d = {data['nonzeros_per_row']}",
         line={"color": COLOURS[0]}, marker={"size": 5},
         hovertemplate="%{x} nodes: %{y:.3g}x<extra></extra>"))
+    nodes, speedup = data["published"]
     fig.add_trace(go.Scatter(
-        x=[row["nodes"]], y=[row["speedup"]], mode="markers",
+        x=[nodes], y=[speedup], mode="markers",
         name="published: largest gain",
         marker={"color": COLOURS[0], "size": 12, "symbol": "circle-open",
                 "line": {"width": 2}},
-        error_y={"type": "constant", "value": fig9.TOLERANCE},
+        error_y={"type": "constant", "value": data["tolerance"]},
         hovertemplate="published %{y:.3g}x at %{x} nodes<extra></extra>"))
     return fig
 
 
-def angara_fig10() -> go.Figure:
+def angara_fig10(data: dict) -> go.Figure:
     """Angara collectives paper (Mukosey 2015) Fig. 10: heat-equation step time with the
     point-to-point all-reduce over the hardware all-reduce vs node count on a 4D torus, one
-    curve per grid (model: validation.claims.angara_heat.ratio over its SWEEP; points: the
-    bundled table angara-heat-fig10)."""
-    from icnperf.data.measurements.tables import load_table
-    from icnperf.validation.claims import angara_heat as fig10
-
-    rows = load_table(fig10.TABLE).rows()
-    grids = list(dict.fromkeys(r["grid_cells"] for r in rows))
+    curve per grid, with the published points."""
     fig = figure("Angara collectives paper, Fig. 10 redrawn: heat step time, p2p-tree"
                  " all-reduce / hw-tree all-reduce (4D torus)", "nodes",
                  "step time ratio (x)", x_log=True, y_log=False)
-    for i, cells in enumerate(grids):
+    for i, curve in enumerate(data["curves"]):
         colour = COLOURS[i % len(COLOURS)]
+        cells = curve["cells"]
         fig.add_trace(go.Scatter(
-            x=list(fig10.SWEEP), y=[fig10.ratio(n, cells) for n in fig10.SWEEP],
+            x=[n for n, _ in curve["model"]], y=[r for _, r in curve["model"]],
             mode="lines+markers", name=f"model: {cells:,} cells",
             line={"color": colour}, marker={"size": 5},
             hovertemplate="%{x} nodes: %{y:.3g}x<extra></extra>"))
-        points = [r for r in rows if r["grid_cells"] == cells and r["relation"] != "onset"]
+        points = curve["published"]
         if points:
             fig.add_trace(go.Scatter(
-                x=[r["nodes"] for r in points], y=[r["speedup"] for r in points],
+                x=[n for n, _ in points], y=[s for _, s in points],
                 mode="markers", name=f"published: {cells:,} cells",
                 marker={"color": colour, "size": 12, "symbol": "circle-open",
                         "line": {"width": 2}},
@@ -104,12 +90,11 @@ def angara_fig10() -> go.Figure:
     return fig
 
 
-REDRAWS = (("angara-fig7-", angara_fig7), ("angara-fig9-", angara_fig9),
-           ("angara-fig10-", angara_fig10))
-"""(claim id prefix, figure builder): a figure is drawn when a group has such claims."""
+DRAWERS = {"angara-fig7": angara_fig7, "angara-fig9": angara_fig9,
+           "angara-fig10": angara_fig10}
+"""Each redrawn figure's drawer, by the ``figure`` name its data carries."""
 
 
-def figures_for(results: list[dict]) -> list[go.Figure]:
-    """The redrawn paper figures that illustrate some of these claim results."""
-    ids = [r["id"] for r in results]
-    return [build() for prefix, build in REDRAWS if any(i.startswith(prefix) for i in ids)]
+def draw(redraws: list[dict]) -> list[go.Figure]:
+    """The redrawn paper figures of ``redraws`` (each figure's data, named by ``figure``)."""
+    return [DRAWERS[data["figure"]](data) for data in redraws]

@@ -1,25 +1,23 @@
-"""The validation registry as sections: the counts by claim kind, per source the error
+"""The validation results as sections: the counts by claim kind, per source the error
 table and a measured vs predicted scatter (y = x, each claim's tolerance interval), the
-paper figures the model redraws, and the simulator cross-checks.
+paper figures the model redraws, and the simulator cross-checks; drawn from what
+icnperf.api.validation_pages works out of the claims' results.
 
-A claim's ``kind`` (validation.registry.CLAIM_KINDS) says how much its agreement means
-(predicted: held out; calibrated: fitted to it; regression: the model's own value) and the
-page counts them apart, as ``icnperf validate`` does; its ``runs`` says what its check runs:
-the machine report keeps to the fast closed-form ones and this page gives the simulator
-cross-checks a section of their own.
+A claim's ``kind`` says how much its agreement means (predicted: held out; calibrated:
+fitted to it; regression: the model's own value) and the page counts them apart, as
+``icnperf validate`` does; its ``runs`` says what its check runs: the machine report keeps
+to the fast closed-form ones and this page gives the simulator cross-checks a section of
+their own.
 """
 
 from __future__ import annotations
 
 import math
-import re
 
 import plotly.graph_objects as go
 
 from icnperf.reports.document import Section, Table, render_document
 from icnperf.reports.figures import figure, label, spans_decades
-from icnperf.validation.registry import (CLAIM_KINDS, RUNS, STATUSES, kind_counts,
-                                         status_counts, summary_line)
 
 STATUS_COLOURS = {"pass": "#2ca02c", "known-discrepancy": "#ff7f0e", "open": "#9467bd",
                   "fail": "#d62728"}
@@ -33,30 +31,6 @@ KIND_MEANING = {
 }
 
 
-def evaluate_claims(runs=RUNS) -> list[dict]:
-    """The registered claims whose ``runs`` is among ``runs``, evaluated as result dicts
-    (``CheckResult.as_dict``)."""
-    from icnperf.validation.registry import all_claims, evaluate
-
-    return [evaluate(c).as_dict() for c in all_claims(runs=runs)]
-
-
-def paper_of(source: str) -> str:
-    """A claim source's paper: the text up to its first closing parenthesis
-    ("Angara collectives paper (Mukosey 2015), §3.1 ..." -> "Angara collectives paper
-    (Mukosey 2015)")."""
-    match = re.match(r"[^)]*\)", source)
-    return match.group(0) if match else source
-
-
-def by_paper(results: list[dict]) -> dict[str, list[dict]]:
-    """Results grouped by paper, in registry order."""
-    groups: dict[str, list[dict]] = {}
-    for result in results:
-        groups.setdefault(paper_of(result["source"]), []).append(result)
-    return groups
-
-
 def results_table(results: list[dict], caption: str = "") -> Table:
     """The error table: one row per claim, status coloured by the page."""
     rows = [[r["id"], r["kind"], r["quantity"], r["measured"], r["predicted"], r["unit"],
@@ -64,27 +38,14 @@ def results_table(results: list[dict], caption: str = "") -> Table:
     return Table(TABLE_COLUMNS, rows, caption)
 
 
-def tolerance_interval(measured: float, tolerance: float, kind: str) -> tuple[float, float]:
-    """The predicted values a claim accepts (registry.error_of's tolerance kinds)."""
-    if kind == "relative":
-        return measured - tolerance * abs(measured), measured + tolerance * abs(measured)
-    if kind == "factor":
-        return measured / tolerance, measured * tolerance
-    if kind == "at-least":
-        return measured - tolerance * abs(measured), math.inf
-    return measured - tolerance, measured + tolerance
-
-
-def scatter_figure(results: list[dict], title: str) -> go.Figure | None:
-    """Measured vs predicted for the numeric claims (not orderings): the y = x line, each
-    claim's accepted interval as a bar at x = measured, predictions coloured by status.
-    None when no claim has two finite numbers."""
-    numeric = [r for r in results if r["tolerance_kind"] != "ordering"
-               and r["measured"] is not None and r["predicted"] is not None]
+def scatter_figure(results: list[dict], intervals: list, title: str) -> go.Figure | None:
+    """Measured vs predicted for the numeric claims (those with an interval, given one per
+    result: None for orderings): the y = x line, each claim's accepted interval as a bar
+    at x = measured, predictions coloured by status. None when no claim has an interval."""
+    numeric = [r for r, interval in zip(results, intervals) if interval is not None]
     if not numeric:
         return None
-    intervals = [tolerance_interval(r["measured"], r["tolerance"], r["tolerance_kind"])
-                 for r in numeric]
+    intervals = [interval for interval in intervals if interval is not None]
     values = [r["measured"] for r in numeric] + [r["predicted"] for r in numeric]
     values += [v for pair in intervals for v in pair if math.isfinite(v)]
     log = spans_decades(values) and min(values) > 0
@@ -123,18 +84,20 @@ def scatter_figure(results: list[dict], title: str) -> go.Figure | None:
     return fig
 
 
-def source_sections(results: list[dict]) -> list[Section]:
-    """One section per paper: scatter, redrawn figures (when known), table and reasons."""
-    from icnperf.reports.paper_figures import figures_for
+def source_sections(papers: list[dict]) -> list[Section]:
+    """One section per paper (``papers``: each paper's results, summary line, sources,
+    intervals and redrawn figures' data): scatter, redrawn figures, table and reasons."""
+    from icnperf.reports.paper_figures import draw
 
     sections = []
-    for paper, group in by_paper(results).items():
-        sources = list(dict.fromkeys(r["source"] for r in group))
-        figs = [f for f in [scatter_figure(group, f"{paper}: published vs predicted")] if f]
-        figs += figures_for(group)
+    for entry in papers:
+        paper, group = entry["paper"], entry["results"]
+        figs = [f for f in [scatter_figure(group, entry["intervals"],
+                                           f"{paper}: published vs predicted")] if f]
+        figs += draw(entry["redraws"])
         ordering = [r for r in group if r["tolerance_kind"] == "ordering"]
-        intro = (f"{len(group)} claims: {summary_line(group)}. Sources: "
-                 + "; ".join(sources) + ".")
+        intro = (f"{len(group)} claims: {entry['summary']}. Sources: "
+                 + "; ".join(entry["sources"]) + ".")
         if ordering:
             intro += (f"\n\n{len(ordering)} claims are statements of order (1 = the stated"
                       " order holds, 0 = it does not); they appear in the table, not the"
@@ -171,9 +134,11 @@ def reason_notes(results: list[dict]) -> list[str]:
     return notes
 
 
-def simulation_section(results: list[dict] | None) -> Section:
-    """The simulator cross-checks (the registry's simulation claims), or why there are
-    none (``None``: not run; ``icnperf validate --simulation`` runs them)."""
+def simulation_section(simulated: dict | None) -> Section:
+    """The simulator cross-checks (``simulated``: their results, summary line and
+    intervals), or why there are none (``None``: not run; ``icnperf validate
+    --simulation`` runs them)."""
+    results = simulated["results"] if simulated else None
     if not results:
         why = ("They were not run (icnperf validate --simulation -o FILE.html runs them)."
                if results is None else "The registry holds no simulator cross-check claims.")
@@ -181,27 +146,25 @@ def simulation_section(results: list[dict] | None) -> Section:
             title="Simulator cross-checks",
             intro=why + " The closed forms can still be set beside the simulator with"
                         " 'icnperf simulate traffic' and 'icnperf simulate collective'.")
-    figs = [f for f in [scatter_figure(results, "Simulator vs closed form")] if f]
+    figs = [f for f in [scatter_figure(results, simulated["intervals"],
+                                       "Simulator vs closed form")] if f]
     return Section(title="Simulator cross-checks",
                    intro=(f"{len(results)} claims checked with the cycle-driven flit "
-                          f"simulator: {summary_line(results)}."),
+                          f"simulator: {simulated['summary']}."),
                    figures=figs, tables=[results_table(results)],
                    notes=reason_notes(results))
 
 
-def summary_section(results: list[dict]) -> Section:
-    """The counts by claim kind and by paper, and what the kinds and statuses mean."""
-    by_kind = kind_counts(results)
-    kind_rows = [[kind, KIND_MEANING[kind], sum(by_kind[kind].values()),
-                  *by_kind[kind].values()] for kind in CLAIM_KINDS]
-    paper_rows = [[paper, len(group), *[sum(r["kind"] == k for r in group)
-                                        for k in CLAIM_KINDS], *status_counts(group).values()]
-                  for paper, group in by_paper(results).items()]
+def summary_section(page: dict) -> Section:
+    """The counts by claim kind and by paper, and what the kinds and statuses mean
+    (``page``: icnperf.api.validation_pages.validation_page's counts)."""
+    kind_rows = [[kind, KIND_MEANING[kind], sum(counts.values()), *counts.values()]
+                 for kind, counts in page["kind_counts"].items()]
     return Section(
         title="Summary",
-        intro=(f"{len(results)} claims checked against icnperf's models (published"
+        intro=(f"{page['count']} claims checked against icnperf's models (published"
                f" measurements and statements, and the flit simulator's cross-checks): "
-               f"{summary_line(results)}. Only the predicted claims are evidence: a"
+               f"{page['summary']}. Only the predicted claims are evidence: a"
                " calibrated claim had a parameter fitted to it, a regression claim pins the"
                " model's own value. A known discrepancy is a claim that misses its published"
                " tolerance for a written reason (the paper's statement does not follow from"
@@ -209,22 +172,15 @@ def summary_section(results: list[dict]) -> Section:
                " value that reason derives. An open claim misses its tolerance for a reason"
                " not yet understood: it is shown with what was ruled out and what is"
                " suspected, and it is not a pass."),
-        tables=[Table(["kind", "meaning", "claims", *STATUSES], kind_rows),
-                Table(["paper", "claims", *CLAIM_KINDS, *STATUSES], paper_rows)])
+        tables=[Table(["kind", "meaning", "claims", *page["statuses"]], kind_rows),
+                Table(["paper", "claims", *page["kinds"], *page["statuses"]],
+                      page["paper_counts"])])
 
 
-def validation_page(results: list[dict] | None = None,
-                    simulation_run: bool = True) -> tuple[str, bool]:
-    """The whole validation page of ``results`` (CheckResult dicts; default: every
-    registered claim evaluated) and whether any check failed. ``simulation_run`` says
-    whether the simulator's claims were part of the run (the section says so when not)."""
-    if results is None:
-        results = evaluate_claims()
-    closed = [r for r in results if r["runs"] != "simulation"]
-    simulated = [r for r in results if r["runs"] == "simulation"]
-    sections = [summary_section(results), *source_sections(closed),
-                simulation_section(simulated if simulation_run else None)]
-    failed = any(r["status"] == "fail" for r in results)
-    page = render_document("icnperf validation", sections,
+def validation_page(page: dict) -> str:
+    """The whole validation page of ``page`` (icnperf.api.validation_pages.validation_page:
+    counts, the results by paper, the simulator's claims or None when they were not run)."""
+    sections = [summary_section(page), *source_sections(page["papers"]),
+                simulation_section(page["simulated"])]
+    return render_document("icnperf validation", sections,
                            subtitle="Published measurements and claims vs icnperf's models")
-    return page, failed

@@ -11,14 +11,15 @@ from icnperf.cli import cli
 from icnperf.data.machine import load_machine
 from icnperf.data.skeleton import load_skeleton
 from icnperf.model.apps import timing
+from icnperf.api.machine_sections import node_layouts, skeleton_results
 from icnperf.reports.app_report import app_section
-from icnperf.reports.machine_report import node_layouts
 
 
 def test_section_stacks_phase_shares_with_efficiency():
     machine = load_machine("angara-36")
     layouts = node_layouts(machine)
-    section = app_section(load_skeleton("jacobi3d"), machine, "angara-36", layouts)
+    section = app_section(skeleton_results(load_skeleton("jacobi3d"), machine, "angara-36",
+                                           layouts))
     stacked, times = section.figures
     bars = [t for t in stacked.data if t.type == "bar"]
     assert [b.name for b in bars] == ["sweep", "halo", "residual"]

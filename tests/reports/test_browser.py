@@ -88,9 +88,9 @@ def _open_and_check(browser, path, expected_figures: int, screenshot):
 
 
 def test_report_renders_in_chromium(browser, tmp_path):
-    from icnperf.reports.machine_report import report_html
+    from icnperf.api.pages import report
 
-    page = report_html("angara-4d", ("angara-3d",), validation=False)
+    page = report("angara-4d", compare=("angara-3d",), validation=False)
     path = tmp_path / "report.html"
     path.write_text(page, encoding="utf-8")
     expected = _figure_divs(page)
@@ -99,9 +99,9 @@ def test_report_renders_in_chromium(browser, tmp_path):
 
 
 def test_validation_page_renders_in_chromium(browser, tmp_path):
-    from icnperf.reports.validation_page import validation_page
+    from icnperf.api.pages import validate
 
-    page, _ = validation_page()
+    page = validate(simulation=True, ranges=False).html()
     path = tmp_path / "validation.html"
     path.write_text(page, encoding="utf-8")
     expected = _figure_divs(page)

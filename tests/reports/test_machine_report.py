@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from icnperf.api import machine_sections
+from icnperf.api.pages import report
 from icnperf.data.machine import Machine, load_machine
 from icnperf.model.network import p2p_table
 from icnperf.reports import machine_report
@@ -18,7 +20,11 @@ from icnperf.reports.figures import crossings
 
 @pytest.fixture(scope="module")
 def angara4d_page():
-    return machine_report.report_html("angara-4d", validation=False)
+    return report("angara-4d", validation=False)
+
+
+def _apps_section(machine, name):
+    return machine_report.apps_section(machine_sections.app_results([machine], [name]))
 
 
 def _titles(page: str) -> list[str]:
@@ -44,13 +50,13 @@ def test_sections_and_self_contained(angara4d_page, network_loads, tag_count):
 def test_apps_without_measured_rates_say_they_are_derived():
     """angara-36 has no node.spmv_rate / node.stencil_rate: its roofline rates are derived
     and the notes say so; angara-4d's measured rates carry no such note."""
-    section = machine_report.apps_section([load_machine("angara-36")], ["angara-36"])
+    section = _apps_section(load_machine("angara-36"), "angara-36")
     assert len(section.figures) == 4
     assert "angara-36: spmv computes at the node's roofline rate, derived: the machine has " \
            "no measured node.spmv_rate" in section.notes
     assert any(n.startswith("angara-36: heat computes at the node's roofline rate")
                for n in section.notes)
-    measured = machine_report.apps_section([load_machine("angara-4d")], ["angara-4d"])
+    measured = _apps_section(load_machine("angara-4d"), "angara-4d")
     assert not any("roofline" in n for n in measured.notes)
 
 
@@ -59,7 +65,7 @@ def test_apps_absent_with_the_reason_when_nothing_gives_a_rate(tmp_path):
     angara = load_machine("angara-36")
     bare = Machine("bare", angara.topology, network=angara.network,
                    node={"peak_flops": 1e11}, software=angara.software)
-    section = machine_report.apps_section([bare], ["bare"])
+    section = _apps_section(bare, "bare")
     assert section.figures == []
     assert any(n.startswith("bare: no spmv predictions: machine 'bare' has no"
                             " node.spmv_rate") for n in section.notes)
@@ -77,13 +83,13 @@ def test_p2p_table_cells_are_the_model_values(angara4d_page):
 
 def test_node_layouts_double_up_to_the_machine():
     """angara-4d (8x8x8x16 = 8192 nodes, 4D): 16, 32, ..., 4096 balanced, then its own."""
-    layouts = machine_report.node_layouts(load_machine("angara-4d"))
+    layouts = machine_sections.node_layouts(load_machine("angara-4d"))
     assert [layout.endpoints for layout in layouts] == [16 * 2 ** i for i in range(10)]
     assert layouts[-1].text == "torus:8x8x8x16"
-    three = machine_report.node_layouts(load_machine("angara-36"))
+    three = machine_sections.node_layouts(load_machine("angara-36"))
     assert [layout.endpoints for layout in three] == [8, 16, 32, 36]
     # a fat tree larger than the machine: its 4,608 nodes (system.nodes), not 11,664
-    (summit,) = machine_report.node_layouts(load_machine("summit"))
+    (summit,) = machine_sections.node_layouts(load_machine("summit"))
     assert (summit.endpoints, summit.network_endpoints) == (4608, 11664)
 
 
@@ -95,7 +101,7 @@ def test_machine_without_p2p_keys_says_why(network_loads, tmp_path):
                    software={"mpi_latency": gige.software["mpi_latency"]})
     path = tmp_path / "bare.toml"
     path.write_text(bare.to_toml())
-    page = machine_report.report_html(str(path), validation=False)
+    page = report(str(path), validation=False)
     assert "bare: no point-to-point predictions: machine bare lacks" in page
     assert "bare: no broadcast predictions" in page
     assert "No machine has the parameters." in page
@@ -103,7 +109,7 @@ def test_machine_without_p2p_keys_says_why(network_loads, tmp_path):
 
 
 def test_compare_overlays_machines(network_loads):
-    page = machine_report.report_html("angara-36", ("gige-cluster",), validation=False)
+    page = report("angara-36", compare=("gige-cluster",), validation=False)
     assert "icnperf report: angara-36 vs gige-cluster" in page
     assert "angara-36: hw-tree" in page  # trace names carry the machine when comparing
     assert network_loads(page) == []
@@ -120,7 +126,7 @@ def test_user_text_from_a_machine_file_is_escaped(tmp_path, network_loads):
     source = source.replace("notes = [", f"notes = [\n    '{evil}',")
     path = tmp_path / "evil.toml"
     path.write_text(source, encoding="utf-8")
-    page = machine_report.report_html(str(path), validation=False)
+    page = report(str(path), validation=False)
     assert (evil in page) is False
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
     assert '"name":"&lt;img src=x onerror=alert(1)&gt;' in page
@@ -144,7 +150,7 @@ def test_validation_section_keeps_the_fast_closed_form_claims():
     from icnperf.validation.registry import all_claims
 
     kept = [c.id for c in all_claims() if c.runs == "closed-form"]
-    section = machine_report.validation_section()
+    section = machine_report.validation_section(machine_sections.validation_results())
     assert [row[0] for row in section.tables[0].rows] == kept
     assert any(i.startswith("angara-fig7-") for i in kept)
     assert not any(i.startswith(("hpcg-", "npb-is-", "angara-fig10-")) for i in kept)

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import pytest
 
+from icnperf.api.validation_pages import (paper_of, redraws, tolerance_interval,
+                                          tolerance_intervals, validation_page as page_of)
 from icnperf.reports.document import Section, render_document
-from icnperf.reports.validation_page import (paper_of, reason_notes, results_table,
-                                             scatter_figure, simulation_section,
-                                             source_sections, summary_section,
-                                             tolerance_interval, validation_page)
+from icnperf.reports.paper_figures import angara_fig7, angara_fig9, draw
+from icnperf.reports.validation_page import (reason_notes, results_table, scatter_figure,
+                                             simulation_section, source_sections,
+                                             summary_section, validation_page)
 from icnperf.validation.registry import all_claims, error_of
 
 
@@ -32,7 +34,7 @@ def test_summary_counts_predicted_post_hoc_calibrated_and_regression_apart():
                _result("d", 1.0, 1.0, claim_kind="regression",
                        source="Paper B (Jones 2002), Fig. 1"),
                _result("e", 1.0, 1.5, status="open", claim_kind="post-hoc")]
-    section = summary_section(results)
+    section = summary_section(page_of(results, simulation_run=False))
     assert ("2 predicted: 1 pass, 0 known discrepancy, 0 open, 1 fail; 1 post-hoc (1 open);"
             " 1 calibrated; 1 regression" in section.intro)
     by_kind, by_paper = section.tables
@@ -42,8 +44,8 @@ def test_summary_counts_predicted_post_hoc_calibrated_and_regression_apart():
                                                  [1, 1, 0, 0, 0], [1, 1, 0, 0, 0]]
     assert by_paper.rows == [["Paper A (Smith 2001)", 4, 2, 1, 1, 0, 2, 0, 1, 1],
                              ["Paper B (Jones 2002)", 1, 0, 0, 0, 1, 1, 0, 0, 0]]
-    page, failed = validation_page(results, simulation_run=False)
-    assert failed and "They were not run" in page
+    page = validation_page(page_of(results, simulation_run=False))
+    assert "They were not run" in page
 
 
 def test_notes_give_reasons_fits_and_tolerance_reasons():
@@ -83,7 +85,8 @@ def test_at_least_interval_is_open_above():
     assert low == pytest.approx(0.784) and high == float("inf")
     assert error_of(0.8, low, "at-least") == pytest.approx(0.02)
     assert error_of(0.8, 100.0, "at-least") == 0
-    fig = scatter_figure([_result("s", 0.8, 0.79, kind="at-least", tolerance=0.02)], "t")
+    results = [_result("s", 0.8, 0.79, kind="at-least", tolerance=0.02)]
+    fig = scatter_figure(results, tolerance_intervals(results), "t")
     bars = next(t for t in fig.data if t.name == "accepted range (tolerance)")
     assert bars.error_y.arrayminus[0] == pytest.approx(0.016)
     assert 0 < bars.error_y.array[0] < float("inf")
@@ -92,7 +95,7 @@ def test_at_least_interval_is_open_above():
 def test_scatter_has_identity_line_tolerance_bars_and_status_traces():
     results = [_result("a", 1e-6, 1.05e-6), _result("b", 1e-3, 2e-3, status="fail"),
                _result("c", 1.0, 1.0, kind="ordering", tolerance=0.0)]
-    fig = scatter_figure(results, "t")
+    fig = scatter_figure(results, tolerance_intervals(results), "t")
     names = [trace.name for trace in fig.data]
     assert names == ["y = x", "accepted range (tolerance)", "pass", "fail"]
     band = fig.data[1]
@@ -103,13 +106,15 @@ def test_scatter_has_identity_line_tolerance_bars_and_status_traces():
 
 
 def test_scatter_none_without_numeric_claims():
-    assert scatter_figure([_result("c", 1.0, 1.0, kind="ordering", tolerance=0.0)], "t") is None
+    results = [_result("c", 1.0, 1.0, kind="ordering", tolerance=0.0)]
+    assert tolerance_intervals(results) == [None]
+    assert scatter_figure(results, [None], "t") is None
 
 
 def test_status_cells_coloured_and_reasons_listed():
     results = [_result("a", 1.0, 1.0), _result("b", 1.0, 3.0, status="known-discrepancy")]
     results[1]["reason"] = "the paper's <b>own</b> numbers say otherwise"
-    sections = source_sections(results)
+    sections = source_sections(page_of(results)["papers"])
     assert [s.title for s in sections] == ["Paper A (Smith 2001)"]
     page = render_document("v", sections)
     assert '<td class="text status-known-discrepancy">known-discrepancy</td>' in page
@@ -120,7 +125,7 @@ def test_status_cells_coloured_and_reasons_listed():
 
 
 def test_empty_simulator_section_says_so():
-    section = simulation_section([])
+    section = simulation_section(page_of([])["simulated"])
     assert isinstance(section, Section)
     assert section.figures == [] and section.tables == []
     assert "holds no simulator cross-check claims" in section.intro
@@ -131,10 +136,10 @@ def test_empty_simulator_section_says_so():
 def test_fig7_redraw_passes_through_the_claims_predictions():
     """The redrawn Fig. 7 curve at 8192 nodes is the value the registry checks, and the
     published points are the bundled table's (6.97 on 16x16x32, 6.18 on 8x8x8x16)."""
-    from icnperf.reports.paper_figures import angara_fig7, figures_for
+    from icnperf.api.validation_pages import angara_fig7 as fig7_data
     from icnperf.validation.registry import evaluate
 
-    fig = angara_fig7()
+    fig = angara_fig7(fig7_data())
     traces = {trace.name: trace for trace in fig.data}
     claims = {c.id: c for c in all_claims()}
     for dims in (3, 4):
@@ -146,20 +151,20 @@ def test_fig7_redraw_passes_through_the_claims_predictions():
     assert dict(zip(published.x, published.y)) == {8: 2.39, 8192: 6.97}
     assert dict(zip(traces["published: broadcast, 4D"].x,
                     traces["published: broadcast, 4D"].y)) == {8192: 6.18}
-    assert figures_for([{"id": "nudt-sf-radix"}]) == []
+    assert redraws([{"id": "nudt-sf-radix"}]) == []
 
 
 def test_fig9_redraw_passes_through_the_claims_predictions():
     """The redrawn Fig. 9 curve at 2048 nodes is the value the registry checks; the
     published point is the bundled 1.28 with the claim's ±0.10 bar."""
-    from icnperf.reports.paper_figures import angara_fig9, figures_for
+    from icnperf.api.validation_pages import angara_fig9 as fig9_data
     from icnperf.validation.registry import evaluate
 
-    traces = {trace.name: trace for trace in angara_fig9().data}
+    traces = {trace.name: trace for trace in angara_fig9(fig9_data()).data}
     (curve,) = [t for name, t in traces.items() if name.startswith("model:")]
     claim = next(c for c in all_claims() if c.id == "angara-fig9-spmv-gain-4d-2048")
     assert dict(zip(curve.x, curve.y))[2048] == pytest.approx(evaluate(claim).predicted,
                                                               rel=1e-12)
     point = traces["published: largest gain"]
     assert (tuple(point.x), tuple(point.y), point.error_y.value) == ((2048,), (1.28,), 0.10)
-    assert len(figures_for([{"id": "angara-fig9-spmv-grows-4d"}])) == 1
+    assert len(draw(redraws([{"id": "angara-fig9-spmv-grows-4d"}]))) == 1

@@ -51,18 +51,20 @@ NUMBER_WIDTHS = (10, 10, 9, 9, 10)
 """Widths of the columns after the claim's id (the id takes what is left of WIDTH)."""
 
 
-# --- selection and evaluation ------------------------------------------------------------
+# --- the outputs ---------------------------------------------------------------------------
 
 
-def validation_render(document: dict, fmt: str, wide: bool = False) -> str:
-    """The validation results (``checks``, ``counts``, ``simulation``; the API runs them)
-    in ``fmt``: JSON, CSV, or the 100-column table (``wide``: at full width)."""
+def validation_render(document: dict, fmt: str, wide: bool, summary: str) -> str:
+    """The validation results (``checks``, ``counts`` per claim kind, ``simulation``; the
+    API runs them, and gives ``summary``, the counts line) in ``fmt``: JSON, CSV, or the
+    100-column table (``wide``: at full width)."""
     if fmt == "json":
         return json_text(document)
     results = document["checks"]
     if fmt == "csv":
         return csv_text(results, RESULT_KEYS)
-    text = wide_text(results) if wide else table_text(results)
+    text = (wide_text(results, summary) if wide
+            else table_text(results, list(document["counts"]), summary))
     ranges = document.get("ranges", {})
     if ranges.get("checks"):
         text += coverage_text(ranges)
@@ -179,16 +181,15 @@ def _note(number_: int, result: dict) -> list[str]:
     return textwrap.wrap(text, WIDTH, subsequent_indent="    ")
 
 
-def table_text(results: list[dict]) -> str:
-    """The default layout: one table per claim kind, notes, counts (module docstring)."""
-    from icnperf.validation.registry import CLAIM_KINDS, summary_line
-
+def table_text(results: list[dict], kinds: list[str], summary: str) -> str:
+    """The default layout: one table per claim kind of ``kinds`` (in order), notes, the
+    counts line ``summary`` (module docstring)."""
     rest = sum(NUMBER_WIDTHS) + 2 * len(NUMBER_WIDTHS)
     id_width = min(max([len(r["id"]) for r in results] + [len(HEADERS[0])]), WIDTH - rest)
     widths = [id_width, *NUMBER_WIDTHS]
     notes: list[dict] = []
     out = []
-    for kind in CLAIM_KINDS:
+    for kind in kinds:
         group = [r for r in results if r["kind"] == kind]
         if not group:
             continue
@@ -211,19 +212,17 @@ def table_text(results: list[dict]) -> str:
         for i, result in enumerate(notes, 1):
             out += _note(i, result)
         out.append("")
-    summary = summary_line(results)
     head, _, kinds_apart = summary.partition("; ")
     out += [summary] if len(summary) <= WIDTH else [head + ";", kinds_apart]
     return "\n".join(out) + "\n"
 
 
-def wide_text(results: list[dict]) -> str:
-    """One line per claim with every field (wider than a terminal), then the reasons."""
-    from icnperf.validation.registry import summary_line
-
+def wide_text(results: list[dict], summary: str) -> str:
+    """One line per claim with every field (wider than a terminal), then the reasons and
+    the counts line ``summary``."""
     lines = [aligned_table(results, WIDE_COLUMNS), "",
              "known discrepancies, open misses and failures:"]
     lines += [f"  - {r['id']} ({r['status']}): {r.get('reason') or 'no written reason'}"
               for r in results if r["status"] != "pass"] or ["  (none)"]
-    lines += ["", summary_line(results)]
+    lines += ["", summary]
     return "\n".join(lines) + "\n"
