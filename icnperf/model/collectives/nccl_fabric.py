@@ -54,7 +54,8 @@ import numpy as np
 from scipy.optimize import linprog
 
 from icnperf.errors import InputError
-from icnperf.model.collectives.nccl_network import communicator_level, hop_counts, tree_view
+from icnperf.model.collectives.nccl_dragonfly import dragonfly_view
+from icnperf.model.collectives.nccl_network import communicator_hops, tree_view
 from icnperf.model.collectives.nccl_tables import link_efficiency
 from icnperf.model.network.gpu import gpu_nics, gpus_per_node, link_table, scaleup_domain
 
@@ -274,10 +275,9 @@ def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fa
               float(machine.get("node.gpu_nic_bandwidth", math.inf)))
     nic_indices = tuple(int(i) for i in gpu_nics(machine)[:gpn])
     nics_used = len(set(nic_indices))
-    tree = tree_view(machine)
+    tree = tree_view(machine) or dragonfly_view(machine)
     domain_nodes = max(1, per_domain // gpn)
-    routers, links = hop_counts(communicator_level(tree, domains * domain_nodes)
-                                if tree is not None and domains > 1 else 0)
+    routers, links = communicator_hops(tree, domains * domain_nodes if domains > 1 else 1)
     net_latency = (float(machine.get("network.injection_latency", 0.0))
                    + float(machine.get("network.ejection_latency", 0.0))
                    + routers * float(machine.get("network.router_latency", 0.0))

@@ -218,6 +218,24 @@ def step_term(view: TreeView, edges, domain_nodes: int, nics: tuple[int, ...],
     edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
     if not len(edges):
         return NetworkTerm(1.0, 1, 0.0, 0.0)
+    s_node, s_nic, d_node, d_nic, weight, nic_load = nic_flows(edges, domain_nodes, nics,
+                                                               cross_rails)
+    x_src, x_dst = view.positions(s_node, s_nic), view.positions(d_node, d_nic)
+    planes = np.unique(s_nic) if view.planes else [None]
+    channel = 0.0
+    for plane in planes:
+        mine = slice(None) if plane is None else s_nic == plane
+        channel = max(channel, tree_routing.pattern_load(
+            view.m, view.w, view.p, view.routing, x_src[mine], x_dst[mine],
+            np.full(len(x_src[mine]), weight)))
+    return NetworkTerm(slowdown_of(channel, nic_load), _level(view, x_src, x_dst), channel,
+                       nic_load)
+
+
+def nic_flows(edges, domain_nodes: int, nics: tuple[int, ...], cross_rails: bool):
+    """The NIC flows of domain flows ``edges`` (an (E, 2) array, a -> b; :func:`step_term`'s
+    reading): (source node, source NIC, destination node, destination NIC, the weight of
+    every flow in domain flows, the busiest NIC's load in domain flows)."""
     node = np.repeat(np.arange(domain_nodes, dtype=np.int64), len(nics))
     nic = np.tile(np.asarray(nics, dtype=np.int64), domain_nodes)
     if cross_rails:
@@ -237,16 +255,7 @@ def step_term(view: TreeView, edges, domain_nodes: int, nics: tuple[int, ...],
     out_load = np.unique(s_node * width + s_nic, return_counts=True)[1].max()
     in_load = np.unique(d_node * width + d_nic, return_counts=True)[1].max()
     nic_load = weight * float(max(out_load, in_load))
-    x_src, x_dst = view.positions(s_node, s_nic), view.positions(d_node, d_nic)
-    planes = np.unique(s_nic) if view.planes else [None]
-    channel = 0.0
-    for plane in planes:
-        mine = slice(None) if plane is None else s_nic == plane
-        channel = max(channel, tree_routing.pattern_load(
-            view.m, view.w, view.p, view.routing, x_src[mine], x_dst[mine],
-            np.full(len(x_src[mine]), weight)))
-    return NetworkTerm(slowdown_of(channel, nic_load), _level(view, x_src, x_dst), channel,
-                       nic_load)
+    return s_node, s_nic, d_node, d_nic, weight, nic_load
 
 
 def slowdown_of(channel: float, nic: float) -> float:
@@ -336,6 +345,8 @@ def network_term(view: TreeView | None, pattern: str | None, domains: int,
         return NetworkTerm(1.0, 0, 0.0, 0.0)
     if pattern == "shift":
         pattern, nics = "ring", nics[:1]
+    if hasattr(view, "network_term"):  # a dragonfly: nccl_dragonfly.DragonflyView
+        return view.network_term(pattern, domains, domain_nodes, nics, cross_rails)
     if pattern == "alltoall" and not cross_rails:
         return alltoall_term(view, domains, domain_nodes, nics)
     if pattern == "alltoall" and domains * (domains - 1) * (domain_nodes * len(nics)) ** 2 \
@@ -343,8 +354,14 @@ def network_term(view: TreeView | None, pattern: str | None, domains: int,
         raise InputError(f"an all-to-all across rails over {domains} domains has more than "
                          f"{CROSS_RAIL_FLOWS:,} NIC flows to route; ask for fewer nodes")
     steps = domain_flows(pattern, domains)
-    terms = [(step_term(view, edges, domain_nodes, nics, cross_rails), share)
-             for edges, share in steps]
+    return combine_steps([(step_term(view, edges, domain_nodes, nics, cross_rails), share)
+                          for edges, share in steps])
+
+
+def combine_steps(terms: list[tuple[NetworkTerm, float]]) -> NetworkTerm:
+    """One term of steps [(term, share of the bytes)] run in turn: the byte-weighted mean
+    slowdown, the highest level, the channel and NIC loads of the step whose ratio is the
+    largest."""
     total = sum(share for _, share in terms)
     slowdown = sum(t.slowdown * share for t, share in terms) / total
     slowdown = 1.0 if abs(slowdown - 1.0) < 1e-9 else slowdown
@@ -378,6 +395,16 @@ def cached_network_term(view: TreeView | None, pattern: str | None, domains: int
     return network_term(view, pattern, domains, domain_nodes, nics, cross_rails)
 
 
+def communicator_hops(view, nodes: int) -> tuple[int, int]:
+    """(routers, links) of a network hop between the first ``nodes`` nodes: on a fat tree
+    :func:`hop_counts` of :func:`communicator_level`, on a dragonfly its own count
+    (nccl_dragonfly.DragonflyView.communicator_hops), else leaf-spine-leaf (3, 4)."""
+    if hasattr(view, "communicator_hops"):
+        return view.communicator_hops(nodes)
+    return hop_counts(communicator_level(view, nodes) if view is not None and nodes > 1
+                      else 0)
+
+
 def hop_counts(level: int) -> tuple[int, int]:
     """(routers, links) of a route climbing to ``level`` (2L - 1 and 2L, endpoint links
     included); a leaf-spine-leaf route (3, 4) where no tree says otherwise (level 0)."""
@@ -395,6 +422,7 @@ def network_note(fabric, operation: str, algorithms, nodes: int,
     (:func:`.nccl_pxn.pxn_route`); None: the fabric's own rule."""
     if fabric.tree is None or fabric.domains < 2:
         return None
+    reach = getattr(fabric.tree, "reach", lambda level: f"to level {level}")
     parts = []
     for algorithm in algorithms:
         aligned = (None if pxn_default is None else
@@ -402,10 +430,10 @@ def network_note(fabric, operation: str, algorithms, nodes: int,
         term = fabric.network(algorithm, operation, aligned)
         if pattern_of(algorithm, operation) is None:
             continue
-        parts.append(f"{algorithm} to level {term.level}, channel/NIC "
+        parts.append(f"{algorithm} {reach(term.level)}, channel/NIC "
                      f"{term.channel_load / term.nic_load:.3g}"
                      + (f" (B_net / {term.slowdown:.3g})" if term.slowdown > 1 else ""))
     if not parts:
         return None
-    return (f"network at {nodes} nodes: the inter-domain flows routed on the fat tree "
-            f"(model/collectives/nccl_network.py): {'; '.join(parts)}")
+    where = getattr(fabric.tree, "where", "on the fat tree (model/collectives/nccl_network.py)")
+    return f"network at {nodes} nodes: the inter-domain flows routed {where}: {'; '.join(parts)}"

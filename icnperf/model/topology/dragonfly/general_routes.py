@@ -88,7 +88,7 @@ def gdragonfly_route_hops(p, a, b, la, lb, g, m, sources, destinations) -> np.nd
     return hops
 
 
-def _segment_loads(group, u, w, units, a, b) -> tuple[int, int]:
+def _segment_loads(group, u, w, units, a, b) -> tuple:
     """(busiest rank-1, busiest rank-2) channel in units of 1/m message per parallel-link
     set (before la / lb share it), of in-group route segments u -> w of ``group`` carrying
     ``units`` (1/m messages each): rank-1 channel (i_u, j_u) -> (i_w, j_u), then rank-2
@@ -103,16 +103,19 @@ def _segment_loads(group, u, w, units, a, b) -> tuple[int, int]:
                       (r2, ((group * a + iw) * b + ju) * b + jw)):
         if mask.any():
             _, index = np.unique(ids[mask], return_inverse=True)
-            busiest.append(int(np.bincount(index.ravel(), weights=units[mask]).max()))
+            value = np.bincount(index.ravel(), weights=units[mask]).max()
+            busiest.append(float(value) if units.dtype.kind == "f" else int(round(value)))
         else:
             busiest.append(0)
     return busiest[0], busiest[1]
 
 
-def gdragonfly_route_load(p, a, b, la, lb, g, m, sources, destinations) -> int:
+def gdragonfly_route_load(p, a, b, la, lb, g, m, sources, destinations,
+                          weights=None) -> int | float:
     """Most messages on one channel (one direction of one local or global link) when the
     pairs each send one message at once under MIN routing, rounded up; 0 when no message
-    leaves its router.
+    leaves its router. With ``weights`` (one amount per pair) the busiest channel's total
+    amount, not rounded (a float).
 
     Counted in units of 1/m message: a message within a group puts m units on each channel
     of its local route; a message from group G to G + o puts 1 unit on each of the m global
@@ -124,24 +127,26 @@ def gdragonfly_route_load(p, a, b, la, lb, g, m, sources, destinations) -> int:
     routers = a * b
     gs, us = _split((p, a, b), sources)
     gd, ud = _split((p, a, b), destinations)
+    amount = (np.ones(gs.size, dtype=np.int64) if weights is None
+              else np.asarray(weights, dtype=float).ravel())
     units = [0, 0, 0]  # busiest rank-1, rank-2 (before parallel sharing), global
     inner = (gs == gd) & (us != ud)
     across = gs != gd
     seg_group = [gs[inner]]
     seg_u = [us[inner]]
     seg_w = [ud[inner]]
-    seg_units = [np.full(int(inner.sum()), m, dtype=np.int64)]
+    seg_units = [m * amount[inner]]
     if across.any():
         offset = (gd[across] - gs[across]) % g
-        _, pair_counts = np.unique(gs[across] * g + offset, return_counts=True)
-        units[2] = int(pair_counts.max())  # c messages: c/m = c units on each link
+        units[2] = _sums(gs[across] * g + offset, amount[across]).max()
+        # c messages of a group pair: c/m = c units on each of its links
         shift, count = _copies(m, routers)
         legs = ((gs[across], us[across], offset - 1, True),
                 (gd[across], ud[across], g - offset - 1, False))
         for group, router, window, leaving in legs:
             # messages of one (group, router, window) share their segments: aggregate first
-            keys, weight = np.unique((group * g + window) * routers + router,
-                                     return_counts=True)
+            keys, weight = _sums((group * g + window) * routers + router, amount[across],
+                                 keys_too=True)
             grp, win, rtr = keys // (g * routers), (keys // routers) % g, keys % routers
             ports = ((win * m)[:, None] + shift[None, :]) % routers
             here = np.broadcast_to(rtr[:, None], ports.shape)
@@ -155,5 +160,18 @@ def gdragonfly_route_load(p, a, b, la, lb, g, m, sources, destinations) -> int:
                                             np.concatenate(seg_w), np.concatenate(seg_units),
                                             a, b)
     if not (inner.any() or across.any()):
-        return 0
+        return 0 if weights is None else 0.0
+    if weights is not None:
+        return float(max(units[0] / (m * la), units[1] / (m * lb), units[2] / m))
     return max(-(-units[0] // (m * la)), -(-units[1] // (m * lb)), -(-units[2] // m))
+
+
+def _sums(keys, amounts, keys_too: bool = False):
+    """The amounts summed per distinct key (sorted by key); with ``keys_too`` (keys, sums).
+    Integer amounts stay integers."""
+    distinct, index = np.unique(keys, return_inverse=True)
+    index = index.ravel()
+    sums = np.bincount(index, weights=amounts, minlength=distinct.size)
+    if amounts.dtype.kind != "f":
+        sums = np.rint(sums).astype(np.int64)
+    return (distinct, sums) if keys_too else sums

@@ -54,16 +54,19 @@ def _route_hops(gs, r_s, gd, r_d, x, y) -> np.ndarray:
     return np.where(same_router, 0, np.where(gs == gd, 1, across)).astype(np.int64)
 
 
-def dragonfly_route_load(p: int, a: int, h: int, sources, destinations) -> int:
+def dragonfly_route_load(p: int, a: int, h: int, sources, destinations,
+                         weights=None) -> int | float:
     """Most messages on one channel (one direction of a local or global link) when the
     pairs each send one message at once under MIN routing; exact, routes being unique.
+    With ``weights`` (one amount per pair) the busiest channel's total amount, a float.
 
     A global channel G -> G' carries every message from group G to group G' (one global
     link per group pair); a local channel u -> v of a group carries the messages from u to
     v within it, those leaving through v's global link from u and those arriving at u
     for v. 0 when no message leaves its router.
     """
-    return _route_load(a, h, *_dragonfly_routes(p, a, h, sources, destinations))
+    return _route_load(a, h, *_dragonfly_routes(p, a, h, sources, destinations),
+                       weights=weights)
 
 
 def dragonfly_route_traffic(p: int, a: int, h: int, sources, destinations) -> tuple[int, int]:
@@ -107,11 +110,15 @@ def _route_channels(a: int, h: int, gs, r_s, gd, r_d, x, y):
     return pairs, ids, after_global
 
 
-def _route_load(a: int, h: int, *routes) -> int:
-    ids = _route_channels(a, h, *routes)[1]
+def _route_load(a: int, h: int, *routes, weights=None) -> int | float:
+    pairs, ids, _ = _route_channels(a, h, *routes)
     if ids.size == 0:
-        return 0
-    return int(np.unique(ids, return_counts=True)[1].max())
+        return 0 if weights is None else 0.0
+    if weights is None:
+        return int(np.unique(ids, return_counts=True)[1].max())
+    index = np.unique(ids, return_inverse=True)[1].ravel()
+    amounts = np.asarray(weights, dtype=float).ravel()[pairs]
+    return float(np.bincount(index, weights=amounts).max())
 
 
 def dragonfly_alltoall_traffic(p: int, a: int, h: int) -> tuple[int, int]:
