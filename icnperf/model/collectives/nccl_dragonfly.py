@@ -95,7 +95,9 @@ class DragonflyView(NamedTuple):
     @property
     def group_routers(self) -> int:
         """R: routers of one group."""
-        return self.shape[1] * self.shape[2] if self.family == "gdragonfly" else self.shape[1]
+        if self.family == "gdragonfly":
+            return self.shape[1] * self.shape[2]
+        return self.shape[1]
 
     @property
     def groups(self) -> int:

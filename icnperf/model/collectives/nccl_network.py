@@ -435,5 +435,7 @@ def network_note(fabric, operation: str, algorithms, nodes: int,
                      + (f" (B_net / {term.slowdown:.3g})" if term.slowdown > 1 else ""))
     if not parts:
         return None
-    where = getattr(fabric.tree, "where", "on the fat tree (model/collectives/nccl_network.py)")
-    return f"network at {nodes} nodes: the inter-domain flows routed {where}: {'; '.join(parts)}"
+    where = getattr(fabric.tree, "where",
+                    "on the fat tree (model/collectives/nccl_network.py)")
+    return (f"network at {nodes} nodes: the inter-domain flows routed {where}: "
+            f"{'; '.join(parts)}")
