@@ -30,9 +30,18 @@ def test_ring_by_hand_on_df_2_4_2():
     assert view.network_term("ring", 4, 1, (0,), False) == (1.0, 1, 1.0, 1.0)
     assert view.network_term("ring", 16, 1, (0,), False) == (1.0, 3, 1.0, 1.0)
     assert view.network_term("ring", 18, 1, (0,), False) == (2.0, 3, 2.0, 1.0)
-    # adaptive: one group's uniform load with P = 2 ports on a = 4 routers is 2/4; twice
-    # that is 1, so Valiant carries the ring at the NIC's rate
+    # adaptive: a router sends and takes one flow at most; Valiant spreads the two over
+    # the 4 routers of a group: 1/2 a channel, so the ring runs at the NIC's rate
     assert df(adaptive=True).network_term("ring", 18, 1, (0,), False).slowdown == 1.0
+
+
+def test_valiant_cannot_help_a_group_of_two_routers():
+    """DF(4, 2, 1): 3 groups of 2 routers of 4 nodes. All-to-all of 8 nodes (group 0):
+    router 0 sends 4 x 4 flows to router 1 over their one link against a NIC's 7; Valiant
+    spreads router 0's 16 out and router 1's 16 in over 2 intermediate routers: 16 again."""
+    for adaptive in (False, True):
+        term = df(4, 2, 1, adaptive=adaptive).network_term("alltoall", 8, 1, (0,), False)
+        assert term.slowdown == pytest.approx(16 / 7)
 
 
 def test_alltoall_and_pat_by_hand_on_df_2_4_2():
@@ -135,8 +144,9 @@ def test_against_routes_walked_on_the_explicit_graph(spread, pattern):
 
 
 def test_frontier_inside_a_group_and_across_four():
-    """Frontier: 128 nodes of 4 spread NICs fill one group of 32 routers; adaptive routing
-    caps every channel at twice one group's uniform load, 2 x 16 / 32 = 1: no slowdown.
+    """Frontier: 128 nodes of 4 spread NICs fill one group of 32 routers, 16 NICs of 2
+    GCDs each a router; adaptive routing spreads a router's traffic out and in over the
+    32 routers: at most (16 + 16) NICs' worth over 32 channels, no slowdown.
     512 nodes (4 groups), RCCL's all-to-all across rails: group 0 sends 128 x 384 domain
     flows out and takes as many in, over 4 x 73 global links; a NIC carries 2 GCDs' 511/8:
     (2 x 49,152 / 292) / (2 x 511 / 8). The hop: 1 inside the group (2 routers, 3 links),

@@ -30,17 +30,21 @@ UGAL, the smaller of the minimal route's load and Valiant's (Kim, Dally, Scott &
 gamma = min(gamma_min, 2 gamma_uniform) of the saturation estimate, model/network/
 saturation.py), Valiant's estimated per channel class for this communicator:
 
-* local: twice the uniform load of one group whose every NIC injects at the busiest NIC's
-  rate (gdragonfly: :func:`~icnperf.model.topology.dragonfly.gdragonfly_loads_one` at g = 1;
-  dragonfly: P/a), an intermediate router doubling the traffic (Valiant & Brebner 1981);
+* local: the busiest router's traffic out plus the busiest router's traffic in, over the R
+  routers of a group (times la parallel links) an intermediate router is drawn from: once
+  to the intermediate, once from it (Valiant & Brebner 1981). On a group of rows (gdragonfly
+  b > 1), whose Valiant paths take more hops, twice the uniform load of one group whose
+  every NIC injects at the busiest NIC's rate instead
+  (:func:`~icnperf.model.topology.dragonfly.gdragonfly_loads_one` at g = 1);
 * global (a communicator over several groups): the busiest group's traffic out plus the
-  busiest group's traffic in, over the m (g - 1) global links of a group: once to the
-  intermediate group, once from it, spread over the whole machine as if its other traffic
-  were absent (an idle machine; a busy one leaves Valiant less).
+  busiest group's traffic in, over the m (g - 1) global links of a group.
 
-So a communicator inside one group is slowed at most by 2P/R (R routers of the group; 1 on
-the Frontier-like presets: 16 NIC ports, 32 routers), and a minimal route's hot channel is
-relieved to the Valiant estimate. Under ``minimal`` the minimal route's load stands.
+Both spread the communicator's traffic over the whole group or machine as if nothing else
+ran (an idle machine; a busy one leaves Valiant less, so these are the optimistic side).
+A communicator inside one group is slowed at most by 2P/R (R routers of the group, P NIC
+ports each: 1 on Frontier, LUMI-G, El Capitan and Aurora, 32/28 on Alps), and a minimal
+route's hot channel is relieved to the Valiant estimate. Under ``minimal`` the minimal
+route's load stands.
 The latency counts the minimal route's router hops, the path an idle adaptive network takes:
 routers = hops + 1 and links = hops + 2 (NIC links included) between the communicator's NICs
 of one index.
@@ -141,27 +145,30 @@ class DragonflyView(NamedTuple):
         return int(np.max(self._route("route_hops", sources, destinations)))
 
     def valiant_ratio(self, sources, destinations, amounts, nic_load: float) -> float:
-        """Valiant's channel over NIC load (module docstring): the local and global
-        estimates of router-pair traffic ``amounts``, the global one only across groups."""
+        """Valiant's channel over NIC load of router-pair traffic ``amounts`` (module
+        docstring): local, the busiest router's traffic out plus the busiest router's in,
+        over the R (la) links an intermediate router spreads them on; on a group of rows
+        (b > 1) twice the uniform load of one group instead; global, across groups, the
+        busiest group's out plus in over its m (g - 1) links."""
         from icnperf.model.topology import dragonfly
 
-        if self.family == "gdragonfly":
+        if self.family == "gdragonfly" and self.shape[2] > 1:
             _, a, b, la, lb, _, m = self.shape
             loads = dragonfly.gdragonfly_loads_one(self.ports, a, b, la, lb, 1, m)["uniform"]
-            local = max(loads["rank1"], loads["rank2"])
+            ratio = 2.0 * max(loads["rank1"], loads["rank2"])
         else:
-            local = self.ports / self.shape[1] if self.shape[1] >= 2 else 0.0
-        ratio = 2.0 * local
+            parallel = self.shape[3] if self.family == "gdragonfly" else 1
+            ratio = (np.bincount(sources, weights=amounts).max()
+                     + np.bincount(destinations, weights=amounts).max()) / (
+                         self.group_routers * parallel) / nic_load
         size = self.group_routers
         across = sources // size != destinations // size
         if np.any(across):
             groups = self.groups
-            out = np.bincount(sources[across] // size, weights=amounts[across],
-                              minlength=groups).max()
-            into = np.bincount(destinations[across] // size, weights=amounts[across],
-                               minlength=groups).max()
+            out = np.bincount(sources[across] // size, weights=amounts[across]).max()
+            into = np.bincount(destinations[across] // size, weights=amounts[across]).max()
             ratio = max(ratio, (out + into) / (self.global_links * (groups - 1)) / nic_load)
-        return ratio
+        return float(ratio)
 
     def term(self, sources, destinations, amounts, nic_load: float) -> NetworkTerm:
         """The network term of router-pair traffic (pairs within one router dropped)."""
