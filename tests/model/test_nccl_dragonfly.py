@@ -182,3 +182,32 @@ def test_route_loads_with_weights_are_not_rounded():
                                            weights=[1.0, 2.0]) == 1.5
     assert dragonfly.dragonfly_route_load(1, 4, 2, [0, 1], [4, 4]) == 2
     assert dragonfly.dragonfly_route_load(1, 4, 2, [0, 1], [4, 4], weights=[3.0, 1.0]) == 4.0
+
+
+@pytest.mark.parametrize("adaptive", [False, True])
+@pytest.mark.parametrize("cross_rails", [False, True])
+def test_alltoall_by_groups_where_the_global_links_bind(monkeypatch, adaptive, cross_rails):
+    """Past ROUTER_PAIRS the all-to-all is counted by group (global channels exact, local
+    at the uniform load): on gdragonfly(4, 8, g=6, m=2) with 2 spread NICs a node, 72 and
+    96 nodes over 3 and 4 groups, where a group pair's 2 links bind, it matches the
+    all-to-all routed pair by pair."""
+    from icnperf.model.collectives import nccl_dragonfly
+
+    view = DragonflyView("gdragonfly", (4, 8, 1, 1, 1, 6, 2), 2, True, adaptive)
+    for nodes in (72, 96):
+        routed = view.alltoall_term(nodes, 1, (0, 0, 1, 1), cross_rails)
+        monkeypatch.setattr(nccl_dragonfly, "ROUTER_PAIRS", 0)
+        counted = view.alltoall_term(nodes, 1, (0, 0, 1, 1), cross_rails)
+        monkeypatch.undo()
+        assert routed.slowdown > 2
+        assert counted.slowdown == pytest.approx(routed.slowdown)
+        assert counted.level == routed.level == 3
+
+
+def test_el_capitan_whole_machine_alltoall_is_counted():
+    """11,136 nodes (2,784 routers): counted by group. 87 groups of 128 nodes of 4 GPUs,
+    one a NIC, across rails: a group pair exchanges 512 x 512 / 16 domain flows over 4
+    links against a NIC's 11,135 / 4; Valiant would double it (2 x 86 x 16,384 / 344), so
+    minimal stands: 4,096 / 2,783.75."""
+    term = ccl_fabric(load_machine("el-capitan"), 11136).network("p2p", "alltoall")
+    assert term.slowdown == pytest.approx(4096 / (11135 / 4)) and term.level == 3

@@ -56,7 +56,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from icnperf.errors import InputError
 from icnperf.model.collectives.nccl_network import (
     NetworkTerm,
     combine_steps,
@@ -65,8 +64,9 @@ from icnperf.model.collectives.nccl_network import (
     slowdown_of,
 )
 
-ROUTER_PAIRS = 1 << 22
-"""Most router pairs an all-to-all is routed with (a few hundred MB of index arrays)."""
+ROUTER_PAIRS = 1 << 20
+"""Most router pairs an all-to-all is routed with, pair by pair (about 250 MB at most);
+beyond, :meth:`DragonflyView.alltoall_by_groups`."""
 
 HOP_ROUTERS = 512
 """Most routers of one NIC index whose pairs the communicator's hop count walks; beyond,
@@ -212,13 +212,11 @@ class DragonflyView(NamedTuple):
             classes = [self.routers(first + k, np.full(domains, i)) for k, i in slots]
             weight = 1.0 / len(slots)
             nic_load = (domains - 1) * weight
+        if sum(np.unique(router).size ** 2 for router in classes) > ROUTER_PAIRS:
+            return self.alltoall_by_groups(classes, weight, nic_load)
         parts = []
         for router in classes:
             used, count = np.unique(router, return_counts=True)
-            if used.size ** 2 > ROUTER_PAIRS:
-                raise InputError(f"an all-to-all over {domains} domains spans {used.size:,} "
-                                 f"routers, more than {ROUTER_PAIRS:,} router pairs to "
-                                 f"route; ask for fewer nodes")
             parts.append((np.repeat(used, used.size), np.tile(used, used.size),
                           weight * np.outer(count, count).ravel()))
         if cross_rails:
@@ -227,6 +225,44 @@ class DragonflyView(NamedTuple):
             parts.append((np.repeat(own, gpus, axis=1).ravel(), np.tile(own, gpus).ravel(),
                           np.full(own.size * gpus, -weight)))
         return self.term(*router_pairs(*(np.concatenate(v) for v in zip(*parts))), nic_load)
+
+    def alltoall_by_groups(self, classes, weight: float, nic_load: float) -> NetworkTerm:
+        """The all-to-all of a communicator with more than :data:`ROUTER_PAIRS` router
+        pairs, counted by group: a global channel exactly as MIN routing loads it (a group
+        pair's traffic over its m links), a local channel at the uniform pattern's local
+        load (the whole machine's all-to-all; gdragonfly_loads_one, dragonfly_uniform_loads)
+        with every NIC at the busiest NIC's rate, the hops the family's longest route. A
+        domain's own pairs are not taken off (they stay in its group)."""
+        from icnperf.model.topology import dragonfly
+
+        size, groups = self.group_routers, self.groups
+        mass = [np.bincount(router // size, minlength=groups).astype(float)
+                for router in classes]
+        between = weight * sum(np.outer(c, c) for c in mass)
+        np.fill_diagonal(between, 0.0)
+        if self.family == "gdragonfly":
+            _, a, b, la, lb, g, m = self.shape
+            loads = dragonfly.gdragonfly_loads_one(self.ports, a, b, la, lb, g, m)["uniform"]
+            local = max(loads["rank1"], loads["rank2"])
+        else:
+            local = float(dragonfly.dragonfly_uniform_loads(self.ports, *self.shape[1:])[
+                "local"])
+        channel = max(float(between.max()) / self.global_links, local * nic_load)
+        if self.adaptive and channel > nic_load:
+            per_router = sum(np.bincount(router, minlength=groups * size).astype(float)
+                             for router in classes)
+            out = weight * float(np.max(per_router * (per_router.sum() - per_router)))
+            if self.family == "gdragonfly" and self.shape[2] > 1:
+                local = 2 * max(dragonfly.gdragonfly_loads_one(
+                    self.ports, a, b, la, lb, 1, m)["uniform"].values()) * nic_load
+            else:
+                parallel = self.shape[3] if self.family == "gdragonfly" else 1
+                local = 2 * out / (size * parallel)
+            valiant = max(local, 2 * float(between.sum(axis=1).max())
+                          / (self.global_links * (groups - 1)))
+            channel = min(channel, valiant)
+        return NetworkTerm(slowdown_of(channel, nic_load), self.longest_route(),
+                           float(channel), float(nic_load))
 
     def network_term(self, pattern: str, domains: int, domain_nodes: int,
                      nics: tuple[int, ...], cross_rails: bool) -> NetworkTerm:
