@@ -31,11 +31,14 @@ domain (a node, or an NVL72 rack), domains joined by their NICs through the netw
   ``link_latency`` + 2 ``node.gpu_nic_latency``, r = 3 and l = 4 (a route through three
   switches, leaf-spine-leaf) unless the machine's fat tree says how high the
   communicator's nodes climb (:mod:`.nccl_network`: 2L - 1 switches and 2L links to level
-  L; one switch within a rail's leaf).
+  L; one switch within a rail's leaf) or the dragonfly routes them (:mod:`.nccl_dragonfly`:
+  h + 1 routers and h + 2 links for a longest minimal route of h router hops).
 * **the network behind the NICs** (:mod:`.nccl_network`): on a fat tree (``rail:``,
   ``xgft:``, ``fattree:``, ``clos:``) each algorithm's inter-domain flows are routed and
   B_net divided by the busiest switch-to-switch channel's load over the busiest NIC's
-  (:meth:`Fabric.net_bandwidth_of`), where that exceeds 1 (a taper).
+  (:meth:`Fabric.net_bandwidth_of`), where that exceeds 1 (a taper); on a dragonfly
+  (``dragonfly:``, ``gdragonfly:``) the same over its local and global channels
+  (:mod:`.nccl_dragonfly`).
 * **capabilities**: NVLS where ``node.scaleup_nvls`` is true (NVLink SHARP in the NVSwitch);
   CollNet where ``network.collective_hardware`` is ``switch-aggregation`` (SHARP).
 * **rails** (what PXN reads, :mod:`.nccl_pxn`): each used GPU's NIC (``node.gpu_nics``), the
@@ -94,7 +97,8 @@ class Fabric(NamedTuple):
 
     def network(self, algorithm: str, operation: str, rail_aligned: bool | None = None):
         """The network term of ``algorithm``'s inter-domain flows on the machine's fat tree
-        (:func:`.nccl_network.network_term`: slowdown and level); slowdown 1 off trees.
+        (:func:`.nccl_network.network_term`: slowdown and level; on a dragonfly
+        :mod:`.nccl_dragonfly`); slowdown 1 off both.
         All-to-all stays on the rails where PXN relays it (``rail_aligned``, from
         :func:`.nccl_pxn.pxn_route`; not given: where the scale-up fabric is switched)."""
         from icnperf.model.collectives.nccl_network import cached_network_term, pattern_of

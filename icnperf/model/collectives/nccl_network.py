@@ -43,7 +43,10 @@ hardware latency of a network hop is then ``injection + ejection + (2L - 1) rout
 links + 2 gpu_nic`` for a climb to level L (L = 2, a leaf-spine-leaf route, is what the
 two-level machine takes elsewhere).
 
-Other topologies (tori, dragonflies) give no view: the forms keep the NICs alone.
+Dragonflies have their own view (:mod:`.nccl_dragonfly`, a DragonflyView with its own
+``network_term`` and ``communicator_hops``, which :func:`network_term` and
+:func:`communicator_hops` defer to); other topologies (tori, megaflies) give none: the forms
+keep the NICs alone.
 """
 
 from __future__ import annotations
