@@ -33,6 +33,10 @@ def test_ring_by_hand_on_df_2_4_2():
     # adaptive: a router sends and takes one flow at most; Valiant spreads the two over
     # the 4 routers of a group: 1/2 a channel, so the ring runs at the NIC's rate
     assert df(adaptive=True).network_term("ring", 18, 1, (0,), False).slowdown == 1.0
+    # the latency's hop: 2 nodes share router 0 (1 router, 2 links); 8 fill group 0 (one
+    # local hop); node 8 sits on router 0 of group 1, reached from router 1 by 1 -> 0,
+    # the global link, landing on router 3, -> 0: 3 hops, 4 routers and 5 links
+    assert [view.communicator_hops(n) for n in (2, 8, 9)] == [(1, 2), (2, 3), (4, 5)]
 
 
 def test_valiant_cannot_help_a_group_of_two_routers():
