@@ -257,3 +257,64 @@ def test_sendrecv_shift_uses_one_pair_not_the_rings():
     f = form(fabric, tables_for("rccl"), "sendrecv", "p2p", "Simple")
     assert f.time([GIB])[0] - f.latency == pytest.approx(GIB / 36e9)
     assert ccl_fabric(load_machine("el-capitan"), 1).shift_bandwidth == pytest.approx(96e9)
+
+
+def _chain_load(chains, links, share):
+    """The most bytes per byte of link rate on any link direction when each chain moves
+    ``share`` up and ``share`` down (both directions of each of its pairs): brute force."""
+    load = {}
+    for chain in chains:
+        for a, b in zip(chain, chain[1:]):
+            pair = (min(a, b), max(a, b))
+            load[pair] = load.get(pair, 0.0) + share
+    return max(bytes_ / links[pair] for pair, bytes_ in load.items())
+
+
+def test_rccl_mi250x_chains_load_their_links_as_two_s_over_b_up():
+    # RCCL's tree channels on an HPE Cray EX235a node are its ring list opened into chains
+    # (rome_model_74, RCCL 2.21 rome_models.cc): 0 1 5 4 6 7 3 2, its reverse, 7 6 0 1 3 2 4
+    # 5 and its reverse, each twice, S/8 a channel; links per pair from the model's matrix
+    links74 = {(0, 1): 4, (2, 3): 4, (4, 5): 4, (6, 7): 4, (0, 6): 2, (2, 4): 2, (0, 2): 1,
+               (4, 6): 1, (1, 3): 1, (1, 5): 1, (3, 7): 1, (5, 7): 1}
+    forward = [(0, 1, 5, 4, 6, 7, 3, 2), (7, 6, 0, 1, 3, 2, 4, 5)]
+    chains = [c for c in forward for _ in range(2)] + [c[::-1] for c in forward
+                                                         for _ in range(2)]
+    # the single links 1-5, 4-6, 3-7 (chain one) and 1-3 (chain two) carry 4 x S/8 a way
+    assert _chain_load(chains, links74, 1 / 8) == pytest.approx(0.5)
+    # the rings those chains come from pack to 4 links a GCD per direction (both ways):
+    # S/2 over one link is 2 S over B_up, the tree form's k = 2
+    b_up = ring_packing_bandwidth(links74, 8)
+    assert b_up == pytest.approx(4.0)
+    assert 2 / b_up == pytest.approx(_chain_load(chains, links74, 1 / 8))
+
+
+def test_tree_chain_on_one_lumi_g_node_is_two_s_over_b_up():
+    # 8 GCDs, B_up = 144 GB/s (the packed rings both ways): a chain GCD sends S up and S
+    # down, 2 S / 144 GB/s; not S / 144 (the rings' reverses are the chains' own links)
+    fabric = ccl_fabric(load_machine("lumi-g"), 1)
+    s = 64 * GIB
+    for version in ("2.7", "2.21"):
+        f = form(fabric, tables_for("rccl", version), "allreduce", "tree", "Simple")
+        assert f.time([s])[0] - f.latency == pytest.approx(2 * s / 144e9)
+
+
+def test_tree_on_two_lumi_g_nodes_is_bound_by_the_chain_not_the_nics():
+    # n = 2: the double binary tree sends S through a node's four 25 GB/s NICs (S / 100
+    # GB/s); the chain 2 S / 144 GB/s = S / 72 GB/s is the longer
+    fabric = ccl_fabric(load_machine("lumi-g"), 2)
+    s = 64 * GIB
+    f = form(fabric, tables_for("rccl", "2.21"), "allreduce", "tree", "Simple")
+    assert f.time([s])[0] - f.latency == pytest.approx(max(2 * s / 144e9, s / 100e9))
+    assert f.time([s])[0] - f.latency == pytest.approx(s / 72e9)
+
+
+def test_a_chain_of_two_gpus_sends_s_each():
+    # g = 2: the two GPUs are the chain's ends, each sends S (leaf up, root down): k = 1.
+    # LUMI-G GCDs 0 and 1 share 4 links x 36 GB/s; a DGX H100 GPU's port 18 x 20.6 GB/s
+    s = 64 * GIB
+    lumi = ccl_fabric(load_machine("lumi-g"), 1, 2)
+    f = form(lumi, tables_for("rccl", "2.21"), "allreduce", "tree", "Simple")
+    assert f.time([s])[0] - f.latency == pytest.approx(s / 144e9)
+    dgx = ccl_fabric(load_machine("dgx-h100"), 1, 2)
+    f = form(dgx, tables_for("nccl"), "allreduce", "tree", "Simple")
+    assert f.time([s])[0] - f.latency == pytest.approx(s / 370.8e9)

@@ -36,10 +36,11 @@ hardware latency of the hop) and the launch latency is the library's stated base
 * tree: NCCL's double binary tree across domains (Sanders, Speck & Traeff, "Two-tree
   algorithms for full bandwidth broadcast, reduction and scan", Parallel Computing 2009;
   NCCL 2.4) and a chain inside the domain, all-reduce only: 2((g-1) + ceil(lg n)) steps; a
-  chain GPU sends S up and S down: 2S through its one switch port on a switched fabric, S
-  over each of two pairs on a direct one (k = 2 or 1); a domain's NICs carry 2S each way
-  (interior in one tree, leaf in the other; S at n = 2). This is what --hierarchy means
-  under NCCL.
+  chain GPU between the chain's ends sends S up (the reduction) and S down (the broadcast),
+  2S over the scale-up bandwidth B_up that the library's channels give it (k = 2; k = 1 for
+  g = 2, whose two GPUs are the ends and send S each) on a switched fabric and a direct one
+  alike (:func:`chain_factor`); a domain's NICs carry 2S each way (interior in one tree,
+  leaf in the other; S at n = 2). This is what --hierarchy means under NCCL.
 * nvls: NVLink SHARP on one domain: multimem.ld_reduce of each GPU's 1/g slice in the
   NVSwitch, multimem.st multicast back: a GPU's link carries (g+1)/g S each way (all-reduce);
   S for all-gather (multicast) and reduce-scatter; at B_nvls = e_nvls B_up, NCCL's stated
@@ -130,7 +131,7 @@ FORMULAS = {
     ("ring", "broadcast"): "L0 + (N-n) a_up + (n-1) a_net + S / (e B_r)",
     ("ring", "reduce"): "L0 + (N-n) a_up + (n-1) a_net + S / (e B_r)",
     ("tree", "allreduce"): "L0 + 2((g-1) a_up + ceil(lg n) a_net)"
-                           " + max(k S / (e B_up), f S / (e B_net)), k = 2 switched (1 direct),"
+                           " + max(k S / (e B_up), f S / (e B_net)), k = 2 (1 at g = 2),"
                            " f = 2 (1 at n = 2)",
     ("nvls", "allreduce"): "L0 + a_nvls + (g+1)/g S / B_nvls, B_nvls = e_nvls B_up",
     ("nvls", "allgather"): "L0 + a_nvls + S / B_nvls",
@@ -232,6 +233,30 @@ class Form(NamedTuple):
         return self.latency + (np.maximum.reduce(parts) if parts else 0.0 * sizes)
 
 
+def chain_factor(per_domain: int) -> float:
+    """k, the bytes per byte of S a chain GPU sends over the scale-up fabric in the tree's
+    all-reduce: 2 where the chain has GPUs between its ends (g >= 3), 1 for g = 2.
+
+    Each channel's chain moves its share of S up to the chain's first GPU (the reduction)
+    and back down (the broadcast), so a GPU between the ends sends its share to its parent
+    and to its child: 2S out over all channels together. On a switched fabric both leave
+    through the GPU's one port. On a direct fabric the chains are the orders of the
+    library's rings opened into paths (RCCL's known nodes take the tree's channels from the
+    ring list, rome_models.cc parseGraph with the ring list for NCCL_TOPO_PATTERN_BALANCED_TREE;
+    NCCL's search reserves a tree channel's bandwidth in one direction per GPU pair, as a
+    ring's, search.cc ncclTopoFollowPath), and a chain runs both directions of its links:
+    the chain of a ring and the chain of its reversed ring load the same links both ways,
+    where the two rings each took one way. So the chains together carry half of B_up (which
+    counts a ring and its reverse apart) per link direction: S over B_up / 2, 2S over B_up
+    again. NCCL's own estimate agrees (tuning.cc: the tree's algorithm bandwidth is half
+    its channels' bandwidth). RCCL's MI250X chains (rome_model_63/74, two rings and their
+    reverses, opened at the NICs) load each single inter-module link with S/2 per direction:
+    exactly 2S / B_up. Where a library opens its rings at every GPU in turn (RCCL's 4-MI300A
+    node, rome_model_80: 12 chains, each pair in 6) a link carries (g-1)/g of that; not
+    modelled, so the form is conservative there by g / (g-1)."""
+    return 2.0 if per_domain > 2 else 1.0
+
+
 def _lg(x: int) -> int:
     return math.ceil(math.log2(x)) if x > 1 else 0
 
@@ -314,8 +339,8 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
                               *_ll_term(f, tables, operation, protocol)))
     if algorithm == "tree":
         latency = base + 2 * ((g - 1) * a_up + _lg(n) * a_net)
-        chain = 2.0 if f.switched else 1.0
-        terms = [(chain / e, f.scaleup_bandwidth, "chain in the domain")] if g > 1 else []
+        terms = ([(chain_factor(g) / e, f.scaleup_bandwidth, "chain in the domain")]
+                 if g > 1 else [])
         if n > 1:
             terms.append((tree_net / e, net_bw, "domain's NICs"))
         return Form(latency, (*terms, *_ll_term(f, tables, operation, protocol)))
