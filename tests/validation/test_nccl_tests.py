@@ -39,9 +39,18 @@ def test_statuses():
 
 
 def test_lumi_g_ring_is_bounded_by_the_nics():
-    # RCCL's rings on 16 GCDs: the packed xGMI rings (4 x 36 = 144 GB/s) exceed the node's
-    # four 25 GB/s NICs, so busbw stays below 100 GB/s and above one xGMI link's 50
-    assert 50.0 < auto_busbw("lumi-g", "rccl", "allreduce", 2, 2.0 ** 27) < 100.0
+    # Under RCCL 2.12.12 (the reference's) RCCL runs its rings on 16 GCDs: the packed xGMI
+    # rings (4 x 36 = 144 GB/s) exceed the node's four 25 GB/s NICs, so busbw stays below
+    # 100 GB/s and above one xGMI link's 50
+    assert 50.0 < auto_busbw("lumi-g", "rccl", "allreduce", 2, 2.0 ** 27, "2.12.12") < 100.0
+
+
+def test_lumi_g_under_the_presets_rccl_picks_the_tree_bound_by_its_chain():
+    # The preset's RCCL 2.20.5 (tuning model 3: the two-node tree at 1.75) picks the tree;
+    # its chain moves 2 S over B_up = 144 GB/s, S / 72 GB/s, above the NICs' S / 100 GB/s:
+    # busbw below 2 x 15/16 x 72 = 135 GB/s, above the ring's 100
+    busbw = auto_busbw("lumi-g", "rccl", "allreduce", 2, 2.0 ** 27)
+    assert 100.0 < busbw < 2 * 15 / 16 * 72
 
 
 def test_osu_gpu_allreduce_claims_at_registration():
