@@ -135,3 +135,18 @@ def test_a_protocol_the_node_model_does_not_run_is_not_priced():
     capitan, _, _ = library_setup(_versioned("el-capitan", "2.21.5"), "rccl")
     f = form(ccl_fabric(load_machine("el-capitan"), 1), capitan, "allreduce", "ring", "LL128")
     assert f.latency == pytest.approx(12e-6 + 6 * 2.2e-6)
+
+
+def test_the_amd_presets_name_rccl_2_20_and_their_node_models():
+    # lumi-g, frontier, el-capitan state RCCL 2.20.5 (ROCm 6.2, their centres' 2025 modules):
+    # rccl-2.20's tables, tuning model 3 on the EX235a node, 0 on the MI300A node; one
+    # LUMI-G node's 8-byte all-reduce 12 + 14 x 0.8 us + 8 B x 1.75 / 72 GB/s by hand
+    for name, model in (("lumi-g", 3), ("frontier", 3), ("el-capitan", 0)):
+        machine = load_machine(name)
+        assert machine.get("software.ccl_version") == "2.20.5"
+        tables, _, notes = library_setup(machine, "rccl")
+        assert tables.label == "rccl-2.20"
+        assert any(f"tuning model {model}" in note for note in notes)
+    rows, _ = ccl_collective(load_machine("lumi-g"), "allreduce", [1], [8.0], "auto", "rccl")
+    (auto,) = [r for r in rows if r["algorithm"] == "auto"]
+    assert auto["time_s"] == pytest.approx(23.2e-6 + 1.75 * 8 / 72e9)
