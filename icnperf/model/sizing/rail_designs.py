@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from icnperf.model.sizing.views import Crossbar
+
 RAIL_JOINS = (2, 1)
 """Placements offered: 2 the rail tree (rails joined at the spines), 1 the plain tree."""
 
@@ -93,17 +95,9 @@ def describe(params: dict) -> str:
     return f"{m[-2] // w[-1]}:1 taper, {params['rails']} NICs/node, {kind}"
 
 
-class FloorView:
+class FloorView(Crossbar):
     """The screen's view of rail designs: (0 hops, 1 message per link) for every round,
-    a bound every network meets (module docstring)."""
-
-    needs_flows = False
-
-    def __init__(self, count: int):
-        self.count = count
-
-    def block_sizes(self) -> np.ndarray:
-        return np.zeros(0, dtype=np.int64)
+    a bound every network meets (module docstring); the crossbar's view but for the hop."""
 
     def __call__(self, table, r) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros(self.count), np.ones(self.count)
