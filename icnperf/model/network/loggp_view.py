@@ -3,8 +3,8 @@
 :func:`loggp` maps the point-to-point model at h hops onto LogGP's L, o, g and G;
 :func:`from_loggp` inverts the mapping for cut-through switching; :func:`loggp_time` is
 LogGP's own one-way time; :func:`exchange_step` is LogGP's time of one step of a collective
-in which every rank sends and receives one message, against :func:`half_ping_pong`. Units: seconds (L, o, g), seconds per byte (G), bytes/s for the
-machine's bandwidths.
+in which every rank sends and receives one message, against :func:`half_ping_pong`. Units:
+seconds (L, o, g), seconds per byte (G), bytes/s for the machine's bandwidths.
 
 Sources: LogP: Culler et al., "LogP: Towards a Realistic Model of Parallel Computation",
 PPoPP 1993; LogGP: Alexandrov, Ionescu, Schauser, Scheiman, "LogGP: Incorporating Long
