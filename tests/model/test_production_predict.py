@@ -167,9 +167,10 @@ def test_app_production_charges_a_detour_per_step_when_every_step_is_hit():
 
 
 def test_app_production_point_is_the_median_of_its_draws():
-    """q = 1/2 per step of the one-step stencil phase (repeat 1): the phase's time is the
-    empty time or one detour more, equally likely; over 1000 seeded draws the 5th
-    percentile is the empty time and the 95th one detour more."""
+    """q = 1/2 per step of the stencil phase (3 steps, one a repeat): the detours are
+    Binomial(3, 1/2), none or all three with 1/8 each, so over 1000 seeded draws the 5th
+    percentile is the empty time and the 95th three detours more; the median one or two
+    detours (or their mean, the draws split at the middle)."""
     plain = _app()
     stencil = next(r for r in plain["rows"] if r["phase"] == "stencil")
     f = math.log(2) / (64 * stencil["time_s"] / 3)
