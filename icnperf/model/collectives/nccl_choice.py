@@ -190,6 +190,23 @@ def _correction(factors: dict, protocol: str, size: float) -> float:
     return row[min(_log2i(int(size) >> 6), len(row) - 1)]
 
 
+def _rccl_search_bandwidth(fabric: Fabric, collnet: bool) -> float:
+    """The bandwidth RCCL's topology search finds (bytes/s), the same in every RCCL version
+    read: B_up on up to two domains and for CollNet, min(B_up, B_net) above."""
+    if fabric.domains <= 2 or collnet:
+        return fabric.scaleup_bandwidth
+    return min(fabric.scaleup_bandwidth, fabric.net_bandwidth)
+
+
+def _rccl_step_latencies(tables: LibraryTables, fabric: Fabric, row: str, p: int):
+    """(scale-up link row, intra-node step s, inter-node step s, base latency s) of RCCL's
+    tables for the algorithm's ``row`` and protocol index ``p``: the NVLink row on an
+    NVLink-class scale-up (xGMI), else the PCI row."""
+    link = "nvlink" if fabric.link == "nvlink" else "pci"
+    return (link, tables.step[link][row][p], tables.step["net"][row][p],
+            tables.base[row][p])
+
+
 def _rccl_tuned_time(tables, fabric, operation, algorithm, protocol, size):
     """RCCL 2.18-2.21's estimate with the node's tuning model (module docstring), None when
     the pair is not run."""
@@ -205,8 +222,7 @@ def _rccl_tuned_time(tables, fabric, operation, algorithm, protocol, size):
     if protocol == "LL128":
         return None  # RCCL enables LL128 only on gfx90a nodes whose known type says so
     collnet = algorithm == "collnet"
-    bw = f.scaleup_bandwidth if (n <= 2 or collnet) else min(f.scaleup_bandwidth,
-                                                             f.net_bandwidth)
+    bw = _rccl_search_bandwidth(f, collnet)
     bw *= tables.bw_ratio["two" if n <= 2 else "more"][row][p]
     if bw <= 0:
         return None
@@ -215,10 +231,7 @@ def _rccl_tuned_time(tables, fabric, operation, algorithm, protocol, size):
         bw *= 1.65
     nsteps = _steps(operation, N)
     bw *= N / nsteps if algorithm == "ring" else 0.5
-    intra_link = "nvlink" if f.link == "nvlink" else "pci"
-    intra = tables.step[intra_link][row][p]
-    inter = tables.step["net"][row][p]
-    latency = tables.base[row][p]
+    intra_link, intra, inter, latency = _rccl_step_latencies(tables, f, row, p)
     if algorithm == "ring":
         if operation in ("broadcast", "reduce"):
             latency += tables.step[intra_link if n == 1 else "net"][row][p]
@@ -250,8 +263,7 @@ def _rccl_time(tables, fabric, operation, algorithm, protocol, channels, size):
     if algorithm != "ring" and operation != "allreduce":
         return None
     collnet = algorithm == "collnet"
-    bw = f.scaleup_bandwidth if (n <= 2 or collnet) else min(f.scaleup_bandwidth,
-                                                             f.net_bandwidth)
+    bw = _rccl_search_bandwidth(f, collnet)
     if algorithm == "ring" and protocol == "LL":
         bw /= 5.0
     if algorithm == "tree":
@@ -263,10 +275,8 @@ def _rccl_time(tables, fabric, operation, algorithm, protocol, channels, size):
     nsteps = _steps(operation, N)
     bw *= 0.5 if algorithm != "ring" else N / nsteps
     row = _ROW[algorithm]
-    intra_link = "nvlink" if f.link == "nvlink" else "pci"
-    intra = tables.step[intra_link][row][p] * (1.8 if n > 1 and protocol == "LL" else 1.0)
-    inter = tables.step["net"][row][p]
-    latency = tables.base[row][p]
+    intra_link, intra, inter, latency = _rccl_step_latencies(tables, f, row, p)
+    intra *= 1.8 if n > 1 and protocol == "LL" else 1.0
     if algorithm == "ring":
         if operation in ("broadcast", "reduce"):
             latency += tables.step[intra_link if n == 1 else "net"][row][p]
