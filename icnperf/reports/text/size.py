@@ -1,14 +1,16 @@
 """``icnperf size``: a procurement sizing study as a table, CSV or JSON, from the document
 and the plain view the API hands over (api/sizing.py runs the study, api/study_rows.py
 builds its rows, sentences and notes; the HTML page is size_html.py). The default table
-fits 100 columns: flags and assumptions are numbered notes under it; ``wide`` gives every
-column with the notes inline.
+fits 100 columns: flags and assumptions are numbered notes under it, and a table too wide
+(a rail design's long spec) is split into panels that repeat the rank and design; ``wide``
+gives every column with the notes inline.
 """
 
 from __future__ import annotations
 
 import textwrap
 
+from icnperf.reports.page import fit_table
 from icnperf.reports.render import Column, aligned_table, csv_text, json_text, number
 
 WIDTH = 100
@@ -33,6 +35,14 @@ def _wrapped(number_: int, text: str) -> str:
                          subsequent_indent=" " * len(head), break_on_hyphens=False)
 
 
+def _fitted(rows: list[dict], columns) -> str:
+    """A table within WIDTH columns: at its natural width where it fits, else split into
+    panels that each repeat the rank and design (reports.page.fit_table; a rail design's
+    spec is up to 37 characters)."""
+    lines, _, _ = fit_table(rows, columns, WIDTH)
+    return "\n".join(lines)
+
+
 def _narrow_text(view: dict) -> str:
     """The default layout: every line within WIDTH columns, notes numbered under tables."""
     flags: list[str] = []
@@ -44,8 +54,9 @@ def _narrow_text(view: dict) -> str:
                 flags.append(flag)
             refs.append(flags.index(flag))
         row["refs"] = " ".join("abcdefgh"[k] for k in sorted(refs))
-    columns = (Column("rank_time", "rank"), Column("pareto", "*", lambda v: "*" if v else ""),
-               Column("design", "design"), Column("endpoints", "endpoints", number()),
+    columns = (Column("rank_time", "rank", keep=True),
+               Column("pareto", "*", lambda v: "*" if v else "", keep=True),
+               Column("design", "design", keep=True), Column("endpoints", "endpoints", number()),
                Column("routers", "routers", number()), Column("radix", "radix", number()),
                Column("cost", "cost", money_text), Column("workload_s", "workload", seconds_text),
                Column("proxy_s", "proxy", seconds_text), Column("refs", "notes"))
@@ -56,7 +67,7 @@ def _narrow_text(view: dict) -> str:
         " column)", WIDTH)
     flag_notes = "\n".join(f"({'abcdefgh'[i]}) {f}" for i, f in enumerate(flags))
     summary = "\n".join(textwrap.fill(line, WIDTH) for line in view["summary"])
-    term_columns = [Column("design", "design")] + [
+    term_columns = [Column("design", "design", keep=True)] + [
         Column(f"t{i + 1}", f"t{i + 1}", seconds_text) for i in range(len(view["term_names"]))]
     terms = [{"design": row["design"], **{f"t{i + 1}": seconds
                                           for i, seconds in enumerate(term_seconds)}}
@@ -66,11 +77,11 @@ def _narrow_text(view: dict) -> str:
                        for i, name in enumerate(view["term_names"]))
     notes = view["assumptions"] + view["notes"]
     numbered = "\n".join(_wrapped(i + 1, line) for i, line in enumerate(notes))
-    return (f"{header}\n\n{aligned_table(rows, columns)}\n"
+    return (f"{header}\n\n{_fitted(rows, columns)}\n"
             + (f"\n{flag_notes}\n" if flags else "") + f"\n{summary}\n\n"
             + textwrap.fill("Workload terms of the Pareto-front and NUDT-rule designs (weight x"
                             " time per run; --wide: every design):", WIDTH)
-            + f"\n{aligned_table(terms, term_columns)}\n{legend}\n\n"
+            + f"\n{_fitted(terms, term_columns)}\n{legend}\n\n"
             f"Assumptions and notes:\n{numbered}\n")
 
 
