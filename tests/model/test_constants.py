@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from icnperf.data.machine.sampling import Sampling, ranges
+from icnperf.data.machine.uncertainty import KINDS
 from icnperf.model import constants
 from icnperf.model.apps import hpcg, node_rates
 
@@ -15,7 +16,9 @@ def test_every_constant_states_kind_spread_and_reason():
             "apps.hpcg.ellpack_factor", "apps.node_rates.spmv_bytes",
             "apps.node_rates.stencil_bytes"} <= set(constants.REGISTRY)
     for constant in constants.REGISTRY.values():
-        assert constant.kind and constant.reason and constant.form != "exact"
+        # a kind of the machine values' vocabulary (docs/machine-format.md, "Uncertainty")
+        assert constant.kind in KINDS, constant.name
+        assert constant.reason and constant.form != "exact"
 
 
 def test_hpcg_factors_span_the_papers_rounding():
