@@ -112,6 +112,7 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
     from icnperf.data.limits import within_limits
     from icnperf.model.budget import p2p_estimate
     from icnperf.model.network import p2p_table
+    from icnperf.model.topology.base import PATTERNS
     from icnperf.reports.render import require_finite
     import numpy as np
 
@@ -123,6 +124,7 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
     from_gpu = options.optional_integer(from_gpu, "--from-gpu", low=0)
     to_gpu = options.optional_integer(to_gpu, "--to-gpu", low=0)
     load = options.real(load, "--load", low=0, high=1)
+    pattern = options.choice(pattern, PATTERNS, "--pattern")
     sampling = options.sampling(uncertainty, samples, seed)
     production = options.flag(production, "--production")
     if production and load:

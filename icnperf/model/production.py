@@ -148,14 +148,13 @@ def collective_production(machine, operation: str, algorithm: str, size: float, 
 def _saturation(machine, pattern: str = "uniform") -> float:
     """The saturation estimate of the machine's topology under ``pattern`` traffic (flits
     per endpoint per cycle; model/topology/saturation.py, as ``predict p2p --load``
-    uses)."""
-    from icnperf.model.topology.saturation import machine_router, saturation_of
+    uses, network.table.pattern_saturation: InputError for a pattern the topology does not
+    define)."""
+    from icnperf.model.network.table import pattern_saturation
     from icnperf.model.topology.spec import parse_spec
 
     spec = parse_spec(machine.topology)
-    metrics = spec.evaluate()
-    return float(saturation_of(spec.family.name, spec.params, metrics, pattern,
-                               machine_router(machine))["saturation_estimate"])
+    return pattern_saturation(machine, spec, spec.evaluate(), pattern)[1]
 
 
 def background_load(machine, pattern: str = "uniform") -> float:

@@ -190,3 +190,27 @@ def test_app_production_refusals():
     assert empty.exit_code == 2 and "has no [production] values" in empty.output
     npb = _run("predict", "app", "npb-is", "--machine", "fugaku", "--production")
     assert npb.exit_code == 2 and "--production takes skeletons" in npb.output
+
+
+def test_p2p_production_refuses_a_pattern_the_topology_does_not_define():
+    """lumi's gdragonfly defines no transpose traffic: --production's background load under
+    it is refused naming the pattern, as --load is (it said 'offered_load must be finite',
+    the NaN channel load of the pattern having reached the offered load)."""
+    busy = _run("predict", "p2p", "--machine", "lumi", "--bytes", "8", "--production",
+                "--set", "production.background_utilization=0.2", "--set",
+                "production.noise_frequency=10Hz", "--pattern", "transpose")
+    loaded = _run("predict", "p2p", "--machine", "lumi", "--bytes", "8", "--load", "0.1",
+                  "--pattern", "transpose")
+    for result in (busy, loaded):
+        assert result.exit_code == 2 and result.output.count("\n") == 1
+        assert "traffic pattern 'transpose' is not defined for gdragonfly" in result.output
+
+
+def test_an_unknown_pattern_is_refused_with_or_without_load():
+    """--pattern was read only when a load was given: a misspelt pattern passed silently
+    with --production on a machine without background_utilization, or with no --load."""
+    for extra in ([], ["--production"], ["--load", "0.1"]):
+        result = _run("predict", "p2p", "--machine", "fugaku", "--bytes", "8",
+                      "--pattern", "uniformly", *extra)
+        assert result.exit_code == 2 and result.output.count("\n") == 1, extra
+        assert "'uniformly' is not one of" in result.output

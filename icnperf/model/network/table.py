@@ -95,6 +95,29 @@ def _checked(values, what: str) -> np.ndarray:
     return array
 
 
+def pattern_saturation(machine, spec, metrics, pattern: str) -> tuple[float, float]:
+    """(γ_max in flits/cycle/channel, saturation estimate in flits/endpoint/cycle) of
+    ``pattern`` traffic on the machine's topology (``spec``, its evaluated ``metrics``;
+    model/topology/saturation.py with the machine's router). InputError, one line, for an
+    unknown pattern, a pattern the topology does not define, or no estimate."""
+    from icnperf.model.topology.base import PATTERNS
+    from icnperf.model.topology.saturation import machine_router, saturation_of
+
+    if pattern not in PATTERNS:
+        raise InputError(f"unknown traffic pattern {pattern!r}; choose one of "
+                         f"{', '.join(PATTERNS)}")
+    gamma = float(metrics.channel_load[pattern])
+    if math.isnan(gamma):
+        raise InputError(f"traffic pattern {pattern!r} is not defined for {spec.text}")
+    saturation = float(saturation_of(spec.family.name, spec.params, metrics, pattern,
+                                     machine_router(machine))["saturation_estimate"])
+    if math.isnan(saturation):
+        raise InputError(f"no saturation estimate for {spec.text}: network."
+                         "virtual_channels leaves a VC class of its routing without a VC"
+                         " (a torus needs 2, one per dateline class)")
+    return gamma, saturation
+
+
 def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | None = None,
               processes_per_node: int = 1, offered_load: float = 0.0,
               pattern: str = "uniform", same_node: bool = False, buffers: str = "host",
@@ -173,23 +196,8 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
         h = _checked(hops, "hops")
     gamma, efficiency = 0.0, 1.0
     if load > 0:
-        from icnperf.model.topology.base import PATTERNS
-
-        if pattern not in PATTERNS:
-            raise InputError(f"unknown traffic pattern {pattern!r}; choose one of "
-                             f"{', '.join(PATTERNS)}")
-        gamma = float(metrics.channel_load[pattern])
-        if math.isnan(gamma):
-            raise InputError(f"traffic pattern {pattern!r} is not defined for {spec.text}")
-        from icnperf.model.topology.saturation import machine_router, saturation_of
-
+        gamma, saturation = pattern_saturation(machine, spec, metrics, pattern)
         bound = float(saturation_load(gamma))
-        saturation = float(saturation_of(spec.family.name, spec.params, metrics, pattern,
-                                         machine_router(machine))["saturation_estimate"])
-        if math.isnan(saturation):
-            raise InputError(f"no saturation estimate for {spec.text}: network."
-                             "virtual_channels leaves a VC class of its routing without a VC"
-                             " (a torus needs 2, one per dateline class)")
         efficiency = saturation / bound
         if load >= saturation:
             raise InputError(f"offered load {load:g} is at or past the saturation estimate"
