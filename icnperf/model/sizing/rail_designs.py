@@ -48,14 +48,16 @@ def rail_options(accelerators: int) -> tuple[int, ...]:
 def rail_space(n_nodes: int, limit_nodes: int, radix_max: int, options: tuple[int, ...],
                tapers: tuple[int, ...]) -> dict:
     """The variants (module docstring) as arrays ``rails``, ``m`` (count, 2), ``w`` (count,
-    2), ``join``; none for a combination no tree of at most ``radix_max`` ports reaches."""
+    2), ``join``; none for a combination no tree of at most ``radix_max`` ports reaches.
+    With one NIC per node the rail and the plain placement put every NIC at the same leaf
+    port, so only the plain tree (``join=1``) is offered."""
     rails, m, w, join = [], [], [], []
     for r in options:
         for t in tapers:
             tree = _smallest_tree(n_nodes, limit_nodes, radix_max, r, t)
             if tree is None:
                 continue
-            for placement in RAIL_JOINS:
+            for placement in (RAIL_JOINS if r > 1 else (1,)):
                 rails.append(r)
                 m.append(tree[0])
                 w.append(tree[1])

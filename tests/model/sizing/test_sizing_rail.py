@@ -3,6 +3,7 @@ and the workload time on rail against plain trees, worked out by hand."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from icnperf.data.machine import load_machine
@@ -14,6 +15,7 @@ from icnperf.model.sizing.cost import total_cost
 from icnperf.model.sizing.designs import candidate
 from icnperf.model.sizing.space import TAPERS, enumerate_space
 from icnperf.model.sizing.workload import predict_workload, workload_from_dict
+from icnperf.model.topology import rail as rl
 
 
 def test_nic_options_and_gpu_nics():
@@ -43,6 +45,20 @@ def test_space_pairs_rail_and_plain_on_the_same_switches():
         assert (a["join"], b["join"]) == (2, 1)
     with pytest.raises(InputError, match="GPU machine"):
         enumerate_space(16, ("rail",))
+
+
+def test_one_nic_a_node_offers_the_plain_tree_once():
+    """With one NIC per node (a 1-GPU node, or a 2-GPU node's one NIC per two GPUs) the rail
+    placement puts every NIC where the plain one does (rail.positions equal), so the study
+    offered the same network twice; now one design per taper."""
+    m = (6, 6)
+    nics = np.arange(36)
+    assert np.array_equal(rl.positions(1, m, 2, nics), rl.positions(1, m, 1, nics))
+    (block,) = enumerate_space(16, ("rail",), rails=(2, 1))
+    designs = [block.params_of(i) for i in range(len(block))]
+    assert sorted(d["join"] for d in designs if d["rails"] == 1) == [1] * len(TAPERS)
+    assert sorted(d["join"] for d in designs if d["rails"] == 2) == \
+        sorted([1, 2] * len(TAPERS))
 
 
 def test_cost_by_hand():
