@@ -99,7 +99,7 @@ def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api
     import numpy as np
 
     from icnperf.model.collectives import ALGORITHMS as TEXTBOOK
-    from icnperf.model.collectives import ALL_ALGORITHMS as ALGORITHMS, compare
+    from icnperf.model.collectives import ALL_ALGORITHMS as ALGORITHMS, compare, left_out
 
     if algorithm not in ("all", "auto") and algorithm not in ALGORITHMS:
         raise InputError(f"unknown algorithm {algorithm!r}; choose all, auto or one of"
@@ -119,8 +119,13 @@ def collective_rows(machine, operation: str, algorithm: str, layouts, sizes, api
                           processes_per_node=processes_per_node, placement=placement,
                           hierarchy=mode, element_size=element_size)
         if chosen is not None and algorithm not in results:
-            raise InputError(f"algorithm {algorithm} does not define {operation} on"
-                             f" {layout.text} (available: {', '.join(results)})")
+            why = left_out(machine, operation, layout, processes_per_node=processes_per_node,
+                           placement=placement, hierarchy=mode).get(algorithm)
+            raise InputError(f"algorithm {algorithm} "
+                             + ("does not define" if why is None else "is left out of")
+                             + f" {operation} on {layout.text}"
+                             + ("" if why is None else f": {why}")
+                             + f" (available: {', '.join(results)})")
         # the best textbook algorithm (the MPI libraries' own are listed, not compared)
         p2p = [r.time for a, r in results.items() if a != "hw-tree" and a in TEXTBOOK]
         best = None if not p2p else np.minimum.reduce(p2p)

@@ -54,3 +54,21 @@ def test_the_budget_charges_counted_steps_linearly_and_mapped_ones_quadratically
     assert seconds(8192, True) / seconds(4096, True) < 2.5
     assert seconds(4096, False) / seconds(2048, False) > 3.5
     assert seconds(158976, True) < 60  # Fugaku's nodes, one rank each: inside the budget
+
+
+def test_naming_a_left_out_algorithm_says_why():
+    """--algorithm pairwise past the limit on a layout whose steps are mapped: the refusal
+    names the limit (it said 'does not define alltoall', which pairwise does); an algorithm
+    that does not define the operation is still told so."""
+    from click.testing import CliRunner
+
+    from icnperf.cli import cli
+
+    left = CliRunner().invoke(cli, ["predict", "collective", "alltoall", "--machine",
+                                    "angara-4d", "--algorithm", "pairwise", "--ppn", "2"])
+    assert left.exit_code == 2 and left.output.count("\n") == 1
+    assert "pairwise is left out of alltoall on torus:8x8x8x16: beyond its 4,096-rank limit" \
+        in left.output
+    undefined = CliRunner().invoke(cli, ["predict", "collective", "barrier", "--machine",
+                                         "angara-4d", "--nodes", "8", "--algorithm", "ring"])
+    assert undefined.exit_code == 2 and "ring does not define barrier" in undefined.output
