@@ -151,6 +151,15 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
                 with_buffers(drawn, buffers), operation, algorithm, layouts, sizes, api,
                 ppn, placement, mode, element_bytes)[0],
             COLLECTIVE_RANGED, sampling))
+    unscheduled_names: list[str] = []
+    if production and algorithm == "all":
+        from icnperf.api.production import unscheduled
+
+        unscheduled_names = unscheduled(rows, operation)
+        rows = [row for row in rows if row["algorithm"] not in unscheduled_names]
+        if not rows:
+            raise InputError(f"--production: none of {', '.join(unscheduled_names)} has a"
+                             f" step schedule for {operation}")
     if production and sampling is None:
         from icnperf.api.production import production_rows
 
@@ -162,6 +171,10 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
                                       operation, layouts, api, sampling)
     absent = (absent_notes(machine, operation, layouts, ppn, placement, mode)
               if algorithm == "all" else [])
+    absent += [f"{name}: no step schedule to charge --production's queueing and OS noise to"
+               for name in unscheduled_names]
+    assumptions = {name: notes for name, notes in assumptions.items()
+                   if name not in unscheduled_names}
     require_finite(rows, ("time_s", "best_p2p_s", "ratio_to_best_p2p", "ratio_to_p2p_tree"),
                    "predict collective",
                    lambda row: f"for {row['algorithm']} at {row['bytes']:g} B on {row['shape']}")

@@ -194,6 +194,19 @@ def _collective_steps(phase, algorithm: str | None, layout) -> int:
         return 0
 
 
+def unscheduled(rows, operation: str) -> list[str]:
+    """The algorithms of ``rows`` (in their order) that have no step schedule for
+    ``operation`` (collectives.schedules.TABLE: hardware trees, the point-to-point tree):
+    ``--production`` counts the background's queueing and the OS noise per step, so under
+    ``--algorithm all`` these leave the table, said under it, instead of refusing the whole
+    command."""
+    from icnperf.model.collectives.schedules import TABLE
+
+    names = dict.fromkeys(row["algorithm"] for row in rows)
+    return [name for name in names
+            if (name, operation) not in TABLE or TABLE[(name, operation)].steps is None]
+
+
 def production_rows(machine, rows, operation: str, layouts, api: str) -> list[dict]:
     """The rows of ``predict collective --production``: ``time_s`` the median of the
     production distribution (model/production.collective_production), ``time_s_low`` /

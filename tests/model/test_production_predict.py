@@ -214,3 +214,29 @@ def test_an_unknown_pattern_is_refused_with_or_without_load():
                       "--pattern", "uniformly", *extra)
         assert result.exit_code == 2 and result.output.count("\n") == 1, extra
         assert "'uniformly' is not one of" in result.output
+
+
+def test_collective_all_leaves_out_algorithms_without_a_step_schedule():
+    """k-computer (its cited [production] values) on 64 nodes: --algorithm all, the
+    default, was refused whole because the point-to-point tree has no step schedule; now
+    that row leaves the table with a note, the others are as when named one by one, and a
+    named p2p-tree is still refused."""
+    def rows(algorithm):
+        result = _run("predict", "collective", "allreduce", "--machine", "k-computer",
+                      "--nodes", "64", "--bytes", "8", "--production", "--algorithm",
+                      algorithm, "--format", "json")
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    every = rows("all")
+    names = [row["algorithm"] for row in every["rows"]]
+    assert "p2p-tree" not in names and "recursive-doubling" in names
+    assert any(line.startswith("p2p-tree: no step schedule") for line in every["absent"])
+    assert "p2p-tree" not in every["assumptions"]
+    (alone,) = rows("recursive-doubling")["rows"]
+    (among,) = [row for row in every["rows"] if row["algorithm"] == "recursive-doubling"]
+    for key in ("time_s", "time_s_low", "time_s_high", "empty_time_s", "production_steps"):
+        assert among[key] == pytest.approx(alone[key]), key
+    named = _run("predict", "collective", "allreduce", "--machine", "k-computer", "--nodes",
+                 "64", "--production", "--algorithm", "p2p-tree")
+    assert named.exit_code == 2 and "p2p-tree has no step schedule" in named.output
