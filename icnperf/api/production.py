@@ -194,6 +194,12 @@ def _collective_steps(phase, algorithm: str | None, layout) -> int:
         return 0
 
 
+def _run_algorithm(row: dict) -> str:
+    """The algorithm a collective row ran: its name, without the ``auto: `` of the MPI
+    library's pick (api/collective_table.py)."""
+    return row["algorithm"].removeprefix("auto: ")
+
+
 def unscheduled(rows, operation: str) -> list[str]:
     """The algorithms of ``rows`` (in their order) that have no step schedule for
     ``operation`` (collectives.schedules.TABLE: hardware trees, the point-to-point tree):
@@ -219,7 +225,7 @@ def production_rows(machine, rows, operation: str, layouts, api: str) -> list[di
     by_shape = {layout.text: layout for layout in layouts}
     out = []
     for row in rows:
-        result = collective_production(machine, operation, row["algorithm"], row["bytes"],
+        result = collective_production(machine, operation, _run_algorithm(row), row["bytes"],
                                        by_shape[row["shape"]], api)
         low, median, high = result["production_time_s"]
         out.append({**row, "empty_time_s": row["time_s"], "time_s": median,
@@ -248,7 +254,7 @@ def production_ranged_rows(base, drawn_machine, rows, operation: str, layouts, a
     out = []
     for row in rows:
         layout = by_shape[row["shape"]]
-        parts = [collective_production(m, operation, row["algorithm"], row["bytes"], layout,
+        parts = [collective_production(m, operation, _run_algorithm(row), row["bytes"], layout,
                                        api, quantiles=()) for m in machines]
         totals = production_draws(
             [p["time_s"] for p in parts], row["production_steps"], layout.ranks,

@@ -240,3 +240,20 @@ def test_collective_all_leaves_out_algorithms_without_a_step_schedule():
     named = _run("predict", "collective", "allreduce", "--machine", "k-computer", "--nodes",
                  "64", "--production", "--algorithm", "p2p-tree")
     assert named.exit_code == 2 and "p2p-tree has no step schedule" in named.output
+
+
+def test_collective_auto_takes_the_library_pick_under_production():
+    """--algorithm auto --production looked the step schedule up under the row's label
+    'auto: recursive-doubling' and was refused; the pick's row now equals the pick named."""
+    def row(algorithm):
+        result = _run("predict", "collective", "allreduce", "--machine", "k-computer",
+                      "--nodes", "64", "--bytes", "8", "--production", "--algorithm",
+                      algorithm, "--format", "json")
+        assert result.exit_code == 0, result.output
+        (only,) = json.loads(result.output)["rows"]
+        return only
+
+    auto, named = row("auto"), row("recursive-doubling")
+    assert auto["algorithm"] == "auto: recursive-doubling"
+    for key in ("time_s", "time_s_low", "time_s_high", "empty_time_s", "production_steps"):
+        assert auto[key] == pytest.approx(named[key]), key
