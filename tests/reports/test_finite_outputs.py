@@ -10,7 +10,7 @@ import csv
 import io
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from icnperf.errors import InputError
@@ -110,6 +110,8 @@ def test_crossover_over_bytes(items, faster):
 @pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(items=overrides(), app=st.sampled_from(["spmv", "heat"]))
+@example(items=("network.flit_size=1e0 B", "network.host_bandwidth=1e0 B/s",
+                "software.mpi_overhead=1e307 s"), app="spmv")  # posting offsets overflowed
 def test_predict_app(items, app):
     from icnperf.api import predict_app
 

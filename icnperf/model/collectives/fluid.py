@@ -192,6 +192,9 @@ def flow_times(layout: Layout, src, dst, payload, params, *, release=None, after
     after = np.full(count, -1) if after is None else np.asarray(after)
     ready = after < 0
     start[ready] = np.asarray(release, dtype=float)[ready] + latency[ready]
+    if not np.isfinite(start[ready]).all():
+        raise InputError("collective: a flow's start time is beyond floating point (software "
+                         "overhead or latency too large for the messages one core posts)")
     left = wire.copy()
     end = np.full(count, np.inf)
     now = 0.0
