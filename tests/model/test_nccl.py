@@ -13,7 +13,7 @@ from icnperf.errors import InputError
 from icnperf.model.collectives.nccl import (BUS_FACTOR, available, bandwidths,
                                             evaluate_all, form)
 from icnperf.model.collectives.nccl_api import ccl_collective
-from icnperf.model.collectives.nccl_choice import library_choice
+from icnperf.model.collectives.nccl_choice import library_choice, p2p_channels, p2p_protocol
 from icnperf.model.collectives.nccl_fabric import (best_ring_bandwidth, ccl_fabric,
                                                    ring_packing_bandwidth)
 from icnperf.model.collectives.nccl_tables import tables_for
@@ -318,3 +318,33 @@ def test_a_chain_of_two_gpus_sends_s_each():
     dgx = ccl_fabric(load_machine("dgx-h100"), 1, 2)
     f = form(dgx, tables_for("nccl"), "allreduce", "tree", "Simple")
     assert f.time([s])[0] - f.latency == pytest.approx(s / 370.8e9)
+
+
+def test_p2p_ll_carries_at_most_16_kib_a_peer_over_nvlink_and_the_network():
+    # NCCL 2.30 addP2pToPlan: a peer's message goes in parts of >= 128 KiB / 2 = 64 KiB
+    # across nodes (512 KiB / 8 = 64 KiB over NVLink on one node), so a 16 KiB or smaller
+    # message is one part and LL (<= 1 x 16384), and 32 KiB is one part, above 16384: Simple.
+    # All-to-all of 16 GPUs on 2 DGX H100 nodes: 256 KiB is 16 KiB a peer (LL), 512 KiB is
+    # 32 KiB (Simple), 1 MiB is 64 KiB (one part: Simple; the collective channels x 16 KiB
+    # = 256 KiB would have kept LL)
+    tables = tables_for("nccl")
+    two = ccl_fabric(load_machine("dgx-h100"), 2)
+    kib = 1024.0
+    picks = [library_choice(tables, two, "alltoall", s * kib, "nccl", 16).protocol
+             for s in (256, 512, 1024)]
+    assert picks == ["LL", "Simple", "Simple"]
+    one = ccl_fabric(load_machine("dgx-h100"), 1)
+    assert library_choice(tables, one, "sendrecv", 16 * kib, "nccl", 16).protocol == "LL"
+    assert library_choice(tables, one, "sendrecv", 16 * kib + 1, "nccl", 16).protocol \
+        == "Simple"
+
+
+def test_p2p_ll_over_pcie_on_one_node_spans_the_channels():
+    # over PCIe on one node a part is >= 128 KiB / 8 = 16 KiB: 64 KiB is ceil(64/16) = 4
+    # parts, LL with 16 channels (64 KiB <= 4 x 16 KiB), Simple with 2 (64 > 2 x 16 KiB)
+    fabric = ccl_fabric(load_machine("dgx-h100"), 1)._replace(link="pci")
+    kib = 1024.0
+    assert p2p_channels(fabric, 64 * kib, 16) == 4
+    assert p2p_protocol(fabric, 64 * kib, 16) == "LL"
+    assert p2p_channels(fabric, 64 * kib, 2) == 2
+    assert p2p_protocol(fabric, 64 * kib, 2) == "Simple"
