@@ -348,3 +348,22 @@ def test_p2p_ll_over_pcie_on_one_node_spans_the_channels():
     assert p2p_protocol(fabric, 64 * kib, 16) == "LL"
     assert p2p_channels(fabric, 64 * kib, 2) == 2
     assert p2p_protocol(fabric, 64 * kib, 2) == "Simple"
+
+
+def test_alltoall_latency_posts_each_remote_peer():
+    # 2 DGX H100 nodes (Intel hosts, NCCL's stated posting overhead 1 us): a GPU's 16 - 8 = 8
+    # remote peers; the first costs NCCL's ring network step (LL 2.7 us), each of the other
+    # 7 one more posting: LL 6.6 + 2.7 + 7 x 1 = 16.3 us; Simple 8.4 + 14 + 7 x 3 = 43.4 us
+    tables = tables_for("nccl")
+    two = ccl_fabric(load_machine("dgx-h100"), 2)
+    assert form(two, tables, "alltoall", "p2p", "LL").latency == pytest.approx(16.3e-6)
+    assert form(two, tables, "alltoall", "p2p", "Simple").latency == pytest.approx(43.4e-6)
+    # 16 nodes: 120 remote peers, 6.6 + 2.7 + 119 x 1 = 128.3 us; one node posts nothing on
+    # the network: 6.6 + 0.6 (NVLink ring LL step) = 7.2 us
+    sixteen = ccl_fabric(load_machine("dgx-h100"), 16)
+    assert form(sixteen, tables, "alltoall", "p2p", "LL").latency == pytest.approx(128.3e-6)
+    one = ccl_fabric(load_machine("dgx-h100"), 1)
+    assert form(one, tables, "alltoall", "p2p", "LL").latency == pytest.approx(7.2e-6)
+    # a whole NVL72 rack is one domain: 72 GPUs, no remote peer
+    rack = ccl_fabric(load_machine("gb200-nvl72"), 18)
+    assert form(rack, tables, "alltoall", "p2p", "LL").latency == pytest.approx(7.2e-6)

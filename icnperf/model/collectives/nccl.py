@@ -52,7 +52,8 @@ hardware latency of the hop) and the launch latency is the library's stated base
 * pat: NCCL's Parallel Aggregated Trees for all-gather and reduce-scatter with one GPU per
   node: ceil(lg N) network steps, (N-1)/N S over the GPU's NIC.
 * p2p: all-to-all and send/recv as NCCL runs them, point-to-point: all peers at once,
-  (g-1)/N S per GPU over B_up and g (N-g)/N S per domain over B_net; send/recv is
+  (g-1)/N S per GPU over B_up and g (N-g)/N S per domain over B_net, each remote peer
+  after the first a network operation posted o later (:func:`peer_posting`); send/recv is
   nccl-tests' ring shift (rank r to r+1): S over the shift's thinnest pair inside a domain
   (B_up on a switched fabric), over one NIC across.
 
@@ -141,8 +142,9 @@ FORMULAS = {
     ("collnet", "allreduce"): "L0 + 2 a_up + a_net + max(2(g-1)/g S / B_up, S / B_net)",
     ("pat", "allgather"): "L0 + ceil(lg N) a_net + (N-1)/N S / B_net",
     ("pat", "reducescatter"): "L0 + ceil(lg N) a_net + (N-1)/N S / B_net",
-    ("p2p", "alltoall"): "L0 + a + max(((g-1)/N + r (N-g)/N) S / (e B_up),"
-                         " g(N-g)/N S / (e B_net)), r: PXN's relayed fraction",
+    ("p2p", "alltoall"): "L0 + a + (N-g-1) o + max(((g-1)/N + r (N-g)/N) S / (e B_up),"
+                         " g(N-g)/N S / (e B_net)), r: PXN's relayed fraction,"
+                         " o: posting a remote peer's send",
     ("p2p", "sendrecv"): "L0 + a + S / (e B), B = the shift's thinnest pair in a domain"
                          " (B_up switched), one NIC across",
 }
@@ -304,6 +306,17 @@ def ll_ceiling(fabric: Fabric, tables: LibraryTables) -> float:
     return tables.ll_max[row][min(n, 3) - 1]
 
 
+def peer_posting(fabric: Fabric, tables: LibraryTables, protocol: str) -> float:
+    """The time (s) one more remote peer adds to a point-to-point all-to-all: its send is one
+    more network operation that the proxy thread of the GPU on its rail posts after the
+    others, at the library's stated network posting overhead (NCCL 2.30.7 tuning.cc
+    getNetOverhead: 1 us on Intel and other hosts, 2 us on AMD x86; x 3 with Simple, as NCCL
+    takes it for a ring step across nodes); 0 where the tables state none (rccl-2.7)."""
+    stated = tables.net_overhead or {}
+    overhead = stated.get(fabric.cpu_vendor, stated.get("other", 0.0))
+    return overhead * (3 if protocol == "Simple" else 1)
+
+
 def _ll_term(fabric: Fabric, tables: LibraryTables, operation: str, protocol: str):
     """LL's ceiling as a bandwidth term: busbw <= :func:`ll_ceiling`, i.e. t >= factor(N) S
     / ceiling with nccl-tests' bus factor; none for LL128 and Simple."""
@@ -363,8 +376,9 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
     if operation == "alltoall":
         hop = a_net if n > 1 else a_up
         up = (g - 1) / N + relay.relayed_fraction * (N - g) / N
-        return Form(base + hop, ((up / e, f.scaleup_bandwidth, "GPU's scale-up link"),
-                                 (g * (N - g) / N / e, net_bw, "domain's NICs")))
+        latency = base + hop + max(0, N - g - 1) * peer_posting(f, tables, protocol)
+        return Form(latency, ((up / e, f.scaleup_bandwidth, "GPU's scale-up link"),
+                              (g * (N - g) / N / e, net_bw, "domain's NICs")))
     if n > 1:
         slowdown = f.network(algorithm, operation, relay.rail_aligned).slowdown
         return Form(base + a_net, ((1 / e, min(f.shift_bandwidth, f.nic_bandwidth / slowdown),
