@@ -118,13 +118,14 @@ def test_nvls_allreduce_by_hand():
 
 
 def test_ring_allreduce_ll_across_nodes_by_hand():
-    # 4 nodes: 2(32-4)=56 NVLink steps of 0.6 us, 2*3 network steps of max(2.7 us, 0.87 us),
+    # 4 nodes: 2(32-4)=56 NVLink steps of max(0.6 us stated, 1 us posting a network operation
+    # on Intel hosts: the ring spans nodes), 2*3 network steps of max(2.7 us, 0.87 us),
     # base 6.6 us; LL halves the rate, B_r = min(18 x 20.6, 8 x 50) GB/s, but NCCL's LL
     # ceiling across more than 2 nodes of Intel hosts, 20.4 GB/s of busbw, binds:
     # t >= 2 x 31/32 x S / 20.4 GB/s (95 us) > 2 x 31/32 x S / 185.4 GB/s (10 us)
     fabric = ccl_fabric(load_machine("dgx-h100"), 4)
     t = form(fabric, tables_for("nccl"), "allreduce", "ring", "LL").time([1e6])[0]
-    expected = 6.6e-6 + 56 * 0.6e-6 + 6 * 2.7e-6 + 2 * 31 / 32 * 1e6 / 20.4e9
+    expected = 6.6e-6 + 56 * 1.0e-6 + 6 * 2.7e-6 + 2 * 31 / 32 * 1e6 / 20.4e9
     assert t == pytest.approx(expected)
 
 
@@ -367,3 +368,21 @@ def test_alltoall_latency_posts_each_remote_peer():
     # a whole NVL72 rack is one domain: 72 GPUs, no remote peer
     rack = ccl_fabric(load_machine("gb200-nvl72"), 18)
     assert form(rack, tables, "alltoall", "p2p", "LL").latency == pytest.approx(7.2e-6)
+
+
+def test_ring_steps_across_nodes_cost_at_least_a_network_posting():
+    # NCCL's estimate floors a ring's steps across nodes at the posting: 16 DGX H100 nodes
+    # (Intel, 1 us; x 3 with Simple), all-gather of 128 GPUs, 127 - 15 = 112 NVLink steps:
+    # LL 6.6 + 112 x max(0.6, 1) + 15 x 2.7 = 159.1 us (= NCCL's own estimate), Simple
+    # 8.4 + 112 x max(3.4, 3) + 15 x 14 = 599.2 us (the stated NVLink step still binds); DGX
+    # A100 (AMD hosts, 2 us) 2 nodes LL 6.6 + 14 x 2 + 2.7 = 37.3 us; one node keeps 0.6:
+    # 6.6 + 7 x 0.6 = 10.8 us; broadcast's chain is not floored: 6.6 + 112 x 0.6 + 15 x 2.7
+    tables = tables_for("nccl")
+    h100 = ccl_fabric(load_machine("dgx-h100"), 16)
+    assert form(h100, tables, "allgather", "ring", "LL").latency == pytest.approx(159.1e-6)
+    assert form(h100, tables, "allgather", "ring", "Simple").latency == pytest.approx(599.2e-6)
+    assert form(h100, tables, "broadcast", "ring", "LL").latency == pytest.approx(114.3e-6)
+    a100 = ccl_fabric(load_machine("dgx-a100"), 2)
+    assert form(a100, tables, "reducescatter", "ring", "LL").latency == pytest.approx(37.3e-6)
+    one = ccl_fabric(load_machine("dgx-h100"), 1)
+    assert form(one, tables, "allgather", "ring", "LL").latency == pytest.approx(10.8e-6)
