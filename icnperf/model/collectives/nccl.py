@@ -318,8 +318,8 @@ def posting_overhead(fabric: Fabric, tables: LibraryTables, protocol: str) -> fl
     takes it; 0 where the tables state none, rccl-2.7). It bounds two things from below: every
     step of a ring that spans domains, whose boundary GPUs post a network operation each step
     while the pipeline moves at its slowest stage (NCCL's own estimate floors those steps
-    so), and each further remote peer of an all-to-all, one more
-    network operation that the proxy thread of the GPU on its rail posts after the others."""
+    so), and each further remote peer of an all-to-all, one more network operation that the
+    proxy thread of the GPU on its rail posts after the others."""
     stated = tables.net_overhead or {}
     overhead = stated.get(fabric.cpu_vendor, stated.get("other", 0.0))
     return overhead * (3 if protocol == "Simple" else 1)
