@@ -13,7 +13,7 @@ from icnperf.errors import InputError
 from icnperf.model.collectives.nccl import (BUS_FACTOR, available, bandwidths,
                                             evaluate_all, form)
 from icnperf.model.collectives.nccl_api import ccl_collective
-from icnperf.model.collectives.nccl_choice import library_choice
+from icnperf.model.collectives.nccl_choice import library_choice, p2p_channels, p2p_protocol
 from icnperf.model.collectives.nccl_fabric import (best_ring_bandwidth, ccl_fabric,
                                                    ring_packing_bandwidth)
 from icnperf.model.collectives.nccl_tables import tables_for
@@ -118,13 +118,14 @@ def test_nvls_allreduce_by_hand():
 
 
 def test_ring_allreduce_ll_across_nodes_by_hand():
-    # 4 nodes: 2(32-4)=56 NVLink steps of 0.6 us, 2*3 network steps of max(2.7 us, 0.87 us),
+    # 4 nodes: 2(32-4)=56 NVLink steps of max(0.6 us stated, 1 us posting a network operation
+    # on Intel hosts: the ring spans nodes), 2*3 network steps of max(2.7 us, 0.87 us),
     # base 6.6 us; LL halves the rate, B_r = min(18 x 20.6, 8 x 50) GB/s, but NCCL's LL
     # ceiling across more than 2 nodes of Intel hosts, 20.4 GB/s of busbw, binds:
     # t >= 2 x 31/32 x S / 20.4 GB/s (95 us) > 2 x 31/32 x S / 185.4 GB/s (10 us)
     fabric = ccl_fabric(load_machine("dgx-h100"), 4)
     t = form(fabric, tables_for("nccl"), "allreduce", "ring", "LL").time([1e6])[0]
-    expected = 6.6e-6 + 56 * 0.6e-6 + 6 * 2.7e-6 + 2 * 31 / 32 * 1e6 / 20.4e9
+    expected = 6.6e-6 + 56 * 1.0e-6 + 6 * 2.7e-6 + 2 * 31 / 32 * 1e6 / 20.4e9
     assert t == pytest.approx(expected)
 
 
@@ -318,3 +319,70 @@ def test_a_chain_of_two_gpus_sends_s_each():
     dgx = ccl_fabric(load_machine("dgx-h100"), 1, 2)
     f = form(dgx, tables_for("nccl"), "allreduce", "tree", "Simple")
     assert f.time([s])[0] - f.latency == pytest.approx(s / 370.8e9)
+
+
+def test_p2p_ll_carries_at_most_16_kib_a_peer_over_nvlink_and_the_network():
+    # NCCL 2.30 addP2pToPlan: a peer's message goes in parts of >= 128 KiB / 2 = 64 KiB
+    # across nodes (512 KiB / 8 = 64 KiB over NVLink on one node), so a 16 KiB or smaller
+    # message is one part and LL (<= 1 x 16384), and 32 KiB is one part, above 16384: Simple.
+    # All-to-all of 16 GPUs on 2 DGX H100 nodes: 256 KiB is 16 KiB a peer (LL), 512 KiB is
+    # 32 KiB (Simple), 1 MiB is 64 KiB (one part: Simple; the collective channels x 16 KiB
+    # = 256 KiB would have kept LL)
+    tables = tables_for("nccl")
+    two = ccl_fabric(load_machine("dgx-h100"), 2)
+    kib = 1024.0
+    picks = [library_choice(tables, two, "alltoall", s * kib, "nccl", 16).protocol
+             for s in (256, 512, 1024)]
+    assert picks == ["LL", "Simple", "Simple"]
+    one = ccl_fabric(load_machine("dgx-h100"), 1)
+    assert library_choice(tables, one, "sendrecv", 16 * kib, "nccl", 16).protocol == "LL"
+    assert library_choice(tables, one, "sendrecv", 16 * kib + 1, "nccl", 16).protocol \
+        == "Simple"
+
+
+def test_p2p_ll_over_pcie_on_one_node_spans_the_channels():
+    # over PCIe on one node a part is >= 128 KiB / 8 = 16 KiB: 64 KiB is ceil(64/16) = 4
+    # parts, LL with 16 channels (64 KiB <= 4 x 16 KiB), Simple with 2 (64 > 2 x 16 KiB)
+    fabric = ccl_fabric(load_machine("dgx-h100"), 1)._replace(link="pci")
+    kib = 1024.0
+    assert p2p_channels(fabric, 64 * kib, 16) == 4
+    assert p2p_protocol(fabric, 64 * kib, 16) == "LL"
+    assert p2p_channels(fabric, 64 * kib, 2) == 2
+    assert p2p_protocol(fabric, 64 * kib, 2) == "Simple"
+
+
+def test_alltoall_latency_posts_each_remote_peer():
+    # 2 DGX H100 nodes (Intel hosts, NCCL's stated posting overhead 1 us): a GPU's 16 - 8 = 8
+    # remote peers; the first costs NCCL's ring network step (LL 2.7 us), each of the other
+    # 7 one more posting: LL 6.6 + 2.7 + 7 x 1 = 16.3 us; Simple 8.4 + 14 + 7 x 3 = 43.4 us
+    tables = tables_for("nccl")
+    two = ccl_fabric(load_machine("dgx-h100"), 2)
+    assert form(two, tables, "alltoall", "p2p", "LL").latency == pytest.approx(16.3e-6)
+    assert form(two, tables, "alltoall", "p2p", "Simple").latency == pytest.approx(43.4e-6)
+    # 16 nodes: 120 remote peers, 6.6 + 2.7 + 119 x 1 = 128.3 us; one node posts nothing on
+    # the network: 6.6 + 0.6 (NVLink ring LL step) = 7.2 us
+    sixteen = ccl_fabric(load_machine("dgx-h100"), 16)
+    assert form(sixteen, tables, "alltoall", "p2p", "LL").latency == pytest.approx(128.3e-6)
+    one = ccl_fabric(load_machine("dgx-h100"), 1)
+    assert form(one, tables, "alltoall", "p2p", "LL").latency == pytest.approx(7.2e-6)
+    # a whole NVL72 rack is one domain: 72 GPUs, no remote peer
+    rack = ccl_fabric(load_machine("gb200-nvl72"), 18)
+    assert form(rack, tables, "alltoall", "p2p", "LL").latency == pytest.approx(7.2e-6)
+
+
+def test_ring_steps_across_nodes_cost_at_least_a_network_posting():
+    # NCCL's estimate floors a ring's steps across nodes at the posting: 16 DGX H100 nodes
+    # (Intel, 1 us; x 3 with Simple), all-gather of 128 GPUs, 127 - 15 = 112 NVLink steps:
+    # LL 6.6 + 112 x max(0.6, 1) + 15 x 2.7 = 159.1 us (= NCCL's own estimate), Simple
+    # 8.4 + 112 x max(3.4, 3) + 15 x 14 = 599.2 us (the stated NVLink step still binds); DGX
+    # A100 (AMD hosts, 2 us) 2 nodes LL 6.6 + 14 x 2 + 2.7 = 37.3 us; one node keeps 0.6:
+    # 6.6 + 7 x 0.6 = 10.8 us; broadcast's chain is not floored: 6.6 + 112 x 0.6 + 15 x 2.7
+    tables = tables_for("nccl")
+    h100 = ccl_fabric(load_machine("dgx-h100"), 16)
+    assert form(h100, tables, "allgather", "ring", "LL").latency == pytest.approx(159.1e-6)
+    assert form(h100, tables, "allgather", "ring", "Simple").latency == pytest.approx(599.2e-6)
+    assert form(h100, tables, "broadcast", "ring", "LL").latency == pytest.approx(114.3e-6)
+    a100 = ccl_fabric(load_machine("dgx-a100"), 2)
+    assert form(a100, tables, "reducescatter", "ring", "LL").latency == pytest.approx(37.3e-6)
+    one = ccl_fabric(load_machine("dgx-h100"), 1)
+    assert form(one, tables, "allgather", "ring", "LL").latency == pytest.approx(10.8e-6)

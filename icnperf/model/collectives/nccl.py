@@ -26,6 +26,10 @@ with LL also keep nccl-tests' bus bandwidth under the library's stated ceiling B
 **Per-step latency** a step is max(the library's stated per-step latency of the link class,
 algorithm and protocol (:mod:`.nccl_tables`: stated values, not fits), the machine's
 hardware latency of the hop) and the launch latency is the library's stated base latency.
+A ring's step inside a domain, when the ring spans domains, also costs at least the
+library's stated time to post a network operation (:func:`posting_overhead`), as NCCL's own
+estimate takes it: the boundary GPUs post one each step and the pipeline moves at its
+slowest stage.
 
 **Algorithms** (their closed forms in :data:`FORMULAS`):
 
@@ -52,7 +56,8 @@ hardware latency of the hop) and the launch latency is the library's stated base
 * pat: NCCL's Parallel Aggregated Trees for all-gather and reduce-scatter with one GPU per
   node: ceil(lg N) network steps, (N-1)/N S over the GPU's NIC.
 * p2p: all-to-all and send/recv as NCCL runs them, point-to-point: all peers at once,
-  (g-1)/N S per GPU over B_up and g (N-g)/N S per domain over B_net; send/recv is
+  (g-1)/N S per GPU over B_up and g (N-g)/N S per domain over B_net, each remote peer
+  after the first a network operation posted o later (:func:`posting_overhead`); send/recv is
   nccl-tests' ring shift (rank r to r+1): S over the shift's thinnest pair inside a domain
   (B_up on a switched fabric), over one NIC across.
 
@@ -125,9 +130,11 @@ ring's)."""
 
 FORMULAS = {
     ("ring", "allreduce"): "L0 + 2(N-n) a_up + 2(n-1) a_net + 2(N-1)/N S / (e B_r); LL:"
-                           " busbw <= B_LL",
-    ("ring", "allgather"): "L0 + (N-n) a_up + (n-1) a_net + (N-1)/N S / (e B_r)",
-    ("ring", "reducescatter"): "L0 + (N-n) a_up + (n-1) a_net + (N-1)/N S / (e B_r)",
+                           " busbw <= B_LL; a_up >= o, posting a network operation, if n > 1",
+    ("ring", "allgather"): "L0 + (N-n) a_up + (n-1) a_net + (N-1)/N S / (e B_r);"
+                           " a_up >= o if n > 1",
+    ("ring", "reducescatter"): "L0 + (N-n) a_up + (n-1) a_net + (N-1)/N S / (e B_r);"
+                               " a_up >= o if n > 1",
     ("ring", "broadcast"): "L0 + (N-n) a_up + (n-1) a_net + S / (e B_r)",
     ("ring", "reduce"): "L0 + (N-n) a_up + (n-1) a_net + S / (e B_r)",
     ("tree", "allreduce"): "L0 + 2((g-1) a_up + ceil(lg n) a_net)"
@@ -141,8 +148,9 @@ FORMULAS = {
     ("collnet", "allreduce"): "L0 + 2 a_up + a_net + max(2(g-1)/g S / B_up, S / B_net)",
     ("pat", "allgather"): "L0 + ceil(lg N) a_net + (N-1)/N S / B_net",
     ("pat", "reducescatter"): "L0 + ceil(lg N) a_net + (N-1)/N S / B_net",
-    ("p2p", "alltoall"): "L0 + a + max(((g-1)/N + r (N-g)/N) S / (e B_up),"
-                         " g(N-g)/N S / (e B_net)), r: PXN's relayed fraction",
+    ("p2p", "alltoall"): "L0 + a + (N-g-1) o + max(((g-1)/N + r (N-g)/N) S / (e B_up),"
+                         " g(N-g)/N S / (e B_net)), r: PXN's relayed fraction,"
+                         " o: posting a remote peer's send",
     ("p2p", "sendrecv"): "L0 + a + S / (e B), B = the shift's thinnest pair in a domain"
                          " (B_up switched), one NIC across",
 }
@@ -304,6 +312,19 @@ def ll_ceiling(fabric: Fabric, tables: LibraryTables) -> float:
     return tables.ll_max[row][min(n, 3) - 1]
 
 
+def posting_overhead(fabric: Fabric, tables: LibraryTables, protocol: str) -> float:
+    """The library's stated time (s) to post one network operation (NCCL 2.30.7 tuning.cc
+    getNetOverhead: 1 us on Intel and other hosts, 2 us on AMD x86; x 3 with Simple, as NCCL
+    takes it; 0 where the tables state none, rccl-2.7). It bounds two things from below: every
+    step of a ring that spans domains, whose boundary GPUs post a network operation each step
+    while the pipeline moves at its slowest stage (NCCL's own estimate floors those steps
+    so), and each further remote peer of an all-to-all, one more network operation that the
+    proxy thread of the GPU on its rail posts after the others."""
+    stated = tables.net_overhead or {}
+    overhead = stated.get(fabric.cpu_vendor, stated.get("other", 0.0))
+    return overhead * (3 if protocol == "Simple" else 1)
+
+
 def _ll_term(fabric: Fabric, tables: LibraryTables, operation: str, protocol: str):
     """LL's ceiling as a bandwidth term: busbw <= :func:`ll_ceiling`, i.e. t >= factor(N) S
     / ceiling with nccl-tests' bus factor; none for LL128 and Simple."""
@@ -334,7 +355,10 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
         steps = {"allreduce": 2, "allgather": 1, "reducescatter": 1}.get(operation, 1)
         coef = {"allreduce": 2 * (N - 1) / N, "allgather": (N - 1) / N,
                 "reducescatter": (N - 1) / N}.get(operation, 1.0)
-        latency = base + steps * ((N - n) * a_up + (n - 1) * a_net)
+        ring_up = a_up
+        if n > 1 and operation not in ("broadcast", "reduce"):
+            ring_up = max(a_up, posting_overhead(f, tables, protocol))
+        latency = base + steps * ((N - n) * ring_up + (n - 1) * a_net)
         return Form(latency, ((coef / e, ring_bw, "ring link"),
                               *_ll_term(f, tables, operation, protocol)))
     if algorithm == "tree":
@@ -363,8 +387,9 @@ def form(fabric: Fabric, tables: LibraryTables, operation: str, algorithm: str,
     if operation == "alltoall":
         hop = a_net if n > 1 else a_up
         up = (g - 1) / N + relay.relayed_fraction * (N - g) / N
-        return Form(base + hop, ((up / e, f.scaleup_bandwidth, "GPU's scale-up link"),
-                                 (g * (N - g) / N / e, net_bw, "domain's NICs")))
+        latency = base + hop + max(0, N - g - 1) * posting_overhead(f, tables, protocol)
+        return Form(latency, ((up / e, f.scaleup_bandwidth, "GPU's scale-up link"),
+                              (g * (N - g) / N / e, net_bw, "domain's NICs")))
     if n > 1:
         slowdown = f.network(algorithm, operation, relay.rail_aligned).slowdown
         return Form(base + a_net, ((1 / e, min(f.shift_bandwidth, f.nic_bandwidth / slowdown),

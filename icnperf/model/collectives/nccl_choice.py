@@ -62,6 +62,11 @@ P2P_LL_THRESHOLD = 16384
 """Bytes per channel up to which NCCL sends a point-to-point message with LL (NCCL 2.30,
 NCCL_P2P_LL_THRESHOLD's default)."""
 
+P2P_CHUNK_SIZE = {"net": 131072, "nvlink": 524288, "pci": 131072}
+"""NCCL's point-to-point step size by the communicator's path, bytes: the defaults of
+NCCL_P2P_NET_CHUNKSIZE (across nodes), NCCL_P2P_NVL_CHUNKSIZE (one node, every pair on
+NVLink) and NCCL_P2P_PCI_CHUNKSIZE (NVIDIA's "NCCL environment variables" documentation)."""
+
 _ROW = {"ring": "ring", "tree": "tree", "nvls": "nvls", "nvls-tree": "nvls-tree",
         "collnet": "collnet-direct", "pat": "pat"}
 
@@ -295,16 +300,35 @@ def _rccl_time(tables, fabric, operation, algorithm, protocol, channels, size):
     return latency + size / bw
 
 
+def p2p_channels(fabric: Fabric, peer_bytes: float, channels: int) -> int:
+    """The channels NCCL splits one peer's point-to-point message over before it picks the
+    protocol (NCCL 2.30.7 src/enqueue.cc addP2pToPlan): parts of at least the step size / 2
+    across nodes (/ 8 on one node), so min(``channels``, ceil(bytes / that)); the doubling
+    NCCL applies above the largest part never reaches LL's threshold. ``channels`` stands for
+    NCCL's per-peer minimum, which it takes at most."""
+    if fabric.domains > 1:
+        smallest = P2P_CHUNK_SIZE["net"] // 2
+    else:
+        smallest = P2P_CHUNK_SIZE["nvlink" if fabric.link == "nvlink" else "pci"] // 8
+    return max(1, min(channels, math.ceil(peer_bytes / smallest)))
+
+
+def p2p_protocol(fabric: Fabric, peer_bytes: float, channels: int) -> str:
+    """LL while one peer's message is at most its own channels x NCCL_P2P_LL_THRESHOLD
+    (:func:`p2p_channels`), Simple above: 16 KiB across nodes and over NVLink, where a part
+    is at least 64 KiB; over PCIe on one node (16 KiB parts) up to ``channels`` x 16 KiB."""
+    parts = p2p_channels(fabric, peer_bytes, channels)
+    return "LL" if peer_bytes <= parts * P2P_LL_THRESHOLD else "Simple"
+
+
 def library_choice(tables: LibraryTables, fabric: Fabric, operation: str, size: float,
                    library: str, channels: int) -> Pick:
     """The library's pick at ``size`` bytes: the enabled (algorithm, protocol) of smallest
     estimate. All-to-all and send/recv are point-to-point, no estimate: LL while a peer's
-    message is at most ``channels`` x 16384 bytes (NCCL_P2P_LL_THRESHOLD's default, NCCL
-    2.30 src/enqueue.cc), Simple above."""
+    message is at most its own channels x 16384 bytes (:func:`p2p_protocol`), Simple above."""
     if operation in ("alltoall", "sendrecv"):
         per_peer = size / fabric.ranks if operation == "alltoall" else size
-        return Pick("p2p", "LL" if per_peer <= channels * P2P_LL_THRESHOLD else "Simple",
-                    math.nan)
+        return Pick("p2p", p2p_protocol(fabric, per_peer, channels), math.nan)
     estimate = _nccl_time if library == "nccl" else _rccl_time
     best = None
     for algorithm in _ROW:
