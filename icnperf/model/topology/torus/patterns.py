@@ -132,7 +132,7 @@ def xor_traffic(radices, masks, ties: str = "plus", wrap=True):
         line = np.arange(radix, dtype=np.int64)
         table_hops = np.zeros(radix, dtype=np.int64)
         table_load = np.zeros(radix, dtype=np.int64)
-        for a in np.unique(digit).tolist():
+        for a in sorted(set(digit.tolist())):  # np.unique would import numpy.ma
             if a:
                 table_hops[a], table_load[a] = dor_traffic((radix,), line, line ^ a, ties,
                                                            wrap=[ring])
