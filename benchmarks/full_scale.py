@@ -120,8 +120,7 @@ def main() -> None:
                 "bytecode as the environment has it (PYTHONDONTWRITEBYTECODE="
                 f"{os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r})")
     print(f"median of {args.repeats} fresh processes each; CPU = user + system time of the"
-          f" child; {bytecode}; {os.cpu_count()} CPUs, load average"
-          f" {os.getloadavg()[0]:.1f}")
+          f" child; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}\n{bytecode}")
 
 
 if __name__ == "__main__":
