@@ -30,13 +30,34 @@ patterns), ``state`` (the state arrays' layout), ``engine`` (state allocation),
 saturation). Timing conventions are stated in ``engine``'s and ``kernel``'s docstrings.
 """
 
-from icnperf.sim.config import RouterConfig
-from icnperf.sim.engine import Simulation, check_memory, estimate_memory
-from icnperf.sim.runs import Saturation, SimResult, saturation, simulate
-from icnperf.sim.network import GridNetwork, NetworkTables, TableNetwork
-from icnperf.sim.topologies import dragonfly, network_from_spec, slim_fly
-from icnperf.sim.trees import TreeNetwork, fat_tree, rail, xgft
-from icnperf.sim.traffic import ALL_PATTERNS, Traffic
+import importlib
+
+_HOMES = {
+    "RouterConfig": "config",
+    "Simulation": "engine", "check_memory": "engine", "estimate_memory": "engine",
+    "Saturation": "runs", "SimResult": "runs", "saturation": "runs", "simulate": "runs",
+    "GridNetwork": "network", "NetworkTables": "network", "TableNetwork": "network",
+    "dragonfly": "topologies", "network_from_spec": "topologies", "slim_fly": "topologies",
+    "TreeNetwork": "trees", "fat_tree": "trees", "rail": "trees", "xgft": "trees",
+    "ALL_PATTERNS": "traffic", "Traffic": "traffic",
+}
+"""The module of each name the package offers. They are imported on first use (PEP 562):
+the engine imports the compiled kernel and with it Numba (about 0.6 s), which a caller
+reading only ``config`` or ``presets`` (the report's closed-form saturation claims) does
+not need."""
+
+
+def __getattr__(name: str):
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES))
+
 
 __all__ = [
     "ALL_PATTERNS",
