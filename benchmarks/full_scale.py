@@ -10,7 +10,7 @@ installed icnperf runs: the children may write their compiled bytecode, to a tem
 folder (PYTHONPYCACHEPREFIX), and each command runs once untimed first, so no timed run
 compiles a module; ``--bytecode compile`` leaves the environment as it is, and where it
 sets PYTHONDONTWRITEBYTECODE and the source tree holds no ``__pycache__`` every run
-compiles icnperf's own modules again (0.07 to 0.2 s CPU a process here). A command that
+compiles icnperf's own modules again (0.07 to 0.33 s CPU a process here). A command that
 exits non-zero (a refusal by the work budget, an error) is reported as failed;
 ``--max-seconds S`` runs the children with ICNPERF_MAX_SECONDS=S, to time a command the
 budget refuses at its default limit. Not a test: the figures depend on the machine and
