@@ -84,16 +84,12 @@ def halo_grid(ranks: int, dims: int) -> tuple[int, ...]:
     return most_square(int(ranks), int(dims))
 
 
-def halo_pairs(grid: tuple[int, ...], periodic: bool, axes=None):
-    """(sources, destinations, most messages per rank) of a halo on ``grid``: per chosen
-    axis of size > 1, the + then the - neighbour of every rank (ascending), those across
-    the edge of a non-periodic grid left out. A neighbour is the rank ± the axis' stride,
-    across a periodic edge ∓ (size - 1) strides (no coordinate arrays of every axis)."""
-    total = math.prod(grid)
-    ranks = np.arange(total, dtype=np.int64)
+def _axis_edges(ranks: np.ndarray, grid: tuple[int, ...], axes=None):
+    """Per chosen axis of ``grid`` of size > 1 (all axes when ``axes`` is None), the + then
+    the - direction: (size, stride, step +1 or -1, the mask of ``ranks`` on the edge that
+    direction leaves). Ranks are numbered axis 0 fastest, so an axis' stride is the product
+    of the sizes before it and a rank's coordinate on it is (rank // stride) mod size."""
     strides = np.cumprod((1, *grid[:-1]))
-    src, dst = [], []
-    count = None if periodic else np.zeros(total, dtype=np.int64)
     for axis in (range(len(grid)) if axes is None else axes):
         size = int(grid[axis])
         if size == 1:
@@ -101,17 +97,28 @@ def halo_pairs(grid: tuple[int, ...], periodic: bool, axes=None):
         stride = int(strides[axis])
         coord = (ranks // stride) % size
         for step in (1, -1):
-            edge = coord == (size - 1 if step == 1 else 0)
-            if periodic:
-                target = ranks + step * stride
-                target[edge] -= step * size * stride
-                src.append(ranks)
-                dst.append(target)
-            else:
-                kept = ranks[~edge]
-                src.append(kept)
-                dst.append(kept + step * stride)
-                count += ~edge
+            yield size, stride, step, coord == (size - 1 if step == 1 else 0)
+
+
+def halo_pairs(grid: tuple[int, ...], periodic: bool, axes=None):
+    """(sources, destinations, most messages per rank) of a halo on ``grid``: per chosen
+    axis of size > 1, the + then the - neighbour of every rank (ascending), those across
+    the edge of a non-periodic grid left out. A neighbour is the rank ± the axis' stride,
+    across a periodic edge ∓ (size - 1) strides (no coordinate arrays of every axis)."""
+    ranks = np.arange(math.prod(grid), dtype=np.int64)
+    src, dst = [], []
+    count = None if periodic else np.zeros(len(ranks), dtype=np.int64)
+    for size, stride, step, edge in _axis_edges(ranks, grid, axes):
+        if periodic:
+            target = ranks + step * stride
+            target[edge] -= step * size * stride
+            src.append(ranks)
+            dst.append(target)
+        else:
+            kept = ranks[~edge]
+            src.append(kept)
+            dst.append(kept + step * stride)
+            count += ~edge
     if not src:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, 0
@@ -195,22 +202,14 @@ def halo_shifts(grid: tuple[int, ...], periodic: bool, axes=None):
     the ranks off the edge shift by ± the axis' stride and, periodic, those on it by
     ∓ (size - 1) strides. An interior rank of every axis sends the most: 2 per axis, 1 per
     axis of size 2 without wrap."""
-    total = math.prod(grid)
-    ranks = np.arange(total, dtype=np.int64)
-    strides = np.cumprod((1, *grid[:-1]))
+    ranks = np.arange(math.prod(grid), dtype=np.int64)
     shifts, messages = [], 0
-    for axis in (range(len(grid)) if axes is None else axes):
-        size = int(grid[axis])
-        if size == 1:
-            continue
-        stride = int(strides[axis])
-        coord = (ranks // stride) % size
-        messages += 2 if periodic else min(2, size - 1)
-        for step in (1, -1):
-            edge = coord == (size - 1 if step == 1 else 0)
-            shifts.append((step * stride, ranks[~edge]))
-            if periodic:
-                shifts.append((step * stride - step * size * stride, ranks[edge]))
+    for size, stride, step, edge in _axis_edges(ranks, grid, axes):
+        if step == 1:
+            messages += 2 if periodic else min(2, size - 1)
+        shifts.append((step * stride, ranks[~edge]))
+        if periodic:
+            shifts.append((step * stride - step * size * stride, ranks[edge]))
     return shifts, messages
 
 
