@@ -41,6 +41,10 @@ def auto_choices(machine, operation: str, layout, sizes, processes_per_node: int
 
 def _auto_rows(machine, operation, layout, sizes, api, processes_per_node, placement,
                mode, element_size, results, best, tree):
+    """``--algorithm auto``'s rows: per size (bytes), the MPI library's pick (reused from
+    ``results`` where that algorithm was already timed, seconds) labelled 'auto: NAME' with
+    the rule that chose it; under node leaders the pick is among the leaders, whose
+    all-to-all carries their node's blocks. Returns (rows, each pick's assumptions)."""
     from icnperf.model.collectives import collective_time
 
     leaders = mode == "node" and processes_per_node > 1

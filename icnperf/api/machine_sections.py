@@ -236,7 +236,7 @@ def app_results(machines, names, sampling=None) -> dict:
 
 def skeleton_results(skeleton, machine, name: str, layouts, sampling=None) -> dict:
     """An application skeleton on the machine's node counts: its phase rows and total rows
-    (reports.text.apps.skeleton_rows), phase names and notes; with ``sampling`` the rows
+    (app_runs.skeleton_rows), phase names and notes; with ``sampling`` the rows
     carry predict app's ranges (report_ranges.skeleton_spans)."""
     from icnperf.api.report_ranges import skeleton_spans
     from icnperf.api.app_runs import skeleton_notes, skeleton_results as runs_of
