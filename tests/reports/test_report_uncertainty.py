@@ -206,6 +206,9 @@ def test_samples_beyond_the_budget_are_refused(tmp_path):
     (["--samples", "10"], "--samples and --seed go with --uncertainty"),
     (["--seed", "3"], "--samples and --seed go with --uncertainty"),
     (["--uncertainty", "--samples", "0"], "--samples"),
+    (["--uncertainty", "--samples", "-1"], "--samples"),
+    (["--uncertainty", "--samples", "abc"], "--samples"),
+    (["--uncertainty", "--seed", "x"], "--seed"),
     (["--uncertainty", "--samples", "200000"], "--samples"),
     (["--uncertainty", "--seed", "-1"], "--seed"),
 ])
