@@ -49,6 +49,14 @@ class Column:
             raise ValueError(f"Column overflow {self.overflow!r}: choose one of {OVERFLOWS}")
 
 
+def quantity(kind: str, digits: int = 3) -> Callable[[Any], str]:
+    """Formatter: a value of ``kind`` (time in s, size in B, bandwidth in B/s, ...) with
+    its unit scaled, ``digits`` significant digits (units.format_quantity)."""
+    from icnperf.units import format_quantity
+
+    return lambda value: format_quantity(value, kind, digits)
+
+
 def number(digits: int = 4) -> Callable[[Any], str]:
     """Formatter: a number with ``digits`` significant digits; integers print whole; None,
     NaN and infinities (no value: not applicable, or a queue past saturation) print as

@@ -5,18 +5,12 @@ rendered."""
 from __future__ import annotations
 
 from icnperf.reports.page import Page
-from icnperf.reports.render import Column, csv_text, json_text
-
-
-def _quantity(kind: str, digits: int = 4):
-    from icnperf.units import format_quantity
-
-    return lambda value: format_quantity(value, kind, digits)
+from icnperf.reports.render import Column, csv_text, json_text, quantity
 
 
 ROW_COLUMNS = (
-    Column("bytes", "size", _quantity("size", 3)),
-    Column("measured_s", "measured", _quantity("time", 4)),
+    Column("bytes", "size", quantity("size", 3)),
+    Column("measured_s", "measured", quantity("time", 4)),
     Column("before_error", "before", lambda e: f"{100 * e:+.1f} %"),
     Column("after_error", "after", lambda e: f"{100 * e:+.1f} %"),
     Column("fitted", "fitted", lambda f: "yes" if f else "no"),

@@ -9,7 +9,7 @@ this module renders those.
 from __future__ import annotations
 
 from icnperf.reports.page import Page
-from icnperf.reports.render import Column, csv_text, json_text, number
+from icnperf.reports.render import Column, csv_text, json_text, number, quantity
 
 FORMULA_WIDTH = 88
 """The plain formula is broken between its terms to lines of about this many characters."""
@@ -38,12 +38,6 @@ ELASTICITY_KEYS = ("symbol", "parameter", "key", "kind", "value", "derivative", 
                    "method", "note")
 
 SCAN_KEYS = ("value", "layout", "time_faster_s", "time_slower_s", "ratio", "reaches_factor")
-
-
-def _quantity(kind: str, digits: int = 3):
-    from icnperf.units import format_quantity
-
-    return lambda value: format_quantity(value, kind, digits)
 
 
 def _parameter_value(row: dict) -> str:
@@ -184,10 +178,10 @@ def crossover_render(document: dict, fmt: str, wide: bool = False,
     vary, faster, slower, factor = (inputs["vary"], inputs["faster"], inputs["slower"],
                                     inputs["factor"])
     value_column = (Column("value", "nodes", number(), keep=True) if vary == "nodes"
-                    else Column("value", "size", _quantity("size", 4), keep=True))
+                    else Column("value", "size", quantity("size", 4), keep=True))
     columns = (value_column, Column("layout", "layout"),
-               Column("time_faster_s", faster, _quantity("time", 4)),
-               Column("time_slower_s", slower, _quantity("time", 4)),
+               Column("time_faster_s", faster, quantity("time", 4)),
+               Column("time_slower_s", slower, quantity("time", 4)),
                Column("ratio", "ratio", lambda r: f"{r:.3f}"),
                Column("reaches_factor", f">= {factor:g}x", lambda b: "yes" if b else "no"))
     if vary == "nodes":

@@ -6,13 +6,7 @@ from __future__ import annotations
 
 from icnperf.errors import InputError
 from icnperf.reports.page import Page
-from icnperf.reports.render import Column, csv_text, json_text, number
-
-
-def _quantity(kind: str, digits: int = 3):
-    from icnperf.units import format_quantity
-
-    return lambda value: format_quantity(value, kind, digits)
+from icnperf.reports.render import Column, csv_text, json_text, number, quantity
 
 
 def _gbs(value) -> str:
@@ -22,10 +16,10 @@ def _gbs(value) -> str:
 CCL_COLUMNS = (
     Column("nodes", "nodes", number()),
     Column("gpus", "GPUs", number()),
-    Column("bytes", "size", _quantity("size")),
+    Column("bytes", "size", quantity("size")),
     Column("algorithm", "algorithm"),
     Column("protocol", "proto"),
-    Column("time_s", "time", _quantity("time")),
+    Column("time_s", "time", quantity("time")),
     Column("algbw_Bps", "algbw GB/s", _gbs),
     Column("busbw_Bps", "busbw GB/s", _gbs),
     Column("pick", "pick", lambda v: v or ""),

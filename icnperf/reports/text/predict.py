@@ -9,24 +9,18 @@ import numpy as np
 
 from icnperf.reports.page import Page
 from icnperf.reports.render import (Column, csv_chunks, csv_text, json_column_chunks,
-                                    json_float_column, json_text, number)
-
-
-def _quantity(kind: str, digits: int = 3):
-    from icnperf.units import format_quantity
-
-    return lambda value: format_quantity(value, kind, digits)
+                                    json_float_column, json_text, number, quantity)
 
 
 P2P_COLUMNS = (
-    Column("bytes", "size", _quantity("size"), keep=True),
+    Column("bytes", "size", quantity("size"), keep=True),
     Column("hops", "hops", number(3)),
     Column("packets", "packets", number()),
-    Column("latency_s", "latency", _quantity("time")),
-    Column("hardware_latency_s", "hardware part", _quantity("time")),
-    Column("queueing_delay_s", "queueing", _quantity("time")),
-    Column("bandwidth_Bps", "ping-pong bw", _quantity("bandwidth")),
-    Column("streaming_bandwidth_Bps", "streaming bw", _quantity("bandwidth")),
+    Column("latency_s", "latency", quantity("time")),
+    Column("hardware_latency_s", "hardware part", quantity("time")),
+    Column("queueing_delay_s", "queueing", quantity("time")),
+    Column("bandwidth_Bps", "ping-pong bw", quantity("bandwidth")),
+    Column("streaming_bandwidth_Bps", "streaming bw", quantity("bandwidth")),
     Column("message_rate_per_s", "msg rate (1/s)", number(3)),
     Column("rate_bound_per_s", "V/L bound (1/s)", number(3)),
 )
@@ -118,9 +112,9 @@ def _shared_then_own(assumptions: dict[str, tuple[str, ...]]) -> list[str]:
 COLLECTIVE_COLUMNS = (
     Column("nodes", "nodes", number()),
     Column("shape", "shape"),
-    Column("bytes", "size", _quantity("size")),
+    Column("bytes", "size", quantity("size")),
     Column("algorithm", "algorithm"),
-    Column("time_s", "time", _quantity("time")),
+    Column("time_s", "time", quantity("time")),
     Column("ratio_to_best_p2p", "best p2p / time", number(3)),
     Column("ratio_to_p2p_tree", "p2p-tree / time", number(3)),
 )
@@ -160,7 +154,7 @@ def collective_render(document: dict, fmt: str, wide: bool = False,
     page.blank()
     columns = AUTO_COLUMNS if algorithm == "auto" else COLLECTIVE_COLUMNS
     if mode == "node" and ppn > 1:
-        columns = (*columns[:5], Column("node_local_s", "in node", _quantity("time")),
+        columns = (*columns[:5], Column("node_local_s", "in node", quantity("time")),
                    *columns[5:])
     if "uncertainty" not in inputs and "production" not in inputs:
         page.table(rows, columns)
