@@ -138,7 +138,7 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
         raise InputError(f"--class does not apply to {printable(app)} (npb-is only)")
     skeleton, ppn = resolve_skeleton(app, {**{k: v for k, v in given.items() if k != "klass"},
                                            "buffers": buffers}, params, machine)
-    if any(phase.api in ("nccl", "rccl", "ccl") for phase in skeleton.phases):
+    if any(phase.on_gpu_library for phase in skeleton.phases):
         from icnperf.model.network.gpu import gpus_per_node
 
         gpus_per_node(machine)  # ranks are GPUs: a machine without them is refused first

@@ -23,10 +23,10 @@ from icnperf.data.machine.schema import SCHEMA, check_value
 from icnperf.data.names import check_label, toml_comment, toml_string
 from icnperf.errors import IcnperfError, InputError
 from icnperf.model.apps import expressions as ex
-from icnperf.model.apps.skeleton import (API_CHOICES, COLLECTIVE_SCOPES, HARDWARE_ALGORITHM,
-                                         P2P_PATTERNS, SCALINGS, Collective, Halo,
-                                         HelperCall, Phase, PointToPoint, Skeleton,
-                                         reserved_symbols)
+from icnperf.model.apps.skeleton import (API_CHOICES, COLLECTIVE_SCOPES, GPU_LIBRARY_APIS,
+                                         HARDWARE_ALGORITHM, P2P_PATTERNS, SCALINGS,
+                                         Collective, Halo, HelperCall, Phase, PointToPoint,
+                                         Skeleton, reserved_symbols)
 
 __all__ = ["FORMAT_VERSION", "MACHINE_KEYS", "list_skeletons", "load_skeleton",
            "parse_skeleton", "skeleton_to_toml"]
@@ -309,7 +309,7 @@ def _phase(r: _Reader, raw, index: int, table: ex.SymbolTable) -> Phase:
     if api not in API_CHOICES:
         raise r.fail(f"{label}, key 'api'", f"must be one of {', '.join(API_CHOICES)}, "
                      f"not {api!r}")
-    if api in ("nccl", "rccl", "ccl"):
+    if api in GPU_LIBRARY_APIS:
         for key in ("halo", "p2p", "helper"):
             if key in raw:
                 raise r.fail(f"{label}, key {key!r}", f"api {api} times collectives only; "
@@ -318,7 +318,7 @@ def _phase(r: _Reader, raw, index: int, table: ex.SymbolTable) -> Phase:
         fields["halo"] = _halo(r, raw["halo"], label, table)
     if "collective" in raw:
         fields["collective"] = (_ccl_collective(r, raw["collective"], label, table, api)
-                                if api in ("nccl", "rccl", "ccl") else
+                                if api in GPU_LIBRARY_APIS else
                                 _collective(r, raw["collective"], label, table))
     if "p2p" in raw:
         fields["p2p"] = _p2p(r, raw["p2p"], label, table)

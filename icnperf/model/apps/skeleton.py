@@ -36,7 +36,10 @@ permutation (seed 0)."""
 COLLECTIVE_SCOPES = ("ranks", "nodes")
 """Who takes part in a collective: every rank (ppn per node), or one rank per node."""
 
-API_CHOICES = ("mpi", "shmem", "none", "nccl", "rccl", "ccl")
+GPU_LIBRARY_APIS = ("nccl", "rccl", "ccl")
+"""The APIs of :data:`API_CHOICES` that are GPU collective libraries: their ranks are GPUs
+and their phases time collectives only."""
+API_CHOICES = ("mpi", "shmem", "none", *GPU_LIBRARY_APIS)
 """A phase's software: MPI, SHMEM, none (hardware only), or a GPU collective library: nccl,
 rccl, or ccl (the machine's ``software.ccl_library``, NCCL when it names none)."""
 SCALINGS = ("strong", "weak")
@@ -140,6 +143,11 @@ class Phase:
     @property
     def has_compute(self) -> bool:
         return any(x is not None for x in (self.flops, self.memory_bytes, self.fixed))
+
+    @property
+    def on_gpu_library(self) -> bool:
+        """Whether the phase runs on a GPU collective library (:data:`GPU_LIBRARY_APIS`)."""
+        return self.api in GPU_LIBRARY_APIS
 
     @property
     def has_communication(self) -> bool:

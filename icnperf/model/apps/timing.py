@@ -269,7 +269,7 @@ def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_ap
                    point_to_point=False, gpu_buffers=False):
     terms = []
     placed = layout.placed(ppn, layout.placement, layout.seed)
-    params = None if phase.api in ("nccl", "rccl", "ccl") else params_by_api(phase.api)
+    params = None if phase.on_gpu_library else params_by_api(phase.api)
     ranks = layout.endpoints * ppn
     if phase.halo is not None:
         halo = phase.halo
@@ -285,7 +285,7 @@ def _communication(phase, machine, layout, env, at, ppn, algorithm, params_by_ap
                                    detail))
         else:
             terms.append(patterns.message_term("halo", mapping, m, params, detail))
-    if phase.collective is not None and phase.api in ("nccl", "rccl", "ccl"):
+    if phase.collective is not None and phase.on_gpu_library:
         terms.append(_ccl_term(phase, machine, layout, env, at, ppn, algorithm))
     elif phase.collective is not None:
         c = phase.collective
