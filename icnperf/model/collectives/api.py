@@ -66,7 +66,6 @@ def _left_out(machine, operation: str, layout: Layout, mode: str) -> dict[str, s
     """The algorithms of ``operation`` that :func:`compare` leaves out on this placed layout
     and hierarchy, each with the reason (one place for compare's rule)."""
     shared = layout.processes_per_node != 1 and mode == "flat"
-    ranks = max(layout.endpoints if mode == "node" else layout.ranks, 2)
     evaluated = layout.placed(1, layout.placement, layout.seed) if mode == "node" else layout
     hardware = collective_hardware(machine)
     reasons = {}
@@ -89,7 +88,7 @@ def _left_out(machine, operation: str, layout: Layout, mode: str) -> dict[str, s
             reasons[a] = f"its tree is modelled on tori, not {layout.text}"
         if a in reasons:
             continue
-        if limit is not None and ranks > limit and not _offered(a, evaluated, operation):
+        if not _offered(a, evaluated, operation):
             reasons[a] = f"beyond its {limit:,}-rank limit"
         elif a in ("linear", "reduce-bcast") and shared:
             reasons[a] = "timed as flows, which take one process per node (use --hierarchy node)"
