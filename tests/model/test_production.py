@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import pytest
 
 from icnperf.model.production import (collective_production, noise_delay_mean,
@@ -85,10 +86,16 @@ def test_production_section_reads_and_writes_back(tmp_path):
     assert load_machine(str(again)) == machine
 
 
+HPE_CRAY_EX = ("alps", "aurora", "el-capitan", "frontier", "lumi", "lumi-g", "perlmutter")
+"""The presets that carry Alps' 2022 OS noise, transferred (the class of HPE Cray EX nodes)."""
+
+
 def test_preset_production_values_are_cited_with_their_own_spread():
     """Only the presets with a published measurement of their system class carry
-    [production] values (k-computer, and fugaku transferred from it); each names its
-    source, its kind and a written spread with its reason."""
+    [production] values: k-computer (a cited bound) and fugaku transferred from it;
+    piz-daint derived from the Netgauge traces published with De Sensi et al., 'Noise in
+    the Clouds' (2022), and the HPE Cray EX presets transferred from its Alps traces. Each
+    names its source, its kind and a written spread with its reason."""
     from icnperf.data.machine import list_presets, load_machine
 
     busy = {}
@@ -96,14 +103,74 @@ def test_preset_production_values_are_cited_with_their_own_spread():
         machine = load_machine(name)
         if machine.production:
             busy[name] = machine
-    assert sorted(busy) == ["fugaku", "k-computer"]
-    for machine in busy.values():
+    assert sorted(busy) == sorted(("fugaku", "k-computer", "piz-daint") + HPE_CRAY_EX)
+    expected = {"k-computer": ("secondary", "Mynavi News"),
+                "fugaku": ("transferred", "Mynavi News"),
+                "piz-daint": ("derived", "Noise in the Clouds")}
+    expected.update({name: ("transferred", "Noise in the Clouds") for name in HPE_CRAY_EX})
+    for name, machine in busy.items():
+        kind, cited = expected[name]
+        assert set(machine.production) == {"noise_frequency", "noise_duration"}
         for key in machine.production:
             path = f"production.{key}"
             spread = machine.spread(path)
-            assert spread.kind in ("secondary", "transferred")
+            assert spread.kind == kind
             assert spread.written and spread.reason
-            assert "Mynavi News" in machine.source(path)
+            assert cited in machine.source(path)
+
+
+# The published traces (De Sensi et al., 'Noise in the Clouds', 2022, data repository
+# DanieleDeSensi/cloud_noise_data): each run's detours per second (detours over its
+# measurement period), its mean detour and the overhead its file prints ("CPU overhead due
+# to noise"), the smallest and largest over the runs; worked out from the trace files.
+DAINT_RUNS = {"frequency": (466.4, 590.1), "duration": (11.09e-6, 13.60e-6),
+              "overhead": (0.0060, 0.0069)}                   # 18 runs, March-May 2022
+ALPS_RUNS = {"frequency": (237.6, 281.9), "duration": (2.67e-6, 9.44e-6),
+             "overhead": (0.0007, 0.0023)}                    # 8 runs, May-July 2022
+
+
+@pytest.mark.parametrize("name, runs", [("piz-daint", DAINT_RUNS)]
+                         + [(name, ALPS_RUNS) for name in HPE_CRAY_EX])
+def test_noise_values_match_the_published_traces(name, runs):
+    """The preset's detour rate times its detour length is an overhead the runs printed,
+    and each value's spread covers every run's figure."""
+    from icnperf.data.machine import load_machine
+
+    machine = load_machine(name)
+    f = machine.production["noise_frequency"]
+    d = machine.production["noise_duration"]
+    low, high = runs["overhead"]
+    assert low <= f * d <= high
+    for key, measured in (("noise_frequency", runs["frequency"]),
+                          ("noise_duration", runs["duration"])):
+        value, spread = machine.production[key], machine.spread(f"production.{key}")
+        if spread.form == "relative":       # uniform on v (1 - r) .. v (1 + r)
+            bounds = (value * (1 - spread.amount), value * (1 + spread.amount))
+        else:                               # log-uniform on v / F .. v F
+            assert spread.form == "factor"
+            bounds = (value / spread.amount, value * spread.amount)
+        assert bounds[0] <= measured[0] and measured[1] <= bounds[1]
+
+
+@pytest.mark.parametrize("name", ["piz-daint", "fugaku"])
+def test_production_values_do_not_move_the_other_draws(name):
+    """piz-daint and fugaku have values solved from measured sums, drawn after the others
+    from the shared generator: their [production] values, drawn from their own generators,
+    leave every other draw as the machine without a [production] section has it."""
+    from pathlib import Path
+
+    import icnperf
+    from icnperf.data.machine import load_machine, parse_machine
+    from icnperf.data.machine.sampling import draws
+
+    machine = load_machine(name)
+    text = (Path(icnperf.__file__).parent / "data" / "machines" / f"{name}.toml").read_text()
+    empty = parse_machine(text[:text.index("\n[production]")], name)
+    assert machine.production and not empty.production
+    with_them, without = draws(machine, 50, 0), draws(empty, 50, 0)
+    assert {p for p in with_them if not p.startswith("production.")} == set(without)
+    for path, values in without.items():
+        assert np.array_equal(with_them[path], values), path
 
 
 def test_utilization_above_one_is_refused(tmp_path):
@@ -130,18 +197,19 @@ def test_production_quantiles_add_queueing_per_step_and_noise():
     assert production_quantiles(4e-6, 4, 1) == (4e-6, 4e-6, 4e-6)
 
 
-def _piz_daint(*overrides):
+def _piz_daint(*overrides, preset="piz-daint"):
     from icnperf.data.machine import load_machine
     from icnperf.model.collectives import Layout
 
-    machine = load_machine("piz-daint").with_overrides(list(overrides))
+    machine = load_machine(preset).with_overrides(list(overrides))
     return machine, Layout.from_topology(machine.topology).on_part(16)
 
 
 def test_empty_production_section_changes_nothing():
     from icnperf.model.collectives import collective_time
 
-    machine, layout = _piz_daint()
+    machine, layout = _piz_daint(preset="summit")      # a preset without [production]
+    assert not machine.production
     out = collective_production(machine, "allreduce", "recursive-doubling", 8, layout)
     empty = float(collective_time(machine, "allreduce", "recursive-doubling", [8],
                                   layout=layout).time[0])
@@ -173,7 +241,9 @@ def test_background_is_offered_load_at_the_utilisation():
     from icnperf.model.network import p2p_table
     from icnperf.model.production import _saturation
 
-    machine, layout = _piz_daint("production.background_utilization=0.3")
+    # piz-daint's own detours switched off, so the background is all that is added
+    machine, layout = _piz_daint("production.background_utilization=0.3",
+                                 "production.noise_frequency=0Hz")
     out = collective_production(machine, "allreduce", "recursive-doubling", 8, layout)
     assert out["offered_load"] == pytest.approx(0.3 * _saturation(machine))
     wait = float(p2p_table(machine, [8], None, "mpi", offered_load=out["offered_load"])
@@ -222,7 +292,13 @@ def test_predict_production_json_takes_the_median():
 
 
 def test_predict_production_on_an_empty_machine_is_one_line():
-    result = _predict("--production")
+    from click.testing import CliRunner
+
+    from icnperf.cli import cli
+
+    result = CliRunner().invoke(cli, ["predict", "collective", "allreduce", "--machine",
+                                      "summit", "--nodes", "16", "--bytes", "8",
+                                      "--production"])
     assert result.exit_code == 2
     assert "has no [production] values" in result.output
     assert "Traceback" not in result.output
@@ -238,10 +314,13 @@ def test_production_with_uncertainty_shifts_the_drawn_times():
     is its empty time + 4 x 10 us, so the range is the --uncertainty range moved by 40 us."""
     import json
 
-    plain = json.loads(_predict("--format", "json", "--uncertainty").output)["rows"][0]
+    # the same --set on both runs: the draws of the other inputs are then the same
+    hypothetical = ("--set", "production.noise_frequency=1MHz",
+                    "--set", "production.noise_duration=10us")
+    plain = json.loads(_predict("--format", "json", "--uncertainty", *hypothetical)
+                       .output)["rows"][0]
     busy = json.loads(_predict("--format", "json", "--uncertainty", "--production",
-                               "--set", "production.noise_frequency=1MHz",
-                               "--set", "production.noise_duration=10us").output)["rows"][0]
+                               *hypothetical).output)["rows"][0]
     assert busy["time_s_low"] == pytest.approx(plain["time_s_low"] + 4e-5, rel=1e-9)
     assert busy["time_s_high"] == pytest.approx(plain["time_s_high"] + 4e-5, rel=1e-9)
     assert plain["time_s_low"] + 4e-5 <= busy["time_s"] <= plain["time_s_high"] + 4e-5

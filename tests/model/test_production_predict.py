@@ -127,7 +127,7 @@ def test_p2p_production_with_uncertainty_point_is_the_median_of_the_seeded_draws
 
 
 def test_p2p_production_refusals_are_one_line():
-    empty = _run("predict", "p2p", "--machine", "piz-daint", "--production")
+    empty = _run("predict", "p2p", "--machine", "summit", "--production")
     assert empty.exit_code == 2 and "has no [production] values" in empty.output
     loaded = _run("predict", "p2p", "--machine", "fugaku", "--production", "--load", "0.1")
     assert loaded.exit_code == 2 and "drop --load" in loaded.output

@@ -7,10 +7,14 @@ a value solved from a measured sum (``solved_with``) is then the sum's draw less
 parts (:func:`icnperf.model.uncertainty.solved_sum`), so the sum keeps the measurement's
 uncertainty and not the parts'. Draws are clipped to what the key allows (>= 0, > 0 where
 the key must be positive, at most its maximum). Seeded: the same seed gives the same range.
+The ``[production]`` values are drawn each from its own generator (:func:`_own_stream`), so
+a machine's production values never move the draws of its other inputs: the empty
+machine's range is the same with or without them.
 """
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -87,7 +91,8 @@ def draws(machine, samples: int, seed: int) -> dict[str, np.ndarray]:
             solved[path] = spread
         elif spread.form != "exact":
             value = machine.get_path(path)
-            drawn = draw(value, spread.form, spread.amount, samples, rng)
+            own = _own_stream(path, seed)
+            drawn = draw(value, spread.form, spread.amount, samples, own or rng)
             key = key_for_path(path, machine.name)
             out[path] = drawn if key.kind in DISCRETE else _clip(key, drawn, float(value))
     while solved:
@@ -105,6 +110,15 @@ def draws(machine, samples: int, seed: int) -> dict[str, np.ndarray]:
             out[path] = _clip(key_for_path(path, machine.name), solved_sum(measured, parts),
                               value)
     return out
+
+
+def _own_stream(path: str, seed: int) -> np.random.Generator | None:
+    """A ``[production]`` value's own generator, seeded by ``seed`` and the path's CRC-32
+    (as the model's constants are): the empty machine's draws are then the same whether or
+    not a machine has production values. None for every other value (the shared stream)."""
+    if not path.startswith("production."):
+        return None
+    return np.random.default_rng([seed, zlib.crc32(path.encode())])
 
 
 def sample_machines(machine, samples: int, seed: int) -> list:
