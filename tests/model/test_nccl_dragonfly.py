@@ -12,7 +12,7 @@ import pytest
 from icnperf.data.machine import load_machine
 from icnperf.model.collectives import nccl_network as nn
 from icnperf.model.collectives.nccl_dragonfly import DragonflyView, dragonfly_view
-from icnperf.model.collectives.nccl_fabric import ccl_fabric
+from icnperf.model.collectives.nccl_fabric import ccl_fabric, network_view
 
 
 def df(p=2, a=4, h=2, nics=1, spread=False, adaptive=False):
@@ -37,6 +37,29 @@ def test_ring_by_hand_on_df_2_4_2():
     # local hop); node 8 sits on router 0 of group 1, reached from router 1 by 1 -> 0,
     # the global link, landing on router 3, -> 0: 3 hops, 4 routers and 5 links
     assert [view.communicator_hops(n) for n in (2, 8, 9)] == [(1, 2), (2, 3), (4, 5)]
+
+
+def test_nccl_network_asks_either_view_the_same_questions():
+    """nccl_network's entry points ask the view, fat tree or dragonfly alike. On DF(2, 4, 2)
+    with 2 NICs a node, send/recv's shift is the ring by NIC 0 alone: node 15 -> 16's first
+    hop and 7 -> 8's last share group 1's channel 3 -> 0 (test_ring_by_hand_on_df_2_4_2),
+    2 flows against NIC 0's 1, where the ring's two NICs a node (1/2 a flow each, on one
+    router) put the same 2 flows on it against a NIC's 1/2: 4. Hops: the dragonfly's 3 for node 8
+    (4 routers, 5 links); dgx-h100's 16 nodes in one rail leaf (1 switch, 2 links), 64 up
+    to the spines (3, 4); without a view a leaf-spine-leaf route (3, 4). The notes' words
+    come from the view: levels on a tree, hops on a dragonfly."""
+    view = df(nics=2)
+    assert nn.network_term(view, "shift", 18, 1, (0, 1)) == (2.0, 3, 2.0, 1.0)
+    assert nn.network_term(view, "ring", 18, 1, (0, 1)) == (4.0, 3, 2.0, 0.5)
+    assert nn.network_term(view, None, 18, 1, (0, 1)) == (1.0, 0, 0.0, 0.0)
+    tree = nn.tree_view(load_machine("dgx-h100"))
+    assert [nn.communicator_hops(v, n) for v, n in ((view, 9), (tree, 16), (tree, 64),
+                                                   (None, 64))] == \
+        [(4, 5), (1, 2), (3, 4), (3, 4)]
+    assert (tree.reach(2), view.reach(3), view.reach(1)) == ("to level 2", "3 hops", "1 hop")
+    assert isinstance(network_view(load_machine("lumi-g")), DragonflyView)
+    assert isinstance(network_view(load_machine("dgx-h100")), nn.TreeView)
+    assert network_view(load_machine("jupiter")) is None
 
 
 def test_valiant_cannot_help_a_group_of_two_routers():

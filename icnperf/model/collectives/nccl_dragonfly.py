@@ -74,7 +74,8 @@ the family's longest minimal route (the communicator spans many groups)."""
 
 
 class DragonflyView(NamedTuple):
-    """A dragonfly as the network term sees it: ``family`` ("dragonfly" or "gdragonfly"),
+    """A dragonfly as the network term sees it (a :class:`.nccl_network.NetworkView`):
+    ``family`` ("dragonfly" or "gdragonfly"),
     ``shape`` (gdragonfly: p, a, b, la, lb, g, m; dragonfly: p, a, h), D = ``nics`` per
     node, ``spread`` (module docstring) and ``adaptive`` routing."""
 

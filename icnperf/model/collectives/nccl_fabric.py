@@ -58,7 +58,7 @@ from scipy.optimize import linprog
 
 from icnperf.errors import InputError
 from icnperf.model.collectives.nccl_dragonfly import dragonfly_view
-from icnperf.model.collectives.nccl_network import communicator_hops, tree_view
+from icnperf.model.collectives.nccl_network import NetworkView, communicator_hops, tree_view
 from icnperf.model.collectives.nccl_tables import link_efficiency
 from icnperf.model.network.gpu import gpu_nics, gpus_per_node, link_table, scaleup_domain
 
@@ -84,7 +84,7 @@ class Fabric(NamedTuple):
     cpu_vendor: str
     link_efficiency: float = 1.0
     shift_bandwidth: float = math.inf
-    tree: object = None
+    view: NetworkView | None = None
     gpu_nic_indices: tuple = ()
     domain_nodes: int = 1
     nic_path: str = "pcie-switch"
@@ -96,9 +96,10 @@ class Fabric(NamedTuple):
         return self.domain_nics * self.nic_bandwidth
 
     def network(self, algorithm: str, operation: str, rail_aligned: bool | None = None):
-        """The network term of ``algorithm``'s inter-domain flows on the machine's fat tree
-        (:func:`.nccl_network.network_term`: slowdown and level; on a dragonfly
-        :mod:`.nccl_dragonfly`); slowdown 1 off both.
+        """The network term of ``algorithm``'s inter-domain flows as the machine's network
+        view routes them (:func:`.nccl_network.network_term`: slowdown and level; a fat
+        tree's, :mod:`.nccl_network`, or a dragonfly's, :mod:`.nccl_dragonfly`); slowdown 1
+        without a view.
         All-to-all stays on the rails where PXN relays it (``rail_aligned``, from
         :func:`.nccl_pxn.pxn_route`; not given: where the scale-up fabric is switched)."""
         from icnperf.model.collectives.nccl_network import cached_network_term, pattern_of
@@ -106,7 +107,7 @@ class Fabric(NamedTuple):
         pattern = pattern_of(algorithm, operation)
         aligned = self.switched if rail_aligned is None else rail_aligned
         cross = pattern == "alltoall" and not aligned
-        return cached_network_term(self.tree, pattern, self.domains, self.domain_nodes,
+        return cached_network_term(self.view, pattern, self.domains, self.domain_nodes,
                                    self.gpu_nic_indices, cross)
 
     def net_bandwidth_of(self, algorithm: str, operation: str,
@@ -241,6 +242,13 @@ def node_signature(machine, gpus_per_node_used: int | None = None) -> tuple[str,
             len(set(gpu_nics(machine)[:gpus])), peers)
 
 
+def network_view(machine) -> NetworkView | None:
+    """The machine's topology as the network term reads it: a fat tree's
+    :class:`~.nccl_network.TreeView`, a dragonfly's :class:`~.nccl_dragonfly.DragonflyView`,
+    None for any other (the forms keep the NICs alone)."""
+    return tree_view(machine) or dragonfly_view(machine)
+
+
 def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fabric:
     """The :class:`Fabric` of ``nodes`` nodes x ``gpus_per_node_used`` GPUs (default: all of
     a node's, ``node.accelerators``). InputError for a machine without GPUs, more ranks per
@@ -279,9 +287,9 @@ def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fa
               float(machine.get("node.gpu_nic_bandwidth", math.inf)))
     nic_indices = tuple(int(i) for i in gpu_nics(machine)[:gpn])
     nics_used = len(set(nic_indices))
-    tree = tree_view(machine) or dragonfly_view(machine)
+    view = network_view(machine)
     domain_nodes = max(1, per_domain // gpn)
-    routers, links = communicator_hops(tree, domains * domain_nodes if domains > 1 else 1)
+    routers, links = communicator_hops(view, domains * domain_nodes if domains > 1 else 1)
     net_latency = (float(machine.get("network.injection_latency", 0.0))
                    + float(machine.get("network.ejection_latency", 0.0))
                    + routers * float(machine.get("network.router_latency", 0.0))
@@ -297,7 +305,7 @@ def ccl_fabric(machine, nodes: int, gpus_per_node_used: int | None = None) -> Fa
         collnet=machine.get("network.collective_hardware") == "switch-aggregation",
         architecture=architecture,
         cpu_vendor=str(machine.get("node.cpu_vendor", "other")), link_efficiency=efficiency,
-        shift_bandwidth=shift, tree=tree, gpu_nic_indices=nic_indices,
+        shift_bandwidth=shift, view=view, gpu_nic_indices=nic_indices,
         domain_nodes=domain_nodes,
         nic_path=str(machine.get("node.gpu_nic_path", "pcie-switch")),
         linked=_linked_pairs(machine, gpn))

@@ -43,17 +43,18 @@ hardware latency of a network hop is then ``injection + ejection + (2L - 1) rout
 links + 2 gpu_nic`` for a climb to level L (L = 2, a leaf-spine-leaf route, is what the
 two-level machine takes elsewhere).
 
-Dragonflies have their own view (:mod:`.nccl_dragonfly`, a DragonflyView with its own
-``network_term`` and ``communicator_hops``, which :func:`network_term` and
-:func:`communicator_hops` defer to); other topologies (tori, megaflies) give none: the forms
-keep the NICs alone.
+A topology is read through a :class:`NetworkView`: :class:`TreeView` here, the
+``DragonflyView`` of :mod:`.nccl_dragonfly` on dragonflies, with the same methods (the
+network term of a pattern, the router hops of a communicator, and the words of the notes);
+:func:`network_term` and :func:`communicator_hops` ask the view. Other topologies (tori,
+megaflies) give none: the forms keep the NICs alone.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -71,13 +72,33 @@ ALGORITHM_PATTERN = {"ring": "ring", "tree": "tree", "nvls-tree": "tree", "pat":
 :func:`pattern_of`); None where no flow between domains loads a switch-to-switch channel."""
 
 
+class NetworkView(Protocol):
+    """What the network term asks of a topology (module docstring): :class:`TreeView`,
+    ``nccl_dragonfly.DragonflyView``."""
+
+    where: str
+    """Where the notes say the flows are routed ("on the fat tree (...)")."""
+
+    def reach(self, level: int) -> str:
+        """How high or far a term's ``level`` takes the flows, for the notes."""
+
+    def network_term(self, pattern: str, domains: int, domain_nodes: int,
+                     nics: tuple[int, ...], cross_rails: bool) -> NetworkTerm:
+        """The term of ``pattern`` ("ring", "tree", "pat", "alltoall") over ``domains`` >= 2
+        domains (:func:`network_term`'s arguments, send/recv's shift already a ring)."""
+
+    def communicator_hops(self, nodes: int) -> tuple[int, int]:
+        """(routers, links) of a network hop between the first ``nodes`` nodes."""
+
+
 class TreeView(NamedTuple):
-    """A fat tree as the network term sees it: the XGFT's m, w, p (leaf level first), the
-    routing rule, NIC endpoints per node (``rails`` R on ``rail:``; 1 where an endpoint is a
-    node), the rail join level (``rail:``; 0 where an endpoint is a node) and ``planes``:
-    where an endpoint is a node whose NICs are ``spread`` (``node.nic_attachment``), the tree
-    is one rail's, each NIC index on its own copy (the dgx-a100 preset's reading), so the
-    flows of NIC i load plane i only; else a node's NICs share its endpoint's leaf."""
+    """A fat tree as the network term sees it (a :class:`NetworkView`): the XGFT's m, w, p
+    (leaf level first), the routing rule, NIC endpoints per node (``rails`` R on ``rail:``;
+    1 where an endpoint is a node), the rail join level (``rail:``; 0 where an endpoint is a
+    node) and ``planes``: where an endpoint is a node whose NICs are ``spread``
+    (``node.nic_attachment``), the tree is one rail's, each NIC index on its own copy (the
+    dgx-a100 preset's reading), so the flows of NIC i load plane i only; else a node's NICs
+    share its endpoint's leaf."""
 
     m: tuple
     w: tuple
@@ -101,6 +122,32 @@ class TreeView(NamedTuple):
     def nodes(self) -> int:
         """Nodes the tree holds."""
         return math.prod(self.m) // self.rails
+
+    where = "on the fat tree (model/collectives/nccl_network.py)"
+
+    @staticmethod
+    def reach(level: int) -> str:
+        """How high the flows climb, for the notes."""
+        return f"to level {level}"
+
+    def network_term(self, pattern: str, domains: int, domain_nodes: int,
+                     nics: tuple[int, ...], cross_rails: bool) -> NetworkTerm:
+        """:func:`network_term` on the fat tree: the rail-aligned all-to-all in closed form
+        (:func:`alltoall_term`), any other pattern routed step by step (:func:`step_term`;
+        an all-to-all across rails up to :data:`CROSS_RAIL_FLOWS` NIC flows)."""
+        if pattern == "alltoall" and not cross_rails:
+            return alltoall_term(self, domains, domain_nodes, nics)
+        if pattern == "alltoall" and domains * (domains - 1) * (
+                domain_nodes * len(nics)) ** 2 > CROSS_RAIL_FLOWS:
+            raise InputError(f"an all-to-all across rails over {domains} domains has more "
+                             f"than {CROSS_RAIL_FLOWS:,} NIC flows to route; ask for fewer "
+                             "nodes")
+        return combine_steps([(step_term(self, edges, domain_nodes, nics, cross_rails),
+                               share) for edges, share in domain_flows(pattern, domains)])
+
+    def communicator_hops(self, nodes: int) -> tuple[int, int]:
+        """:func:`hop_counts` of :func:`communicator_level`."""
+        return hop_counts(communicator_level(self, nodes) if nodes > 1 else 0)
 
 
 def tree_view(machine) -> TreeView | None:
@@ -338,27 +385,18 @@ def pattern_of(algorithm: str, operation: str) -> str | None:
     return ALGORITHM_PATTERN.get(algorithm)
 
 
-def network_term(view: TreeView | None, pattern: str | None, domains: int,
+def network_term(view: NetworkView | None, pattern: str | None, domains: int,
                  domain_nodes: int, nics: tuple[int, ...],
                  cross_rails: bool = False) -> NetworkTerm:
     """The slowdown and level of ``pattern`` over ``domains`` domains of ``domain_nodes``
-    nodes each (module docstring); slowdown 1 without a tree view, a pattern or a second
-    domain. Steps run in turn, so the slowdown is their byte-weighted mean."""
+    nodes each (module docstring), as the view routes it; slowdown 1 without a view, a
+    pattern or a second domain. Steps run in turn, so the slowdown is their byte-weighted
+    mean. Send/recv's shift is the ring by the first NIC slot."""
     if view is None or pattern is None or domains < 2:
         return NetworkTerm(1.0, 0, 0.0, 0.0)
     if pattern == "shift":
         pattern, nics = "ring", nics[:1]
-    if hasattr(view, "network_term"):  # a dragonfly: nccl_dragonfly.DragonflyView
-        return view.network_term(pattern, domains, domain_nodes, nics, cross_rails)
-    if pattern == "alltoall" and not cross_rails:
-        return alltoall_term(view, domains, domain_nodes, nics)
-    if pattern == "alltoall" and domains * (domains - 1) * (domain_nodes * len(nics)) ** 2 \
-            > CROSS_RAIL_FLOWS:
-        raise InputError(f"an all-to-all across rails over {domains} domains has more than "
-                         f"{CROSS_RAIL_FLOWS:,} NIC flows to route; ask for fewer nodes")
-    steps = domain_flows(pattern, domains)
-    return combine_steps([(step_term(view, edges, domain_nodes, nics, cross_rails), share)
-                          for edges, share in steps])
+    return view.network_term(pattern, domains, domain_nodes, nics, cross_rails)
 
 
 def combine_steps(terms: list[tuple[NetworkTerm, float]]) -> NetworkTerm:
@@ -390,7 +428,7 @@ def communicator_level(view: TreeView | None, nodes: int) -> int:
 
 
 @functools.lru_cache(maxsize=512)
-def cached_network_term(view: TreeView | None, pattern: str | None, domains: int,
+def cached_network_term(view: NetworkView | None, pattern: str | None, domains: int,
                         domain_nodes: int, nics: tuple[int, ...],
                         cross_rails: bool) -> NetworkTerm:
     """:func:`network_term`, remembered (a sizing study asks the same communicator on many
@@ -398,14 +436,11 @@ def cached_network_term(view: TreeView | None, pattern: str | None, domains: int
     return network_term(view, pattern, domains, domain_nodes, nics, cross_rails)
 
 
-def communicator_hops(view, nodes: int) -> tuple[int, int]:
-    """(routers, links) of a network hop between the first ``nodes`` nodes: on a fat tree
-    :func:`hop_counts` of :func:`communicator_level`, on a dragonfly its own count
-    (nccl_dragonfly.DragonflyView.communicator_hops), else leaf-spine-leaf (3, 4)."""
-    if hasattr(view, "communicator_hops"):
-        return view.communicator_hops(nodes)
-    return hop_counts(communicator_level(view, nodes) if view is not None and nodes > 1
-                      else 0)
+def communicator_hops(view: NetworkView | None, nodes: int) -> tuple[int, int]:
+    """(routers, links) of a network hop between the first ``nodes`` nodes, as the view
+    counts them (a fat tree: :func:`hop_counts` of :func:`communicator_level`); without a
+    view leaf-spine-leaf (3, 4)."""
+    return hop_counts(0) if view is None else view.communicator_hops(nodes)
 
 
 def hop_counts(level: int) -> tuple[int, int]:
@@ -420,12 +455,13 @@ def network_note(fabric, operation: str, algorithms, nodes: int,
                  pxn_default: bool | None = None) -> str | None:
     """One line saying, for a communicator of ``nodes`` nodes on ``fabric`` (a
     nccl_fabric.Fabric), how high each algorithm's inter-domain flows climb and by how much
-    the busiest channel slows them; None off trees or on one domain. ``pxn_default``: the
-    library's PXN default, which decides whether all-to-all stays on its rails
+    the busiest channel slows them; None without a network view or on one domain.
+    ``pxn_default``: the library's PXN default, which decides whether all-to-all stays on
+    its rails
     (:func:`.nccl_pxn.pxn_route`); None: the fabric's own rule."""
-    if fabric.tree is None or fabric.domains < 2:
+    view = fabric.view
+    if view is None or fabric.domains < 2:
         return None
-    reach = getattr(fabric.tree, "reach", lambda level: f"to level {level}")
     parts = []
     for algorithm in algorithms:
         aligned = (None if pxn_default is None else
@@ -433,12 +469,10 @@ def network_note(fabric, operation: str, algorithms, nodes: int,
         term = fabric.network(algorithm, operation, aligned)
         if pattern_of(algorithm, operation) is None:
             continue
-        parts.append(f"{algorithm} {reach(term.level)}, channel/NIC "
+        parts.append(f"{algorithm} {view.reach(term.level)}, channel/NIC "
                      f"{term.channel_load / term.nic_load:.3g}"
                      + (f" (B_net / {term.slowdown:.3g})" if term.slowdown > 1 else ""))
     if not parts:
         return None
-    where = getattr(fabric.tree, "where",
-                    "on the fat tree (model/collectives/nccl_network.py)")
-    return (f"network at {nodes} nodes: the inter-domain flows routed {where}: "
+    return (f"network at {nodes} nodes: the inter-domain flows routed {view.where}: "
             f"{'; '.join(parts)}")
