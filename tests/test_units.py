@@ -8,7 +8,14 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from icnperf.errors import InputError
-from icnperf.units import KINDS, MAX_RANGE_POINTS, format_quantity, parse_quantity, parse_range
+from icnperf.units import (
+    KINDS,
+    MAX_RANGE_POINTS,
+    SI_UNITS,
+    format_quantity,
+    parse_quantity,
+    parse_range,
+)
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -119,6 +126,16 @@ def test_messages_list_the_accepted_units():
         parse_quantity("3 furlongs", "bandwidth")
     for unit in ("GB/s", "Gbit/s", "KiB/s"):
         assert unit in str(info.value)
+
+
+def test_si_units_are_each_kinds_unit_of_factor_one():
+    """The units JSON rows name: one second, one byte per second, one byte, one hertz, one
+    FLOP/s parse to 1.0 (count, cycles and number have no SI unit)."""
+    assert SI_UNITS == {"time": "s", "bandwidth": "B/s", "size": "B", "frequency": "Hz",
+                        "rate": "FLOP/s"}
+    for kind, unit in SI_UNITS.items():
+        assert parse_quantity(f"1 {unit}", kind) == 1.0
+        assert parse_quantity(f"1.5 {unit}", kind) == 1.5
 
 
 def test_unknown_kind_is_a_programming_error():

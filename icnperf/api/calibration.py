@@ -222,11 +222,21 @@ def _calibrate_nccl(machine, overrides, data: str, operation: str | None, fit: s
                            "operation": chosen, "api": library,
                            "fit": list(result.values), "output": output},
                 "rms_relative_error": result.rms,
-                "parameters": [{"parameter": key, "initial": result.initial[key],
-                                "value": value} for key, value in result.values.items()],
+                "parameters": [{"parameter": key, "unit": _si_unit(key),
+                                "initial": result.initial[key], "value": value}
+                               for key, value in result.values.items()],
                 "rows": rows, "assumptions": notes}
     return NcclCalibrationResult(document, machine.with_values(result.values, source),
                                  printable(data))
+
+
+def _si_unit(path: str) -> str:
+    """The SI unit of machine key ``path``'s values, from its kind in the machine schema
+    ("s" for a latency, "B/s" for a bandwidth)."""
+    from icnperf.data.machine.schema import key_for_path
+    from icnperf.units import SI_UNITS
+
+    return SI_UNITS[key_for_path(path, "calibrate").kind]
 
 
 def _calibrate_app(machine, app: str, data: str, fit: str | None, output: str | None,

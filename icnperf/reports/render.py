@@ -57,6 +57,17 @@ def quantity(kind: str, digits: int = 3) -> Callable[[Any], str]:
     return lambda value: format_quantity(value, kind, digits)
 
 
+def in_unit(row: dict, digits: int = 4) -> dict:
+    """A row with its float numbers printed in the row's ``unit`` (an SI unit of
+    units.SI_UNITS: "452 ns", "6.01 GB/s"), ``digits`` significant digits, non-finite ones
+    (no interval) as ``-``; other values as they are. Calibrate's parameter rows."""
+    from icnperf.units import SI_UNITS, format_quantity
+
+    kind = next(kind for kind, unit in SI_UNITS.items() if unit == row["unit"])
+    return {key: (format_quantity(value, kind, digits) if math.isfinite(value) else "-")
+            if isinstance(value, float) else value for key, value in row.items()}
+
+
 def number(digits: int = 4) -> Callable[[Any], str]:
     """Formatter: a number with ``digits`` significant digits; integers print whole; None,
     NaN and infinities (no value: not applicable, or a queue past saturation) print as

@@ -31,7 +31,7 @@ The package is split by job; everything in ``__all__`` is re-exported here, so c
 write ``from icnperf.units import parse_quantity`` (or ``from icnperf import units``):
 
 * ``kinds``: the kinds, their units and exact factors, :data:`KINDS`,
-  :func:`accepted_units`;
+  :func:`accepted_units`, each kind's SI unit (:data:`SI_UNITS`);
 * ``quantities``: :func:`parse_quantity`, :func:`format_quantity` and :func:`byte_count`
   (a byte count with thousands separators);
 * ``ranges``: :func:`parse_range` and :data:`MAX_RANGE_POINTS`.
@@ -39,13 +39,14 @@ write ``from icnperf.units import parse_quantity`` (or ``from icnperf import uni
 
 from __future__ import annotations
 
-from icnperf.units.kinds import KINDS, accepted_units
+from icnperf.units.kinds import KINDS, SI_UNITS, accepted_units
 from icnperf.units.quantities import byte_count, format_quantity, parse_quantity
 from icnperf.units.ranges import MAX_RANGE_POINTS, parse_range
 
 __all__ = [
     "KINDS",
     "MAX_RANGE_POINTS",
+    "SI_UNITS",
     "accepted_units",
     "byte_count",
     "format_quantity",

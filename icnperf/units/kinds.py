@@ -191,6 +191,11 @@ KINDS: dict[str, _Kind] = {
 }
 """Every kind icnperf.units parses and formats, by name."""
 
+SI_UNITS: dict[str, str] = {"time": "s", "bandwidth": "B/s", "size": "B", "frequency": "Hz",
+                            "rate": "FLOP/s"}
+"""The unit of icnperf's SI floats of each kind with one (its spelling of factor 1 in
+:data:`KINDS`), as JSON and CSV rows name it in their ``unit`` fields."""
+
 
 
 def _kind(kind: str) -> _Kind:

@@ -77,3 +77,27 @@ def test_cli_needs_the_operation_and_writes_a_calibrated_machine(tmp_path):
     assert "node.gpu_nic_bandwidth" in result.output  # two nodes: the NIC path bounds it
     fitted = load_machine(str(out))
     assert "calibrated: fitted to" in fitted.source("node.gpu_nic_bandwidth")
+
+
+def test_parameters_carry_their_schema_unit_into_json_and_table(tmp_path):
+    """Each fitted key's unit comes from the machine schema: node.gpu_nic_bandwidth is a
+    bandwidth ("B/s"), network.injection_latency a time ("s"); the table prints each in it
+    (dgx-h100's injection latency, 300 ns in its preset, as "300 ns", not in B/s)."""
+    import json
+
+    data = tmp_path / "run.txt"
+    data.write_text(HEADER + "\n" + _line(1 << 24, 120.0) + "\n" + _line(1 << 28, 1500.0)
+                    + "\n")
+    args = ["calibrate", "--machine", "dgx-h100", "--data", str(data), "--data-format",
+            "nccl-tests", "--operation", "allreduce", "--fit",
+            "node.gpu_nic_bandwidth,network.injection_latency"]
+    result = CliRunner().invoke(cli, [*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    parameters = json.loads(result.output)["parameters"]
+    assert [(p["parameter"], p["unit"]) for p in parameters] == [
+        ("node.gpu_nic_bandwidth", "B/s"), ("network.injection_latency", "s")]
+    assert parameters[1]["initial"] == pytest.approx(300e-9)
+    table = CliRunner().invoke(cli, args).output
+    latency_row = next(line for line in table.splitlines()
+                       if line.startswith("network.injection_latency"))
+    assert latency_row.split()[1:3] == ["300", "ns"]

@@ -4,7 +4,7 @@ icnperf.api.calibration) rendered as the report."""
 from __future__ import annotations
 
 from icnperf.reports.page import Page
-from icnperf.reports.render import Column, csv_text, json_text, number
+from icnperf.reports.render import Column, csv_text, in_unit, json_text, number
 
 PARAMETER_KEYS = ("parameter", "keys", "unit", "initial", "value", "stderr", "ci_low",
                   "ci_high")
@@ -16,18 +16,6 @@ PARAMETER_COLUMNS = (
     Column("ci_low", "95% CI low"),
     Column("ci_high", "95% CI high"),
 )
-UNIT_KINDS = {"s": "time", "B/s": "bandwidth"}
-
-
-def _shown(row: dict) -> dict:
-    """A parameter row with its numbers printed in their unit ("452 ns", "6.01 GB/s")."""
-    import math
-
-    from icnperf.units import format_quantity
-
-    kind = UNIT_KINDS[row["unit"]]
-    return {key: (format_quantity(value, kind, 4) if math.isfinite(value) else "-")
-            if isinstance(value, float) else value for key, value in row.items()}
 POINT_COLUMNS = (
     Column("point", "point", overflow="note", keep=True),
     Column("kind", "kind"),
@@ -59,7 +47,7 @@ def calibrate_render(document: dict, fmt: str, wide: bool = False,
               f" {n_points} points, rms relative error"
               f" {100 * document['rms_relative_error']:.2f} %)")
     page.blank()
-    page.table([_shown(r) for r in parameters], PARAMETER_COLUMNS)
+    page.table([in_unit(r) for r in parameters], PARAMETER_COLUMNS)
     page.blank()
     page.table(document["points"], POINT_COLUMNS)
     page.blank()

@@ -5,7 +5,7 @@ rendered."""
 from __future__ import annotations
 
 from icnperf.reports.page import Page
-from icnperf.reports.render import Column, csv_text, json_text, quantity
+from icnperf.reports.render import Column, csv_text, in_unit, json_text, quantity
 
 
 ROW_COLUMNS = (
@@ -26,31 +26,23 @@ PARAMETER_COLUMNS = (
 def calibrate_nccl_render(document: dict, fmt: str, wide: bool = False,
                           data_name: str = "", written: bool = False) -> str:
     """``calibrate --data-format nccl-tests`` rendered from its document (``inputs``,
-    ``rms_relative_error``, ``parameters`` in SI, ``rows``, ``assumptions``; the API builds
-    it): the fit and each row. ``data_name``: the data as the page names it; ``written``:
-    the machine goes to the file ``inputs.output``, named under the report."""
-    from icnperf.units import format_quantity
-
+    ``rms_relative_error``, ``parameters`` in SI with their ``unit``, ``rows``,
+    ``assumptions``; the API builds it): the fit and each row. ``data_name``: the data as
+    the page names it; ``written``: the machine goes to the file ``inputs.output``, named
+    under the report."""
     if fmt == "json":
         return json_text(document)
     rows = document["rows"]
     if fmt == "csv":
         return csv_text(rows, [*rows[0]])
     inputs = document["inputs"]
-    kind = {True: "time", False: "bandwidth"}
-    parameters = [{"parameter": p["parameter"],
-                   "initial": format_quantity(p["initial"],
-                                              kind[p["parameter"].endswith("latency")], 4),
-                   "value": format_quantity(p["value"],
-                                            kind[p["parameter"].endswith("latency")], 4)}
-                  for p in document["parameters"]]
     output = inputs["output"]
     page = Page(wide)
     page.line(f"{inputs['machine']} calibrated from {data_name} (nccl-tests, "
               f"{inputs['api']} {inputs['operation']}, {len(rows)} rows, rms relative error"
               f" of the fitted rows {100 * document['rms_relative_error']:.2f} %)")
     page.blank()
-    page.table(parameters, PARAMETER_COLUMNS)
+    page.table([in_unit(p) for p in document["parameters"]], PARAMETER_COLUMNS)
     page.blank()
     page.table(rows, ROW_COLUMNS)
     page.blank()
