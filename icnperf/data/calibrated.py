@@ -55,9 +55,6 @@ DEFAULT_HOPS = 1
 DEFAULT_KINDS = ("latency", "bandwidth")
 """Point kinds fitted unless ``kinds`` says otherwise."""
 
-_UNIT_KIND = {"s": "time", "B/s": "bandwidth"}
-
-
 def _split_names(fit_keys: str | Iterable[str]) -> list[str]:
     if isinstance(fit_keys, str):
         fit_keys = fit_keys.split(",")
@@ -122,11 +119,11 @@ def observations_from(data: BenchData | Iterable[BenchPoint], *, api: str = "mpi
     return obs, notes
 
 
-def _fmt(value: float, unit: str) -> str:
+def _fmt(value: float, kind: str) -> str:
+    """A fitted value of ``kind`` (time, bandwidth) with its unit, 4 digits, for sources."""
     if not np.isfinite(value):
         return str(value)
-    kind = _UNIT_KIND.get(unit)
-    return units.format_quantity(value, kind, 4) if kind else f"{value:.4g}"
+    return units.format_quantity(value, kind, 4)
 
 
 def calibrate_machine(machine: Machine, points: BenchData | Iterable[BenchPoint],
@@ -159,9 +156,9 @@ def calibrate_machine(machine: Machine, points: BenchData | Iterable[BenchPoint]
     kinds_used = ", ".join(dict.fromkeys(result.quantities))
     calibrated = machine
     for label in result.parameters:
-        unit = "B/s" if cal.FITTABLE[result.keys[label][0]] == "bandwidth" else "s"
+        kind = cal.FITTABLE[result.keys[label][0]]
         low, high = result.intervals[label]
-        interval = (f"{result.confidence:.0%} CI [{_fmt(low, unit)}, {_fmt(high, unit)}]"
+        interval = (f"{result.confidence:.0%} CI [{_fmt(low, kind)}, {_fmt(high, kind)}]"
                     if result.dof > 0 else "exact fit, no interval")
         source = (f"calibrated: least-squares fit ({result.loss}) of "
                   f"{', '.join(result.parameters)} to {origin} ({kinds_used}, "
@@ -203,7 +200,7 @@ def parameter_rows(result: FitResult) -> list[dict[str, Any]]:
     rows = []
     for label in result.parameters:
         keys = result.keys[label]
-        unit = "B/s" if cal.FITTABLE[keys[0]] == "bandwidth" else "s"
+        unit = units.SI_UNITS[cal.FITTABLE[keys[0]]]
         low, high = result.intervals[label]
         rows.append({
             "parameter": label,
