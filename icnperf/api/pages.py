@@ -38,7 +38,8 @@ class ValidationResult(Result):
         from icnperf.reports.validation_page import validation_page
 
         return validation_page(page_of(self._document["checks"],
-                                       simulation_run=self._document["simulation"]))
+                                       simulation_run=self._document["simulation"]),
+                               self._document.get("production"))
 
     def figure(self):
         from icnperf.reports.result_figures import validation_figure
@@ -74,19 +75,25 @@ def select_claims(simulation: bool = False, only: str | None = None) -> list:
 
 @quiet
 def validate(only: str | None = None, simulation: bool = False,
-             progress: bool | None = False, ranges: bool = True) -> ValidationResult:
+             progress: bool | None = False, ranges: bool = True,
+             production: bool = True) -> ValidationResult:
     """What ``icnperf validate`` checks: every published claim (``only``: a glob or a
     substring of the claim ids) against the model, the flit simulator's cross-checks too
     with ``simulation``; ``progress`` shows a bar on standard error while they run. The
     document's ``ranges``: each real-machine claim checked against its prediction's 5-95 %
     range over 200 seeded draws of its preset's inputs, and their coverage; ``ranges=False``
     leaves them out (the command line does for CSV and the HTML page, which do not show
-    them: the draws are most of validate's time)."""
+    them: the draws are most of validate's time). The document's ``production``: each
+    real-machine claim on a preset with ``[production]`` values checked against its
+    ``--uncertainty --production`` range and its ``--production`` point, and their coverage
+    (icnperf.validation.production; claims on other presets counted as left out, with
+    their presets); ``production=False`` leaves it out."""
     from icnperf.runner import run_map
     from icnperf.validation.ranges import VALIDATE_SAMPLING, coverage, range_results
     from icnperf.validation.registry import evaluate, kind_counts
 
     simulation = options.flag(simulation, "--simulation")
+    production = options.flag(production, "production")
     claims = select_claims(simulation, only)
     results = run_map(lambda claim: evaluate(claim).as_dict(), claims, "inline",
                       progress=progress, label="validate")
@@ -95,6 +102,16 @@ def validate(only: str | None = None, simulation: bool = False,
         checks = range_results(claims)
         document["ranges"] = {"sampling": VALIDATE_SAMPLING.as_record(), "checks": checks,
                               "coverage": coverage(checks)}
+    if production:
+        from icnperf.validation.production import (POINT_TOLERANCE, production_coverage,
+                                                   production_results)
+
+        busy = production_results(claims)
+        document["production"] = {"sampling": VALIDATE_SAMPLING.as_record(),
+                                  "point_tolerance": POINT_TOLERANCE,
+                                  "checks": busy["checks"],
+                                  "unmodelled": busy["unmodelled"],
+                                  "coverage": production_coverage(busy)}
     return ValidationResult(document)
 
 

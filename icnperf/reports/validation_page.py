@@ -177,10 +177,41 @@ def summary_section(page: dict) -> Section:
                       page["paper_counts"])])
 
 
-def validation_page(page: dict) -> str:
+PRODUCTION_COLUMNS = ["id", "kind", "preset", "unit", "measured", "--production point",
+                      "point error", "range low", "range high", "inside", "width (high/low)"]
+
+
+def production_section(production: dict) -> Section:
+    """The production coverage (``production``: the validate document's, icnperf.validation.
+    production): what it counts, the counts per claim kind with the claims not counted and
+    why, and one row per counted claim (its point, range and whether the measurement is
+    inside)."""
+    from icnperf.reports.text.validate import production_heading, production_lines
+
+    heading = production_heading(production)
+    rows = [[c["id"], c["kind"], c["machine"], c["unit"], c["measured"], c["production"],
+             c["point_error"], c["production_low"], c["production_high"],
+             "yes" if c["inside"] else "no", c["width"]] for c in production["checks"]]
+    return Section(
+        title="Production ranges",
+        intro=heading[0].upper() + heading[1:-1] + ". Each claim predicted on a preset"
+              " whose machine carries [production] values (OS noise, background traffic) is"
+              " re-predicted as predict --production would: the point is the median of the"
+              " busy machine's distribution, the range its 5-95 % over draws of the inputs"
+              " and of the noise. Not registered claims: a miss does not fail validate.",
+        tables=[Table(PRODUCTION_COLUMNS, rows, "claims counted (predicted and post hoc)")]
+        if rows else [],
+        notes=production_lines(production))
+
+
+def validation_page(page: dict, production: dict | None = None) -> str:
     """The whole validation page of ``page`` (icnperf.api.validation_pages.validation_page:
-    counts, the results by paper, the simulator's claims or None when they were not run)."""
+    counts, the results by paper, the simulator's claims or None when they were not run),
+    with the production coverage of ``production`` (the validate document's; None: left
+    out)."""
     sections = [summary_section(page), *source_sections(page["papers"]),
                 simulation_section(page["simulated"])]
+    if production is not None:
+        sections.append(production_section(production))
     return render_document("icnperf validation", sections,
                            subtitle="Published measurements and claims vs icnperf's models")

@@ -73,6 +73,9 @@ def problems(claims: list[Claim]) -> list[str]:
         if (c.machine is None) != (c.predict_on is None):
             out.append(f"{c.id}: a claim predicted on a given machine names both the preset "
                        "(machine) and the function (predict_on)")
+        if c.busy_on is not None and c.predict_on is None:
+            out.append(f"{c.id}: a claim charged on a busy machine (busy_on) is predicted on "
+                       "a given machine (machine, predict_on)")
         if (c.tolerance_kind == "inside") != (c.predict_range is not None):
             out.append(f"{c.id}: a claim of tolerance kind inside has a range function "
                        "(predict_range), and only it has one")

@@ -146,14 +146,21 @@ def ranges(machine, evaluate: Callable[[Any], Mapping[str, Any]],
     not apply); it runs once per draw on the drawn machine, with the model's own constants
     drawn too (model/constants.py: each draw's values in force during its call). Pure apart
     from the calls."""
-    drawn = constants.draws(sampling.samples, sampling.seed)
-    results = [_with_constants(evaluate, m, drawn, i) for i, m in
-               enumerate(sample_machines(machine, sampling.samples, sampling.seed))]
+    results = [result for _, result in evaluations(machine, evaluate, sampling)]
     out = {}
     for name in results[0]:
         stacked = np.array([_floats(r[name]) for r in results], dtype=float)
         out[name] = quantiles(stacked, sampling.low, sampling.high)
     return out
+
+
+def evaluations(machine, evaluate: Callable[[Any], Any], sampling: Sampling) -> list:
+    """(drawn machine, ``evaluate(drawn machine)``) of each of ``sampling``'s draws, the
+    model's own constants drawn too (:func:`ranges` takes their quantiles; a caller that
+    draws more per draw, as the production ranges do, takes the draws themselves)."""
+    drawn = constants.draws(sampling.samples, sampling.seed)
+    return [(m, _with_constants(evaluate, m, drawn, i)) for i, m in
+            enumerate(sample_machines(machine, sampling.samples, sampling.seed))]
 
 
 def _with_constants(evaluate, machine, drawn: dict, index: int):

@@ -25,6 +25,12 @@ RESULT_KEYS = ("id", "source", "quantity", "measured", "predicted", "unit", "err
                "tolerance_reason", "fitted", "expected", "expected_tolerance",
                "expected_tolerance_reason", "reason")
 
+PRODUCTION_CSV = {"production": "production", "production_low": "production_low",
+                  "production_high": "production_high", "production_inside": "inside",
+                  "production_point_within": "point_within"}
+"""The CSV's production columns (the column -> the production check's field; empty for a
+claim not counted: icnperf.validation.production)."""
+
 WIDE_COLUMNS = (
     Column("id", "id"),
     Column("kind", "kind"),
@@ -61,13 +67,21 @@ def validation_render(document: dict, fmt: str, wide: bool, summary: str) -> str
     if fmt == "json":
         return json_text(document)
     results = document["checks"]
+    production = document.get("production")
     if fmt == "csv":
-        return csv_text(results, RESULT_KEYS)
+        if production is None:
+            return csv_text(results, RESULT_KEYS)
+        busy = {check["id"]: check for check in production["checks"]}
+        return csv_text([{**r, **{key: busy.get(r["id"], {}).get(field)
+                                  for key, field in PRODUCTION_CSV.items()}}
+                         for r in results], RESULT_KEYS + tuple(PRODUCTION_CSV))
     text = (wide_text(results, summary) if wide
             else table_text(results, list(document["counts"]), summary))
     ranges = document.get("ranges", {})
     if ranges.get("checks"):
         text += coverage_text(ranges)
+    if production is not None and _has_ranged(production):
+        text += production_text(production)
     if not document["simulation"]:
         text += ("the flit simulator's cross-checks were not run (about a minute): "
                  "--simulation runs them\n")
@@ -93,6 +107,74 @@ def coverage_text(ranges: dict) -> str:
         lines.append(f"  {counts['calibrated']['claims']} calibrated not counted (fitted to "
                      "the measurement)")
     return "\n".join(lines) + "\n"
+
+
+def _has_ranged(production: dict) -> bool:
+    """Whether any claim of the run is predicted on a preset (so production counts mean
+    something)."""
+    counts = production["coverage"]
+    return bool(counts["calibrated"]["claims"] or production["unmodelled"]
+                or any(counts[kind]["ranged"] for kind in ("predicted", "post-hoc")))
+
+
+def _presets(counts: dict) -> str:
+    return ", ".join(f"{name} {n}" for name, n in counts.items())
+
+
+def production_text(production: dict) -> str:
+    """The production coverage block of the table (:func:`production_heading` and
+    :func:`production_lines`, wrapped to the table's width)."""
+    out = ["", *textwrap.wrap(production_heading(production), WIDTH)]
+    for sentence in production_lines(production):
+        out += textwrap.wrap(sentence, WIDTH, initial_indent="  ",
+                             subsequent_indent=" " * 13, break_on_hyphens=False)
+    return "\n".join(out) + "\n"
+
+
+def production_heading(production: dict) -> str:
+    """What the production coverage counts, in one sentence (draws, seed, quantiles)."""
+    sampling = production["sampling"]
+    low, high = sampling["quantiles"]
+    return (f"production ranges of the real-machine claims on presets with [production] "
+            f"values (--uncertainty --production: {low:.0%}-{high:.0%} of "
+            f"{sampling['samples']} draws of each preset's inputs and its OS noise, seed "
+            f"{sampling['seed']}; the --production point is the median):")
+
+
+def production_lines(production: dict) -> list[str]:
+    """The production coverage (issue #31's goal) as sentences: per counted kind how many
+    measurements on presets with ``[production]`` values fall inside their ``--uncertainty
+    --production`` range, the ranges' median width (high/low) and how many
+    ``--production`` points lie within the tolerance, and how many claims were not counted
+    and why (their presets carry no ``[production]`` values); the calibrated claims left
+    out."""
+    counts = production["coverage"]
+    tolerance = f"{100 * production['point_tolerance']:g} %"
+    lines = []
+    for kind, title in (("predicted", "predicted"), ("post-hoc", "post hoc")):
+        count = counts[kind]
+        if not count["ranged"]:
+            continue
+        apart = count["ranged"] - count["claims"]
+        why = (f"no [production] values on their presets "
+               f"({_presets(count['without_production'])})")
+        if not count["claims"]:
+            lines.append(f"{title + ':':10} 0 of {count['ranged']} counted: {why}")
+            continue
+        text = (f"{title + ':':10} {count['inside']} of {count['claims']} measurements inside "
+                f"their range; median width (high/low) {count['median_width']:.2f}; "
+                f"{count['point_within']} of {count['claims']} points within {tolerance}")
+        if apart:
+            text += f"; {apart} of {count['ranged']} not counted: {why}"
+        lines.append(text)
+    if production["unmodelled"]:
+        lines.append(f"{len(production['unmodelled'])} on presets with [production] values "
+                     "not counted: no production charge written for them ("
+                     + ", ".join(production["unmodelled"]) + ")")
+    if counts["calibrated"]["claims"]:
+        lines.append(f"{counts['calibrated']['claims']} calibrated not counted (fitted to "
+                     "the measurement)")
+    return lines
 
 
 # --- the 100-column table ----------------------------------------------------------------

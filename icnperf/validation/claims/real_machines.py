@@ -79,6 +79,7 @@ from functools import cache
 
 from icnperf.validation.claim import Claim
 from icnperf.validation.claims._lookup import as_machine, table_row
+from icnperf.validation.production import Busy
 
 FUGAKU = "Fugaku (RIKEN, preset fugaku): "
 K_COMPUTER = "K computer (RIKEN, preset k-computer): "
@@ -116,10 +117,58 @@ ARIES_HOPS = 0
 HPCG_LOCAL = (160, 160, 160)
 
 
-def _on(machine_name: str, predict_on) -> dict:
+def _on(machine_name: str, predict_on, busy_on=None) -> dict:
     """The fields of a claim predicted on preset ``machine_name`` by ``predict_on(machine)``
-    (claim.py: its range over draws of the preset's inputs, icnperf.validation.ranges)."""
-    return {"machine": machine_name, "predict_on": predict_on}
+    (claim.py: its range over draws of the preset's inputs, icnperf.validation.ranges), and
+    charged on a busy machine by ``busy_on(machine)`` (icnperf.validation.production)."""
+    return {"machine": machine_name, "predict_on": predict_on, "busy_on": busy_on}
+
+
+def _busy_p2p(machine, size: int, hops: int, api: str, column: str,
+              processes_per_node: int = 1, scale: float = 1.0) -> Busy:
+    """A point-to-point claim's quantity as ``predict p2p --production`` charges it: the
+    table at the machine's background offered load (model.production.background_load);
+    ``latency_s`` is one synchronising step on its two ranks (OS noise delays it), a
+    streaming bandwidth a stream of ``size`` bytes that noise does not delay. ``scale``:
+    the claim's unit (1e-9 for GB/s)."""
+    from icnperf.model.network import p2p_table
+    from icnperf.model.production import background_load
+
+    machine = as_machine(machine)
+    columns = p2p_table(machine, [size], hops, api, processes_per_node=processes_per_node,
+                        offered_load=background_load(machine)).columns
+    if column == "latency_s":
+        return Busy(float(columns["latency_s"][0]), steps=1, ranks=2,
+                    value_of=lambda time: time * scale)
+    if column != "streaming_bandwidth_Bps":
+        raise ValueError(f"no production charge for column {column!r}")
+    return Busy(size / float(columns[column][0]), value_of=lambda time: size / time * scale)
+
+
+def _busy_injection(machine, size: int = 1 << 22) -> Busy:
+    """:func:`_node_injection` on a busy machine: every NIC's stream at the background's
+    offered load, not delayed by OS noise (a stream, as predict p2p --production)."""
+    from icnperf.model import network
+
+    machine = as_machine(machine)
+    nics = network.nics_per_node(machine)
+    stream = _busy_p2p(machine, size, 1, "none", "streaming_bandwidth_Bps", nics)
+    return Busy(stream.time_s, value_of=lambda time: nics * size / time)
+
+
+def _busy_collective(machine, operation: str, algorithm: str, size: int,
+                     nodes: int) -> Busy:
+    """:func:`collective_time_on` (one process per node) as ``predict collective
+    --production`` charges it (model.production.collective_production): the empty
+    machine's time over the algorithm's steps on the job's ranks, each step waiting the
+    background's M/D/1 delay."""
+    from icnperf.model.collectives import Layout
+    from icnperf.model.production import collective_production
+
+    machine = as_machine(machine)
+    layout = Layout.from_topology(machine.topology).on_part(nodes)
+    part = collective_production(machine, operation, algorithm, size, layout, quantiles=())
+    return Busy(part["time_s"], part["steps"], part["ranks"], part["queueing_per_step_s"])
 
 
 def _latency(machine, size: int, hops: int, api: str) -> float:
@@ -394,7 +443,8 @@ def _piz_daint_collective_claim(benchmark: str, nodes: int, operation: str,
         kind=kind, tolerance_reason=PIZ_DAINT_COLLECTIVE_REASON,
         open_reason=PIZ_DAINT_COLLECTIVE_OPEN, open_tolerance=0.80,
         **_on("piz-daint", lambda m: collective_time_on(m, operation, algorithm, size,
-                                                        nodes)))
+                                                        nodes),
+              lambda m: _busy_collective(m, operation, algorithm, size, nodes)))
 
 
 CLAIMS = [
@@ -403,32 +453,37 @@ CLAIMS = [
           table_row("fugaku-imb-pingpong", message_bytes=8)["latency_s"], "s", 0.01, "relative",
           lambda: _latency("fugaku", 8, FUGAKU_HOPS, "mpi"),
           kind="calibrated", fitted="software.mpi_overhead (fugaku preset)",
-          **_on("fugaku", lambda m: _latency(m, 8, FUGAKU_HOPS, "mpi")),
+          **_on("fugaku", lambda m: _latency(m, 8, FUGAKU_HOPS, "mpi"),
+               lambda m: _busy_p2p(m, 8, FUGAKU_HOPS, "mpi", "latency_s")),
           tolerance_reason=CALIBRATION_REASON),
     Claim("fugaku-imb-pingpong-4mib", FUGAKU_IMB,
           "IMB PingPong 4 MiB, half round trip, two nodes taken as neighbours (1 hop)",
           table_row("fugaku-imb-pingpong", message_bytes=4194304)["latency_s"], "s", 0.10,
           "relative", lambda: _latency("fugaku", 4194304, FUGAKU_HOPS, "mpi"),
           kind="predicted", tolerance_reason=BANDWIDTH_REASON,
-          **_on("fugaku", lambda m: _latency(m, 4194304, FUGAKU_HOPS, "mpi"))),
+          **_on("fugaku", lambda m: _latency(m, 4194304, FUGAKU_HOPS, "mpi"),
+               lambda m: _busy_p2p(m, 4194304, FUGAKU_HOPS, "mpi", "latency_s"))),
     Claim("fugaku-tofud-put-8b", TOFUD,
           "one-way 8-byte Put latency (hardware path, no MPI), taken between neighbours",
           table_row("tofud-cluster2018")["put_latency_s"], "s", 0.01, "relative",
           lambda: _latency("fugaku", 8, FUGAKU_HOPS, "none"),
-          kind="calibrated", **_on("fugaku", lambda m: _latency(m, 8, FUGAKU_HOPS, "none")),
+          kind="calibrated", **_on("fugaku", lambda m: _latency(m, 8, FUGAKU_HOPS, "none"),
+               lambda m: _busy_p2p(m, 8, FUGAKU_HOPS, "none", "latency_s")),
           fitted="network.injection_latency, network.ejection_latency (fugaku preset)",
           tolerance_reason=CALIBRATION_REASON),
     Claim("fugaku-tofud-injection", TOFUD,
           "injection rate per node: the 6 TNIs each streaming 4 MiB Puts",
           table_row("tofud-cluster2018")["node_injection_bytes_per_s"], "B/s", 0.10, "relative",
           lambda: _node_injection("fugaku"), kind="predicted",
-          tolerance_reason=BANDWIDTH_REASON, **_on("fugaku", _node_injection)),
+          tolerance_reason=BANDWIDTH_REASON,
+          **_on("fugaku", _node_injection, _busy_injection)),
     Claim("piz-daint-aries-put-8b", ARIES,
           "end-to-end 8-byte put latency (hardware path), two nodes of one Aries",
           table_row("aries-xc-whitepaper", quantity="put")["latency_s"], "s", 0.01, "relative",
           lambda: _latency("piz-daint", 8, ARIES_HOPS, "none"),
           kind="calibrated",
-          **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "none")),
+          **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "none"),
+               lambda m: _busy_p2p(m, 8, ARIES_HOPS, "none", "latency_s")),
           fitted="network.injection_latency, network.ejection_latency (piz-daint preset)",
           tolerance_reason=CALIBRATION_REASON),
     Claim("piz-daint-aries-mpi-8b", ARIES,
@@ -436,14 +491,16 @@ CLAIMS = [
           table_row("aries-xc-whitepaper", quantity="mpi")["latency_s"], "s", 0.01, "relative",
           lambda: _latency("piz-daint", 8, ARIES_HOPS, "mpi"),
           kind="calibrated", fitted="software.mpi_overhead (piz-daint preset)",
-          **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "mpi")),
+          **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "mpi"),
+               lambda m: _busy_p2p(m, 8, ARIES_HOPS, "mpi", "latency_s")),
           tolerance_reason=CALIBRATION_REASON),
     Claim("piz-daint-osu-latency-8b", PIZ_DAINT_OSU,
           "osu_latency 8 bytes between two nodes, taken as two nodes of one Aries (0 hops)",
           table_row("piz-daint-osu-reframe", benchmark="osu_latency")["latency_s"], "s", 0.10,
           "relative", lambda: _latency("piz-daint", 8, ARIES_HOPS, "mpi"),
           kind="calibrated",
-          **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "mpi")),
+          **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "mpi"),
+               lambda m: _busy_p2p(m, 8, ARIES_HOPS, "mpi", "latency_s")),
           fitted=("software.mpi_overhead (piz-daint preset), fitted to the Cray white paper's"
                   " 1.3 us on the same path: this figure is the same number, so the check"
                   " passes by construction"),
@@ -467,7 +524,8 @@ CLAIMS = [
           _lumi_row("lumi-osu-reframe", "osu_latency")["latency_s"], "s", 0.01, "relative",
           lambda: _latency("lumi", 8, LUMI_HOPS, "mpi"),
           kind="calibrated", fitted="software.mpi_overhead (lumi preset)",
-          **_on("lumi", lambda m: _latency(m, 8, LUMI_HOPS, "mpi")),
+          **_on("lumi", lambda m: _latency(m, 8, LUMI_HOPS, "mpi"),
+               lambda m: _busy_p2p(m, 8, LUMI_HOPS, "mpi", "latency_s")),
           tolerance_reason=CALIBRATION_REASON),
     Claim("lumi-osu-multi-lat-8b", LUMI_OSU,
           "osu_multi_lat 8 bytes, 8 pairs between two LUMI-C nodes on one switch sharing "
@@ -475,7 +533,8 @@ CLAIMS = [
           _lumi_row("lumi-osu-reframe", "osu_multi_lat")["latency_s"], "s", 0.10, "relative",
           lambda: _p2p_column("lumi", 8, LUMI_HOPS, "mpi", "latency_s", 8),
           kind="predicted", tolerance_reason=LUMI_LATENCY_REASON,
-          **_on("lumi", lambda m: _p2p_column(m, 8, LUMI_HOPS, "mpi", "latency_s", 8))),
+          **_on("lumi", lambda m: _p2p_column(m, 8, LUMI_HOPS, "mpi", "latency_s", 8),
+                lambda m: _busy_p2p(m, 8, LUMI_HOPS, "mpi", "latency_s", 8))),
     Claim("lumi-osu-bw-4mib", LUMI_OSU,
           "osu_bw 4 MiB, one pair streaming between two LUMI-C nodes on one switch",
           _lumi_row("lumi-osu-bw-reframe", "osu_bw")["bandwidth_bytes_per_s"] / 1e9, "GB/s",
@@ -484,7 +543,9 @@ CLAIMS = [
                               "streaming_bandwidth_Bps") / 1e9,
           kind="predicted", tolerance_reason=LUMI_BANDWIDTH_REASON,
           **_on("lumi", lambda m: _p2p_column(m, 4194304, LUMI_HOPS, "mpi",
-                                              "streaming_bandwidth_Bps") / 1e9)),
+                                              "streaming_bandwidth_Bps") / 1e9,
+                lambda m: _busy_p2p(m, 4194304, LUMI_HOPS, "mpi", "streaming_bandwidth_Bps",
+                                    scale=1e-9))),
     Claim("piz-daint-osu-bw-4mib", PIZ_DAINT_OSU_BW,
           "osu_bw 4 MiB, one pair streaming between two Piz Daint GPU nodes, taken as two "
           "nodes of one Aries (0 hops; any placement gives the same NIC-bound rate)",
@@ -494,7 +555,9 @@ CLAIMS = [
                               "streaming_bandwidth_Bps") / 1e9,
           kind="predicted", tolerance_reason=PIZ_DAINT_BANDWIDTH_REASON,
           **_on("piz-daint", lambda m: _p2p_column(m, 4194304, ARIES_HOPS, "mpi",
-                                                   "streaming_bandwidth_Bps") / 1e9),
+                                                   "streaming_bandwidth_Bps") / 1e9,
+                lambda m: _busy_p2p(m, 4194304, ARIES_HOPS, "mpi",
+                                    "streaming_bandwidth_Bps", scale=1e-9)),
           open_reason=PIZ_DAINT_BANDWIDTH_OPEN, open_tolerance=0.25),
     *[_lumi_allreduce_claim(nodes) for nodes in (1, 2, 4)],
     _piz_daint_collective_claim("osu_allreduce", 6, "allreduce", "recursive-doubling",

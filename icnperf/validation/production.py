@@ -1,0 +1,178 @@
+"""Validation of the production ranges (issue #31, "Done when"): is a published
+measurement on a busy machine inside its ``--uncertainty --production`` range, and is the
+``--production`` point within 30 % of it?
+
+A claim predicted on a preset (``machine``, ``predict_on``; claim.py) may also say how its
+quantity is charged on a busy machine (``busy_on``): :class:`Busy`, the quantity's time on
+the machine under its background traffic, the synchronising steps OS noise can delay and
+the ranks each step waits for, and how the claim's value follows from that time. The
+production distribution is then the one of ``predict p2p|collective --production``
+(model/production.py): T + S x queueing + d x Binomial(S, q), q = 1 - exp(-P f t), t = T / S.
+
+* the ``--production`` point: the median of that distribution on the preset as it is
+  (model.production.production_quantiles, exact, as predict collective computes it);
+* the ``--uncertainty --production`` range: the preset's inputs (its ``[production]``
+  values among them) drawn as for any range (:data:`icnperf.validation.ranges.
+  VALIDATE_SAMPLING`: 200 draws, seed 0, the model's constants drawn too), each draw
+  drawing its count of delayed steps with the same seed (model.production.production_draws);
+  the 5-95 % of those draws.
+
+:func:`production_coverage` counts, per claim kind (predicted and post-hoc apart, calibrated
+not counted, as icnperf.validation.ranges does), the claims whose preset carries
+``[production]`` values: how many measurements fall inside their range, the median width
+(high / low), and how many have the point within :data:`POINT_TOLERANCE`. Claims on presets
+without ``[production]`` values are not counted: they are named with their presets, so a
+count of 0 says why. Like the empty-machine ranges, these are not registered claims and do
+not fail ``validate``.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import Callable
+
+from icnperf.data.machine.sampling import Sampling
+from icnperf.validation.claim import Claim
+from icnperf.validation.ranges import COUNTED, VALIDATE_SAMPLING, ranged
+
+POINT_TOLERANCE = 0.30
+"""The issue's goal for the ``--production`` point: within 30 % of the measurement."""
+
+
+@dataclass(frozen=True)
+class Busy:
+    """A claim's quantity on a busy machine: ``time_s`` (s) the time it takes under the
+    machine's background traffic (for a collective: the empty machine's, with
+    ``queueing_per_step_s`` the background's wait added per step), ``steps`` the
+    synchronising steps OS noise can delay (0: none, as for a stream), ``ranks`` the ranks
+    each step waits for, and ``value_of`` the claim's value (in its unit) from a production
+    time (None: the time itself)."""
+
+    time_s: float
+    steps: int = 0
+    ranks: int = 1
+    queueing_per_step_s: float = 0.0
+    value_of: Callable[[float], float] | None = None
+
+    def value(self, time: float) -> float:
+        """The claim's value at a production ``time`` (s)."""
+        return float(time if self.value_of is None else self.value_of(time))
+
+
+def has_production(machine) -> bool:
+    """Whether a machine carries any ``[production]`` value."""
+    from icnperf.model.production import KEYS
+
+    return any(key in machine.production for key in KEYS)
+
+
+def _noise(machine) -> tuple[float, float]:
+    return (float(machine.production.get("noise_frequency", 0.0)),
+            float(machine.production.get("noise_duration", 0.0)))
+
+
+def production_point(claim: Claim) -> float:
+    """The claim's ``--production`` point: the median of the production distribution on its
+    preset as it is (module docstring)."""
+    from icnperf.data.machine import load_machine
+    from icnperf.model.production import production_quantiles
+
+    machine = load_machine(claim.machine)
+    busy = claim.busy_on(machine)
+    if not busy.steps:
+        return busy.value(busy.time_s)
+    frequency, duration = _noise(machine)
+    (median,) = production_quantiles(busy.time_s, busy.steps, busy.ranks,
+                                      queueing_per_step=busy.queueing_per_step_s,
+                                      frequency=frequency, duration=duration,
+                                      quantiles=(0.5,))
+    return busy.value(median)
+
+
+def production_range(claim: Claim, sampling: Sampling = VALIDATE_SAMPLING
+                     ) -> tuple[float, float]:
+    """The (low, high) of the claim's ``--uncertainty --production`` range: each draw of the
+    preset's inputs draws its delayed steps too (module docstring)."""
+    import numpy as np
+
+    from icnperf.data.machine import load_machine
+    from icnperf.data.machine.sampling import evaluations
+    from icnperf.model.production import production_draws
+
+    drawn = evaluations(load_machine(claim.machine), claim.busy_on, sampling)
+    busy = [b for _, b in drawn]
+    steps, ranks = busy[0].steps, busy[0].ranks
+    times = np.array([b.time_s for b in busy], dtype=float)
+    if steps:
+        noise = np.array([_noise(m) for m, _ in drawn], dtype=float)
+        times = production_draws(times, steps, ranks,
+                                 queueing_per_step=[b.queueing_per_step_s for b in busy],
+                                 frequency=noise[:, 0], duration=noise[:, 1],
+                                 rng=np.random.default_rng(sampling.seed))
+    values = np.array([b.value(t) for b, t in zip(busy, times)], dtype=float)
+    low, high = np.quantile(values, [sampling.low, sampling.high])
+    return float(low), float(high)
+
+
+def production_result(claim: Claim, sampling: Sampling = VALIDATE_SAMPLING) -> dict:
+    """One claim on its busy preset: its id, kind, preset, unit and measurement, the
+    ``--production`` point (``production``) and its error relative to the measurement,
+    whether it is within :data:`POINT_TOLERANCE` (``point_within``), the range
+    (``production_low``, ``production_high``), whether the measurement is inside it
+    (``inside``) and its width (high / low)."""
+    measured = float(claim.measured() if callable(claim.measured) else claim.measured)
+    point = production_point(claim)
+    low, high = production_range(claim, sampling)
+    error = abs(point - measured) / abs(measured)
+    return {"id": claim.id, "kind": claim.kind, "machine": claim.machine,
+            "unit": claim.unit, "measured": measured, "production": point,
+            "point_error": error, "point_within": error <= POINT_TOLERANCE,
+            "production_low": low, "production_high": high,
+            "inside": low <= measured <= high,
+            "width": high / low if low > 0 else None}
+
+
+def production_results(claims, sampling: Sampling = VALIDATE_SAMPLING) -> dict:
+    """The production checks of ``claims``: ``checks`` (production_result of each ranged
+    predicted or post-hoc claim whose preset carries ``[production]`` values and that says
+    how it is charged on a busy machine), ``elsewhere`` (per counted kind, the presets of
+    the ranged claims that carry none, with their claim counts), ``unmodelled`` (the ids of
+    claims on such a preset that give no ``busy_on``) and ``calibrated`` (how many ranged
+    calibrated claims were left out, not computed)."""
+    from icnperf.data.machine import load_machine
+
+    checks, elsewhere, unmodelled, calibrated = [], {}, [], 0
+    for claim in ranged(claims):
+        if claim.kind not in COUNTED:
+            calibrated += claim.kind == "calibrated"
+        elif not has_production(load_machine(claim.machine)):
+            presets = elsewhere.setdefault(claim.kind, {})
+            presets[claim.machine] = presets.get(claim.machine, 0) + 1
+        elif claim.busy_on is None:
+            unmodelled.append(claim.id)
+        else:
+            checks.append(production_result(claim, sampling))
+    return {"checks": checks, "elsewhere": elsewhere, "unmodelled": unmodelled,
+            "calibrated": calibrated}
+
+
+def production_coverage(results: dict) -> dict[str, dict]:
+    """Per counted kind (predicted, post-hoc): ``ranged`` (its ranged claims in all),
+    ``claims`` (those counted: their preset carries ``[production]`` values), ``inside``,
+    ``median_width`` (None without claims), ``point_within``, and ``without_production``
+    (the presets whose claims were not counted, with their counts); ``calibrated``: how
+    many calibrated claims were left out."""
+    checks, elsewhere = results["checks"], results["elsewhere"]
+    out: dict[str, dict] = {}
+    for kind in COUNTED:
+        group = [c for c in checks if c["kind"] == kind]
+        apart = elsewhere.get(kind, {})
+        widths = [c["width"] if c["width"] is not None else float("inf") for c in group]
+        out[kind] = {"ranged": len(group) + sum(apart.values()), "claims": len(group),
+                     "inside": sum(c["inside"] for c in group),
+                     "median_width": statistics.median(widths) if group else None,
+                     "point_within": sum(c["point_within"] for c in group),
+                     "without_production": dict(apart)}
+    out["calibrated"] = {"claims": results["calibrated"]}
+    return out

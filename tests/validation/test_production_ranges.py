@@ -1,0 +1,173 @@
+"""validate's production coverage (issue #31's goal): the claims on presets with
+[production] values against their --uncertainty --production range and --production
+point; the others counted as left out, with why."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from dataclasses import replace
+
+import pytest
+
+from icnperf.validation.claim import Claim
+from icnperf.validation.production import (Busy, production_coverage, production_point,
+                                           production_range, production_results)
+
+BUSY = ["production.noise_frequency=1 kHz", "production.noise_duration=20 us",
+        "production.background_utilization=0.3"]
+
+
+def _claim(busy_on, machine="fugaku", measured=1e-3, kind="predicted", cid="x"):
+    return Claim(cid, "test", "q", measured, "s", 0.1, "relative", lambda: 1.0,
+                 kind=kind, tolerance_reason="test", machine=machine,
+                 predict_on=lambda m: 1.0, busy_on=busy_on)
+
+
+def test_point_is_the_binomial_median_by_hand():
+    # fugaku: f = 2.5 Hz, d = 25 us. 10 steps of 0.1 ms on 1000 ranks:
+    # q = 1 - exp(-1000 x 2.5 x 1e-4) = 1 - exp(-0.25); P(K <= 1) = e^-2.5 + 10 q e^-2.25
+    # = 0.0821 + 0.2331 = 0.315 < 0.5; + P(K = 2) = 45 q^2 e^-2 = 0.298 -> 0.613: K = 2,
+    # so the median is 1 ms + 2 x 25 us
+    q = -math.expm1(-0.25)
+    assert math.exp(-2.5) + 10 * q * math.exp(-2.25) == pytest.approx(0.3152, abs=1e-4)
+    claim = _claim(lambda m: Busy(1e-3, steps=10, ranks=1000))
+    assert production_point(claim) == pytest.approx(1.05e-3, rel=1e-12)
+    rate = _claim(lambda m: Busy(1e-3, steps=10, ranks=1000, value_of=lambda t: 8 / t))
+    assert production_point(rate) == pytest.approx(8 / 1.05e-3, rel=1e-12)
+    low, high = production_range(claim)
+    assert low <= 1.05e-3 <= high
+    assert production_range(claim) == (low, high)                     # seeded
+
+
+def test_stream_is_not_delayed():
+    claim = _claim(lambda m: Busy(2e-3, value_of=lambda t: 4.0 / t))
+    assert production_point(claim) == pytest.approx(2000.0)
+
+
+def test_fugaku_pingpong_by_hand():
+    # 4 MiB at about 0.63 ms: q = 1 - exp(-2 x 2.5 Hz x 0.63 ms) = 0.3 % < 50 %, so the
+    # median is the empty machine's latency (fugaku has no background utilisation); over
+    # the draws f <= 5 Hz and t <= 1.2 ms give q <= 1.2 % < 5 %, so neither end of the 5-95 %
+    # range moves: the production range is the empty machine's range
+    from icnperf.validation.claims.real_machines import CLAIMS
+    from icnperf.validation.ranges import range_of
+
+    claim = next(c for c in CLAIMS if c.id == "fugaku-imb-pingpong-4mib")
+    empty = claim.predict()
+    assert -math.expm1(-2 * 2.5 * empty) < 0.004
+    assert production_point(claim) == pytest.approx(empty, rel=1e-12)
+    low, high = production_range(claim)
+    assert high < 1.2e-3 and -math.expm1(-2 * 5.0 * high) < 0.05
+    assert (low, high) == pytest.approx(range_of(claim), rel=1e-12)
+    assert low <= claim.measured <= high
+
+
+def test_busy_collective_is_predict_collective_production():
+    import icnperf
+    from icnperf.data.machine import load_machine
+    from icnperf.model.production import production_quantiles
+    from icnperf.validation.claims.real_machines import _busy_collective
+
+    busy = _busy_collective(load_machine("piz-daint").with_overrides(BUSY), "allreduce",
+                            "recursive-doubling", 8, 16)
+    assert (busy.steps, busy.ranks) == (4, 16)              # lg 16 steps on 16 ranks
+    (row,) = icnperf.predict_collective("piz-daint", "allreduce", nodes="16", bytes="8",
+                                        algorithm="recursive-doubling", production=True,
+                                        set=BUSY).to_dict()["rows"]
+    assert busy.time_s == pytest.approx(row["empty_time_s"], rel=1e-12)
+    assert production_quantiles(busy.time_s, busy.steps, busy.ranks,
+                                queueing_per_step=busy.queueing_per_step_s,
+                                frequency=1000.0, duration=20e-6) == pytest.approx(
+        (row["time_s_low"], row["time_s"], row["time_s_high"]), rel=1e-12)
+
+
+def test_registry_wants_predict_on_beside_busy_on():
+    from icnperf.validation.registry import problems
+
+    bad = replace(_claim(lambda m: Busy(1.0)), machine=None, predict_on=None)
+    assert any("busy_on" in p for p in problems([bad]))
+    assert problems([_claim(lambda m: Busy(1.0))]) == []
+
+
+def test_coverage_counts_apart_and_says_why():
+    claims = [_claim(lambda m: Busy(1e-3), measured=1e-3, cid="in"),
+              _claim(lambda m: Busy(1e-3), measured=2e-3, cid="out"),
+              _claim(lambda m: Busy(1e-3), machine="lumi", cid="lumi"),
+              _claim(lambda m: Busy(1e-3), machine="piz-daint", kind="post-hoc", cid="pd"),
+              _claim(lambda m: Busy(1e-3), kind="calibrated", cid="cal"),
+              _claim(None, cid="unmodelled")]
+    results = production_results(claims)
+    assert [c["id"] for c in results["checks"]] == ["in", "out"]
+    assert results["unmodelled"] == ["unmodelled"]
+    counts = production_coverage(results)
+    assert counts["predicted"] == {"ranged": 3, "claims": 2, "inside": 1,
+                                   "median_width": 1.0, "point_within": 1,
+                                   "without_production": {"lumi": 1}}
+    assert counts["post-hoc"] == {"ranged": 1, "claims": 0, "inside": 0,
+                                  "median_width": None, "point_within": 0,
+                                  "without_production": {"piz-daint": 1}}
+    assert counts["calibrated"] == {"claims": 1}
+
+
+def _validate(*args):
+    from click.testing import CliRunner
+
+    from icnperf.cli import cli
+
+    return CliRunner().invoke(cli, ["validate", *args])
+
+
+def test_table_on_fugaku():
+    result = _validate("--only", "fugaku-*")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("production ranges"))
+    text = " ".join(line.strip() for line in lines[at + 3:at + 6])
+    # fugaku's 4 MiB PingPong and injection rate, both inside (test_fugaku_pingpong_by_hand)
+    assert text.startswith("predicted: 2 of 2 measurements inside their range; median width"
+                           " (high/low) 2.06; 2 of 2 points within 30 %")
+    assert "2 calibrated not counted" in text
+    assert "post hoc" not in text                          # no post-hoc claim on fugaku
+    assert all(len(line) <= 100 for line in lines)
+
+
+def test_table_says_why_nothing_is_counted():
+    result = _validate("--only", "piz-daint-*")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert ("predicted: 0 of 2 counted: no [production] values on their presets "
+            "(piz-daint 2)") in text
+    assert ("post hoc: 0 of 2 counted: no [production] values on their presets "
+            "(piz-daint 2)") in text
+
+
+def test_json_csv_and_html_carry_it(tmp_path):
+    doc = json.loads(_validate("--only", "fugaku-*", "--format", "json").output)
+    production = doc["production"]
+    assert production["point_tolerance"] == 0.3
+    assert production["sampling"] == {"samples": 200, "seed": 0, "quantiles": [0.05, 0.95]}
+    assert [c["id"] for c in production["checks"]] == ["fugaku-imb-pingpong-4mib",
+                                                       "fugaku-tofud-injection"]
+    check = production["checks"][0]
+    for field in ("measured", "production", "point_error", "point_within", "production_low",
+                  "production_high", "inside", "width", "machine", "unit", "kind"):
+        assert field in check
+    assert production["coverage"]["predicted"]["inside"] == 2
+    assert production["unmodelled"] == []
+
+    rows = list(csv.DictReader(io.StringIO(
+        _validate("--only", "fugaku-*", "--format", "csv").output)))
+    by_id = {r["id"]: r for r in rows}
+    assert float(by_id["fugaku-imb-pingpong-4mib"]["production"]) == pytest.approx(
+        check["production"])
+    assert by_id["fugaku-imb-pingpong-4mib"]["production_inside"] == "True"
+    assert by_id["fugaku-imb-pingpong-8b"]["production"] == ""     # calibrated: not counted
+
+    page = tmp_path / "v.html"
+    assert _validate("--only", "fugaku-*", "-o", str(page)).exit_code == 0
+    html = page.read_text()
+    assert "Production ranges" in html and "fugaku-tofud-injection" in html
+    assert "2 of 2 points within 30 %" in html
