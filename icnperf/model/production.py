@@ -82,10 +82,27 @@ def noise_delay_quantile(quantile: float, ranks: int, steps: int, step_time: flo
     q = step_hit_probability(ranks, step_time, frequency)
     cumulative = 0.0
     for k in range(steps + 1):
-        cumulative += math.comb(steps, k) * q ** k * (1 - q) ** (steps - k)
+        cumulative += _binomial_term(steps, k, q)
         if cumulative >= quantile * (1 - 1e-12):
             return k * duration
     return steps * duration
+
+
+EXACT_STEPS = 1000
+"""Up to this many steps the binomial terms are computed as written, C(S, k) q^k
+(1 - q)^(S - k); beyond, C(S, k) no longer fits a float (from about 1030 steps) and they are
+computed through logarithms (lgamma), which a ring or pairwise collective on thousands of
+ranks needs."""
+
+
+def _binomial_term(steps: int, k: int, q: float) -> float:
+    """P(Binomial(steps, q) = k) (:data:`EXACT_STEPS`)."""
+    if steps <= EXACT_STEPS:
+        return math.comb(steps, k) * q ** k * (1 - q) ** (steps - k)
+    if q <= 0 or q >= 1:
+        return float(k == (steps if q >= 1 else 0))
+    return math.exp(math.lgamma(steps + 1) - math.lgamma(k + 1) - math.lgamma(steps - k + 1)
+                    + k * math.log(q) + (steps - k) * math.log1p(-q))
 
 
 def production_quantiles(time: float, steps: int, ranks: int, *, queueing_per_step=0.0,

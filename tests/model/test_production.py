@@ -333,3 +333,17 @@ def test_predict_production_table_fits_and_says_what_it_applied():
     assert "production: time is the median" in result.output
     assert "noise_frequency 1 kHz" in result.output
     assert all(len(line) <= 100 for line in result.output.splitlines())
+
+
+def test_noise_quantiles_of_many_steps_against_scipy():
+    # a ring all-reduce on the whole K computer: 2 (P - 1) = 165,886 steps on 82,944 ranks;
+    # C(S, k) overflows a float there (it raised OverflowError before the terms were taken
+    # through logarithms); scipy's binomial quantile is the oracle
+    from scipy.stats import binom
+
+    for steps, ranks, step, frequency in [(165886, 82944, 1e-6, 2.5), (5000, 1000, 1e-4, 2.5)]:
+        q = -math.expm1(-ranks * frequency * step)
+        for quantile in (0.05, 0.5, 0.95):
+            assert noise_delay_quantile(quantile, ranks, steps, step, frequency, 25e-6) == \
+                pytest.approx(binom.ppf(quantile, steps, q) * 25e-6, rel=1e-12)
+    assert noise_delay_quantile(0.5, 10, 2000, 1e-3, 0.0, 25e-6) == 0.0
