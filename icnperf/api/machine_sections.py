@@ -105,11 +105,13 @@ def topology_documents(machines) -> list[dict]:
     return [topology_document(machine.topology, machine=machine) for machine in machines]
 
 
-def p2p_results(machines, names, sampling=None) -> dict:
+def p2p_results(machines, names, sampling=None, production: bool = False) -> dict:
     """The point-to-point columns of each machine that has the parameters (``columns``:
     name -> p2p_table's columns over :data:`P2P_SIZES`), why the others have none
     (``absent``) and the model's assumptions; with ``sampling``, ``spans``: name ->
-    quantity -> (low, high) arrays (report_ranges.p2p_spans)."""
+    quantity -> (low, high) arrays (report_ranges.p2p_spans). ``production``: the busy
+    machine's columns and ranges (report_production.p2p_columns)."""
+    from icnperf.api.report_production import p2p_columns
     from icnperf.api.report_ranges import p2p_spans
     from icnperf.model.network import p2p_table
 
@@ -122,11 +124,13 @@ def p2p_results(machines, names, sampling=None) -> dict:
             continue
         columns[name] = result.columns
         assumptions = assumptions or list(result.assumptions)
-        if sampling is not None:
+        if production:
+            columns[name], spans[name] = p2p_columns(machine, P2P_SIZES, API, sampling)
+        elif sampling is not None:
             spans[name] = p2p_spans(machine, P2P_SIZES, API, sampling)
     return {"sizes": [float(s) for s in P2P_SIZES], "table_sizes": list(P2P_TABLE_SIZES),
             "api": API, "columns": columns, "absent": absent, "assumptions": assumptions,
-            "spans": spans if sampling is not None else None}
+            "spans": spans if sampling is not None else None, "production": production}
 
 
 def crossovers(curves: dict) -> list[tuple[float, float, str]]:
@@ -156,13 +160,16 @@ def _always_fastest(curves: dict) -> bool:
                for h, (_, t) in zip(hw, c))
 
 
-def collective_results(machines, names, sampling=None) -> dict:
+def collective_results(machines, names, sampling=None, production: bool = False) -> dict:
     """Per operation and machine, each algorithm's (nodes, time s) curve over the machine's
     node counts at :data:`COLLECTIVE_BYTES` per rank, the crossovers, whether the hardware
     tree is fastest everywhere, and at the machine's own size each algorithm's time with
     the best point-to-point time over it (``own``: (algorithm, nodes, time s, ratio)).
     With ``sampling``, ``spans``: per algorithm the (low, high) time of each point, and
-    ``own_spans`` the same for ``own`` (report_ranges.collective_spans)."""
+    ``own_spans`` the same for ``own`` (report_ranges.collective_spans). ``production``:
+    the busy machine's times (the medians) and ranges, the algorithms without a step
+    schedule left out and said in ``absent`` (report_production.collective_rows)."""
+    from icnperf.api.report_production import collective_rows as busy_rows
     from icnperf.api.report_ranges import collective_spans
     from icnperf.model.collectives import ALGORITHMS
     from icnperf.api.collective_table import collective_rows
@@ -178,6 +185,12 @@ def collective_results(machines, names, sampling=None) -> dict:
             except IcnperfError as error:
                 absent.append(f"{name}: no {operation} predictions: {_short(error)}")
                 continue
+            if production:
+                rows, left = busy_rows(machine, rows, operation, layouts, API, sampling)
+                absent += [f"{name}, {operation}: {a} left out under --production: no step"
+                           " schedule to charge the queueing and OS noise to" for a in left]
+                if not rows:
+                    continue
             curves = {a: [(r["nodes"], r["time_s"]) for r in rows if r["algorithm"] == a]
                       for a in ALGORITHMS}
             curves = {a: c for a, c in curves.items() if c}
@@ -190,8 +203,9 @@ def collective_results(machines, names, sampling=None) -> dict:
                      "own": [(a, n, t, best / t) for a, c in curves.items()
                              for n, t in c if n == own]}
             if sampling is not None:
-                ranged = [{**row, **span} for row, span in zip(rows, collective_spans(
-                    machine, operation, layouts, COLLECTIVE_BYTES, API, sampling))]
+                ranged = rows if production else [
+                    {**row, **span} for row, span in zip(rows, collective_spans(
+                        machine, operation, layouts, COLLECTIVE_BYTES, API, sampling))]
                 entry["spans"] = {a: [(r["time_s_low"], r["time_s_high"]) for r in ranged
                                       if r["algorithm"] == a] for a in curves}
                 entry["own_spans"] = [(r["time_s_low"], r["time_s_high"]) for a in curves
@@ -200,18 +214,24 @@ def collective_results(machines, names, sampling=None) -> dict:
             drawn.append(entry)
         operations.append({"operation": operation, "machines": drawn})
     return {"bytes": COLLECTIVE_BYTES, "algorithms": list(ALGORITHMS),
-            "operations": operations, "absent": absent, "compared": len(names) > 1}
+            "operations": operations, "absent": absent, "compared": len(names) > 1,
+            "production": production}
 
 
-def app_results(machines, names, sampling=None) -> dict:
+def app_results(machines, names, sampling=None, production: bool = False) -> dict:
     """Per application of :data:`APPS`, its rows (app_rows: time split, GFLOP/s,
     efficiency, p2p / hw-tree) per machine over every other node count, and why a machine
     has none or computes at a derived rate (``absent``). With ``sampling`` each row has
-    ``total_s_low`` and ``total_s_high`` (report_ranges.app_spans)."""
+    ``total_s_low`` and ``total_s_high`` (report_ranges.app_spans). ``production``: the
+    rows stay the empty machine's (the papers' own models; --production charges
+    skeletons), said first in ``absent``."""
     from icnperf.api.report_ranges import app_spans
     from icnperf.api.app_runs import P2P_ALGORITHM, app_rows
 
-    apps, absent = [], []
+    apps = []
+    absent = [f"{', '.join(APPS)}: the empty machine's (the source papers' own models, which"
+              " --production does not charge; give --app spmv or --app heat for their"
+              " skeletons on the busy machine)"] if production else []
     for app in APPS:
         rows_all = []
         for machine, name in zip(machines, names):
@@ -234,24 +254,33 @@ def app_results(machines, names, sampling=None) -> dict:
     return {"apps": apps, "absent": absent, "compared": len(names) > 1}
 
 
-def skeleton_results(skeleton, machine, name: str, layouts, sampling=None) -> dict:
+def skeleton_results(skeleton, machine, name: str, layouts, sampling=None,
+                     production: bool = False) -> dict:
     """An application skeleton on the machine's node counts: its phase rows and total rows
     (app_runs.skeleton_rows), phase names and notes; with ``sampling`` the rows
-    carry predict app's ranges (report_ranges.skeleton_spans)."""
+    carry predict app's ranges (report_ranges.skeleton_spans); ``production``: predict app
+    --production's rows (report_production.skeleton_tables) and its notes."""
     from icnperf.api.report_ranges import skeleton_spans
     from icnperf.api.app_runs import skeleton_notes, skeleton_results as runs_of
     from icnperf.api.app_runs import skeleton_rows
 
     results = runs_of(skeleton, machine, layouts, None, None)
     phase_rows, total_rows = skeleton_rows(results, skeleton.scaling)
-    if sampling is not None:
+    notes = skeleton_notes(skeleton, results)
+    if production:
+        from icnperf.api.production import APP_NOTE
+        from icnperf.api.report_production import skeleton_tables
+        from icnperf.reports.text.production import values_line
+
+        phase_rows, total_rows = skeleton_tables(skeleton, machine, layouts, sampling)
+        notes += [values_line(machine.production, "each time"), APP_NOTE]
+    elif sampling is not None:
         phase_rows, total_rows = skeleton_spans(skeleton, machine, layouts, phase_rows,
                                                 total_rows, sampling)
     return {"skeleton": skeleton.name, "origin": skeleton.origin,
             "description": skeleton.description, "scaling": skeleton.scaling,
             "machine": name, "phases": [p.name for p in results[0].phases],
-            "phase_rows": phase_rows, "total_rows": total_rows,
-            "notes": skeleton_notes(skeleton, results)}
+            "phase_rows": phase_rows, "total_rows": total_rows, "notes": notes}
 
 
 def validation_results() -> dict:
@@ -317,16 +346,33 @@ def tornadoes(machine, name: str, explained: list[dict]) -> dict:
     return {"charts": charts, "absent": absent}
 
 
+def production_results(machines, names) -> dict:
+    """What ``--production`` applied on each machine: ``mechanisms`` (per machine and
+    mechanism, applied or not, the values and their sources; report_production.mechanisms)
+    and ``empty`` (the parts of the report that stay the empty machine's)."""
+    from icnperf.api.report_production import mechanisms
+
+    return {"mechanisms": [row for machine, name in zip(machines, names)
+                           for row in mechanisms(machine, name)],
+            "empty": ["the spmv and heat sweeps (application scaling)",
+                      "the formulas (and the tornado charts of --uncertainty)",
+                      "the validation section (published measurements against the empty"
+                      " machine's predictions; icnperf validate prints the production"
+                      " coverage)"]}
+
+
 def machine_report(machine_name: str, compare: tuple[str, ...] = (),
                    overrides: tuple[str, ...] = (), *, validation: bool = True,
-                   skeletons=(), sampling=None) -> dict:
+                   skeletons=(), sampling=None, production: bool = False) -> dict:
     """Every section's results of the report of ``machine_name`` beside ``compare``
     (``overrides``: --set items of the main machine; ``skeletons``: loaded application
     skeletons, a section each on the main machine), for
     icnperf.reports.machine_report.report_html. ``sampling``
     (data.machine.sampling.Sampling, ``--uncertainty``): the curves' 5-95 % ranges over
     its draws of every machine's inputs, and ``tornadoes``; ``uncertainty`` records it
-    (samples, seed, quantiles)."""
+    (samples, seed, quantiles). ``production``: the busy machines' predictions
+    (icnperf.api.report_production; every machine must carry ``[production]`` values,
+    which icnperf.report checks first) and ``production`` says what was applied."""
     machines, names = load_machines(machine_name, compare, overrides)
     title = f"icnperf report: {' vs '.join(names)}"
     subtitle = "; ".join(f"{n}: {m.topology}" for m, n in zip(machines, names))
@@ -335,19 +381,24 @@ def machine_report(machine_name: str, compare: tuple[str, ...] = (),
     if sampling is not None:
         subtitle += (f"; --uncertainty: {sampling.samples} draws of the inputs, seed"
                      f" {sampling.seed}")
+    if production:
+        subtitle += "; --production: the busy machine's OS noise and background traffic"
     from icnperf.model.topology.base import PATTERNS
 
     report = {"title": title, "subtitle": subtitle, "names": names,
               "patterns": list(PATTERNS), "summary": summaries(machines, names),
               "topology": topology_documents(machines),
-              "p2p": p2p_results(machines, names, sampling),
-              "collectives": collective_results(machines, names, sampling),
-              "apps": app_results(machines, names, sampling),
+              "p2p": p2p_results(machines, names, sampling, production),
+              "collectives": collective_results(machines, names, sampling, production),
+              "apps": app_results(machines, names, sampling, production),
               "skeletons": [skeleton_results(s, machines[0], names[0],
-                                             node_layouts(machines[0]), sampling)
+                                             node_layouts(machines[0]), sampling,
+                                             production)
                             for s in skeletons],
               "validation": validation_results() if validation else None,
               "formulas": formulas(machines[0], names[0])}
+    if production:
+        report["production"] = production_results(machines, names)
     if sampling is not None:
         report["uncertainty"] = sampling.as_record()
         report["tornadoes"] = tornadoes(machines[0], names[0],

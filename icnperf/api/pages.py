@@ -118,7 +118,7 @@ def validate(only: str | None = None, simulation: bool = False,
 @quiet
 def report(machine: Any, *, compare: Any = (), set: Any = None, validation: bool = True,
            app: Any = (), uncertainty: bool = False, samples: Any = None,
-           seed: Any = None) -> str:
+           seed: Any = None, production: bool = False) -> str:
     """What ``icnperf report`` builds: the self-contained HTML page of ``machine`` (a
     preset name or a machine TOML path), beside the machines of ``compare``, with one
     section per application skeleton of ``app``, as text (write it where you like).
@@ -127,7 +127,12 @@ def report(machine: Any, *, compare: Any = (), set: Any = None, validation: bool
     (default 200) draws seeded with ``seed`` (default 0) of each machine's inputs within
     their stated uncertainty (the ranges predict p2p, collective and app give for the same
     draws), and a section ranks the inputs of the representative all-reduces by their
-    share of the range (tornado charts); the work budget counts the draws."""
+    share of the range (tornado charts); the work budget counts the draws. ``production``:
+    the predictions on the busy machine, as predict p2p|collective|app --production makes
+    them (points the medians; with ``uncertainty`` the error bars and cells the
+    --uncertainty --production ranges), and a section saying which production mechanisms
+    were applied, with their sources; every machine of the report must carry
+    ``[production]`` values (InputError, one line, otherwise)."""
     from icnperf.data.limits import skeleton_within_limits, within_limits
     from icnperf.data.skeleton import load_skeleton
     from icnperf.model.budget import report_estimate
@@ -136,12 +141,17 @@ def report(machine: Any, *, compare: Any = (), set: Any = None, validation: bool
 
     validation = options.flag(validation, "--no-validation")
     sampling = options.sampling(uncertainty, samples, seed)
+    production = options.flag(production, "--production")
     compare = (compare,) if isinstance(compare, str) else tuple(compare)
     apps = (app,) if isinstance(app, str) else tuple(app)
     overrides = values.items(set, "--set")
     if not isinstance(machine, str):
         raise InputError("report: give the machine as a preset name or a machine TOML path")
     machines, names = load_machines(machine, compare, overrides)
+    if production:
+        from icnperf.api.report_production import require_production
+
+        require_production(machines, names)
     skeletons = [load_skeleton(name) for name in apps]
     draws = 0 if sampling is None else sampling.samples
     within_limits(report_estimate([[layout.ranks for layout in node_layouts(m)]
@@ -153,4 +163,5 @@ def report(machine: Any, *, compare: Any = (), set: Any = None, validation: bool
                                narrow="report a smaller machine (--set topology=...)",
                                draws=draws)
     return report_html(machine_report(machine, compare, overrides, validation=validation,
-                                      skeletons=skeletons, sampling=sampling))
+                                      skeletons=skeletons, sampling=sampling,
+                                      production=production))

@@ -9,7 +9,9 @@ formulas used (SymPy -> MathML). A machine that lacks the parameters a section n
 a note saying so instead of curves. With ``--uncertainty`` the curves get error bars and
 the tables 5-95 % cells (each quantity's ``<field>_low``/``<field>_high``, or (low, high)
 arrays, as handed), and an uncertainty section states the draws and shows each input's
-share of the range as a tornado chart. Nothing here runs a model: every value is handed in.
+share of the range as a tornado chart. With ``--production`` the curves are the busy
+machine's and a section says which production mechanisms were applied, with their sources.
+Nothing here runs a model: every value is handed in.
 """
 
 from __future__ import annotations
@@ -70,8 +72,11 @@ def p2p_section(p2p: dict) -> Section:
     """Latency, bandwidth and message rate vs message size (zero load, average hops):
     ``p2p`` as icnperf.api.machine_sections.p2p_results gives it."""
     tables, absent, api = p2p["columns"], p2p["absent"], p2p["api"]
-    intro = ("One message between nodes the topology's average distance apart, empty"
-             f" network, {api.upper()} software overhead.")
+    network = (("the busy machine (--production: the background's uniform traffic queued"
+                " on every hop, the latency the median over OS noise)") if
+               p2p.get("production") else "empty network")
+    intro = ("One message between nodes the topology's average distance apart,"
+             f" {network}, {api.upper()} software overhead.")
     if not tables:
         return Section("Point-to-point", intro=intro + " No machine has the parameters.",
                        notes=absent)
@@ -188,6 +193,10 @@ def collectives_section(collectives: dict) -> Section:
              " dimension count; other topologies: their own size only). The hardware"
              " collective tree (hw-tree) exists only on tori with hardware collectives;"
              " crosses mark where two curves meet (interpolated between node counts).")
+    if collectives.get("production"):
+        intro += (" On the busy machine (--production): each time is the median over OS"
+                  " noise and background traffic, charged per step of the algorithm's"
+                  " schedule, so algorithms without one are left out.")
     ranged = any("spans" in d for e in collectives["operations"] for d in e["machines"])
     tables = [Table(["machine", "operation", "nodes", "algorithm", "time (µs)",
                      *(["time 5-95 % (µs)"] if ranged else []),
@@ -328,6 +337,27 @@ def uncertainty_section(uncertainty: dict, tornadoes: dict, name: str) -> Sectio
                    tables=tables, notes=tornadoes["absent"] + notes)
 
 
+def production_section(production: dict, uncertainty: dict | None) -> Section:
+    """Which production mechanisms (placement, background traffic, OS noise) were applied
+    on each machine, with their values and sources (``production``: ``mechanisms`` rows,
+    ``empty``: the parts that stay the empty machine's); ``uncertainty`` (None without
+    --uncertainty) says what the error bars are."""
+    bars = ("Without --uncertainty the curves show the points only." if uncertainty is None
+            else f"Error bars and 5-95 % cells are the --uncertainty --production ranges:"
+                 f" {uncertainty['samples']} draws of each machine's inputs (the"
+                 " [production] values among them, within their own spreads), each drawing"
+                 f" its OS noise too (seed {uncertainty['seed']}).")
+    intro = ("The predictions below are on the busy production machine (--production), as"
+             " icnperf predict p2p|collective|app --production makes them: each point is"
+             " the median of the production distribution. " + bars)
+    return Section("Production machine", intro=intro,
+                   tables=[Table(["machine", "mechanism", "applied", "values", "source"],
+                                 production["mechanisms"],
+                                 caption="The production mechanisms ([production],"
+                                         " docs/machine-format.md)")],
+                   notes=[f"the empty machine's: {part}" for part in production["empty"]])
+
+
 def formulas_section(formulas: dict) -> Section:
     """The formulas behind the curves as MathML (SymPy's presentation printer) of the
     expressions handed in ``formulas``."""
@@ -379,8 +409,10 @@ def report_html(report: dict) -> str:
     from icnperf.reports.app_report import app_section
 
     names = report["names"]
-    sections = [summary_section(report["summary"]),
-                topology_section(report["topology"], names, report["patterns"]),
+    sections = [summary_section(report["summary"])]
+    if "production" in report:
+        sections.append(production_section(report["production"], report.get("uncertainty")))
+    sections += [topology_section(report["topology"], names, report["patterns"]),
                 p2p_section(report["p2p"]), collectives_section(report["collectives"]),
                 apps_section(report["apps"])]
     sections += [app_section(skeleton) for skeleton in report["skeletons"]]
