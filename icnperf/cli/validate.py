@@ -31,7 +31,9 @@ def validate(simulation: bool, skip_simulation: bool, only: str | None, wide: bo
     adds the flit simulator's cross-checks. The table shows predicted, post-hoc, calibrated
     and regression claims apart, with the reasons of known discrepancies as notes under it,
     then how many real-machine measurements fall inside their predicted 5-95 % range
-    (200 seeded draws of the inputs) and the ranges' median width.
+    (200 seeded draws of the inputs) and the ranges' median width, and the same on the busy
+    machine for the claims on presets with [production] values (--uncertainty --production
+    ranges, --production points within 30 %).
     With -o FILE.html the results are an HTML page (plots, error tables)."""
     from icnperf.api import validate as validated
     from icnperf.data.files import is_html_path

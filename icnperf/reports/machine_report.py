@@ -289,8 +289,10 @@ def validation_section(validation: dict) -> Section:
                    notes=notes)
 
 
-def uncertainty_section(uncertainty: dict, tornadoes: dict, name: str) -> Section:
-    """How the ranges were drawn (``uncertainty``: samples, seed, quantiles) and, per
+def uncertainty_section(uncertainty: dict, tornadoes: dict, name: str,
+                        production: bool = False) -> Section:
+    """How the ranges were drawn (``uncertainty``: samples, seed, quantiles; ``production``:
+    they are the --uncertainty --production ranges, the charts the empty machine's) and, per
     representative collective of ``tornadoes`` (``charts``, and ``absent``: why one has
     none), each input's share of its range as a tornado chart: a bar of ± the relative
     half-width of the time the input gives alone, largest on top, labelled with its share
@@ -301,9 +303,12 @@ def uncertainty_section(uncertainty: dict, tornadoes: dict, name: str) -> Sectio
              f" within their stated uncertainty (seed {uncertainty['seed']};"
              " docs/machine-format.md, 'Uncertainty'), the same draws and closed forms as"
              f" icnperf predict p2p|collective|app --uncertainty --samples"
-             f" {uncertainty['samples']} --seed {uncertainty['seed']}. The charts rank the"
-             f" inputs of {name}'s representative collectives by their share of the"
-             " prediction's range, to first order: |elasticity| x the input's relative"
+             f" {uncertainty['samples']} --seed {uncertainty['seed']}"
+             + (" --production (each draw also drawing its OS noise)" if production else "")
+             + f". The charts rank the inputs of {name}'s representative collectives by"
+             " their share of the"
+             + (" empty machine's" if production else "")
+             + " prediction's range, to first order: |elasticity| x the input's relative"
              " spread, over the sum (icnperf explain collective --uncertainty).")
     figures, tables, notes = [], [], []
     for chart in tornadoes["charts"]:
@@ -418,7 +423,7 @@ def report_html(report: dict) -> str:
     sections += [app_section(skeleton) for skeleton in report["skeletons"]]
     if "uncertainty" in report:
         sections.append(uncertainty_section(report["uncertainty"], report["tornadoes"],
-                                            names[0]))
+                                            names[0], "production" in report))
     if report["validation"] is not None:
         sections.append(validation_section(report["validation"]))
     sections.append(formulas_section(report["formulas"]))

@@ -48,6 +48,22 @@ def test_p2p_latency_is_the_noise_median_by_hand():
     assert busy["spans"] is None and busy["production"] is True
 
 
+def test_p2p_error_bars_are_predict_p2p_production_ranges():
+    busy = machine_sections.p2p_results([_busy()], ["a"], SAMPLING, production=True)
+    rows = icnperf.predict_p2p("angara-36", bytes=list(machine_sections.P2P_SIZES),
+                               production=True, uncertainty=True, samples=12, seed=7,
+                               set=BUSY).rows
+    columns, spans = busy["columns"]["a"], busy["spans"]["a"]
+    for field in ("latency_s", "bandwidth_Bps", "streaming_bandwidth_Bps",
+                  "message_rate_per_s"):
+        assert columns[field] == pytest.approx([r[field] for r in rows], rel=1e-12)
+        low, high = spans[field]
+        assert low == pytest.approx([r[f"{field}_low"] for r in rows], rel=1e-12)
+        assert high == pytest.approx([r[f"{field}_high"] for r in rows], rel=1e-12)
+    empty = machine_sections.p2p_results([_busy()], ["a"])["columns"]["a"]
+    assert (np.asarray(columns["latency_s"]) > np.asarray(empty["latency_s"])).all()
+
+
 def test_collective_point_by_hand():
     # binomial broadcast on 8 nodes: 3 steps on 8 ranks; each waits the background's
     # M/D/1 delay w; a step of mean length T/3 is hit with q = 1 - exp(-8 f T / 3); the
@@ -148,3 +164,12 @@ def test_refused_without_production_values(tmp_path, args, named):
                                     " [production] values")
     assert not out.exists()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_page_with_uncertainty_says_the_bars_are_production_ranges():
+    page = icnperf.report("angara-36", set=BUSY, production=True, uncertainty=True,
+                          samples=5, validation=False)
+    assert "Error bars and 5-95 % cells are the --uncertainty --production ranges" in page
+    assert "--production (each draw also drawing its OS noise)" in page
+    assert "share of the empty machine&#39;s prediction&#39;s range" in page
+    assert '"error_y"' in page

@@ -171,3 +171,9 @@ def test_json_csv_and_html_carry_it(tmp_path):
     html = page.read_text()
     assert "Production ranges" in html and "fugaku-tofud-injection" in html
     assert "2 of 2 points within 30 %" in html
+
+
+def test_no_block_without_real_machine_claims():
+    result = _validate("--only", "nudt-*")
+    assert result.exit_code == 0
+    assert "production ranges" not in result.output
