@@ -152,9 +152,9 @@ def _run(tmp_path, *args):
 
 
 @pytest.mark.parametrize("args, named", [
-    (["--machine", "lumi", "--production"], "'lumi'"),
-    (["--machine", "k-computer", "--compare", "lumi", "--production"], "'lumi'"),
-    (["--machine", "lumi", "--production", "--uncertainty"], "'lumi'"),
+    (["--machine", "summit", "--production"], "'summit'"),
+    (["--machine", "k-computer", "--compare", "angara-4d", "--production"], "'angara-4d'"),
+    (["--machine", "summit", "--production", "--uncertainty"], "'summit'"),
 ])
 def test_refused_without_production_values(tmp_path, args, named):
     result, out = _run(tmp_path, *args)

@@ -169,7 +169,7 @@ def production_lines(production: dict) -> list[str]:
         lines.append(text)
     if production["unmodelled"]:
         lines.append(f"{len(production['unmodelled'])} on presets with [production] values "
-                     "not counted: no production charge written for them ("
+                     "not counted: their quantity has no production charge ("
                      + ", ".join(production["unmodelled"]) + ")")
     if counts["calibrated"]["claims"]:
         lines.append(f"{counts['calibrated']['claims']} calibrated not counted (fitted to "

@@ -123,6 +123,26 @@ def gpu_pair_stream(machine, size: int, from_gpu: int, to_gpu: int) -> float:
     return float(table.columns["streaming_bandwidth_Bps"][0])
 
 
+def gpu_busy(machine, size: int, column: str, buffers: str = "gpu",
+             processes_per_node: int = 1, scale: float = 1.0):
+    """:func:`gpu_p2p` as ``predict p2p --buffers BUFFERS --hops 0 --production`` charges
+    it (icnperf.validation.production.p2p_charge)."""
+    from icnperf.validation.production import p2p_charge
+
+    return p2p_charge(as_machine(machine), size, HOPS, "mpi", column, scale,
+                      processes_per_node=processes_per_node, buffers=buffers)
+
+
+def gpu_pair_busy(machine, size: int, from_gpu: int, to_gpu: int, scale: float = 1.0):
+    """:func:`gpu_pair_stream` as ``predict p2p ... --same-node --production`` charges it:
+    a stream inside a node, no background, not delayed by noise."""
+    from icnperf.validation.production import p2p_charge
+
+    return p2p_charge(as_machine(machine), size, None, "mpi", "streaming_bandwidth_Bps",
+                      scale, same_node=True, buffers="gpu", from_gpu=from_gpu,
+                      to_gpu=to_gpu)
+
+
 def _alps(cid, table, buffers, benchmark, size, what, reason, kind="predicted", fitted=""):
     latency = benchmark == "osu_latency"
     row = table_row(table, buffers=buffers, benchmark=benchmark, message_bytes=size)
@@ -134,6 +154,7 @@ def _alps(cid, table, buffers, benchmark, size, what, reason, kind="predicted", 
                  lambda: gpu_p2p("alps", size, column, buffers) * scale,
                  kind=kind, fitted=fitted, machine="alps",
                  predict_on=lambda m: gpu_p2p(m, size, column, buffers) * scale,
+                 busy_on=lambda m: gpu_busy(m, size, column, buffers, scale=scale),
                  tolerance_reason=CALIBRATION_REASON if kind == "calibrated" else reason[0])
 
 
@@ -149,6 +170,7 @@ def _lumi_g(cid, table, benchmark, column, what, reason, processes=1, pairs=1, *
                  lambda: gpu_p2p("lumi-g", size, column, "gpu", processes) * scale,
                  tolerance_reason=reason, machine="lumi-g",
                  predict_on=lambda m: gpu_p2p(m, size, column, "gpu", processes) * scale,
+                 busy_on=lambda m: gpu_busy(m, size, column, "gpu", processes, scale),
                  **extra)
 
 
@@ -203,7 +225,8 @@ CLAIMS = [
           table_row("lumi-g-osu-bw-cupy-reframe", nodes=2)["bandwidth_bytes_per_s"] / 1e9, "GB/s",
           0.10, "relative", lambda: gpu_p2p("lumi-g", 4194304, "streaming_bandwidth_Bps") / 1e9,
           kind="post-hoc", tolerance_reason=LUMI_G_BANDWIDTH_REASON, machine="lumi-g",
-          predict_on=lambda m: gpu_p2p(m, 4194304, "streaming_bandwidth_Bps") / 1e9),
+          predict_on=lambda m: gpu_p2p(m, 4194304, "streaming_bandwidth_Bps") / 1e9,
+          busy_on=lambda m: gpu_busy(m, 4194304, "streaming_bandwidth_Bps", scale=1e-9)),
     Claim("lumi-g-osu-bw-cupy-ipc-4mib", LUMI_G + "LUMI ReFrame regression checks, "
           "check_mpi4py.py (mpi4py + CuPy port of osu_bw) reference values, lumi:gpu; table "
           "lumi-g-osu-bw-cupy-reframe",
@@ -213,5 +236,6 @@ CLAIMS = [
           0.10, "relative", lambda: gpu_pair_stream("lumi-g", 4194304, 0, 1) / 1e9,
           kind="post-hoc", tolerance_reason=LUMI_G_BANDWIDTH_REASON,
           open_reason=LUMI_G_IPC_OPEN, open_tolerance=0.75, machine="lumi-g",
-          predict_on=lambda m: gpu_pair_stream(m, 4194304, 0, 1) / 1e9),
+          predict_on=lambda m: gpu_pair_stream(m, 4194304, 0, 1) / 1e9,
+          busy_on=lambda m: gpu_pair_busy(m, 4194304, 0, 1, 1e-9)),
 ]

@@ -79,7 +79,7 @@ from functools import cache
 
 from icnperf.validation.claim import Claim
 from icnperf.validation.claims._lookup import as_machine, table_row
-from icnperf.validation.production import Busy
+from icnperf.validation.production import Busy, p2p_charge
 
 FUGAKU = "Fugaku (RIKEN, preset fugaku): "
 K_COMPUTER = "K computer (RIKEN, preset k-computer): "
@@ -126,23 +126,10 @@ def _on(machine_name: str, predict_on, busy_on=None) -> dict:
 
 def _busy_p2p(machine, size: int, hops: int, api: str, column: str,
               processes_per_node: int = 1, scale: float = 1.0) -> Busy:
-    """A point-to-point claim's quantity as ``predict p2p --production`` charges it: the
-    table at the machine's background offered load (model.production.background_load);
-    ``latency_s`` is one synchronising step on its two ranks (OS noise delays it), a
-    streaming bandwidth a stream of ``size`` bytes that noise does not delay. ``scale``:
-    the claim's unit (1e-9 for GB/s)."""
-    from icnperf.model.network import p2p_table
-    from icnperf.model.production import background_load
-
-    machine = as_machine(machine)
-    columns = p2p_table(machine, [size], hops, api, processes_per_node=processes_per_node,
-                        offered_load=background_load(machine)).columns
-    if column == "latency_s":
-        return Busy(float(columns["latency_s"][0]), steps=1, ranks=2,
-                    value_of=lambda time: time * scale)
-    if column != "streaming_bandwidth_Bps":
-        raise ValueError(f"no production charge for column {column!r}")
-    return Busy(size / float(columns[column][0]), value_of=lambda time: size / time * scale)
+    """A point-to-point claim's quantity as ``predict p2p --production`` charges it
+    (icnperf.validation.production.p2p_charge) on a preset or a machine object."""
+    return p2p_charge(as_machine(machine), size, hops, api, column, scale,
+                      processes_per_node=processes_per_node)
 
 
 def _busy_injection(machine, size: int = 1 << 22) -> Busy:
