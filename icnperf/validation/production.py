@@ -172,9 +172,9 @@ def production_results(claims, sampling: Sampling = VALIDATE_SAMPLING) -> dict:
     """The production checks of ``claims``: ``checks`` (production_result of each ranged
     predicted or post-hoc claim whose preset carries ``[production]`` values and that says
     how it is charged on a busy machine), ``elsewhere`` (per counted kind, the presets of
-    the ranged claims that carry none, with their claim counts), ``unmodelled`` (the ids of
-    claims on such a preset that give no ``busy_on``) and ``calibrated`` (how many ranged
-    calibrated claims were left out, not computed)."""
+    the ranged claims that carry none, with their claim counts), ``unmodelled`` (the id and
+    counted kind of each claim on a preset with values that gives no ``busy_on``) and
+    ``calibrated`` (how many ranged calibrated claims were left out, not computed)."""
     from icnperf.data.machine import load_machine
 
     checks, elsewhere, unmodelled, calibrated = [], {}, [], 0
@@ -186,7 +186,7 @@ def production_results(claims, sampling: Sampling = VALIDATE_SAMPLING) -> dict:
             presets = elsewhere.setdefault(kind, {})
             presets[claim.machine] = presets.get(claim.machine, 0) + 1
         elif claim.busy_on is None:
-            unmodelled.append(claim.id)
+            unmodelled.append({"id": claim.id, "kind": kind})
         else:
             checks.append(production_result(claim, sampling))
     return {"checks": checks, "elsewhere": elsewhere, "unmodelled": unmodelled,
@@ -195,20 +195,22 @@ def production_results(claims, sampling: Sampling = VALIDATE_SAMPLING) -> dict:
 
 def production_coverage(results: dict) -> dict[str, dict]:
     """Per counted kind (predicted, post-hoc): ``ranged`` (its ranged claims in all),
-    ``claims`` (those counted: their preset carries ``[production]`` values), ``inside``,
-    ``median_width`` (None without claims), ``point_within``, and ``without_production``
-    (the presets whose claims were not counted, with their counts); ``calibrated``: how
-    many calibrated claims were left out."""
+    ``claims`` (those counted: their preset carries ``[production]`` values and they have a
+    production charge), ``inside``, ``median_width`` (None without claims),
+    ``point_within``, ``without_production`` (the presets whose claims were not counted for
+    want of values, with their counts) and ``unmodelled`` (how many were not counted for
+    want of a charge); ``calibrated``: how many calibrated claims were left out."""
     checks, elsewhere = results["checks"], results["elsewhere"]
     out: dict[str, dict] = {}
     for kind in COUNTED:
         group = [c for c in checks if c["kind"] == kind]
         apart = elsewhere.get(kind, {})
+        unmodelled = sum(u["kind"] == kind for u in results["unmodelled"])
         widths = [c["width"] if c["width"] is not None else float("inf") for c in group]
-        out[kind] = {"ranged": len(group) + sum(apart.values()), "claims": len(group),
-                     "inside": sum(c["inside"] for c in group),
+        out[kind] = {"ranged": len(group) + sum(apart.values()) + unmodelled,
+                     "claims": len(group), "inside": sum(c["inside"] for c in group),
                      "median_width": statistics.median(widths) if group else None,
                      "point_within": sum(c["point_within"] for c in group),
-                     "without_production": dict(apart)}
+                     "without_production": dict(apart), "unmodelled": unmodelled}
     out["calibrated"] = {"claims": results["calibrated"]}
     return out

@@ -106,14 +106,14 @@ def test_coverage_counts_apart_and_says_why():
     assert [c["id"] for c in results["checks"]] == ["in", "out", "open"]
     assert [c["kind"] for c in results["checks"]] == ["predicted", "predicted", "post-hoc"]
     assert results["checks"][2]["registered_kind"] == "predicted"
-    assert results["unmodelled"] == ["unmodelled"]
+    assert results["unmodelled"] == [{"id": "unmodelled", "kind": "predicted"}]
     counts = production_coverage(results)
-    assert counts["predicted"] == {"ranged": 3, "claims": 2, "inside": 1,
+    assert counts["predicted"] == {"ranged": 4, "claims": 2, "inside": 1,
                                    "median_width": 1.0, "point_within": 1,
-                                   "without_production": {"summit": 1}}
+                                   "without_production": {"summit": 1}, "unmodelled": 1}
     assert counts["post-hoc"] == {"ranged": 2, "claims": 1, "inside": 0,
                                   "median_width": 1.0, "point_within": 1,
-                                  "without_production": {"sequoia": 1}}
+                                  "without_production": {"sequoia": 1}, "unmodelled": 0}
     assert counts["calibrated"] == {"claims": 1}
 
 
@@ -193,6 +193,7 @@ def test_json_csv_and_html_carry_it(tmp_path):
         assert field in check
     assert production["coverage"]["predicted"]["inside"] == 2
     assert production["unmodelled"] == []
+    assert production["coverage"]["predicted"]["ranged"] == 2
 
     rows = list(csv.DictReader(io.StringIO(
         _validate("--only", "fugaku-*", "--format", "csv").output)))

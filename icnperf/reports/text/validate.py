@@ -155,11 +155,12 @@ def production_lines(production: dict) -> list[str]:
         count = counts[kind]
         if not count["ranged"]:
             continue
-        apart = count["ranged"] - count["claims"]
+        apart = sum(count["without_production"].values())
         why = (f"no [production] values on their presets "
                f"({_presets(count['without_production'])})")
         if not count["claims"]:
-            lines.append(f"{title + ':':10} 0 of {count['ranged']} counted: {why}")
+            lines.append(f"{title + ':':10} 0 of {count['ranged']} counted: "
+                         + (why if apart else "no production charge for their quantity"))
             continue
         text = (f"{title + ':':10} {count['inside']} of {count['claims']} measurements inside "
                 f"their range; median width (high/low) {count['median_width']:.2f}; "
@@ -170,7 +171,7 @@ def production_lines(production: dict) -> list[str]:
     if production["unmodelled"]:
         lines.append(f"{len(production['unmodelled'])} on presets with [production] values "
                      "not counted: their quantity has no production charge ("
-                     + ", ".join(production["unmodelled"]) + ")")
+                     + ", ".join(u["id"] for u in production["unmodelled"]) + ")")
     if counts["calibrated"]["claims"]:
         lines.append(f"{counts['calibrated']['claims']} calibrated not counted (fitted to "
                      "the measurement)")
