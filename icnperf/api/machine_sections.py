@@ -273,7 +273,8 @@ def skeleton_results(skeleton, machine, name: str, layouts, sampling=None,
         from icnperf.reports.text.production import values_line
 
         phase_rows, total_rows = skeleton_tables(skeleton, machine, layouts, sampling)
-        notes += [values_line(machine.production, "each time"), APP_NOTE]
+        notes += [values_line(machine.production, "each time", sampling is not None),
+                  APP_NOTE]
     elif sampling is not None:
         phase_rows, total_rows = skeleton_spans(skeleton, machine, layouts, phase_rows,
                                                 total_rows, sampling)

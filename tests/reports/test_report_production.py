@@ -120,8 +120,9 @@ def test_skeleton_is_predict_app_production():
     assert [t["total_s"] for t in run["total_rows"]] == pytest.approx(
         [t["total_s"] for t in totals], rel=1e-12)
     assert all("total_s_low" not in t for t in run["total_rows"])   # points only
-    assert any(note.startswith("production: each time is the median") for note in
-               run["notes"])
+    assert any(note.startswith("production: each time is the median over OS noise and "
+                               "background traffic; background_utilization 0.3") for note in
+               run["notes"])                     # no range said: the report shows none
 
 
 def test_mechanisms_name_their_sources():
