@@ -18,10 +18,11 @@ it, the error bars and 5-95 % cells are the ``--uncertainty --production`` range
 
 from __future__ import annotations
 
-PLACEMENT = ("linear: the job's nodes taken in order, as predict collective --production"
-             " takes them; a batch scheduler's spread over groups and cabinets is not"
-             " modelled yet (no [production] key; the open Piz Daint claims found"
-             " --placement spread is not the cause alone)")
+PLACEMENT = ("each job as the report lays it out (on a torus a balanced torus of its node"
+             " count, elsewhere the machine's own job), placed linearly as predict"
+             " collective --production requires; a batch scheduler's spread over groups and"
+             " cabinets has no [production] key yet (the open Piz Daint claims found"
+             " --placement spread not the cause alone)")
 """What the report says of placement, the production mechanism no preset carries."""
 
 MECHANISMS = (("background traffic", ("background_utilization",),
