@@ -15,21 +15,20 @@ from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 
-import sympy as sp
-
 from icnperf.data.files import (TOMLProblem, bundled_file, load_toml, looks_like_path, printable,
                                 read_text_file)
 from icnperf.data.machine.schema import SCHEMA, check_value
 from icnperf.data.names import check_label, toml_comment, toml_string
+from icnperf.data.skeleton_trees import stored_trees, trees_json, trees_path
 from icnperf.errors import IcnperfError, InputError
-from icnperf.model.apps import expressions as ex
+from icnperf.model.apps import expression_values as ex
 from icnperf.model.apps.skeleton import (API_CHOICES, COLLECTIVE_SCOPES, GPU_LIBRARY_APIS,
                                          HARDWARE_ALGORITHM, P2P_PATTERNS, SCALINGS,
                                          Collective, Halo, HelperCall, Phase, PointToPoint,
-                                         Skeleton, reserved_symbols)
+                                         Skeleton, symbol_table)
 
-__all__ = ["FORMAT_VERSION", "MACHINE_KEYS", "list_skeletons", "load_skeleton",
-           "parse_skeleton", "skeleton_to_toml"]
+__all__ = ["FORMAT_VERSION", "MACHINE_KEYS", "bundled_trees", "list_skeletons",
+           "load_skeleton", "parse_skeleton", "skeleton_to_toml", "write_bundled_trees"]
 
 FORMAT_VERSION = 1
 
@@ -97,15 +96,51 @@ def load_skeleton(name_or_path: str) -> Skeleton:
         raise InputError(f"unknown application '{printable(text)}' (bundled: "
                          f"{', '.join(names)}, npb-is; or give a path to a skeleton .toml "
                          "file)")
-    return parse_skeleton(entry.read_text(encoding="utf-8"), origin=f"{text}.toml")
+    content = entry.read_text(encoding="utf-8")
+    trees = stored_trees(text, content)
+    if trees is None:
+        return parse_skeleton(content, origin=f"{text}.toml")
+    return read_skeleton(_Reader(printable(f"{text}.toml"), trees), content)
+
+
+def bundled_trees() -> dict:
+    """name -> (TOML text, {place: Expression}) of every bundled skeleton, each expression
+    parsed by SymPy: what data/apps/trees.json stores (data/skeleton_trees.py)."""
+    out = {}
+    for entry in _apps_dir().iterdir():
+        if entry.name.endswith(".toml"):
+            name = entry.name[: -len(".toml")]
+            text = entry.read_text(encoding="utf-8")
+            reader = _Reader(f"{name}.toml")
+            read_skeleton(reader, text)
+            out[name] = (text, reader.parsed)
+    return out
+
+
+def write_bundled_trees() -> str:
+    """Rewrite data/apps/trees.json from the bundled TOML files (after changing one);
+    returns the file's path."""
+    from icnperf.data.files import write_atomically
+
+    path = str(trees_path())
+    write_atomically(path, trees_json(bundled_trees()), force=True)
+    return path
 
 
 # --- reading ----------------------------------------------------------------------------
 
 
 class _Reader:
-    def __init__(self, origin: str):
+    """Reads one skeleton file: its one-line errors, and its expressions, each from
+    ``trees`` (the stored plain trees of a bundled skeleton: place in the file -> (text,
+    tree), data/skeleton_trees.py) when they hold it as written there, else parsed by SymPy
+    (recorded in ``parsed``, place -> Expression)."""
+
+    def __init__(self, origin: str, trees: dict | None = None):
         self.origin = origin
+        self.trees = trees or {}
+        self.parsed: dict = {}
+        self._table = None  # SymPy's symbols, made on the first expression parsed
 
     def fail(self, where: str, problem: str) -> InputError:
         return InputError(f"{self.origin}: {where}: {problem}" if where else
@@ -124,8 +159,19 @@ class _Reader:
             raise self.fail(where, f"expected a table, not {type(value).__name__}")
         return value
 
-    def expression(self, value, where: str, table: ex.SymbolTable) -> ex.Expression:
-        return ex.parse(value, f"{self.origin}: {where}", table)
+    def expression(self, value, where: str, names: tuple) -> ex.Expression:
+        """The expression written as ``value`` at ``where``, where the skeleton's own
+        ``names`` (parameters, coefficients, definitions) are known."""
+        place = f"{self.origin}: {where}"
+        stored = self.trees.get(where)
+        if stored is not None and stored[0] == ex.written_text(value):
+            return ex.Expression(stored[0], stored[1], place)
+        from icnperf.model.apps.expressions import parse
+
+        if self._table is None or len(self._table.names) != len(ex.RESERVED) + len(names):
+            self._table = symbol_table(names, MACHINE_KEYS, self._table)
+        self.parsed[where] = parse(value, place, self._table)
+        return self.parsed[where]
 
 
 def _closest(key: str, allowed) -> str:
@@ -138,9 +184,14 @@ def _closest(key: str, allowed) -> str:
 def parse_skeleton(text: str, origin: str = "<skeleton>") -> Skeleton:
     """A skeleton from TOML text (read by :func:`icnperf.data.files.load_toml`: a byte-order
     mark allowed, nesting capped); InputError naming ``origin`` (printable: a file name's
-    control characters and undecodable bytes escaped), the phase and the key."""
-    origin = printable(origin)
-    r = _Reader(origin)
+    control characters and undecodable bytes escaped), the phase and the key. Every
+    expression is parsed by SymPy (:mod:`icnperf.model.apps.expressions`)."""
+    return read_skeleton(_Reader(printable(origin)), text)
+
+
+def read_skeleton(r: _Reader, text: str) -> Skeleton:
+    """:func:`parse_skeleton` with the reader ``r`` (its origin, its stored trees)."""
+    origin = r.origin
     if len(text) > MAX_BYTES:
         raise r.fail("", f"{len(text):,} characters, over the {MAX_BYTES:,} a skeleton may "
                      "have")
@@ -169,10 +220,9 @@ def parse_skeleton(text: str, origin: str = "<skeleton>") -> Skeleton:
     if not (isinstance(notes, list) and all(isinstance(n, str) for n in notes)):
         raise r.fail("key 'notes'", "must be a list of text")
 
-    symbols = reserved_symbols()
-    parameters = _numbers(r, doc.get("parameters", {}), "[parameters]", symbols)
-    coefficients = _numbers(r, doc.get("coefficients", {}), "[coefficients]", symbols)
-    table = ex.SymbolTable(symbols, MACHINE_KEYS)
+    own: list = []  # the skeleton's own names, in the order they are declared
+    parameters = _numbers(r, doc.get("parameters", {}), "[parameters]", own)
+    coefficients = _numbers(r, doc.get("coefficients", {}), "[coefficients]", own)
     defines = []
     for key, value in r.table(doc.get("define", {}), "[define]").items():
         where = f"[define], key {key!r}"
@@ -180,10 +230,11 @@ def parse_skeleton(text: str, origin: str = "<skeleton>") -> Skeleton:
             ex.check_name(key, "definition")
         except InputError as error:
             raise r.fail(where, str(error)) from None
-        if key in symbols:
+        if key in own:
             raise r.fail(where, f"{key!r} is already a parameter or coefficient")
-        defines.append((key, r.expression(value, where, table)))
-        symbols[key] = sp.Symbol(key, real=True)
+        defines.append((key, r.expression(value, where, tuple(own))))
+        own.append(key)
+    table = tuple(own)
     machine_defaults = _machine_defaults(r, doc.get("machine_defaults", {}))
 
     ppn = doc.get("processes_per_node")
@@ -209,7 +260,7 @@ def parse_skeleton(text: str, origin: str = "<skeleton>") -> Skeleton:
                     parameters=parameters, coefficients=coefficients, defines=tuple(defines),
                     machine_defaults=machine_defaults, processes_per_node=ppn,
                     total_flops=total_flops, scaling=scaling, notes=tuple(notes),
-                    origin=origin, symbols=dict(symbols))
+                    origin=origin)
 
 
 def _check_counts(r: _Reader, doc: dict) -> None:
@@ -237,7 +288,7 @@ def _check_counts(r: _Reader, doc: dict) -> None:
                      f"{MAX_EXPRESSION_CHARACTERS:,} a skeleton may have")
 
 
-def _numbers(r: _Reader, raw, section: str, symbols: dict) -> dict:
+def _numbers(r: _Reader, raw, section: str, own: list) -> dict:
     out = {}
     for key, value in r.table(raw, section).items():
         where = f"{section}, key {key!r}"
@@ -245,14 +296,14 @@ def _numbers(r: _Reader, raw, section: str, symbols: dict) -> dict:
             ex.check_name(key, "name")
         except InputError as error:
             raise r.fail(where, str(error)) from None
-        if key in symbols:
+        if key in own:
             raise r.fail(where, f"{key!r} is declared twice")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise r.fail(where, f"must be a number (SI units), not {value!r}")
         if isinstance(value, float) and not math.isfinite(value):
             raise r.fail(where, f"must be a finite number, not {value!r}")
         out[key] = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
-        symbols[key] = sp.Symbol(key, real=True)
+        own.append(key)
     return out
 
 
@@ -278,7 +329,7 @@ def _machine_defaults(r: _Reader, raw) -> dict:
     return out
 
 
-def _phase(r: _Reader, raw, index: int, table: ex.SymbolTable) -> Phase:
+def _phase(r: _Reader, raw, index: int, table: tuple) -> Phase:
     if not isinstance(raw, dict):
         raise r.fail(f"phase {index + 1}", "must be a table")
     name = raw.get("name")

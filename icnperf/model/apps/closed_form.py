@@ -31,7 +31,7 @@ import sympy as sp
 
 from icnperf.model import collectives, network
 from icnperf.model.apps import timing
-from icnperf.model.apps.expressions import MAX_ARGUMENTS, value
+from icnperf.model.apps.expressions import MAX_ARGUMENTS, parse, value
 from icnperf.model.collectives import Step
 
 __all__ = ["CommunicationForm", "PhaseForm", "SkeletonForm", "Term", "explain_skeleton"]
@@ -258,6 +258,7 @@ def _collective_form(term, phase, machine, layout, ppn, env, at, defines):
 def explain_skeleton(skeleton, machine, layout=None, *, ppn: int | None = None,
                      algorithm: str | None = None) -> SkeletonForm:
     """Every phase of ``skeleton`` on ``layout`` in closed form (module docstring)."""
+    skeleton = with_sympy_trees(skeleton)
     result = timing.run(skeleton, machine, layout, ppn=ppn, algorithm=algorithm)
     layout = collectives.machine_layout(machine, layout)
     ppn = result.ppn
@@ -300,6 +301,19 @@ def explain_skeleton(skeleton, machine, layout=None, *, ppn: int | None = None,
             outcome.bound, tuple(forms), outcome.communication_s, phase.overlap))
     return SkeletonForm(skeleton.name, result.nodes, result.ranks, ppn, result.layout,
                         result.total_s, result.parameters, definitions, tuple(phases))
+
+
+def with_sympy_trees(skeleton):
+    """``skeleton`` with SymPy's tree in every expression: a bundled skeleton read from its
+    stored plain trees (data/skeleton_trees.py) has only those, so each such expression is
+    parsed again from its text with the skeleton's symbols (the same parse that made the
+    stored tree)."""
+    table = skeleton.table()
+
+    def sympy_tree(e):
+        return e if e.expr is not None else parse(e.text, e.where, table)
+
+    return skeleton.map_expressions(sympy_tree)
 
 
 def _compute_formula(phase) -> str:

@@ -15,13 +15,12 @@ which keys exist), ``+ - * / ** // %``, unary minus, parentheses and the functio
 subscripts, keyword arguments, comparisons, lambdas, strings, ``^``) is refused with a
 one-line InputError naming the construct.
 
-Evaluation (:func:`value`) walks the SymPy tree with Python's exact :class:`fractions.Fraction`
-for whole numbers and decimals and floats once a machine value or an irrational power enters,
-so ``ceiling(rows / P)`` is exact for any sizes; integer roots are exact too (``64**(1/3)``
-is 4). A complex or non-finite result, a division by zero or a number too large raises
-InputError. So does a result beyond the largest float (about 1.8e308): every value ends up as
-a float of seconds, bytes or FLOP, and an exact whole number may grow past what a float holds
-(``1e308 * 1e308``).
+Each parsed expression keeps SymPy's tree (``explain app`` shows it) and the same tree as
+plain Python values (:func:`plain_tree`), which
+:func:`~icnperf.model.apps.expression_values.value` evaluates without SymPy, exactly while
+only whole numbers and decimals take part (that module's docstring): the numbers of a
+skeleton never depend on whether its trees came from SymPy or from the bundled skeletons'
+stored trees (``icnperf/data/apps/trees.json``).
 """
 
 from __future__ import annotations
@@ -30,23 +29,21 @@ import ast
 import builtins
 import math
 import re
-import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy as sp
 
 from icnperf.errors import InputError
+from icnperf.model.apps.expression_values import (MACHINE_SECTIONS,
+                                                  MAX_EXACT_BITS, RESERVED, Expression,
+                                                  Infinite, Unbound, check_name, dims_value,
+                                                  evaluate, value, written_text)
 from icnperf.model.apps.grid import most_square
 
-__all__ = ["FUNCTIONS", "MACHINE_SECTIONS", "MAX_LENGTH", "RESERVED", "Expression",
-           "SymbolTable", "dims", "log2", "most_square", "parse", "value"]
-
-RESERVED = {"P": "ranks (nodes x processes per node)", "N": "nodes", "ppn": "processes per node"}
-"""The names every expression may use besides the skeleton's own."""
-
-MACHINE_SECTIONS = ("network", "node", "software")
-"""Machine sections whose values an expression may read, written ``node.spmv_rate``."""
+__all__ = ["FUNCTIONS", "MACHINE_SECTIONS", "MAX_EXACT_BITS", "MAX_LENGTH", "RESERVED",
+           "Expression", "SymbolTable", "check_name", "dims", "log2", "most_square", "parse",
+           "plain_tree", "value"]
 
 MAX_LENGTH = 2000
 """Longest expression text accepted (characters)."""
@@ -60,13 +57,7 @@ MAX_ARGUMENTS = 32
 """Most arguments of one ``min()`` or ``max()`` call: SymPy compares every pair of symbolic
 arguments (80 took 4.5 s, 149 over 30 s), and no skeleton needs more."""
 
-MAX_EXACT_BITS = 4096
-"""Largest numerator or denominator (bits) kept exact while evaluating; beyond it a value
-goes on as a float, so a chain of definitions cannot double its digits without end."""
-_LARGEST = Fraction(sys.float_info.max)
-"""The largest value a skeleton expression may take (a float's range)."""
 _MAX_EXPONENT_BITS = MAX_EXACT_BITS
-_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 class dims(sp.Function):
@@ -77,15 +68,8 @@ class dims(sp.Function):
     @classmethod
     def eval(cls, n, d, i):
         if all(isinstance(a, sp.Integer) for a in (n, d, i)):
-            return sp.Integer(_dims_value(int(n), int(d), int(i)))
+            return sp.Integer(dims_value(int(n), int(d), int(i)))
         return None
-
-
-def _dims_value(n: int, d: int, i: int) -> int:
-    grid = most_square(n, d)
-    if not 0 <= i < d:
-        raise InputError(f"dims: the index must be 0..{d - 1}, not {i}")
-    return grid[i]
 
 
 class log2(sp.Function):
@@ -133,7 +117,8 @@ FUNCTIONS = {
     "dims": (dims, 3),
 }
 """Function name -> (SymPy builder, argument count or None for any >= 1). ``dims(n, d, i)``
-is the i-th factor of the most square factorization of n over d dimensions (ascending)."""
+is the i-th factor of the most square factorization of n over d dimensions (ascending).
+Its names are :data:`~icnperf.model.apps.expression_values.FUNCTION_NAMES`."""
 
 
 # --- parsing ------------------------------------------------------------------------------
@@ -151,36 +136,17 @@ class SymbolTable:
         return sp.Symbol(path, positive=True)
 
 
-@dataclass(frozen=True)
-class Expression:
-    """A parsed expression: its ``text`` as written, the SymPy ``expr``, and ``where`` it
-    was written (for messages: ``phase 'sweep', key 'flops'``)."""
-
-    text: str
-    expr: object
-    where: str
-
-    @property
-    def names(self) -> frozenset:
-        """Every symbol name the expression uses (machine values as ``node.KEY``)."""
-        return frozenset(s.name for s in self.expr.free_symbols)
-
-    @property
-    def machine_keys(self) -> frozenset:
-        return frozenset(n for n in self.names if "." in n)
-
-
 def parse(text, where: str, table: SymbolTable) -> Expression:
     """The expression written as ``text`` (a string, or a TOML int/float) at ``where``;
     InputError (one line, naming ``where``) for anything outside the grammar."""
     if isinstance(text, bool):
         raise InputError(f"{where}: expected an expression or a number, not {text!r}")
     if isinstance(text, int):
-        return Expression(str(text), sp.Integer(text), where)
+        return _expression(written_text(text), sp.Integer(text), where)
     if isinstance(text, float):
         if not math.isfinite(text):
             raise InputError(f"{where}: {text!r} is not a finite number")
-        return Expression(repr(text), _decimal(text), where)
+        return _expression(written_text(text), _decimal(text), where)
     if not isinstance(text, str):
         raise InputError(f"{where}: expected an expression (text) or a number, "
                          f"not {type(text).__name__}")
@@ -202,7 +168,47 @@ def parse(text, where: str, table: SymbolTable) -> Expression:
     except RecursionError:
         raise InputError(f"{where}: expression nested too deeply") from None
     _check_constant(expr, where)
-    return Expression(text.strip(), expr, where)
+    return _expression(written_text(text), expr, where)
+
+
+def _expression(text: str, expr, where: str) -> Expression:
+    return Expression(text, plain_tree(expr), where, expr)
+
+
+_FUNCTION_OPS = {sp.ceiling: "ceiling", sp.floor: "floor", sp.Min: "min", sp.Max: "max",
+                 sp.Abs: "abs", sp.Mod: "mod", sp.exp: "exp", sp.log: "log", log2: "log2",
+                 dims: "dims"}
+
+
+def plain_tree(e):
+    """SymPy's tree ``e`` as the plain tree of
+    :mod:`~icnperf.model.apps.expression_values` (nested tuples, arguments in SymPy's order),
+    each node read as the SymPy tree was read before plain trees existed: whole numbers,
+    fractions, floats, names, sums, products, powers, real constants as SymPy's floats, and
+    the functions of :data:`FUNCTIONS`."""
+    if e.is_Integer:
+        return int(e)
+    if e.is_Rational:
+        return ("rational", int(e.p), int(e.q))
+    if e.is_Float:
+        return ("float", float(e))
+    if e.is_Symbol:
+        return e.name
+    if e.is_Add or e.is_Mul:
+        return ("add" if e.is_Add else "mul", *(plain_tree(a) for a in e.args))
+    if e.is_Pow:
+        return ("pow", plain_tree(e.base), plain_tree(e.exp))
+    if e.is_number and e.is_Atom:  # pi, E, I, infinities
+        if e.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+            return ("infinite",)
+        try:
+            number = complex(e)
+        except TypeError:  # SymPy could not reduce it to a number: an infinite value
+            return ("infinite",)
+        return ("complex",) if number.imag else ("number", number.real)
+    args = tuple(plain_tree(a) for a in e.args)
+    op = _FUNCTION_OPS.get(e.func)
+    return (op, *args) if op is not None else ("unknown", str(e.func), *args)
 
 
 def _decimal(x: float):
@@ -404,11 +410,11 @@ def _float(number) -> float:
     """A constant subexpression (built unevaluated) as a float: inf when it is too large
     or undefined, nan when it is not real."""
     try:
-        v = _eval(number, {})
+        v = evaluate(plain_tree(number), {})
         return float(v) if not isinstance(v, complex) else math.nan
-    except (OverflowError, ZeroDivisionError, _Infinite):
+    except (OverflowError, ZeroDivisionError, Infinite):
         return math.inf
-    except (ValueError, ArithmeticError, TypeError, _Unbound):
+    except (ValueError, ArithmeticError, TypeError, Unbound):
         return math.nan
 
 
@@ -423,173 +429,3 @@ def _check_power_size(base, exponent, fail) -> None:
         return
     if abs(e) * abs(math.log2(b)) > _MAX_EXPONENT_BITS:
         raise fail("number too large")
-
-
-# --- evaluation ---------------------------------------------------------------------------
-
-
-def value(expression: Expression, env: dict, at: str = ""):
-    """The number ``expression`` takes with the names bound by ``env`` (name -> int,
-    Fraction or float; machine values under their ``node.KEY`` names). Exact (a Fraction)
-    while only whole numbers and decimals take part. InputError naming where and ``at``
-    (e.g. ``"at P = 48"``) for a complex, infinite or undefined result, one larger than the
-    largest float (``sys.float_info.max``), or an unbound name."""
-    suffix = f" {at}" if at else ""
-    where = expression.where
-    try:
-        result = _eval(expression.expr, env)
-    except ZeroDivisionError:
-        raise InputError(f"{where}: division by zero{suffix}") from None
-    except OverflowError:
-        raise InputError(f"{where}: number too large{suffix}") from None
-    except _Unbound as error:
-        raise InputError(f"{where}: {error}{suffix}") from None
-    except _Infinite:
-        raise InputError(f"{where}: division by zero or an infinite value{suffix}") from None
-    except InputError as error:  # before ValueError, which InputError also is
-        raise InputError(f"{where}: {error}{suffix}") from None
-    except (ValueError, ArithmeticError):
-        raise InputError(f"{where}: not a real number{suffix} (a logarithm or root of a "
-                         "negative number)") from None
-    except TypeError:  # SymPy left an infinite value that no branch above caught
-        raise InputError(f"{where}: division by zero or an infinite value{suffix}") from None
-    if isinstance(result, complex):
-        raise InputError(f"{where}: the value is complex{suffix} (a root of a negative "
-                         "number)")
-    if isinstance(result, float) and math.isnan(result):
-        raise InputError(f"{where}: the value is not a number{suffix}")
-    if abs(result) > _LARGEST:
-        raise InputError(f"{where}: number too large{suffix} (over "
-                         f"{sys.float_info.max:.3g})")
-    return result
-
-
-class _Unbound(Exception):
-    pass
-
-
-class _Infinite(Exception):
-    """SymPy's complex infinity, infinity or undefined (zoo, oo, nan) met in evaluation."""
-
-
-def _eval(e, env):
-    if e.is_Integer:
-        return Fraction(int(e))
-    if e.is_Rational:
-        return Fraction(int(e.p), int(e.q))
-    if e.is_Float:
-        return float(e)
-    if e.is_Symbol:
-        if e.name not in env:
-            raise _Unbound(f"{e.name} has no value")
-        v = env[e.name]
-        return Fraction(v) if isinstance(v, int) else v
-    if e.is_Add:
-        total = Fraction(0)
-        for a in e.args:
-            total = _bounded(total + _eval(a, env))
-        return total
-    if e.is_Mul:
-        product = Fraction(1)
-        for a in e.args:
-            product = _bounded(product * _eval(a, env))
-        return product
-    if e.is_Pow:
-        return _bounded(_power(_eval(e.base, env), _eval(e.exp, env)))
-    if e.is_number and e.is_Atom:  # pi, E, I, infinities
-        if e.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
-            raise _Infinite()
-        try:
-            number = complex(e)
-        except TypeError:  # SymPy could not reduce it to a number: an infinite value
-            raise _Infinite() from None
-        if number.imag:
-            raise ValueError("complex")
-        return number.real
-    args = [_eval(a, env) for a in e.args]
-    for a in args:
-        if isinstance(a, complex):
-            raise ValueError("complex")
-    func = e.func
-    if func is sp.ceiling:
-        return Fraction(math.ceil(args[0]))
-    if func is sp.floor:
-        return Fraction(math.floor(args[0]))
-    if func is sp.Min:
-        return min(args)
-    if func is sp.Max:
-        return max(args)
-    if func is sp.Abs:
-        return abs(args[0])
-    if func is sp.Mod:
-        return _bounded(args[0] % args[1])
-    if func is sp.exp:
-        return math.exp(args[0])
-    if func in (sp.log, log2) and args[0] == 0:
-        raise _Infinite()
-    if func is sp.log:
-        return math.log(args[0])
-    if func is log2:
-        x = args[0]
-        if isinstance(x, Fraction) and x.denominator == 1 and x > 0 \
-                and x.numerator & (x.numerator - 1) == 0:
-            return Fraction(x.numerator.bit_length() - 1)
-        return math.log2(x)
-    if func is dims:
-        n, d, i = args
-        if not all(isinstance(a, Fraction) and a.denominator == 1 for a in args):
-            raise InputError(f"dims() needs whole numbers, not {float(n):g}, {float(d):g}, "
-                             f"{float(i):g}")
-        return Fraction(_dims_value(int(n), int(d), int(i)))
-    raise InputError(f"cannot evaluate {func}")
-
-
-def _bounded(x):
-    """``x`` itself, or as a float once its numerator or denominator passes
-    :data:`MAX_EXACT_BITS` (OverflowError beyond a float's range)."""
-    if isinstance(x, Fraction) and (x.numerator.bit_length() > MAX_EXACT_BITS
-                                    or x.denominator.bit_length() > MAX_EXACT_BITS):
-        return float(x)
-    return x
-
-
-def _power(b, e):
-    if isinstance(e, Fraction) and isinstance(b, Fraction):
-        if e.denominator == 1:
-            k = e.numerator
-            size = max(abs(b.numerator), b.denominator).bit_length()
-            if b in (0, 1, -1) or abs(k) * size <= _MAX_EXPONENT_BITS:
-                return b ** k
-            return float(b) ** k
-        if b >= 0 and e.denominator <= 64:
-            root = _exact_root(b, e.denominator)
-            if root is not None:
-                return _power(root, Fraction(e.numerator))
-    return float(b) ** float(e)
-
-
-def _exact_root(x: Fraction, q: int):
-    """The q-th root of x as a Fraction when it is exact, else None."""
-    out = []
-    for part in (x.numerator, x.denominator):
-        guess = round(part ** (1.0 / q)) if part.bit_length() < 1000 else None
-        if guess is None:
-            return None
-        for r in (guess - 1, guess, guess + 1):
-            if r >= 0 and r ** q == part:
-                out.append(r)
-                break
-        else:
-            return None
-    return Fraction(out[0], out[1])
-
-
-def check_name(name: str, what: str) -> None:
-    """InputError unless ``name`` can be a skeleton's own name (parameter, coefficient,
-    definition): an identifier, not reserved, not a function or a machine section."""
-    if not isinstance(name, str) or not _NAME_RE.match(name) or name.startswith("__"):
-        raise InputError(f"{what} {name!r}: names are letters, digits and _ (not starting "
-                         "with a digit or __)")
-    if name in RESERVED or name in FUNCTIONS or name in MACHINE_SECTIONS:
-        raise InputError(f"{what} {name!r}: the name is taken (reserved: "
-                         f"{', '.join(RESERVED)}; functions; machine sections)")

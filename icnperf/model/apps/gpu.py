@@ -36,7 +36,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from icnperf.model.apps.expressions import parse
 from icnperf.model.apps.skeleton import Skeleton
 
 COMPUTE_TARGETS = ("cpu", "gpu")
@@ -54,6 +53,8 @@ def on_gpus(skeleton: Skeleton, buffers: str = "host") -> Skeleton:
     """The skeleton with every compute phase on the GPU roofline (module docstring), a
     note per phase stating its roofs and their efficiencies, and ``buffers`` (host or gpu:
     where the run's messages sit) recorded for the halo and point-to-point phases."""
+    from icnperf.model.apps.expressions import parse
+
     table = skeleton.table()
     phases, notes = [], []
     for phase in skeleton.phases:

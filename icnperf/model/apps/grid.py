@@ -8,10 +8,10 @@ from functools import lru_cache
 
 from icnperf.errors import InputError
 
-__all__ = ["MAX_COUNT", "most_square"]
+__all__ = ["MAX_COUNT", "most_square", "prime_factors"]
 
 MAX_COUNT = 10**18
-"""Largest count :func:`most_square` factors (its divisors come from SymPy's ``factorint``,
+"""Largest count :func:`most_square` factors (its divisors come from :func:`prime_factors`,
 quick up to here; a rank or cell count beyond it is no real run)."""
 
 
@@ -70,9 +70,38 @@ def _charge(steps: list, work: int) -> None:
 
 
 @lru_cache(maxsize=256)
-def _divisors(n: int) -> list[int]:
-    """Every divisor of ``n``, ascending (from SymPy's factorization: trial division up to
-    the square root would take minutes at 1e16)."""
-    from sympy import divisors
+def _divisors(n: int) -> tuple[int, ...]:
+    """Every divisor of ``n``, ascending, from its prime factors (:func:`prime_factors`)."""
+    divisors = [1]
+    for prime, power in prime_factors(n).items():
+        divisors = [d * prime ** k for d in divisors for k in range(power + 1)]
+    return tuple(sorted(divisors))
 
-    return tuple(int(a) for a in divisors(n))
+
+TRIAL_LIMIT = 1 << 16
+"""Largest trial divisor :func:`prime_factors` tries itself: every count up to 2^32, and
+every count whose prime factors but the largest are below 65,536, is factored without
+SymPy (a process grid of up to 2^21 ranks always is)."""
+
+
+def prime_factors(n: int) -> dict[int, int]:
+    """prime -> exponent of ``n`` >= 1: trial division by 2, 3 and the numbers 6k +- 1 up to
+    :data:`TRIAL_LIMIT`; what is left beyond it, if not 1 or a prime (no divisor up to its
+    square root), goes to SymPy's ``factorint`` (trial division up to the square root would
+    take minutes at 1e16)."""
+    factors: dict[int, int] = {}
+    p, step = 2, 1
+    while p * p <= n:
+        if p > TRIAL_LIMIT:
+            from sympy import factorint
+
+            for prime, power in factorint(n).items():
+                factors[int(prime)] = factors.get(int(prime), 0) + int(power)
+            return factors
+        while n % p == 0:
+            factors[p] = factors.get(p, 0) + 1
+            n //= p
+        p, step = p + step, (2 if p < 5 else 6 - step)
+    if n > 1:
+        factors[n] = factors.get(n, 0) + 1
+    return factors

@@ -4,7 +4,7 @@ A skeleton (docs/skeleton-format.md) describes a bulk-synchronous code as a list
 each repeated some number of times, each charging compute (a roofline of FLOP and memory
 bytes, or named rates and a fixed time) and communication (a halo exchange, a collective,
 a point-to-point pattern, or a bundled helper). Every count and size is an
-:class:`~icnperf.model.apps.expressions.Expression` of the parameters, the rank count P,
+:class:`~icnperf.model.apps.expression_values.Expression` of the parameters, the rank count P,
 the node count N, the processes per node ppn, the declared coefficients and definitions,
 and machine values. The file reader lives in ``icnperf/data/skeleton.py``; the evaluation
 in :mod:`icnperf.model.apps.timing`; these records only hold what was read.
@@ -19,15 +19,13 @@ import sys
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-import sympy as sp
-
 from icnperf.errors import InputError
-from icnperf.model.apps.expressions import RESERVED, Expression, SymbolTable
+from icnperf.model.apps.expression_values import RESERVED, Expression
 
 __all__ = ["API_CHOICES", "COLLECTIVE_SCOPES", "HARDWARE_ALGORITHM", "P2P_PATTERNS",
            "SCALINGS", "Collective",
            "Halo", "HelperCall", "Phase", "PointToPoint", "Skeleton", "read_number",
-           "reserved_symbols"]
+           "reserved_symbols", "symbol_table"]
 
 P2P_PATTERNS = ("shift", "alltoall", "random")
 """Point-to-point patterns: shift to r + distance (periodic), every other rank, a random
@@ -47,7 +45,24 @@ SCALINGS = ("strong", "weak")
 
 def reserved_symbols() -> dict:
     """The SymPy symbols of P (ranks), N (nodes) and ppn: positive whole numbers."""
+    import sympy as sp
+
     return {name: sp.Symbol(name, positive=True, integer=True) for name in RESERVED}
+
+
+def symbol_table(names, machine_keys=None, known=None):
+    """The :class:`~icnperf.model.apps.expressions.SymbolTable` (SymPy symbols) of a
+    skeleton whose own ``names`` (parameters, coefficients, definitions) are known: P, N
+    and ppn positive whole numbers (:func:`reserved_symbols`), its own names real.
+    ``known``: a table of the same skeleton with some of the names, whose symbols are
+    reused."""
+    import sympy as sp
+
+    from icnperf.model.apps.expressions import SymbolTable
+
+    symbols = reserved_symbols() if known is None else dict(known.names)
+    symbols.update((name, sp.Symbol(name, real=True)) for name in names if name not in symbols)
+    return SymbolTable(symbols, machine_keys)
 
 
 @dataclass(frozen=True)
@@ -196,7 +211,6 @@ class Skeleton:
     scaling: str = "strong"
     notes: tuple[str, ...] = ()
     origin: str = ""
-    symbols: dict = field(default_factory=dict, compare=False)
     compute: str = "cpu"
     buffers: str = "host"
 
@@ -221,9 +235,37 @@ class Skeleton:
             coefficients[name] = read_number(v, f"{self.name}: coefficient {name}")
         return replace(self, coefficients=coefficients)
 
-    def table(self, machine_keys=None) -> SymbolTable:
-        """The symbol table the skeleton's expressions were read with."""
-        return SymbolTable(dict(self.symbols), machine_keys)
+    def map_expressions(self, function) -> Skeleton:
+        """A copy with every expression ``e`` (definitions, total_flops, every phase's)
+        replaced by ``function(e)``."""
+        def f(e):
+            return None if e is None else function(e)
+
+        phases = []
+        for p in self.phases:
+            changes = {key: f(getattr(p, key)) for key in (
+                "repeat", "flops", "memory_bytes", "gpu_memory_bytes", "rate", "bandwidth",
+                "fixed")}
+            if p.halo:
+                changes["halo"] = replace(p.halo, bytes=f(p.halo.bytes))
+            if p.collective:
+                changes["collective"] = replace(p.collective, bytes=f(p.collective.bytes),
+                                                ranks=f(p.collective.ranks))
+            if p.p2p:
+                changes["p2p"] = replace(p.p2p, bytes=f(p.p2p.bytes),
+                                         distance=f(p.p2p.distance))
+            if p.helper:
+                changes["helper"] = replace(p.helper, args=tuple(
+                    (key, f(e)) for key, e in p.helper.args))
+            phases.append(replace(p, **changes))
+        return replace(self, phases=tuple(phases), total_flops=f(self.total_flops),
+                       defines=tuple((name, f(e)) for name, e in self.defines))
+
+    def table(self, machine_keys=None):
+        """The symbol table the skeleton's expressions were read with (SymPy's symbols:
+        :func:`symbol_table`)."""
+        return symbol_table([*self.parameters, *self.coefficients,
+                             *(name for name, _ in self.defines)], machine_keys)
 
     @functools.cached_property
     def _machine_keys(self) -> frozenset:

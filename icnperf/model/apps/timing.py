@@ -33,7 +33,7 @@ from typing import NamedTuple
 from icnperf.errors import InputError
 from icnperf.model import collectives, network
 from icnperf.model.apps import node_rates, patterns
-from icnperf.model.apps.expressions import value
+from icnperf.model.apps.expression_values import value
 from icnperf.model.apps.gpu import gpu_step
 from icnperf.model.apps.helpers import HELPERS, HelperContext
 from icnperf.model.apps.skeleton import Skeleton

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from icnperf.errors import InputError
 from icnperf.model.apps import patterns, timing
-from icnperf.model.apps.expressions import value
+from icnperf.model.apps.expression_values import value
 from icnperf.model.apps.skeleton import Skeleton
 from icnperf.model.sizing.traffic import Round, make_round
 
