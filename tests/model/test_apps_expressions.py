@@ -1,6 +1,7 @@
-"""Skeleton expressions (model/apps/expressions.py): the whitelist parser and the exact
-evaluator, checked against an independent evaluation of randomly built expression trees
-(Hypothesis), arbitrary text, SymPy's own names and attempts at code."""
+"""Skeleton expressions (model/apps/expressions.py, expression_values.py): the whitelist
+parser and the exact evaluator, checked against an independent evaluation of randomly built
+expression trees (Hypothesis), the plain trees against a walk over SymPy's own tree
+(tests/model/sympy_walk.py), arbitrary text, SymPy's own names and attempts at code."""
 
 import itertools
 import math
@@ -13,7 +14,12 @@ from hypothesis import strategies as st
 
 from icnperf.errors import InputError
 from icnperf.model.apps import expressions as ex
+from icnperf.model.apps import expression_values as ev
+from icnperf.model.apps import grid
+from icnperf.model.apps.expression_values import FUNCTION_NAMES
+from icnperf.model.apps.grid import prime_factors
 from icnperf.model.apps.skeleton import reserved_symbols
+from tests.model.sympy_walk import outcome, sympy_walk
 
 SYMBOLS = {**reserved_symbols(), "n": sp.Symbol("n", real=True), "k": sp.Symbol("k", real=True)}
 TABLE = ex.SymbolTable(SYMBOLS, frozenset({"node.spmv_rate", "network.link_bandwidth"}))
@@ -73,6 +79,41 @@ TREES = st.recursive(LEAVES, _combine, max_leaves=12)
 def test_random_expressions_evaluate_exactly_as_built(tree):
     text, expected = tree
     assert value(text) == expected
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(["+", "-", "*", "/"]), TREES), min_size=1,
+                max_size=5), st.sampled_from(["", "sqrt", "log", "exp", "abs", "log2"]))
+def test_the_plain_tree_gives_the_sympy_trees_number_bit_for_bit(chain, function):
+    text = " ".join(f"{op} ({t})" for op, (t, _) in chain)[2:]  # a flat run: one Add or Mul
+    text = f"{function}({text})" if function else text
+    env = {**ENV, "n": 1024.1, "k": 0.7}  # floats: the order of sums and products counts
+    try:
+        expression = parse(text)
+    except InputError:
+        return
+    assert outcome(ev.evaluate, expression.tree, env) == outcome(sympy_walk, expression.expr,
+                                                                   env)
+
+
+def test_plain_trees_keep_sympys_argument_order_and_constants():
+    e = parse("n + 2 * P - 1.5 / k + 2**(1/2) + ceil(n / 3) % 4")
+    assert e.tree == ex.plain_tree(e.expr)
+    assert [ex.plain_tree(a) for a in e.expr.args] == list(e.tree[1:])
+    assert ex.plain_tree(sp.pi) == ("number", math.pi)
+    assert ex.plain_tree(sp.I) == ("complex",) and ex.plain_tree(sp.zoo) == ("infinite",)
+    assert ex.plain_tree(sp.Float(0.1)) == ("float", 0.1)
+    assert ex.plain_tree(sp.Rational(39, 50)) == ("rational", 39, 50)
+    assert tuple(ex.FUNCTIONS) == FUNCTION_NAMES
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.integers(1, 10**6), st.integers(1, 10**18),
+                 st.builds(lambda a, b: a * b, st.integers(60000, 70000),
+                           st.integers(60000, 10**9))))
+def test_prime_factors_are_sympys(n):
+    assert prime_factors(n) == {int(p): k for p, k in sp.factorint(n).items()}
+    assert list(grid._divisors(n)) == [int(d) for d in sp.divisors(n)]
 
 
 @settings(max_examples=300, deadline=None)
