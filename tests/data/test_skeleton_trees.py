@@ -81,7 +81,8 @@ def test_predict_app_on_bundled_skeletons_imports_no_sympy():
         "from icnperf.cli import cli\n"
         "for args in (['jacobi3d', '--machine', 'fugaku', '--nodes', '64,4096'],\n"
         "             ['dp-step', '--machine', 'summit', '--nodes', '8', '--format', 'json'],\n"
-        "             ['hpcg', '--machine', 'angara-4d', '--nodes', '16', '--algorithm', 'all']):\n"
+        "             ['hpcg', '--machine', 'angara-4d', '--nodes', '16', '--algorithm', 'all'],\n"
+        "             ['jacobi3d', '--machine', 'summit', '--nodes', '8', '--compute', 'gpu']):\n"
         "    result = CliRunner().invoke(cli, ['predict', 'app', *args])\n"
         "    assert result.exit_code == 0, result.output\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sympy', 'mpmath')))\n")

@@ -93,3 +93,13 @@ def test_host_buffers_keep_the_node_wide_halo():
     result = timing.run(on_gpus(load_skeleton("jacobi3d")), FRONTIER, layout, ppn=8)
     halo = next(p for p in result.phases if p.name == "halo").terms[0]
     assert "GPU pair" not in halo.detail and halo.host == 4
+
+
+def test_the_gpu_roofs_stored_trees_are_sympys():
+    from icnperf.model.apps.expressions import parse
+    from icnperf.model.apps.gpu import ROOF_TREES
+    from icnperf.model.apps.skeleton import symbol_table
+
+    table = symbol_table(())
+    for text, tree in ROOF_TREES.items():
+        assert parse(text, "roof", table).tree == tree

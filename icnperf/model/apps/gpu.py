@@ -36,6 +36,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from icnperf.model.apps.expression_values import Expression
 from icnperf.model.apps.skeleton import Skeleton
 
 COMPUTE_TARGETS = ("cpu", "gpu")
@@ -48,14 +49,19 @@ GPU_BANDWIDTH = ("node.accelerators * node.accelerator_memory_efficiency"
                  " * node.accelerator_memory_bandwidth")
 """The memory roof of a node's GPUs (B/s), at the machine's streaming efficiency."""
 
+ROOF_TREES = {
+    GPU_RATE: ("mul", "node.accelerators", "node.accelerator_peak_flops"),
+    GPU_BANDWIDTH: ("mul", "node.accelerators", "node.accelerator_memory_efficiency",
+                    "node.accelerator_memory_bandwidth"),
+}
+"""The two roofs' plain trees (model/apps/expression_values.py), as SymPy parses their text
+(tests/model/test_apps_gpu.py checks it), so --compute gpu imports no SymPy."""
+
 
 def on_gpus(skeleton: Skeleton, buffers: str = "host") -> Skeleton:
     """The skeleton with every compute phase on the GPU roofline (module docstring), a
     note per phase stating its roofs and their efficiencies, and ``buffers`` (host or gpu:
     where the run's messages sit) recorded for the halo and point-to-point phases."""
-    from icnperf.model.apps.expressions import parse
-
-    table = skeleton.table()
     phases, notes = [], []
     for phase in skeleton.phases:
         if phase.flops is None and phase.memory_bytes is None \
@@ -64,9 +70,10 @@ def on_gpus(skeleton: Skeleton, buffers: str = "host") -> Skeleton:
             continue
         where = f"phase {phase.name!r} on the GPUs"
         bytes_ = phase.gpu_memory_bytes or phase.memory_bytes
-        rate = parse(GPU_RATE, f"{where}, rate", table) if phase.flops is not None else None
-        bandwidth = (parse(GPU_BANDWIDTH, f"{where}, bandwidth", table)
-                     if bytes_ is not None else None)
+        rate = (Expression(GPU_RATE, ROOF_TREES[GPU_RATE], f"{where}, rate")
+                if phase.flops is not None else None)
+        bandwidth = (Expression(GPU_BANDWIDTH, ROOF_TREES[GPU_BANDWIDTH],
+                                f"{where}, bandwidth") if bytes_ is not None else None)
         phases.append(replace(phase, rate=rate, bandwidth=bandwidth, memory_bytes=bytes_))
         roofs = []
         if phase.flops is not None:
