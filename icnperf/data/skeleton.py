@@ -4,8 +4,10 @@ read into :class:`icnperf.model.apps.skeleton.Skeleton` and written back.
 The format is docs/skeleton-format.md. Every problem is one InputError naming the file, the
 phase and the key (``jacobi.toml: phase 'sweep', key 'flops': unknown symbol 'm' ...``);
 expressions are parsed by :mod:`icnperf.model.apps.expressions` (a whitelist over Python's
-syntax tree, never ``eval``). Machine values an expression may read are the numeric keys of
-the machine schema (``data/machine``).
+syntax tree, never ``eval``), except that a bundled skeleton whose TOML text is the one its
+stored trees were made from takes them from ``data/apps/trees.json``
+(:mod:`icnperf.data.skeleton_trees`) and so loads no SymPy. Machine values an expression may
+read are the numeric keys of the machine schema (``data/machine``).
 """
 
 from __future__ import annotations
@@ -100,7 +102,7 @@ def load_skeleton(name_or_path: str) -> Skeleton:
     trees = stored_trees(text, content)
     if trees is None:
         return parse_skeleton(content, origin=f"{text}.toml")
-    return read_skeleton(_Reader(printable(f"{text}.toml"), trees), content)
+    return _read_skeleton(_Reader(printable(f"{text}.toml"), trees), content)
 
 
 def bundled_trees() -> dict:
@@ -112,7 +114,7 @@ def bundled_trees() -> dict:
             name = entry.name[: -len(".toml")]
             text = entry.read_text(encoding="utf-8")
             reader = _Reader(f"{name}.toml")
-            read_skeleton(reader, text)
+            _read_skeleton(reader, text)
             out[name] = (text, reader.parsed)
     return out
 
@@ -186,10 +188,10 @@ def parse_skeleton(text: str, origin: str = "<skeleton>") -> Skeleton:
     mark allowed, nesting capped); InputError naming ``origin`` (printable: a file name's
     control characters and undecodable bytes escaped), the phase and the key. Every
     expression is parsed by SymPy (:mod:`icnperf.model.apps.expressions`)."""
-    return read_skeleton(_Reader(printable(origin)), text)
+    return _read_skeleton(_Reader(printable(origin)), text)
 
 
-def read_skeleton(r: _Reader, text: str) -> Skeleton:
+def _read_skeleton(r: _Reader, text: str) -> Skeleton:
     """:func:`parse_skeleton` with the reader ``r`` (its origin, its stored trees)."""
     origin = r.origin
     if len(text) > MAX_BYTES:

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from icnperf.data.machine import load_machine
-from icnperf.data.skeleton import (_apps_dir, _Reader, bundled_trees, load_skeleton,
-                                   parse_skeleton, read_skeleton)
+from icnperf.data.skeleton import (_apps_dir, _read_skeleton, _Reader, bundled_trees,
+                                   load_skeleton, parse_skeleton)
 from icnperf.data.skeleton_trees import stored_trees, trees_json, trees_path
 from icnperf.model.apps import timing
 from icnperf.model.apps.expression_values import evaluate, value
@@ -69,7 +69,7 @@ def test_a_changed_skeleton_or_expression_is_parsed_by_sympy():
     assert trees[place] == ("8 * n**3 / P", ("mul", 8, ("pow", "n", 3), ("pow", "P", -1)))
     # a stored tree is used only for the text it was made from
     reader = _Reader("jacobi3d.toml", {**trees, place: ("9 * n**3 / P", trees[place][1])})
-    skeleton = read_skeleton(reader, text)
+    skeleton = _read_skeleton(reader, text)
     assert list(reader.parsed) == [place] and skeleton.phases[0].flops.expr is not None
     assert value(skeleton.phases[0].flops, {"n": 2, "P": 4}) == 16
 

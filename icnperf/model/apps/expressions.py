@@ -28,17 +28,16 @@ from __future__ import annotations
 import ast
 import builtins
 import math
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy as sp
 
 from icnperf.errors import InputError
-from icnperf.model.apps.expression_values import (MACHINE_SECTIONS,
-                                                  MAX_EXACT_BITS, RESERVED, Expression,
-                                                  Infinite, Unbound, check_name, dims_value,
-                                                  evaluate, value, written_text)
+from icnperf.model.apps.expression_values import (MACHINE_SECTIONS, MAX_EXACT_BITS,
+                                                  RESERVED, Expression, Infinite, Unbound,
+                                                  check_name, dims_value, evaluate, value,
+                                                  written_text)
 from icnperf.model.apps.grid import most_square
 
 __all__ = ["FUNCTIONS", "MACHINE_SECTIONS", "MAX_EXACT_BITS", "MAX_LENGTH", "RESERVED",
