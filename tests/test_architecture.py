@@ -226,3 +226,36 @@ def test_renderer_check_sees_a_computing_import():
     assert any(t.startswith("icnperf.model.") for t in flagged)
     assert "icnperf.data.names" in GRAPH["icnperf.reports.render"]
     assert _computing_imports(["icnperf.reports.render"]) == set()
+
+
+SYMPY_FREE = ("icnperf.model.apps.expression_values", "icnperf.data.skeleton_trees")
+"""Modules that never import SymPy, nor the SymPy parser (model/apps/expressions.py), even
+lazily: a bundled skeleton is read from its stored trees and evaluated through them."""
+SYMPY_ON_CALL = ("icnperf.model.apps.skeleton", "icnperf.model.apps.grid",
+                 "icnperf.model.apps.timing", "icnperf.model.apps.gpu",
+                 "icnperf.data.skeleton")
+"""Modules on predict app's path that import SymPy only inside the functions that parse
+(a user's skeleton file, explain app) or factor past 65,536."""
+
+
+def _sympy_imports(path: Path, module_level: bool) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = tree.body if module_level else list(ast.walk(tree))
+    found = []
+    for node in nodes:
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                 [node.module or "", *(f"{node.module}.{a.name}" for a in node.names)]
+                 if isinstance(node, ast.ImportFrom) else [])
+        found += [n for n in names if n.split(".")[0] == "sympy"
+                  or n == "icnperf.model.apps.expressions"]
+    return found
+
+
+def test_the_bundled_skeleton_path_imports_no_sympy_at_module_level():
+    for name in SYMPY_FREE:
+        assert _sympy_imports(MODULES[name], module_level=False) == [], name
+    for name in SYMPY_ON_CALL:
+        assert _sympy_imports(MODULES[name], module_level=True) == [], name
+    assert _sympy_imports(MODULES["icnperf.model.apps.expressions"], True) == ["sympy"]
+    assert _sympy_imports(MODULES["icnperf.model.apps.closed_form"], True) == [
+        "sympy", "icnperf.model.apps.expressions"]
