@@ -1,7 +1,8 @@
 """Application models. Two kinds:
 
 * **skeletons**, applications as data (docs/skeleton-format.md): expressions.py (the safe
-  parser and exact evaluator), skeleton.py (the records), timing.py (phase times),
+  parser, SymPy), expression_values.py (the exact evaluator of an expression's plain tree,
+  without SymPy), skeleton.py (the records), timing.py (phase times),
   patterns.py (halo, point-to-point, collectives), grid.py (process grids), helpers.py (the
   fixed registry of bundled helpers), closed_form.py (explain app), fit.py (calibrate
   --app). The bundled skeletons live in icnperf/data/apps;

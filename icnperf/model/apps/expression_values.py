@@ -41,7 +41,8 @@ from icnperf.errors import InputError
 from icnperf.model.apps.grid import most_square
 
 __all__ = ["FUNCTION_NAMES", "MACHINE_SECTIONS", "MAX_EXACT_BITS", "RESERVED", "Expression",
-           "check_name", "evaluate", "names_of", "value", "written_text"]
+           "Infinite", "Unbound", "check_name", "dims_value", "evaluate", "names_of", "value",
+           "written_text"]
 
 RESERVED = {"P": "ranks (nodes x processes per node)", "N": "nodes", "ppn": "processes per node"}
 """The names every expression may use besides the skeleton's own."""
