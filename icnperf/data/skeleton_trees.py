@@ -45,14 +45,13 @@ def stored_trees(name: str, text: str) -> dict | None:
     for it were made from this very TOML ``text``, else None (none stored, the file
     missing or unreadable, or the skeleton changed since)."""
     try:
-        document = json.loads(trees_path().read_text(encoding="utf-8"))
-        entry = document["skeletons"][name]
-    except (OSError, ValueError, KeyError, TypeError):
+        entry = json.loads(trees_path().read_text(encoding="utf-8"))["skeletons"][name]
+        if entry["sha256"] != digest(text):
+            return None
+        return {place: (written, _tuples(tree))
+                for place, (written, tree) in entry["expressions"].items()}
+    except (OSError, ValueError, LookupError, TypeError, AttributeError):
         return None
-    if not isinstance(entry, dict) or entry.get("sha256") != digest(text):
-        return None
-    return {place: (written, _tuples(tree))
-            for place, (written, tree) in entry["expressions"].items()}
 
 
 def _tuples(tree):

@@ -127,3 +127,30 @@ def test_every_stored_tree_gives_the_sympy_trees_number_bit_for_bit(name, data, 
         env[key] = value(a, env)
     for a, b in zip(_expressions(stored), _expressions(parsed)):
         assert outcome(evaluate, a.tree, env) == outcome(sympy_walk, b.expr, env), a.where
+
+
+def test_a_user_file_is_parsed_by_sympy_even_when_it_is_a_bundled_skeletons_copy(tmp_path):
+    path = tmp_path / "jacobi3d.toml"
+    path.write_text(_text("jacobi3d"), encoding="utf-8")
+    skeleton = load_skeleton(str(path))
+    assert all(e.expr is not None for e in _expressions(skeleton))
+    assert [e.tree for e in _expressions(skeleton)] == [
+        e.tree for e in _expressions(load_skeleton("jacobi3d"))]
+
+
+@pytest.mark.parametrize("content", ["", "{not json", '{"skeletons": []}',
+                                     '{"skeletons": {"jacobi3d": 5}}', "SHA", "SHA []",
+                                     'SHA {"x": 5}', 'SHA {"x": [1, 2, 3]}'])
+def test_an_unreadable_trees_file_means_sympy(tmp_path, monkeypatch, content):
+    from icnperf.data import skeleton_trees
+
+    if content.startswith("SHA"):  # the right digest, no or broken expressions
+        sha = skeleton_trees.digest(_text("jacobi3d"))
+        expressions = f', "expressions": {content[4:]}' if content[4:] else ""
+        content = f'{{"skeletons": {{"jacobi3d": {{"sha256": "{sha}"{expressions}}}}}}}'
+    broken = tmp_path / "trees.json"
+    broken.write_text(content, encoding="utf-8")
+    monkeypatch.setattr(skeleton_trees, "trees_path", lambda: broken)
+    assert stored_trees("jacobi3d", _text("jacobi3d")) is None
+    skeleton = load_skeleton("jacobi3d")
+    assert all(e.expr is not None for e in _expressions(skeleton))
