@@ -154,9 +154,9 @@ def test_noise_values_match_the_published_traces(name, runs):
 
 @pytest.mark.parametrize("name", ["piz-daint", "fugaku"])
 def test_production_values_do_not_move_the_other_draws(name):
-    """piz-daint and fugaku have values solved from measured sums, drawn after the others
-    from the shared generator: their [production] values, drawn from their own generators,
-    leave every other draw as the machine without a [production] section has it."""
+    """piz-daint and fugaku have values solved from measured sums: their [production]
+    values, each drawn from its own generator as every value is, leave every other draw as
+    the machine without a [production] section has it."""
     from pathlib import Path
 
     import icnperf

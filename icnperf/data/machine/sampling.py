@@ -7,9 +7,12 @@ a value solved from a measured sum (``solved_with``) is then the sum's draw less
 parts (:func:`icnperf.model.uncertainty.solved_sum`), so the sum keeps the measurement's
 uncertainty and not the parts'. Draws are clipped to what the key allows (>= 0, > 0 where
 the key must be positive, at most its maximum). Seeded: the same seed gives the same range.
-The ``[production]`` values are drawn each from its own generator (:func:`_own_stream`), so
-a machine's production values never move the draws of its other inputs: the empty
-machine's range is the same with or without them.
+
+Every value is drawn from its own generator (:func:`stream`: the seed and the value's path,
+as the model's constants are), a solved value's measured sum from the solved value's path:
+a value's draws depend only on the seed, its path and the sample count. Writing a machine
+back to TOML, reordering its file's keys, or adding or removing another value (a
+``[production]`` section among them) leaves every other value's draws as they were.
 """
 
 from __future__ import annotations
@@ -80,8 +83,8 @@ def _clip(key, values: np.ndarray, nominal: float) -> np.ndarray:
 
 def draws(machine, samples: int, seed: int) -> dict[str, np.ndarray]:
     """``samples`` draws of every value that has a spread (or is solved from a sum):
-    {path: array}. Values without a spread are left out (they stay as they are)."""
-    rng = np.random.default_rng(seed)
+    {path: array}. Values without a spread are left out (they stay as they are). Each
+    value's draws come from :func:`stream` of its path, whatever the order of the values."""
     out: dict[str, np.ndarray] = {}
     solved = {}
     for path, spread in machine.uncertainty.items():
@@ -91,8 +94,7 @@ def draws(machine, samples: int, seed: int) -> dict[str, np.ndarray]:
             solved[path] = spread
         elif spread.form != "exact":
             value = machine.get_path(path)
-            own = _own_stream(path, seed)
-            drawn = draw(value, spread.form, spread.amount, samples, own or rng)
+            drawn = draw(value, spread.form, spread.amount, samples, stream(path, seed))
             key = key_for_path(path, machine.name)
             out[path] = drawn if key.kind in DISCRETE else _clip(key, drawn, float(value))
     while solved:
@@ -104,7 +106,7 @@ def draws(machine, samples: int, seed: int) -> dict[str, np.ndarray]:
             spread = solved.pop(path)
             value = float(machine.get_path(path))
             total = value + sum(float(machine.get_path(p)) for p in spread.solved_with)
-            measured = draw(total, spread.form, spread.amount, samples, rng)
+            measured = draw(total, spread.form, spread.amount, samples, stream(path, seed))
             parts = [out.get(p, np.full(samples, float(machine.get_path(p))))
                      for p in spread.solved_with]
             out[path] = _clip(key_for_path(path, machine.name), solved_sum(measured, parts),
@@ -112,12 +114,11 @@ def draws(machine, samples: int, seed: int) -> dict[str, np.ndarray]:
     return out
 
 
-def _own_stream(path: str, seed: int) -> np.random.Generator | None:
-    """A ``[production]`` value's own generator, seeded by ``seed`` and the path's CRC-32
-    (as the model's constants are): the empty machine's draws are then the same whether or
-    not a machine has production values. None for every other value (the shared stream)."""
-    if not path.startswith("production."):
-        return None
+def stream(path: str, seed: int) -> np.random.Generator:
+    """The generator of the value at ``path`` (a solved value's: its measured sum), seeded
+    by ``seed`` and the path's CRC-32, as the model's constants are
+    (:func:`icnperf.model.constants.draws`): the same seed, path and sample count give the
+    same draws on any machine that has the value, whatever else it holds."""
     return np.random.default_rng([seed, zlib.crc32(path.encode())])
 
 
