@@ -65,7 +65,7 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
     (``seed``, default 0) draws of the inputs within their stated uncertainty
     (``<field>_low``, ``<field>_high``). ``production``: each row's time under the
     machine's ``[production]`` OS noise and background traffic (the median, with its 5-95 %
-    range; one process per node, linear placement). With ``algorithm="all"`` the
+    range; any ``ppn``, placement and hierarchy: api/production.py). With ``algorithm="all"`` the
     document's ``absent`` says which algorithms are left out and why. ``budget_format``:
     the output the work budget prices the rows for (the command line passes its
     ``--format``).
@@ -102,9 +102,6 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
     buffers = options.choice(buffers, options.BUFFERS, "--buffers")
     sampling = options.sampling(uncertainty, samples, seed)
     production = options.flag(production, "--production")
-    if production and (ppn > 1 or placement != "linear"):
-        raise InputError("--production takes one process per node and linear placement"
-                         " (other layouts are not modelled yet)")
     nodes_text, nodes_recorded = values.counts_text(nodes)
     shape_text = values.shape_text(shape)
     element_text, _ = values.size_text(element_size, "--element-size")
@@ -163,12 +160,16 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
     if production and sampling is None:
         from icnperf.api.production import production_rows
 
-        rows = production_rows(machine, rows, operation, layouts, api)
+        rows = production_rows(machine, rows, operation, layouts, api,
+                               processes_per_node=ppn, placement=placement, hierarchy=mode,
+                               element_size=element_bytes)
     elif production:
         from icnperf.api.production import production_ranged_rows
 
         rows = production_ranged_rows(base, lambda drawn: with_buffers(drawn, buffers), rows,
-                                      operation, layouts, api, sampling)
+                                      operation, layouts, api, sampling,
+                                      processes_per_node=ppn, placement=placement,
+                                      hierarchy=mode, element_size=element_bytes)
     absent = (absent_notes(machine, operation, layouts, ppn, placement, mode)
               if algorithm == "all" else [])
     absent += [f"{name}: no step schedule to charge --production's queueing and OS noise to"

@@ -2,8 +2,12 @@
 values (background traffic, OS noise; model/production.py) applied to each command's rows.
 
 * **collective** (:func:`production_rows`, :func:`production_ranged_rows`): the
-  collective's steps, each waiting the background's M/D/1 delay and delayed by one detour
-  with probability 1 - exp(-P f t) (model/production.collective_production).
+  collective's steps, each with a message that leaves its node waiting the background's
+  M/D/1 delay, and each delayed by one detour with probability 1 - exp(-P f t), P the ranks
+  it waits for: every rank in a flat algorithm's steps and in the node-local rounds of a
+  hierarchical one, the node leaders in its leaders' steps
+  (model/production.collective_production, any processes per node, placement and
+  hierarchy).
 * **p2p.** The background utilisation becomes the offered load of the M/D/1 queueing
   behind ``--load`` (model/production.background_load, for the ``--pattern`` asked), so
   every column is the busy network's; the noise delays a message (one synchronising step
@@ -213,40 +217,76 @@ def unscheduled(rows, operation: str) -> list[str]:
             if (name, operation) not in TABLE or TABLE[(name, operation)].steps is None]
 
 
-def production_rows(machine, rows, operation: str, layouts, api: str) -> list[dict]:
+def _layout_options(processes_per_node: int, placement: str, hierarchy: str | None,
+                    element_size: float) -> dict:
+    """collective_production's keywords for the command's layout options."""
+    return {"processes_per_node": processes_per_node, "placement": placement,
+            "hierarchy": hierarchy, "element_size": element_size}
+
+
+def _row_algorithm(machine, row: dict, operation: str, layout, element_size: float) -> str:
+    """The algorithm of ``row`` to charge (:func:`_run_algorithm`); on one node under node
+    leaders ('auto: node-local only') no leaders' step runs, and the algorithm the MPI
+    library picks among the one leader stands in (the time does not depend on it)."""
+    from icnperf.api.collective_table import auto_choices
+
+    name = _run_algorithm(row)
+    if name != "node-local only":
+        return name
+    ((chosen, _),), _ = auto_choices(machine, operation, layout, [row["bytes"]], 1,
+                                     element_size)
+    return chosen
+
+
+def production_rows(machine, rows, operation: str, layouts, api: str, *,
+                    processes_per_node: int = 1, placement: str = "linear",
+                    hierarchy: str | None = None, element_size: float = 8.0) -> list[dict]:
     """The rows of ``predict collective --production``: ``time_s`` the median of the
-    production distribution (model/production.collective_production), ``time_s_low`` /
-    ``time_s_high`` its 5th and 95th percentiles, ``empty_time_s`` the empty machine's; the
-    ratio columns stay the empty machine's. InputError when the machine has no
-    ``[production]`` values, or for an algorithm without a step schedule."""
+    production distribution (model/production.collective_production, with the command's
+    processes per node, placement and hierarchy), ``time_s_low`` / ``time_s_high`` its
+    5th and 95th percentiles, ``empty_time_s`` the empty machine's; ``production_steps``
+    the synchronising steps (node-local rounds and leaders' steps together under node
+    leaders), ``noise_hit_probability`` a step's chance of a detour (the mean over the
+    steps), ``background_waiting_steps`` the steps that wait the background's
+    ``background_wait_per_step_s`` (those with a message leaving its node); the ratio
+    columns stay the empty machine's. InputError when the machine has no ``[production]``
+    values, or for an algorithm without a step schedule."""
     from icnperf.model.production import collective_production, require_values
 
     require_values(machine)
     by_shape = {layout.text: layout for layout in layouts}
+    layout_options = _layout_options(processes_per_node, placement, hierarchy, element_size)
     out = []
     for row in rows:
-        result = collective_production(machine, operation, _run_algorithm(row), row["bytes"],
-                                       by_shape[row["shape"]], api)
+        layout = by_shape[row["shape"]]
+        result = collective_production(
+            machine, operation, _row_algorithm(machine, row, operation, layout, element_size),
+            row["bytes"], layout, api, **layout_options)
         low, median, high = result["production_time_s"]
         out.append({**row, "empty_time_s": row["time_s"], "time_s": median,
                     "time_s_low": low, "time_s_high": high,
                     "production_steps": result["steps"],
                     "noise_hit_probability": result["noise_hit_probability"],
                     "background_offered_load": result["offered_load"],
-                    "background_wait_per_step_s": result["queueing_per_step_s"]})
+                    "background_wait_per_step_s": result["queueing_per_step_s"],
+                    "background_waiting_steps": result["waiting_steps"]})
     return out
 
 
 def production_ranged_rows(base, drawn_machine, rows, operation: str, layouts, api: str,
-                           sampling) -> list[dict]:
+                           sampling, *, processes_per_node: int = 1,
+                           placement: str = "linear", hierarchy: str | None = None,
+                           element_size: float = 8.0) -> list[dict]:
     """The rows of ``predict collective --production --uncertainty``: the inputs, the
     production values among them, are drawn, and each draw draws its count of delayed
-    steps, seeded by the same seed; ``drawn_machine(machine)`` is the machine each draw
-    runs on (the buffers applied)."""
+    steps in each noise group, seeded by the same seed; ``drawn_machine(machine)`` is the
+    machine each draw runs on (the buffers applied)."""
     from icnperf.data.machine.sampling import sample_machines
-    from icnperf.model.production import collective_production, production_draws
+    from icnperf.model.production import collective_production, grouped_draws
 
-    rows = production_rows(drawn_machine(base), rows, operation, layouts, api)
+    layout_options = _layout_options(processes_per_node, placement, hierarchy, element_size)
+    rows = production_rows(drawn_machine(base), rows, operation, layouts, api,
+                           **layout_options)
     by_shape = {layout.text: layout for layout in layouts}
     machines = [drawn_machine(m) for m in sample_machines(base, sampling.samples,
                                                           sampling.seed)]
@@ -254,10 +294,13 @@ def production_ranged_rows(base, drawn_machine, rows, operation: str, layouts, a
     out = []
     for row in rows:
         layout = by_shape[row["shape"]]
-        parts = [collective_production(m, operation, _run_algorithm(row), row["bytes"], layout,
-                                       api, quantiles=()) for m in machines]
-        totals = production_draws(
-            [p["time_s"] for p in parts], row["production_steps"], layout.ranks,
+        algorithm = _row_algorithm(machines[0], row, operation, layout, element_size)
+        parts = [collective_production(m, operation, algorithm, row["bytes"], layout, api,
+                                       quantiles=(), **layout_options) for m in machines]
+        groups = [(g.steps, g.ranks, [p["groups"][i].length for p in parts])
+                  for i, g in enumerate(parts[0]["groups"])]
+        totals = grouped_draws(
+            [p["time_s"] for p in parts], groups, waiting_steps=parts[0]["waiting_steps"],
             queueing_per_step=[p["queueing_per_step_s"] for p in parts],
             frequency=[m.production.get("noise_frequency", 0.0) for m in machines],
             duration=[m.production.get("noise_duration", 0.0) for m in machines], rng=rng)

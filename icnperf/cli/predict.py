@@ -127,7 +127,8 @@ def p2p(machine_name: str, overrides: tuple[str, ...], sizes: str, hops: float |
               help="Times on a busy production machine: the machine's [production] OS noise"
                    " and background traffic (docs/machine-format.md); the time is the"
                    " median, with its 5-95 % range (with --uncertainty, over the drawn"
-                   " inputs too). One process per node, point-to-point algorithms.")
+                   " inputs too). Algorithms with a step schedule; any --ppn, --placement"
+                   " and --hierarchy.")
 @FORMAT_OPTION
 @OUTPUT_OPTION
 @FORCE_OPTION

@@ -26,15 +26,51 @@ on one rank in one step are neglected, as f t << 1 for the short steps where noi
 matters). Over S steps the delay is d times a binomial count, Binomial(S, q): its mean
 S q d, its quantiles :func:`noise_delay_quantile`. Noise so grows with ranks (q rises
 towards 1) and with steps (S).
+
+**Several processes per node and hierarchical collectives** (:func:`collective_steps`).
+Each rank, not each node, is interrupted at rate f (the detours are a core's, as the
+selfish-detour traces of the ``[production]`` sources measure them on one core), so with c
+ranks on each of N nodes:
+
+* a flat algorithm runs over all P = N c ranks, and every one of its S steps synchronises
+  all of them, as with one rank a node: one group of S steps on N c ranks, of mean length
+  T / S;
+* a hierarchical collective (model/collectives/hierarchy.py) runs node-local binomial
+  rounds, then the algorithm among the N node leaders, then node-local rounds back. A
+  node-local round synchronises the c ranks of one node, but every node runs it at once and
+  the leaders' phase starts when the slowest node is done, so each node-local round waits
+  for all N c ranks: one group of the node-local rounds on N c ranks, of mean length the
+  node-local time over the rounds. The leaders' phase synchronises the leaders only (the
+  other ranks are idle, their detours delay nobody): one group of its schedule's steps on N
+  ranks, of mean length the inter-node time over those steps;
+* only a message that leaves its node meets other jobs' traffic: a step waits the
+  background's M/D/1 delay when one of its messages crosses the network (a schedule step
+  whose ``host`` is above 0; every step of the leaders' phase), never a node-local round.
+
+The delay is then d times a sum of independent binomial counts, one per group
+(:func:`grouped_delay_quantile`: their distributions convolved). Placement (linear, spread,
+random) moves the nodes on the network, not the ranks' detours, and the background's wait
+per message is taken at the topology's average distance whatever the placement: the same
+charge (the empty-machine time is the placed layout's).
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 
 KEYS = ("background_utilization", "noise_frequency", "noise_duration")
 """The ``[production]`` keys (docs/machine-format.md)."""
+
+
+class NoiseGroup(NamedTuple):
+    """``steps`` synchronising steps of mean length ``length`` (s), each waiting for the
+    slowest of ``ranks`` ranks (module docstring)."""
+
+    steps: int
+    ranks: int
+    length: float
 
 
 def require_values(machine) -> None:
@@ -105,6 +141,31 @@ def _binomial_term(steps: int, k: int, q: float) -> float:
                     + k * math.log(q) + (steps - k) * math.log1p(-q))
 
 
+def grouped_delay_quantile(quantile: float, groups, frequency: float,
+                           duration: float) -> float:
+    """The ``quantile`` (0-1) of the delay (s) noise adds to ``groups`` (:class:`NoiseGroup`
+    each: its steps on its ranks, q = 1 - exp(-P f t) per step): d times the smallest k with
+    P(K <= k) >= quantile, K the sum of the groups' independent Binomial(S, q) counts (their
+    distributions convolved); one group is :func:`noise_delay_quantile`."""
+    import numpy as np
+
+    if not 0 <= quantile <= 1:
+        raise ValueError(f"quantile {quantile!r}: give a fraction in [0, 1]")
+    groups = [g for g in groups if g.steps > 0]
+    if not groups:
+        return 0.0
+    if len(groups) == 1:
+        (g,) = groups
+        return noise_delay_quantile(quantile, g.ranks, g.steps, g.length, frequency,
+                                    duration)
+    pmf = np.ones(1)
+    for g in groups:
+        q = step_hit_probability(g.ranks, g.length, frequency)
+        pmf = np.convolve(pmf, [_binomial_term(g.steps, k, q) for k in range(g.steps + 1)])
+    reached = np.nonzero(np.cumsum(pmf) >= quantile * (1 - 1e-12))[0]
+    return float(reached[0] if len(reached) else len(pmf) - 1) * duration
+
+
 def production_quantiles(time: float, steps: int, ranks: int, *, queueing_per_step=0.0,
                          frequency=0.0, duration=0.0,
                          quantiles=(0.05, 0.5, 0.95)) -> tuple[float, ...]:
@@ -113,52 +174,118 @@ def production_quantiles(time: float, steps: int, ranks: int, *, queueing_per_st
     step's background queueing delay (``queueing_per_step``, s: the M/D/1 mean at the
     background's offered load) and the noise delay's quantile with the steps' mean length
     time / steps (:func:`noise_delay_quantile`). The median is the production point
-    prediction; the outer quantiles its range."""
-    base = time + steps * queueing_per_step
+    prediction; the outer quantiles its range. One group of :func:`grouped_quantiles`."""
+    return grouped_quantiles(time, (NoiseGroup(steps, ranks, time / steps),),
+                             waiting_steps=steps, queueing_per_step=queueing_per_step,
+                             frequency=frequency, duration=duration, quantiles=quantiles)
+
+
+def grouped_quantiles(time: float, groups, *, waiting_steps: int = 0, queueing_per_step=0.0,
+                      frequency=0.0, duration=0.0,
+                      quantiles=(0.05, 0.5, 0.95)) -> tuple[float, ...]:
+    """A collective's time (s) on a production machine at each of ``quantiles``: its
+    empty-machine ``time``, plus ``waiting_steps`` times the background's queueing delay
+    per step (``queueing_per_step``, s: the steps with a message that leaves its node),
+    plus the quantile of the noise delay of its ``groups`` (:class:`NoiseGroup` each,
+    :func:`grouped_delay_quantile`)."""
+    base = time + waiting_steps * queueing_per_step
     if not (frequency and duration):
         return tuple(base for _ in quantiles)
-    step_time = time / steps
-    return tuple(base + noise_delay_quantile(q, ranks, steps, step_time, frequency, duration)
+    return tuple(base + grouped_delay_quantile(q, groups, frequency, duration)
                  for q in quantiles)
 
 
-def collective_production(machine, operation: str, algorithm: str, size: float, layout,
-                          api: str = "mpi", quantiles=(0.05, 0.5, 0.95)) -> dict:
-    """A point-to-point collective on ``layout`` (one process per node) under the machine's
-    ``[production]`` values (absent ones: no effect): its empty-machine time, its steps
-    (collectives.schedules), the background's offered load (:func:`offered_load` of the
-    uniform-traffic saturation estimate) and queueing delay per step (the p2p M/D/1 delay
-    at the topology's average distance, model/network/table.py), the noise's hit
-    probability per step, and the production time at each of ``quantiles`` (s)."""
-    from icnperf.errors import InputError
-    from icnperf.model.collectives import collective_time
+def collective_steps(operation: str, algorithm: str, layout, hierarchy: str | None
+                     ) -> tuple[tuple[tuple[int, int, str], ...], int]:
+    """The synchronising steps of a collective run on ``layout`` (a placed Layout: its
+    processes per node and placement) under ``hierarchy`` (None or flat, node): ((steps,
+    ranks, part) per noise group, steps that wait the background), ``part`` naming the time
+    the group's steps share (``time``, the whole; ``node``, the node-local phases';
+    ``network``, the leaders'). Flat: the schedule's S steps on all N c ranks, those with a
+    message leaving its node waiting the background. Node: the node-local rounds
+    (collectives.hierarchy.local_rounds) on all N c ranks, none waiting the background; the
+    leaders' schedule on the N leaders, every step waiting it (module docstring).
+    InputError (collectives.schedules) for an algorithm without a step schedule."""
+    from icnperf.model.collectives.hierarchy import local_rounds
     from icnperf.model.collectives.schedules import schedule
+
+    if hierarchy != "node":
+        steps = schedule(algorithm, operation, layout)
+        total = sum(step.count for step in steps)
+        return (((total, layout.ranks, "time"),),
+                sum(step.count for step in steps if step.host > 0))
+    groups = []
+    rounds = local_rounds(operation, layout.processes_per_node)
+    if rounds:
+        groups.append((rounds, layout.ranks, "node"))
+    waiting = 0
+    if layout.endpoints > 1:
+        leaders = layout.placed(1, layout.placement, layout.seed)
+        waiting = sum(step.count for step in schedule(algorithm, operation, leaders))
+        groups.append((waiting, leaders.ranks, "network"))
+    return tuple(groups), waiting
+
+
+def collective_groups(steps, result) -> tuple[NoiseGroup, ...]:
+    """The noise groups of :func:`collective_steps`' ``steps`` with their mean step lengths
+    from ``result`` (collectives.CollectiveResult, one size): the part's time over the
+    group's steps."""
+    times = {"time": result.time, "node": result.node_time, "network": result.network_time}
+    return tuple(NoiseGroup(count, ranks, float(times[part][0]) / count)
+                 for count, ranks, part in steps)
+
+
+def collective_production(machine, operation: str, algorithm: str, size: float, layout,
+                          api: str = "mpi", quantiles=(0.05, 0.5, 0.95), *,
+                          processes_per_node: int = 1, placement: str = "linear",
+                          seed: int = 0, hierarchy: str | None = None,
+                          element_size: float = 8.0) -> dict:
+    """A point-to-point collective on ``layout`` with ``processes_per_node`` ranks a node,
+    nodes placed by ``placement`` (``seed``: random's), run ``hierarchy`` flat or node
+    (collectives.collective_time), under the machine's ``[production]`` values (absent
+    ones: no effect): its empty-machine time, its noise groups and the steps that wait the
+    background (:func:`collective_steps`, :func:`collective_groups`), the background's
+    offered load (:func:`offered_load` of the uniform-traffic saturation estimate) and
+    queueing delay per waiting step (the p2p M/D/1 delay at the topology's average distance,
+    model/network/table.py), the mean over the steps of a step's noise hit probability
+    (the expected delayed steps over the steps; with one group its q), and the production
+    time at each of ``quantiles`` (s)."""
+    from icnperf.errors import InputError
+    from icnperf.model.collectives import collective_time, machine_layout
     from icnperf.model.network import p2p_table
 
     values = machine.production
+    placed = machine_layout(machine, layout).placed(processes_per_node, placement, seed)
+    mode = "node" if hierarchy == "node" and processes_per_node > 1 else "flat"
     try:
-        steps = sum(step.count for step in schedule(algorithm, operation, layout))
+        steps_of, waiting = collective_steps(operation, algorithm, placed, mode)
     except InputError as exc:
         raise InputError(f"production effects need a step schedule: {exc}") from None
-    time = float(collective_time(machine, operation, algorithm, [size], layout=layout,
-                                 api=api).time[0])
+    result = collective_time(machine, operation, algorithm, [size], layout=layout, api=api,
+                             processes_per_node=processes_per_node, placement=placement,
+                             seed=seed, hierarchy=hierarchy, element_size=element_size)
+    groups = collective_groups(steps_of, result)
+    time = float(result.time[0])
+    steps = sum(g.steps for g in groups)
     load = 0.0
     queueing = 0.0
     utilisation = float(values.get("background_utilization", 0.0))
-    if utilisation:
+    if utilisation and waiting:
         load = offered_load(utilisation, _saturation(machine))
         queueing = float(p2p_table(machine, [size], None, api, offered_load=load)
                          .columns["queueing_delay_s"][0])
     frequency = float(values.get("noise_frequency", 0.0))
     duration = float(values.get("noise_duration", 0.0))
+    hits = [step_hit_probability(g.ranks, g.length, frequency) for g in groups]
+    hit = hits[0] if len(groups) == 1 else \
+        sum(g.steps * h for g, h in zip(groups, hits)) / steps if steps else 0.0
     return {
-        "time_s": time, "steps": steps, "ranks": layout.ranks, "offered_load": load,
-        "queueing_per_step_s": queueing,
-        "noise_hit_probability": step_hit_probability(layout.ranks, time / steps, frequency),
-        "quantiles": tuple(quantiles),
-        "production_time_s": production_quantiles(
-            time, steps, layout.ranks, queueing_per_step=queueing, frequency=frequency,
-            duration=duration, quantiles=quantiles),
+        "time_s": time, "steps": steps, "ranks": placed.ranks, "groups": groups,
+        "waiting_steps": waiting, "offered_load": load, "queueing_per_step_s": queueing,
+        "noise_hit_probability": hit, "quantiles": tuple(quantiles),
+        "production_time_s": grouped_quantiles(
+            time, groups, waiting_steps=waiting, queueing_per_step=queueing,
+            frequency=frequency, duration=duration, quantiles=quantiles),
     }
 
 
@@ -271,12 +398,34 @@ def production_draws(time, steps: int, ranks: int, *, queueing_per_step=0.0,
     """One draw of the production time (s) per element of ``time`` (an array: one empty-
     machine time per draw of the inputs, with its own queueing, frequency and duration
     arrays or scalars): time + S x queueing + d x K, K ~ Binomial(S, q) drawn with ``rng``
-    (a NumPy Generator), q from each draw's mean step length time / steps."""
+    (a NumPy Generator), q from each draw's mean step length time / steps. One group of
+    :func:`grouped_draws`."""
     import numpy as np
 
     time = np.asarray(time, dtype=float)
-    base = time + steps * np.asarray(queueing_per_step, dtype=float)
+    return grouped_draws(time, [(steps, ranks, time / steps)], waiting_steps=steps,
+                         queueing_per_step=queueing_per_step, frequency=frequency,
+                         duration=duration, rng=rng)
+
+
+def grouped_draws(time, groups, *, waiting_steps: int = 0, queueing_per_step=0.0,
+                  frequency=0.0, duration=0.0, rng=None):
+    """One draw of the production time (s) per element of ``time`` (an array: one empty-
+    machine time per draw of the inputs; queueing, frequency and duration arrays of the same
+    length or scalars): time + waiting steps x queueing + d x Σ K_g over ``groups``
+    ((steps, ranks, step length: an array over the draws or a scalar) each), K_g ~
+    Binomial(S_g, q_g), q_g = 1 - exp(-P_g f t_g), drawn with ``rng`` (a NumPy Generator)
+    group after group (:func:`grouped_quantiles`)."""
+    import numpy as np
+
+    time = np.asarray(time, dtype=float)
+    out = time + waiting_steps * np.asarray(queueing_per_step, dtype=float)
     frequency = np.broadcast_to(np.asarray(frequency, dtype=float), time.shape)
     duration = np.broadcast_to(np.asarray(duration, dtype=float), time.shape)
-    q = -np.expm1(-ranks * frequency * time / steps)
-    return base + duration * rng.binomial(steps, q)
+    for steps, ranks, length in groups:
+        if steps <= 0:
+            continue
+        q = -np.expm1(-ranks * frequency * np.broadcast_to(np.asarray(length, dtype=float),
+                                                           time.shape))
+        out = out + duration * rng.binomial(steps, q)
+    return out

@@ -7,14 +7,16 @@ quantity is charged on a busy machine (``busy_on``): :class:`Busy`, the quantity
 the machine under its background traffic, the synchronising steps OS noise can delay and
 the ranks each step waits for, and how the claim's value follows from that time. The
 production distribution is then the one of ``predict p2p|collective --production``
-(model/production.py): T + S x queueing + d x Binomial(S, q), q = 1 - exp(-P f t), t = T / S.
+(model/production.py): T + S x queueing + d x Binomial(S, q), q = 1 - exp(-P f t), t = T / S;
+a hierarchical collective's node-local rounds (on every rank) and leaders' steps (on the
+nodes) are two such groups, and only the leaders' steps wait the queueing.
 
 * the ``--production`` point: the median of that distribution on the preset as it is
-  (model.production.production_quantiles, exact, as predict collective computes it);
+  (model.production.grouped_quantiles, exact, as predict collective computes it);
 * the ``--uncertainty --production`` range: the preset's inputs (its ``[production]``
   values among them) drawn as for any range (:data:`icnperf.validation.ranges.
   VALIDATE_SAMPLING`: 200 draws, seed 0, the model's constants drawn too), each draw
-  drawing its count of delayed steps with the same seed (model.production.production_draws);
+  drawing its count of delayed steps with the same seed (model.production.grouped_draws);
   the 5-95 % of those draws.
 
 :func:`production_coverage` counts, per claim kind (predicted and post-hoc apart, calibrated
@@ -48,17 +50,40 @@ class Busy:
     ``queueing_per_step_s`` the background's wait added per step), ``steps`` the
     synchronising steps OS noise can delay (0: none, as for a stream), ``ranks`` the ranks
     each step waits for, and ``value_of`` the claim's value (in its unit) from a production
-    time (None: the time itself)."""
+    time (None: the time itself). With several ranks a node ``groups`` splits the steps by
+    the ranks they wait for (model.production.collective_steps) and ``waiting_steps``
+    counts those that wait the background (None: every step)."""
 
     time_s: float
     steps: int = 0
     ranks: int = 1
     queueing_per_step_s: float = 0.0
     value_of: Callable[[float], float] | None = None
+    groups: tuple = ()
+    waiting_steps: int | None = None
 
     def value(self, time: float) -> float:
         """The claim's value at a production ``time`` (s)."""
         return float(time if self.value_of is None else self.value_of(time))
+
+    @property
+    def noise_groups(self) -> tuple:
+        """The steps noise can delay, as model.production.NoiseGroup (steps, ranks, mean
+        length in s): ``groups`` when given (a hierarchical collective's node-local rounds
+        and leaders' steps, model.production.collective_steps), else ``steps`` on
+        ``ranks`` of mean length time / steps (none without steps)."""
+        from icnperf.model.production import NoiseGroup
+
+        if self.groups:
+            return tuple(self.groups)
+        return (NoiseGroup(self.steps, self.ranks, self.time_s / self.steps),) \
+            if self.steps else ()
+
+    @property
+    def waiting(self) -> int:
+        """The steps that wait the background's queueing: ``waiting_steps`` when given
+        (those with a message leaving its node), else every step."""
+        return self.steps if self.waiting_steps is None else self.waiting_steps
 
 
 def p2p_charge(machine, size: int, hops, api: str, column: str, scale: float = 1.0,
@@ -108,17 +133,16 @@ def production_point(claim: Claim) -> float:
     """The claim's ``--production`` point: the median of the production distribution on its
     preset as it is (module docstring)."""
     from icnperf.data.machine import load_machine
-    from icnperf.model.production import production_quantiles
+    from icnperf.model.production import grouped_quantiles
 
     machine = load_machine(claim.machine)
     busy = claim.busy_on(machine)
     if not busy.steps:
         return busy.value(busy.time_s)
     frequency, duration = _noise(machine)
-    (median,) = production_quantiles(busy.time_s, busy.steps, busy.ranks,
-                                      queueing_per_step=busy.queueing_per_step_s,
-                                      frequency=frequency, duration=duration,
-                                      quantiles=(0.5,))
+    (median,) = grouped_quantiles(busy.time_s, busy.noise_groups, waiting_steps=busy.waiting,
+                                  queueing_per_step=busy.queueing_per_step_s,
+                                  frequency=frequency, duration=duration, quantiles=(0.5,))
     return busy.value(median)
 
 
@@ -130,18 +154,19 @@ def production_range(claim: Claim, sampling: Sampling = VALIDATE_SAMPLING
 
     from icnperf.data.machine import load_machine
     from icnperf.data.machine.sampling import evaluations
-    from icnperf.model.production import production_draws
+    from icnperf.model.production import grouped_draws
 
     drawn = evaluations(load_machine(claim.machine), claim.busy_on, sampling)
     busy = [b for _, b in drawn]
-    steps, ranks = busy[0].steps, busy[0].ranks
     times = np.array([b.time_s for b in busy], dtype=float)
-    if steps:
+    if busy[0].steps:
         noise = np.array([_noise(m) for m, _ in drawn], dtype=float)
-        times = production_draws(times, steps, ranks,
-                                 queueing_per_step=[b.queueing_per_step_s for b in busy],
-                                 frequency=noise[:, 0], duration=noise[:, 1],
-                                 rng=np.random.default_rng(sampling.seed))
+        groups = [(g.steps, g.ranks, [b.noise_groups[i].length for b in busy])
+                  for i, g in enumerate(busy[0].noise_groups)]
+        times = grouped_draws(times, groups, waiting_steps=busy[0].waiting,
+                              queueing_per_step=[b.queueing_per_step_s for b in busy],
+                              frequency=noise[:, 0], duration=noise[:, 1],
+                              rng=np.random.default_rng(sampling.seed))
     values = np.array([b.value(t) for b, t in zip(busy, times)], dtype=float)
     low, high = np.quantile(values, [sampling.low, sampling.high])
     return float(low), float(high)

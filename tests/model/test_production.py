@@ -304,11 +304,6 @@ def test_predict_production_on_an_empty_machine_is_one_line():
     assert "Traceback" not in result.output
 
 
-def test_predict_production_refuses_other_layouts():
-    result = _predict("--production", "--placement", "spread")
-    assert result.exit_code == 2 and "--production takes" in result.output
-
-
 def test_production_with_uncertainty_shifts_the_drawn_times():
     """Every step delayed in every draw (P f t >> 1, hypothetical values): each draw's total
     is its empty time + 4 x 10 us, so the range is the --uncertainty range moved by 40 us."""

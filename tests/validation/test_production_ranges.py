@@ -234,3 +234,53 @@ def test_point_is_predict_p2p_production(cid, options, field, scale):
     preset = claim.machine
     (row,) = icnperf.predict_p2p(preset, production=True, **options).rows
     assert production_point(claim) == pytest.approx(row[field] * scale, rel=1e-12)
+
+
+def test_hierarchical_lumi_claims_are_charged_as_predict_collective_production():
+    # LUMI's 128 ranks a node on 2 nodes: 14 node-local rounds on 256 ranks, 1 leaders'
+    # exchange on 2 (the one step that waits the background)
+    import icnperf
+    from icnperf.data.machine import load_machine
+    from icnperf.model.production import grouped_quantiles
+    from icnperf.validation.claims.real_machines import _busy_collective
+
+    machine = load_machine("lumi").with_overrides(BUSY)
+    busy = _busy_collective(machine, "allreduce", "recursive-doubling", 8, 2, 128)
+    assert [(g.steps, g.ranks) for g in busy.noise_groups] == [(14, 256), (1, 2)]
+    assert (busy.steps, busy.waiting) == (15, 1)
+    (row,) = icnperf.predict_collective("lumi", "allreduce", nodes="2", ppn=128, bytes="8",
+                                        algorithm="recursive-doubling", production=True,
+                                        set=BUSY).to_dict()["rows"]
+    assert busy.time_s == pytest.approx(row["empty_time_s"], rel=1e-12)
+    assert grouped_quantiles(busy.time_s, busy.noise_groups, waiting_steps=busy.waiting,
+                             queueing_per_step=busy.queueing_per_step_s, frequency=1000.0,
+                             duration=20e-6) == pytest.approx(
+        (row["time_s_low"], row["time_s"], row["time_s_high"]), rel=1e-12)
+
+
+def test_lumi_g_claims_are_charged_in_microseconds():
+    # LUMI-G 4 nodes x 8 GCDs: 6 node-local rounds on 32 ranks; the library's pick among 4
+    # leaders (recursive doubling at 8 bytes): lg 4 = 2 steps on 4 ranks
+    import icnperf
+    from icnperf.data.machine import load_machine
+    from icnperf.validation.claims.osu_gpu_collectives import gpu_allreduce_busy
+
+    busy = gpu_allreduce_busy(4, load_machine("lumi-g"))
+    assert [(g.steps, g.ranks) for g in busy.noise_groups] == [(6, 32), (2, 4)]
+    assert busy.waiting == 2
+    (row,) = icnperf.predict_collective("lumi-g", "allreduce", nodes="4", ppn=8, bytes="8",
+                                        buffers="gpu", algorithm="auto",
+                                        production=True).to_dict()["rows"]
+    assert busy.value(busy.time_s) == pytest.approx(row["empty_time_s"] * 1e6, rel=1e-12)
+
+
+def test_every_real_machine_claim_with_a_range_has_a_charge():
+    # the five hierarchical all-reduces (LUMI-G 8 GCDs a node, LUMI 128 ranks a node) count
+    from icnperf.validation.claims import osu_gpu_collectives, real_machines
+
+    results = production_results(real_machines.CLAIMS + osu_gpu_collectives.CLAIMS)
+    assert results["unmodelled"] == []
+    ids = {c["id"] for c in results["checks"]}
+    assert {"lumi-g-osu-gpu-allreduce-8b-2n", "lumi-g-osu-gpu-allreduce-8b-4n",
+            "lumi-osu-allreduce-8b-1n-128ppn", "lumi-osu-allreduce-8b-2n-128ppn",
+            "lumi-osu-allreduce-8b-4n-128ppn"} <= ids

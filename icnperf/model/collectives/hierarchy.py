@@ -124,6 +124,23 @@ def local_barrier_time(processes: int, **node):
     return 2 * rounds(processes) * node_message_time(0, **node)
 
 
+LOCAL_PHASES = {"reduce": 1, "allreduce": 2, "broadcast": 1, "barrier": 2, "allgather": 2,
+                "alltoall": 2}
+"""How many node-local binomial phases (before and after the leaders' step) each operation
+runs (the module's table), each of ceil(lg q) rounds."""
+
+
+def local_rounds(operation: str, processes: int) -> int:
+    """The node-local rounds of a hierarchical ``operation`` with q = ``processes`` per node,
+    before and after the leaders' step together: ceil(lg q) per node-local phase of the
+    module's table (:data:`LOCAL_PHASES`: the reduce's fan-in; the all-reduce's reduce and
+    broadcast; the broadcast's fan-out; the barrier's fan-in and fan-out; the all-gather's
+    gather and broadcast; the all-to-all's gather and scatter)."""
+    if operation not in LOCAL_PHASES:
+        raise ValueError(f"no hierarchical form of {operation!r}")
+    return LOCAL_PHASES[operation] * rounds(processes)
+
+
 def phases(operation: str, m, processes: int, nodes: int, *, combine_time=0, **node):
     """(before, inter-node size, after) of a hierarchical ``operation`` of m bytes with q =
     ``processes`` per node on N = ``nodes`` nodes: the node-local times before and after the

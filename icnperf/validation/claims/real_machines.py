@@ -144,18 +144,23 @@ def _busy_injection(machine, size: int = 1 << 22) -> Busy:
 
 
 def _busy_collective(machine, operation: str, algorithm: str, size: int,
-                     nodes: int) -> Busy:
-    """:func:`collective_time_on` (one process per node) as ``predict collective
-    --production`` charges it (model.production.collective_production): the empty
-    machine's time over the algorithm's steps on the job's ranks, each step waiting the
-    background's M/D/1 delay."""
+                     nodes: int, ppn: int = 1) -> Busy:
+    """:func:`collective_time_on` as ``predict collective --production`` charges it
+    (model.production.collective_production): the empty machine's time, the noise groups
+    of its synchronising steps (with ``ppn`` above 1 the hierarchical collective's
+    node-local rounds on every rank and its leaders' steps on the nodes) and the steps that
+    wait the background's M/D/1 delay (those leaving a node)."""
     from icnperf.model.collectives import Layout
     from icnperf.model.production import collective_production
 
     machine = as_machine(machine)
-    layout = Layout.from_topology(machine.topology).on_part(nodes)
-    part = collective_production(machine, operation, algorithm, size, layout, quantiles=())
-    return Busy(part["time_s"], part["steps"], part["ranks"], part["queueing_per_step_s"])
+    layout = (Layout.one_node() if nodes == 1
+              else Layout.from_topology(machine.topology).on_part(nodes))
+    part = collective_production(machine, operation, algorithm, size, layout, quantiles=(),
+                                 processes_per_node=ppn,
+                                 hierarchy="node" if ppn > 1 else None)
+    return Busy(part["time_s"], part["steps"], part["ranks"], part["queueing_per_step_s"],
+                groups=part["groups"], waiting_steps=part["waiting_steps"])
 
 
 def _latency(machine, size: int, hops: int, api: str) -> float:
@@ -408,7 +413,9 @@ def _lumi_allreduce_claim(nodes: int) -> Claim:
         kind="post-hoc" if nodes == 2 else "predicted",
         tolerance_reason=LUMI_ONE_NODE_REASON if one else LUMI_ALLREDUCE_REASON,
         **_on("lumi", lambda m: collective_time_on(m, "allreduce", "recursive-doubling",
-                                                   size, nodes, ppn)))
+                                                   size, nodes, ppn),
+              lambda m: _busy_collective(m, "allreduce", "recursive-doubling", size, nodes,
+                                         ppn)))
 
 
 def _piz_daint_collective_claim(benchmark: str, nodes: int, operation: str,
