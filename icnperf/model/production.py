@@ -28,9 +28,12 @@ S q d, its quantiles :func:`noise_delay_quantile`. Noise so grows with ranks (q 
 towards 1) and with steps (S).
 
 **Several processes per node and hierarchical collectives** (:func:`collective_steps`).
-Each rank, not each node, is interrupted at rate f (the detours are a core's, as the
-selfish-detour traces of the ``[production]`` sources measure them on one core), so with c
-ranks on each of N nodes:
+Each rank, not each node, is interrupted at rate f (the detours are a core's: the
+selfish-detour traces behind the ``[production]`` values time one core's loop), the ranks
+of one node independently of each other as of other nodes' (an assumption: detours that
+several cores take at once, such as a tick delivered to all, would count once), so with c
+ranks on each of N nodes, by the same argument as for one rank a node (Tsafrir et al.
+2005: a phase waits for the slowest of the ranks it synchronises):
 
 * a flat algorithm runs over all P = N c ranks, and every one of its S steps synchronises
   all of them, as with one rank a node: one group of S steps on N c ranks, of mean length
