@@ -199,3 +199,55 @@ def test_rank_shifts_need_a_whole_linear_torus():
         with pytest.raises(InputError, match="counted on a torus the job fills"):
             structured.shifted_traffic(layout, [(1, np.arange(4))])
     assert structured.shifted_traffic(Layout.torus((4, 4)).placed(2), []) == (0, 0, 0, False)
+
+
+def _torus_or_crossbar(draw):
+    kind = draw(st.sampled_from(["torus", "power-torus", "crossbar"]))
+    if kind == "crossbar":
+        return Layout.crossbar(draw(st.integers(2, 12)))
+    if kind == "power-torus":
+        radices = draw(st.lists(st.sampled_from([2, 4, 8]), min_size=1, max_size=3).filter(
+            lambda k: math.prod(k) <= 64))
+    else:
+        radices = draw(st.lists(st.integers(2, 6), min_size=1, max_size=3).filter(
+            lambda k: math.prod(k) <= 90))
+    return Layout.torus(radices).routed(draw(st.sampled_from(["plus", "split"])))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_whole_job_rank_shifts_and_xors_with_shared_nodes_equal_the_mapper(data):
+    """structured.shift_traffic / xor_traffic on a whole torus or crossbar with several
+    ranks a node, placed linearly (a rank shift is two node shifts; an XOR one node XOR or
+    none): per drawn step, the same (hops, load, host, intra) as Layout.rank_traffic."""
+    layout = _torus_or_crossbar(data.draw)
+    ppn = data.draw(st.sampled_from([1, 2, 3, 4]) if layout.endpoints & (layout.endpoints - 1)
+                    else st.sampled_from([1, 2, 4]))
+    layout = layout.placed(ppn)
+    p = layout.ranks
+    assert structured.counts_steps_in_structure(layout)
+    steps = np.array(data.draw(st.lists(st.integers(1, p - 1), min_size=1, max_size=12)))
+    ranks = np.arange(p)
+    assert structured.shift_traffic(layout, steps) == [
+        layout.rank_traffic(ranks, (ranks + d) % p) for d in steps.tolist()]
+    if p & (p - 1) == 0:
+        assert structured.xor_traffic(layout, steps) == [
+            layout.rank_traffic(ranks, ranks ^ i) for i in steps.tolist()]
+
+
+def test_pairwise_at_fugaku_scale_with_four_ranks_a_node_is_counted():
+    """Fugaku at its default 4 ranks a node: 635,904 ranks, P - 1 = 635,903 shift steps.
+    Step i moves 4 - i mod 4 of a node's ranks by floor(i / 4) nodes and the others one node
+    further: the busiest channel is at most 4 x 12 (a half 24-ring, ties +), reached at
+    i = 4 x 12 (every rank moves 12 nodes along dimension 0); 4 messages through each
+    adapter whenever no rank stays on its node; intra-node messages in the steps i = 1, 2,
+    3 (floor(i / 4) = 0: the i mod 4 far ones leave) and the last three (the far move
+    wraps onto the node itself, 4 - i mod 4 = 3, 2, 1 leave)."""
+    layout = Layout.torus((24, 23, 24, 2, 3, 2)).placed(4)
+    steps = schedule("pairwise", "alltoall", layout)
+    assert sum(step.count for step in steps) == 635_903
+    assert max(step.load for step in steps) == 48
+    assert max(step.hops for step in steps) == 12 + 11 + 12 + 1 + 1 + 1
+    assert sorted((step.host, step.count) for step in steps if step.intra) == [
+        (1, 2), (2, 2), (3, 2)]
+    assert {step.host for step in steps if not step.intra} == {4}

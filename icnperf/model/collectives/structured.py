@@ -55,9 +55,75 @@ def _crossbar(layout: Layout) -> bool:
     return layout.family == "crossbar" and layout.is_default_placement
 
 
+def _linear_torus_or_crossbar(layout: Layout) -> bool:
+    """A torus the job fills or a full crossbar, nodes placed linearly, any processes per
+    node: where a whole-job rank shift or XOR is counted by a closed form."""
+    return layout.placement == "linear" and (
+        _whole_torus(layout) or layout.family == "crossbar")
+
+
 def _as_steps(hops, load) -> list[tuple[int, int, int, bool]]:
     # Layout.rank_traffic at one process per node, linear placement: the load at least 1
     return [(int(h), max(int(c), 1), 1, False) for h, c in zip(hops.tolist(), load.tolist())]
+
+
+def _as_rank_steps(hops, load, host, intra) -> list[tuple[int, int, int, bool]]:
+    """Layout.rank_traffic's tuples from arrays: the load raised to the adapter sharing,
+    (0, 0, 0, intra) where no message leaves its node."""
+    out = host > 0
+    hops = np.where(out, hops, 0)
+    load = np.where(out, np.maximum(load, host), 0)
+    return list(zip(hops.tolist(), load.tolist(), host.tolist(), intra.tolist()))
+
+
+def _node_shifts(layout: Layout, shifts: np.ndarray):
+    """A rank shift by i with c ranks on a node, placed linearly: rank c·n + s goes to
+    node n + floor(i / c) when s + i mod c < c, else to node n + floor(i / c) + 1, so
+    every node sends near = c - i mod c messages by the node shift d = floor(i / c) and
+    far = i mod c by d + 1 (mod N). Returns (d, near, far) with the weight of a move onto
+    the node itself set to 0, and intra: whether such a move exists."""
+    c, nodes = layout.processes_per_node, layout.endpoints
+    d, far = np.divmod(shifts, c)
+    near = c - far
+    intra = (d == 0) | ((far > 0) & ((d + 1) % nodes == 0))
+    near = np.where(d % nodes == 0, 0, near)
+    far = np.where((d + 1) % nodes == 0, 0, far)
+    return d % nodes, near, far, intra
+
+
+def _rank_shift_steps(layout: Layout, shifts: np.ndarray) -> list[tuple[int, int, int, bool]]:
+    """rank_traffic of every whole-job rank shift in ``shifts`` on a layout where
+    :func:`_linear_torus_or_crossbar` holds, any processes per node: the two node shifts
+    of :func:`_node_shifts` (patterns.shift_pair_traffic on a torus; one hop and no
+    shared channel on a crossbar); each node's adapter carries near + far messages each
+    way (every node sends and receives the same)."""
+    d, near, far, intra = _node_shifts(layout, shifts)
+    host = near + far
+    if layout.is_torus:
+        hops, load = patterns.shift_pair_traffic(layout.radices, d, near, far,
+                                                 layout.ring_ties or "plus")
+    else:
+        hops, load = np.ones_like(d), np.zeros_like(d)
+    return _as_rank_steps(hops, load, host, intra)
+
+
+def _rank_xor_steps(layout: Layout, masks: np.ndarray) -> list[tuple[int, int, int, bool]]:
+    """rank_traffic of every whole-job XOR in ``masks`` on a layout where
+    :func:`_linear_torus_or_crossbar` holds, P = c·N a power of two (so are c and N): rank
+    c·n + s goes to c·(n XOR (i >> lg c)) + (s XOR (i mod c)), so a mask below c keeps
+    every message on its node and any other moves all c ranks of a node to one node by
+    the node XOR i >> lg c: c times its channel load, c messages through each adapter."""
+    c = layout.processes_per_node
+    node_masks = masks >> (c.bit_length() - 1)
+    moves = node_masks > 0
+    hops = np.zeros_like(masks)
+    load = np.zeros_like(masks)
+    if layout.is_torus and moves.any():
+        hops[moves], load[moves] = patterns.xor_traffic(
+            layout.radices, node_masks[moves], layout.ring_ties or "plus")
+    elif moves.any():
+        hops[moves] = 1
+    return _as_rank_steps(hops, load * c, np.where(moves, c, 0), ~moves)
 
 
 def shift_traffic(layout: Layout, shifts) -> list[tuple[int, int, int, bool]]:
@@ -70,9 +136,9 @@ def shift_traffic(layout: Layout, shifts) -> list[tuple[int, int, int, bool]]:
                                                  layout.ring_ties or "plus"))
     if _crossbar(layout):
         return [(1, 1, 1, False)] * len(shifts)
+    if _linear_torus_or_crossbar(layout):
+        return _rank_shift_steps(layout, shifts)
     ranks = np.arange(p, dtype=np.int64)
-    if counts_shifts(layout):
-        return [shifted_traffic(layout, [(d, ranks)]) for d in shifts.tolist()]
     return [layout.rank_traffic(ranks, (ranks + d) % p) for d in shifts.tolist()]
 
 
@@ -85,6 +151,8 @@ def xor_traffic(layout: Layout, masks) -> list[tuple[int, int, int, bool]]:
                                                layout.ring_ties or "plus"))
     if _crossbar(layout):
         return [(1, 1, 1, False)] * len(masks)
+    if _linear_torus_or_crossbar(layout):
+        return _rank_xor_steps(layout, masks)
     ranks = np.arange(layout.ranks, dtype=np.int64)
     return [layout.rank_traffic(ranks, ranks ^ i) for i in masks.tolist()]
 
@@ -127,9 +195,9 @@ def alltoall_traffic(layout: Layout) -> tuple[int, int, int, bool]:
 def counts_steps_in_structure(layout: Layout) -> bool:
     """Whether :func:`shift_traffic` and :func:`xor_traffic` count ``layout``'s steps by a
     closed form, O(dimensions) a step with no message built: a torus the job fills or a
-    full crossbar, one process per node, placed linearly. There the pairwise algorithms'
-    P - 1 steps cost O(P) in all, not O(P^2), and need no rank limit."""
-    return _closed_torus(layout) or _crossbar(layout)
+    full crossbar, nodes placed linearly, any processes per node. There the pairwise
+    algorithms' P - 1 steps cost O(P) in all, not O(P^2), and need no rank limit."""
+    return _linear_torus_or_crossbar(layout)
 
 
 def counts_shifts(layout: Layout) -> bool:

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from icnperf.errors import InputError
 from icnperf.model.topology.torus import dor_traffic
-from icnperf.model.topology.torus.patterns import (alltoall_traffic, shift_traffic,
-                                                   xor_traffic)
+from icnperf.model.topology.torus.patterns import (alltoall_traffic, shift_pair_traffic,
+                                                   shift_traffic, xor_traffic)
 
 shapes = st.lists(st.integers(2, 7), min_size=1, max_size=4).filter(
     lambda k: math.prod(k) <= 400)
@@ -94,3 +94,34 @@ def test_repeated_messages_as_counts(data, radices, tie):
     src, dst, counts = (np.array(column) for column in zip(*pairs))
     expected = dor_traffic(radices, np.repeat(src, counts), np.repeat(dst, counts), tie, wrap)
     assert dor_traffic(radices, src, dst, tie, wrap, counts=counts) == expected
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data(), shapes, ties)
+def test_shift_pair_equals_the_mapper(data, radices, tie):
+    """Every endpoint sending ``near`` messages by d and ``far`` by d + 1 (a rank shift with
+    several ranks a node), on rings: dor_traffic of every message, a move onto the
+    endpoint itself left out."""
+    total = math.prod(radices)
+    d = data.draw(st.integers(0, total - 1))
+    near, far = data.draw(st.integers(0, 4)), data.draw(st.integers(0, 4))
+    n = np.arange(total)
+    src = np.concatenate([np.repeat(n, near), np.repeat(n, far)])
+    dst = np.concatenate([np.repeat((n + d) % total, near),
+                          np.repeat((n + d + 1) % total, far)])
+    moving = src != dst
+    expected = dor_traffic(radices, src[moving], dst[moving], tie) if moving.any() else (0, 0)
+    hops, load = shift_pair_traffic(radices, [d], [near], [far], tie)
+    assert (int(hops[0]), int(load[0])) == expected
+
+
+def test_shift_pair_hand_worked():
+    # ring of 6, every router sends 2 messages 1 step + and 1 message 2 steps +: each +
+    # channel carries 2 x 1 + 1 x 2 = 4; the farthest message 2 hops
+    assert [x.tolist() for x in shift_pair_traffic((6,), [1], [2], [1])] == [[2], [4]]
+    # ring of 4, shift 1 weight 1 and shift 2 (the tie) weight 3, ties split: + channels
+    # 1 + 3 x ceil(4/4) = 4, - channels 3 x 1 = 3; with ties + the tie loads + with 2 each
+    assert [x.tolist() for x in shift_pair_traffic((4,), [1], [1], [3], "split")] == [[2], [4]]
+    assert [x.tolist() for x in shift_pair_traffic((4,), [1], [1], [3], "plus")] == [[2], [7]]
+    # d = N - 1 with far: the far move lands on the endpoint itself and is no message
+    assert [x.tolist() for x in shift_pair_traffic((5,), [4], [0], [3])] == [[0], [0]]

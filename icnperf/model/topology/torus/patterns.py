@@ -110,6 +110,74 @@ def shift_traffic(radices, shifts, ties: str = "plus", wrap=True):
     return np.maximum(best[0], best[1]), load
 
 
+def _ring_direction_loads(k: int, delta, ties: str):
+    """(+ load, - load): the busiest channel of each direction of a ring of k routers in
+    which every router sends one message ``delta`` steps ahead (0 <= delta < k), routed as
+    dor_traffic routes it. A move other than a tie loads every channel of its direction
+    alike (:func:`_uniform_move`); a split tie (k > 2) loads each direction at most
+    ceil(k/4), and the same tie with any weight loads the same channels."""
+    delta = np.asarray(delta, dtype=np.int64)
+    tie = (2 * delta == k) & (k > 2)
+    split = ties == "split"
+    forward = (2 * delta < k) | ((2 * delta == k) & (k == 2)) | (tie & (not split))
+    forward &= delta > 0
+    backward = 2 * delta > k
+    quarter = -(-k // 4)
+    plus = np.where(forward, delta, np.where(tie & split, quarter, 0))
+    minus = np.where(backward, k - delta, np.where(tie & split, quarter, 0))
+    return plus, minus
+
+
+def shift_pair_traffic(radices, shifts, near, far, ties: str = "plus"):
+    """(hops, load) arrays, one entry per node shift d of ``shifts`` (0 <= d < N) on a
+    torus of rings: every endpoint n sends ``near`` messages to (n + d) mod N and ``far``
+    to (n + d + 1) mod N (weights per shift, >= 0; a move onto the endpoint itself is no
+    message), all at once: what :func:`dor_traffic` returns for those messages with their
+    repeats as ``counts``. A shift of ranks by i with c ranks on a node, placed linearly,
+    is this with d = floor(i / c), near = c - i mod c, far = i mod c.
+
+    Each of the two shifts moves all k_j sources of a line of dimension j by one delta
+    (module docstring), d's by (d_j + c) mod k_j and d + 1's by (d'_j + c') mod k_j, with
+    the carries c = [x < d mod N_<j] and c' = [x < d' mod N_<j] fixed by the line's
+    x = dst_<j (d' = (d + 1) mod N). So a channel of the line carries near times d's load
+    and far times d''s, each uniform along the line but for a split tie, whose pattern is
+    the same at both weights (:func:`_ring_direction_loads`): the busiest channel of the
+    line is the sum of the two weighted busiest. The pair (c, c') is constant on x in
+    [0, min), [min, max) and [max, N_<j) of min, max of d mod N_<j and d' mod N_<j, so
+    the pairs that occur are those at x = 0, d mod N_<j and d' mod N_<j. Hops: the larger
+    of the two shifts' :func:`shift_traffic` hops among those that send."""
+    k, _ = _checked(radices, ties, True)
+    total = math.prod(k)
+    d = np.asarray(shifts, dtype=np.int64).ravel()
+    near = np.broadcast_to(np.asarray(near, dtype=np.int64), d.shape)
+    far = np.broadcast_to(np.asarray(far, dtype=np.int64), d.shape)
+    require(bool(np.all((d >= 0) & (d < total))), "shifts must lie in 0 .. N - 1")
+    require(bool(np.all((near >= 0) & (far >= 0))), "weights must be >= 0")
+    after = (d + 1) % total
+    hops = np.zeros_like(d)
+    for shift, weight in ((d, near), (after, far)):
+        sends = (shift > 0) & (weight > 0)
+        if sends.any():
+            hops[sends] = np.maximum(hops[sends],
+                                     shift_traffic(k, shift[sends], ties)[0])
+    load = np.zeros_like(d)
+    below = 1
+    for radix in k:
+        lows = (d % below, after % below)
+        digits = ((d // below) % radix, (after // below) % radix)
+        for x in (np.zeros_like(d), lows[0], lows[1]):
+            plus = np.zeros_like(d)
+            minus = np.zeros_like(d)
+            for low, digit, weight in zip(lows, digits, (near, far)):
+                delta = (digit + (x < low)) % radix
+                up, down = _ring_direction_loads(radix, delta, ties)
+                plus += weight * up
+                minus += weight * down
+            load = np.maximum(load, np.maximum(plus, minus))
+        below *= radix
+    return hops, load
+
+
 def xor_traffic(radices, masks, ties: str = "plus", wrap=True):
     """(hops, load) arrays, one entry per mask i in ``masks`` (0 < i < N): the
     :func:`dor_traffic` of the N messages r -> r XOR i, on a torus whose radices are all
