@@ -126,6 +126,115 @@ def _rank_xor_steps(layout: Layout, masks: np.ndarray) -> list[tuple[int, int, i
     return _as_rank_steps(hops, load * c, np.where(moves, c, 0), ~moves)
 
 
+def _whole_gdragonfly(layout: Layout) -> bool:
+    """A gdragonfly whose every endpoint the job holds, nodes placed linearly."""
+    return (layout.family == "gdragonfly" and layout.machine_endpoints is None
+            and layout.placement == "linear")
+
+
+def _pareto(segment: np.ndarray, x: np.ndarray, y: np.ndarray):
+    """Indices of the points (x, y) >= 0 of each segment that no other point of it
+    dominates (a greater or equal x and y, one of them greater), sorted by segment: only
+    these can attain max(u·x + v·y) for weights u, v >= 0."""
+    order = np.lexsort((-y, -x, segment))
+    segment, y_sorted = segment[order], y[order]
+    _, rank = np.unique(segment, return_inverse=True)
+    lifted = rank.ravel() * (int(y.max(initial=0)) + 1) + y_sorted
+    before = np.maximum.accumulate(lifted)
+    keep = np.ones(order.size, dtype=bool)
+    keep[1:] = lifted[1:] > before[:-1]
+    return order[keep]
+
+
+def _mixed_busiest(nodes: int, rows, per, d, near, far) -> np.ndarray:
+    """The busiest channel, in messages, of each step that sends ``near`` messages from
+    every node by the node shift d and ``far`` by d + 1 (mod ``nodes``; arrays, one entry a
+    step): ``rows`` = (batch, class, channel, units) of the node shifts 1 .. nodes - 1
+    with one message a node (batch = the shift; shift 0 sends nothing), a message putting
+    ``per[class]`` units on a link of its class, loads rounded up as the mapper rounds. A
+    channel carries near·x + far·y units (x, y its units in shifts d and d + 1), so its
+    class's maximum is attained on the (x, y) Pareto front of the class's channels."""
+    batch, cls, channel, units = rows
+    span = int(channel.max(initial=0)) + 1
+    # x: the channel in shift d; y: in shift d + 1, filed under d
+    keys = np.concatenate([(batch * 3 + cls) * span + channel,
+                           (((batch - 1) % nodes) * 3 + cls) * span + channel])
+    distinct, index = np.unique(keys, return_inverse=True)
+    index = index.ravel()
+    zero = np.zeros_like(units)
+    x = np.bincount(index, np.concatenate([units, zero]), distinct.size).round().astype(
+        np.int64)
+    y = np.bincount(index, np.concatenate([zero, units]), distinct.size).round().astype(
+        np.int64)
+    segment = distinct // span
+    front = _pareto(segment, x, y)
+    owner = segment[front] // 3
+    divisor = np.asarray(per, dtype=np.int64)[segment[front] % 3]
+    x, y = x[front], y[front]
+    start = np.searchsorted(owner, np.arange(nodes))
+    count = np.searchsorted(owner, np.arange(nodes), side="right") - start
+    size = count[d]
+    load = np.zeros(d.size, dtype=np.int64)
+    sends = size > 0
+    if not sends.any():
+        return load
+    step = np.repeat(np.flatnonzero(sends), size[sends])
+    first = np.cumsum(size[sends]) - size[sends]
+    entry = np.arange(step.size) - np.repeat(first, size[sends]) + np.repeat(
+        start[d[sends]], size[sends])
+    value = -(-(near[step] * x[entry] + far[step] * y[entry]) // divisor[entry])
+    load[sends] = np.maximum.reduceat(value, first)
+    return load
+
+
+def _network_shift_steps(layout: Layout, shifts: np.ndarray) -> list[tuple]:
+    """rank_traffic of every whole-job rank shift in ``shifts`` on a whole gdragonfly,
+    nodes placed linearly, any processes per node: the two node shifts of
+    :func:`_node_shifts`, every node shift's channels counted once
+    (dragonfly.general_patterns.shift_units) and mixed by :func:`_mixed_busiest`."""
+    from icnperf.model.topology.dragonfly import general_patterns
+
+    params = layout.network[1:]
+    nodes = layout.endpoints
+    d, near, far, intra = _node_shifts(layout, shifts)
+    after = (d + 1) % nodes
+    needed = np.unique(np.concatenate([d[near > 0], after[far > 0]]))
+    needed = needed[needed > 0]
+    node_hops = np.zeros(nodes, dtype=np.int64)
+    node_hops[needed], (batch, cls, channel, units) = general_patterns.shift_units(params,
+                                                                                   needed)
+    load = _mixed_busiest(nodes, (needed[batch], cls, channel, units),
+                          general_patterns.divisors(params), d, near, far)
+    hops = np.maximum(np.where(near > 0, node_hops[d], 0),
+                      np.where(far > 0, node_hops[after], 0))
+    return _as_rank_steps(hops, load, near + far, intra)
+
+
+def _network_xor_steps(layout: Layout, masks: np.ndarray) -> list[tuple]:
+    """rank_traffic of every whole-job XOR in ``masks`` on a whole gdragonfly, nodes
+    placed linearly, P = c·N a power of two: the node XOR i >> lg c of every node's c
+    ranks (:func:`_rank_xor_steps`), each distinct node XOR counted once
+    (dragonfly.general_patterns.xor_units) with its units times c."""
+    from icnperf.model.topology.dragonfly import general_patterns
+
+    params = layout.network[1:]
+    c = layout.processes_per_node
+    node_masks = masks >> (c.bit_length() - 1)
+    distinct, index = np.unique(node_masks, return_inverse=True)
+    index = index.ravel()
+    moves = distinct > 0
+    hops = np.zeros(distinct.size, dtype=np.int64)
+    load = np.zeros(distinct.size, dtype=np.int64)
+    if moves.any():
+        mask_hops, (batch, cls, _, units) = general_patterns.xor_units(params,
+                                                                       distinct[moves])
+        hops[moves] = mask_hops
+        load[moves] = general_patterns.busiest(params, int(moves.sum()), batch, cls,
+                                               units * c)
+    moving = moves[index]
+    return _as_rank_steps(hops[index], load[index], np.where(moving, c, 0), ~moving)
+
+
 def shift_traffic(layout: Layout, shifts) -> list[tuple[int, int, int, bool]]:
     """rank_traffic of the messages r -> (r + d) mod P for every shift d in ``shifts``
     (0 < d < P), one tuple per shift."""
@@ -138,6 +247,8 @@ def shift_traffic(layout: Layout, shifts) -> list[tuple[int, int, int, bool]]:
         return [(1, 1, 1, False)] * len(shifts)
     if _linear_torus_or_crossbar(layout):
         return _rank_shift_steps(layout, shifts)
+    if _whole_gdragonfly(layout):
+        return _network_shift_steps(layout, shifts)
     ranks = np.arange(p, dtype=np.int64)
     return [layout.rank_traffic(ranks, (ranks + d) % p) for d in shifts.tolist()]
 
@@ -153,6 +264,8 @@ def xor_traffic(layout: Layout, masks) -> list[tuple[int, int, int, bool]]:
         return [(1, 1, 1, False)] * len(masks)
     if _linear_torus_or_crossbar(layout):
         return _rank_xor_steps(layout, masks)
+    if _whole_gdragonfly(layout):
+        return _network_xor_steps(layout, masks)
     ranks = np.arange(layout.ranks, dtype=np.int64)
     return [layout.rank_traffic(ranks, ranks ^ i) for i in masks.tolist()]
 
@@ -197,7 +310,7 @@ def counts_steps_in_structure(layout: Layout) -> bool:
     closed form, O(dimensions) a step with no message built: a torus the job fills or a
     full crossbar, nodes placed linearly, any processes per node. There the pairwise
     algorithms' P - 1 steps cost O(P) in all, not O(P^2), and need no rank limit."""
-    return _linear_torus_or_crossbar(layout)
+    return _linear_torus_or_crossbar(layout) or _whole_gdragonfly(layout)
 
 
 def counts_shifts(layout: Layout) -> bool:

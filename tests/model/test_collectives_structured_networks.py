@@ -1,0 +1,86 @@
+"""Whole-job rank shifts and XORs counted in structure on network families (the pairwise
+all-to-all and all-gather steps; collectives.structured with
+topology.dragonfly.general_patterns) against Layout.rank_traffic of the explicit
+messages, the oracle, on drawn shapes, processes per node and steps."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from icnperf.model.collectives import Layout, schedule, structured
+from icnperf.model.topology.dragonfly import general_patterns
+from icnperf.model.topology.dragonfly.general_routes import (gdragonfly_route_hops,
+                                                             gdragonfly_route_load)
+
+
+def _gdragonfly(draw):
+    p, a, b = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    la, lb = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    g, m = draw(st.integers(2, 5)), draw(st.integers(1, 5))
+    return (p, a, b, la, lb, g, m)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_gdragonfly_node_shifts_and_xors_equal_the_mapper(data):
+    """general_patterns.shift_units (one group's messages, every channel counted in group
+    0) and xor_units: per node shift or XOR, the largest hops and the busiest channel of
+    gdragonfly_route_hops / gdragonfly_route_load on the N explicit messages."""
+    params = _gdragonfly(data.draw)
+    total = params[0] * params[1] * params[2] * params[5]
+    if total < 2:
+        return
+    nodes = np.arange(total)
+    shifts = np.array(sorted(set(data.draw(st.lists(st.integers(1, total - 1), min_size=1,
+                                                    max_size=8)))))
+    hops, (batch, cls, _, units) = general_patterns.shift_units(params, shifts)
+    load = general_patterns.busiest(params, shifts.size, batch, cls, units)
+    for i, d in enumerate(shifts.tolist()):
+        destinations = (nodes + d) % total
+        assert hops[i] == gdragonfly_route_hops(*params, nodes, destinations).max()
+        assert load[i] == gdragonfly_route_load(*params, nodes, destinations)
+    if total & (total - 1) == 0:
+        hops, (batch, cls, _, units) = general_patterns.xor_units(params, shifts)
+        load = general_patterns.busiest(params, shifts.size, batch, cls, units)
+        for i, mask in enumerate(shifts.tolist()):
+            assert hops[i] == gdragonfly_route_hops(*params, nodes, nodes ^ mask).max()
+            assert load[i] == gdragonfly_route_load(*params, nodes, nodes ^ mask)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_gdragonfly_rank_shifts_with_shared_nodes_equal_the_mapper(data):
+    """A whole gdragonfly, nodes placed linearly, 1-4 ranks a node: every rank shift
+    (and XOR where P is a power of two) of the pairwise schedule gives the same (hops,
+    load, host, intra) as Layout.rank_traffic of its P messages."""
+    params = _gdragonfly(data.draw)
+    layout = Layout.from_topology("gdragonfly:p={},a={},b={},la={},lb={},g={},m={}".format(
+        *params))
+    ppn = data.draw(st.sampled_from([1, 2, 3, 4] if layout.endpoints & (layout.endpoints - 1)
+                                    else [1, 2, 4]))
+    layout = layout.placed(ppn)
+    p = layout.ranks
+    if p < 2 or p > 600:
+        return
+    assert structured.counts_steps_in_structure(layout)
+    steps = np.array(data.draw(st.lists(st.integers(1, p - 1), min_size=1, max_size=10)))
+    ranks = np.arange(p)
+    assert structured.shift_traffic(layout, steps) == [
+        layout.rank_traffic(ranks, (ranks + d) % p) for d in steps.tolist()]
+    if p & (p - 1) == 0:
+        assert structured.xor_traffic(layout, steps) == [
+            layout.rank_traffic(ranks, ranks ^ i) for i in steps.tolist()]
+
+
+def test_aurora_pairwise_at_twelve_ranks_a_node_is_counted():
+    """Aurora's gdragonfly:p=2,a=32,g=166,m=2 at 12 ranks a node: 127,488 ranks, 127,487
+    shift steps. A step moving every rank by whole groups (i = 12 x 64 x o) sends the 64
+    nodes x 12 ranks of a group to one other group over its m = 2 links: 384 messages a
+    global channel, the most any step puts there (a group's 768 messages go to at most
+    two groups, all to one in those steps); every route at most local + global + local =
+    3 hops."""
+    layout = Layout.from_topology("gdragonfly:p=2,a=32,g=166,m=2").placed(12)
+    steps = schedule("pairwise", "alltoall", layout)
+    assert sum(step.count for step in steps) == 127_487
+    assert max(step.load for step in steps) == 384
+    assert max(step.hops for step in steps) == 3
