@@ -81,15 +81,17 @@ def skeleton_within_limits(skeleton, machine, nodes, ppn=None, algorithm=None,
     """A skeleton (model.apps.skeleton.Skeleton) on ``nodes`` node counts checked against
     this run's limits before any phase is evaluated (:func:`icnperf.model.budget.
     skeleton_estimate`; ``ppn`` as model.apps.timing.processes_per_node resolves it; a
-    torus placed ``linear`` counts its collectives' pairwise steps in structure);
-    ``draws``: run again on that many draws of the inputs (``--uncertainty``)."""
+    torus, or a gdragonfly the job fills, placed ``linear`` counts its collectives'
+    pairwise steps in structure); ``draws``: run again on that many draws of the inputs
+    (``--uncertainty``)."""
     from icnperf.model.apps.timing import processes_per_node
     from icnperf.model.budget import skeleton_estimate, with_draws
+    from icnperf.model.collectives import structured
 
     per_node = processes_per_node(skeleton, machine, ppn)
-    family = machine.topology.split(":", 1)[0].strip()
-    linear_torus = family in ("torus", "hypercube") and placement == "linear"
+    counted = placement == "linear" and structured.counts_machine_jobs(machine.topology,
+                                                                       nodes)
     estimate = skeleton_estimate(skeleton.name, skeleton.phases, [int(n) for n in nodes],
                                  per_node, algorithm, fmt, command, extra_seconds, narrow,
-                                 linear_torus)
+                                 counted)
     return within_limits(with_draws(estimate, draws) if draws else estimate)

@@ -200,13 +200,17 @@ PAIRWISE_STEP_SECONDS = 2.5e-6
 message (P - 1 different shift or XOR steps of P messages, P (P - 1) message mappings in
 all; model.collectives.fluid offers pairwise up to 4,096 ranks): measured 2.1 us
 (allgather on a 16x16x16 torus, 4,095 steps in 35 s, machine load 6). Where the steps
-are counted in structure (collectives.structured: a torus or crossbar, linear placement,
-one process per node) they cost :data:`STRUCTURED_STEP_SECONDS` each instead."""
+are counted in structure (collectives.structured.counts_steps_in_structure: a whole
+torus or crossbar or a whole gdragonfly, linear placement, any processes per node) they
+cost :data:`STRUCTURED_STEP_SECONDS` each instead."""
 
 STRUCTURED_STEP_SECONDS = 5e-6
 """Seconds per shift or XOR step counted in structure (model.topology.torus.patterns,
-vectorised over the steps): measured about 2 us per step (158,975 shift steps of the
-pairwise all-to-all on Fugaku's 24x23x24x2x3x2 in 0.3 s), doubled."""
+dragonfly.general_patterns, vectorised over the steps): measured about 2 us per step
+(158,975 shift steps of the pairwise all-to-all on Fugaku's 24x23x24x2x3x2 in 0.3 s),
+3 us at 4 ranks a node (635,903 steps, about 2 s of CPU for the whole predict
+collective alltoall --algorithm all), under 5 us on Aurora's gdragonfly at 12 ranks a
+node (127,487 steps within 0.98 s of CPU, start-up included); charged 5 us."""
 
 _QUADRATIC_OPERATIONS = ("allgather", "alltoall")
 
@@ -239,8 +243,8 @@ def mapping_cost(ranks: Iterable[float], algorithms: Sequence[str],
     as the dearest algorithm. ``operation`` (None: not known) adds the pairwise
     all-gather's and all-to-all's P - 1 steps where they run: P (P - 1) message mappings
     (:data:`PAIRWISE_STEP_SECONDS`), or P - 1 steps counted in structure
-    (:data:`STRUCTURED_STEP_SECONDS`) when ``counted`` says every layout is a torus or
-    crossbar with linear placement and one rank per node."""
+    (:data:`STRUCTURED_STEP_SECONDS`) when ``counted`` says every layout counts them in
+    structure (collectives.structured.counts_steps_in_structure)."""
     ranks = [float(r) for r in ranks]
     dims = [REFERENCE_DIMENSIONS] * len(ranks) if dims is None else list(dims)
     if "all" in algorithms:
@@ -399,15 +403,15 @@ def _pattern_messages(phase, ranks):
 
 def skeleton_cost(phases, nodes: Sequence[int], ppn: int,
                   algorithm: str | None = None,
-                  linear_torus: bool = False) -> tuple[float, float]:
+                  counted: bool = False) -> tuple[float, float]:
     """(peak bytes, seconds) of a skeleton's ``phases`` (model.apps.skeleton.Phase records)
     evaluated on layouts of ``nodes`` nodes with ``ppn`` processes each: every collective's
     rounds mapped (``algorithm`` in place of the phase's own when given; ``best`` and
     ``all`` map every algorithm, :func:`mapping_cost`; ``auto`` the one the library
     picks), every halo, pattern and helper message mapped
-    (:data:`PATTERN_MESSAGE_SECONDS`), the expressions evaluated. ``linear_torus``: the
-    machine is a torus or crossbar with its nodes placed linearly, so a collective over one
-    rank per node (scope nodes, or ppn 1) counts its pairwise steps in structure."""
+    (:data:`PATTERN_MESSAGE_SECONDS`), the expressions evaluated. ``counted``: every
+    layout counts its collectives' pairwise steps in structure at any processes per node
+    (collectives.structured.counts_steps_in_structure)."""
     memory = seconds = 0.0
     counts = [float(n) for n in nodes]
     for phase in phases:  # each phase over every node count at once (one mapping_cost)
@@ -418,7 +422,7 @@ def skeleton_cost(phases, nodes: Sequence[int], ppn: int,
             map_memory, map_seconds = mapping_cost(
                 [n if collective.scope == "nodes" else n * ppn for n in counts],
                 ["all"] if chosen in ("best", "all") else [chosen], operation=collective.op,
-                counted=linear_torus and (collective.scope == "nodes" or ppn == 1))
+                counted=counted)
             memory, seconds = max(memory, map_memory), seconds + map_seconds
         ranks = np.asarray(counts, dtype=float) * ppn
         messages = np.broadcast_to(_pattern_messages(phase, ranks), ranks.shape) * ranks
@@ -444,12 +448,12 @@ def fit_evaluation_seconds(runs: int, phases: int, coefficients: int) -> float:
 def skeleton_estimate(name: str, phases, nodes: Sequence[int], ppn: int,
                       algorithm: str | None, fmt: str, command: str = "predict app",
                       extra_seconds: float = 0.0, narrow: str | None = None,
-                      linear_torus: bool = False) -> Estimate:
+                      counted: bool = False) -> Estimate:
     """``predict app``, ``explain app``, ``report --app`` and ``calibrate --app`` on a
-    skeleton: :func:`skeleton_cost` (``linear_torus`` as there) and a row per phase and
+    skeleton: :func:`skeleton_cost` (``counted`` as there) and a row per phase and
     node count;
     ``extra_seconds`` what the command adds (SymPy, a fit's repeated evaluations)."""
-    memory, seconds = skeleton_cost(phases, nodes, ppn, algorithm, linear_torus)
+    memory, seconds = skeleton_cost(phases, nodes, ppn, algorithm, counted)
     row_memory, row_seconds = rows_cost(len(nodes) * (len(phases) + 1), fmt)
     return Estimate(f"{command} {name}: {count(len(nodes), 'node count')} (up to"
                     f" {count(max(nodes, default=0) * ppn, 'rank')}) x"

@@ -313,6 +313,18 @@ def counts_steps_in_structure(layout: Layout) -> bool:
     return _linear_torus_or_crossbar(layout) or _whole_gdragonfly(layout)
 
 
+def counts_machine_jobs(topology: str, nodes) -> bool:
+    """Whether the jobs of each of ``nodes`` nodes on a machine of ``topology`` (a spec),
+    nodes placed linearly, count their pairwise steps in structure: any job on a torus (a
+    job torus is filled), else :func:`counts_steps_in_structure` of Layout.machine_job;
+    False for a family collectives are not mapped on."""
+    try:
+        layouts = [Layout.machine_job(topology, int(n)) for n in nodes]
+    except InputError:
+        return False
+    return all(layout.is_torus or counts_steps_in_structure(layout) for layout in layouts)
+
+
 def counts_shifts(layout: Layout) -> bool:
     """Whether :func:`shifted_traffic` counts ``layout``: a torus the job fills, nodes
     placed linearly, any processes per node."""

@@ -153,13 +153,16 @@ def shift_units(params, shifts):
 def xor_units(params, masks):
     """Node XORs n -> n XOR i of the whole gdragonfly (N a power of two), i in ``masks``:
     (hops per mask, channel_units rows with batch = the mask's index), every group
-    counted (an XOR is not invariant under the move of one group)."""
+    counted (an XOR is not invariant under the move of one group). N a power of two
+    makes p one, so the p endpoints of router r all go to router r XOR (i >> lg p): the
+    routers are XORed, p messages each."""
     p, a, b, _, _, g, _ = params
-    total = p * a * b * g
+    routers = a * b * g
     masks = np.asarray(masks, dtype=np.int64).ravel()
-    index = np.repeat(np.arange(masks.size, dtype=np.int64), total)
-    sources = np.tile(np.arange(total, dtype=np.int64), masks.size)
-    merged = router_messages(params, index, sources, sources ^ masks[index],
-                             np.ones_like(index))
+    index = np.repeat(np.arange(masks.size, dtype=np.int64), routers)
+    sources = np.tile(np.arange(routers, dtype=np.int64), masks.size)
+    destinations = sources ^ (masks[index] >> (p.bit_length() - 1))
+    merged = router_messages(params, index, sources * p, destinations * p,
+                             np.full_like(index, p))
     hops = batch_hops(params, masks.size, *merged[:5])
     return hops, channel_units(params, *merged)
