@@ -126,10 +126,31 @@ def _rank_xor_steps(layout: Layout, masks: np.ndarray) -> list[tuple[int, int, i
     return _as_rank_steps(hops, load * c, np.where(moves, c, 0), ~moves)
 
 
-def _whole_gdragonfly(layout: Layout) -> bool:
-    """A gdragonfly whose every endpoint the job holds, nodes placed linearly."""
-    return (layout.family == "gdragonfly" and layout.machine_endpoints is None
+def _whole_group_network(layout: Layout) -> bool:
+    """A gdragonfly or dfplus whose every endpoint the job holds, nodes placed linearly:
+    their global wiring depends on the group offset alone (dragonfly.general_patterns,
+    dragonfly.plus_patterns)."""
+    return (layout.family in ("gdragonfly", "dfplus") and layout.machine_endpoints is None
             and layout.placement == "linear")
+
+
+def _group_patterns(layout: Layout):
+    """The module counting ``layout``'s node shifts and XORs channel by channel."""
+    if layout.family == "dfplus":
+        from icnperf.model.topology.dragonfly import plus_patterns
+
+        return plus_patterns
+    from icnperf.model.topology.dragonfly import general_patterns
+
+    return general_patterns
+
+
+def _busiest(batches: int, batch, cls, units, per) -> np.ndarray:
+    """Per batch: the busiest channel in messages, units over the class's ``per``
+    rounded up (0 for a batch without load)."""
+    load = np.zeros(batches, dtype=np.int64)
+    np.maximum.at(load, batch, -(-units // np.asarray(per, dtype=np.int64)[cls]))
+    return load
 
 
 def _pareto(segment: np.ndarray, x: np.ndarray, y: np.ndarray):
@@ -188,12 +209,11 @@ def _mixed_busiest(nodes: int, rows, per, d, near, far) -> np.ndarray:
 
 
 def _network_shift_steps(layout: Layout, shifts: np.ndarray) -> list[tuple]:
-    """rank_traffic of every whole-job rank shift in ``shifts`` on a whole gdragonfly,
-    nodes placed linearly, any processes per node: the two node shifts of
-    :func:`_node_shifts`, every node shift's channels counted once
-    (dragonfly.general_patterns.shift_units) and mixed by :func:`_mixed_busiest`."""
-    from icnperf.model.topology.dragonfly import general_patterns
-
+    """rank_traffic of every whole-job rank shift in ``shifts`` on a layout where
+    :func:`_whole_group_network` holds, any processes per node: the two node shifts of
+    :func:`_node_shifts`, every node shift's channels counted once (shift_units of
+    dragonfly.general_patterns or plus_patterns) and mixed by :func:`_mixed_busiest`."""
+    patterns_of = _group_patterns(layout)
     params = layout.network[1:]
     nodes = layout.endpoints
     d, near, far, intra = _node_shifts(layout, shifts)
@@ -201,22 +221,20 @@ def _network_shift_steps(layout: Layout, shifts: np.ndarray) -> list[tuple]:
     needed = np.unique(np.concatenate([d[near > 0], after[far > 0]]))
     needed = needed[needed > 0]
     node_hops = np.zeros(nodes, dtype=np.int64)
-    node_hops[needed], (batch, cls, channel, units) = general_patterns.shift_units(params,
-                                                                                   needed)
+    node_hops[needed], (batch, cls, channel, units) = patterns_of.shift_units(params, needed)
     load = _mixed_busiest(nodes, (needed[batch], cls, channel, units),
-                          general_patterns.divisors(params), d, near, far)
+                          patterns_of.divisors(params), d, near, far)
     hops = np.maximum(np.where(near > 0, node_hops[d], 0),
                       np.where(far > 0, node_hops[after], 0))
     return _as_rank_steps(hops, load, near + far, intra)
 
 
 def _network_xor_steps(layout: Layout, masks: np.ndarray) -> list[tuple]:
-    """rank_traffic of every whole-job XOR in ``masks`` on a whole gdragonfly, nodes
-    placed linearly, P = c·N a power of two: the node XOR i >> lg c of every node's c
-    ranks (:func:`_rank_xor_steps`), each distinct node XOR counted once
-    (dragonfly.general_patterns.xor_units) with its units times c."""
-    from icnperf.model.topology.dragonfly import general_patterns
-
+    """rank_traffic of every whole-job XOR in ``masks`` on a layout where
+    :func:`_whole_group_network` holds, P = c·N a power of two: the node XOR i >> lg c of
+    every node's c ranks (:func:`_rank_xor_steps`), each distinct node XOR counted once
+    (xor_units of dragonfly.general_patterns or plus_patterns) with its units times c."""
+    patterns_of = _group_patterns(layout)
     params = layout.network[1:]
     c = layout.processes_per_node
     node_masks = masks >> (c.bit_length() - 1)
@@ -226,11 +244,10 @@ def _network_xor_steps(layout: Layout, masks: np.ndarray) -> list[tuple]:
     hops = np.zeros(distinct.size, dtype=np.int64)
     load = np.zeros(distinct.size, dtype=np.int64)
     if moves.any():
-        mask_hops, (batch, cls, _, units) = general_patterns.xor_units(params,
-                                                                       distinct[moves])
+        mask_hops, (batch, cls, _, units) = patterns_of.xor_units(params, distinct[moves])
         hops[moves] = mask_hops
-        load[moves] = general_patterns.busiest(params, int(moves.sum()), batch, cls,
-                                               units * c)
+        load[moves] = _busiest(int(moves.sum()), batch, cls, units * c,
+                               patterns_of.divisors(params))
     moving = moves[index]
     return _as_rank_steps(hops[index], load[index], np.where(moving, c, 0), ~moving)
 
@@ -247,7 +264,7 @@ def shift_traffic(layout: Layout, shifts) -> list[tuple[int, int, int, bool]]:
         return [(1, 1, 1, False)] * len(shifts)
     if _linear_torus_or_crossbar(layout):
         return _rank_shift_steps(layout, shifts)
-    if _whole_gdragonfly(layout):
+    if _whole_group_network(layout):
         return _network_shift_steps(layout, shifts)
     ranks = np.arange(p, dtype=np.int64)
     return [layout.rank_traffic(ranks, (ranks + d) % p) for d in shifts.tolist()]
@@ -264,7 +281,7 @@ def xor_traffic(layout: Layout, masks) -> list[tuple[int, int, int, bool]]:
         return [(1, 1, 1, False)] * len(masks)
     if _linear_torus_or_crossbar(layout):
         return _rank_xor_steps(layout, masks)
-    if _whole_gdragonfly(layout):
+    if _whole_group_network(layout):
         return _network_xor_steps(layout, masks)
     ranks = np.arange(layout.ranks, dtype=np.int64)
     return [layout.rank_traffic(ranks, ranks ^ i) for i in masks.tolist()]
@@ -310,7 +327,7 @@ def counts_steps_in_structure(layout: Layout) -> bool:
     closed form, O(dimensions) a step with no message built: a torus the job fills or a
     full crossbar, nodes placed linearly, any processes per node. There the pairwise
     algorithms' P - 1 steps cost O(P) in all, not O(P^2), and need no rank limit."""
-    return _linear_torus_or_crossbar(layout) or _whole_gdragonfly(layout)
+    return _linear_torus_or_crossbar(layout) or _whole_group_network(layout)
 
 
 def counts_machine_jobs(topology: str, nodes) -> bool:

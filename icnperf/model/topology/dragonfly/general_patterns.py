@@ -11,7 +11,7 @@ a group puts m units on each channel of its local route; a message from group G 
 one unit on each of the m global channels of offset o and on the local legs to each
 port's owner and from each landing router), by class: rank-1, rank-2 and global channels,
 whose loads are shared by la, lb and 1 parallel links. The busiest channel of a batch is
-``max over classes of ceil(max units / (m · links))`` (:data:`DIVISORS`).
+``max over classes of ceil(max units / (m · links))`` (:func:`divisors`).
 
 **Why one group stands for all in a shift.** The global port k of group G goes to group
 G + k // m + 1 and lands on a port fixed by the offset alone, and every group is wired
@@ -96,15 +96,6 @@ def channel_units(params, batch, gs, us, gd, ud, weight, fold: bool = False):
     span = max(g * g, g * b * a * a, g * a * b * b)
     keys, units = _sum_by((cb * 3 + cc) * span + ch, cu)
     return keys // (3 * span), (keys // span) % 3, keys % span, units
-
-
-def busiest(params, batches: int, batch, cls, units) -> np.ndarray:
-    """Per batch 0 .. ``batches`` - 1: the busiest channel in messages (units over the
-    class's divisor, rounded up, as gdragonfly_route_load), 0 for a batch without load."""
-    load = np.zeros(batches, dtype=np.int64)
-    per = divisors(params)
-    np.maximum.at(load, batch, -(-units // per[cls]))
-    return load
 
 
 def router_messages(params, batch, sources, destinations, weight):
