@@ -164,8 +164,8 @@ def test_pairwise_allgather_is_charged_its_quadratic_steps():
 
 
 def test_pairwise_counted_in_structure_is_charged_per_step():
-    """On a torus or crossbar with linear placement and one rank per node the pairwise
-    steps are counted in structure: P - 1 steps, not P (P - 1) message mappings, for the
+    """Where the layout counts them in structure (a whole torus, crossbar, gdragonfly or
+    dfplus, linear placement) the pairwise steps are counted: P - 1 steps, not P (P - 1) message mappings, for the
     all-gather and the all-to-all alike."""
     plain = budget.mapping_cost([4096], ["all"])[1]
     for operation in ("allgather", "alltoall"):
@@ -182,15 +182,16 @@ def test_pairwise_counted_in_structure_is_charged_per_step():
     lambda: __import__("icnperf.api", fromlist=["x"]).predict_app(
         "angara-3d", "spmv", nodes="4096", placement="random", budget_format="csv"),
     lambda: __import__("icnperf.api", fromlist=["x"]).explain_app(
-        "angara-3d", "spmv", nodes=2048, ppn=2, budget_format="table"),
+        "frontier", "spmv", nodes=4096, ppn=1, budget_format="table"),
     lambda: __import__("icnperf.api", fromlist=["x"]).predict_collective(
         "angara-3d", "allgather", nodes="4096", bytes="8KiB", algorithm="ring",
         placement="random", budget_format="table"),
 ])
 def test_skeletons_and_collectives_refuse_the_quadratic_allgather(call, monkeypatch):
     """spmv's all-gather is 'auto', so every algorithm runs, the pairwise one on 4,096 ranks
-    too; placed at random (or two ranks a node) its P - 1 steps are mapped message by
-    message (about 40 s measured): refused at once under a 10 s limit."""
+    too; placed at random (or on part of a dragonfly: 4,096 of Frontier's nodes) its P - 1
+    steps are mapped message by message (about 40 s measured): refused at once under a
+    10 s limit."""
     import time
 
     monkeypatch.setenv("ICNPERF_MAX_SECONDS", "10")

@@ -1,6 +1,6 @@
 """Pairwise all-gather and all-to-all past the 4,096-rank limit of mapped steps: evaluated
-where the layout counts its P - 1 steps in structure (a whole torus or a crossbar, one
-process per node, linear placement), left out and refused elsewhere."""
+where the layout counts its P - 1 steps in structure (a whole torus, crossbar, gdragonfly
+or dfplus, linear placement, any processes per node), left out and refused elsewhere."""
 
 from __future__ import annotations
 
@@ -26,25 +26,40 @@ def test_every_shift_of_a_torus_past_the_old_limit_equals_the_mapper():
         assert counted[d - 1] == layout.rank_traffic(ranks, (ranks + d) % layout.ranks)
 
 
-def test_pairwise_runs_at_a_whole_torus_past_4096_ranks_and_not_on_a_shared_one():
+LIMIT_REASON = ("beyond its 4,096-rank limit (its steps are mapped message by message "
+                "here; they are counted in structure on a whole torus, crossbar, gdragonfly "
+                "or dfplus, nodes placed linearly)")
+
+
+def test_pairwise_runs_at_a_whole_torus_past_4096_ranks_and_not_placed_at_random():
     machine = load_machine("angara-4d")  # torus 8x8x8x16: 8,192 nodes
     whole = C.collective_time(machine, "alltoall", "pairwise", [2.0**20])
     assert whole.time[0] > 0
     assert "pairwise" in C.compare(machine, "alltoall", [2.0**20])
-    # two ranks a node: the steps are no longer one ring permutation each, so they would be
-    # mapped message by message (P (P - 1) of them): left out, and refused when named
-    shared = C.left_out(machine, "alltoall", processes_per_node=2)
-    assert shared["pairwise"] == "beyond its 4,096-rank limit"
+    # two ranks a node: each step is two weighted node shifts, counted as well
+    assert "pairwise" not in C.left_out(machine, "alltoall", processes_per_node=2)
+    assert C.collective_time(machine, "alltoall", "pairwise", [2.0**20],
+                             processes_per_node=2).time[0] > 0
+    # placed at random the steps would be mapped message by message (P (P - 1) of them):
+    # left out, and refused when named
+    shuffled = C.left_out(machine, "alltoall", placement="random")
+    assert shuffled["pairwise"] == LIMIT_REASON
     with pytest.raises(InputError, match="at most 4096 ranks"):
-        C.collective_time(machine, "alltoall", "pairwise", [2.0**20], processes_per_node=2)
+        C.collective_time(machine, "alltoall", "pairwise", [2.0**20], placement="random")
+
+
+def test_pairwise_is_left_out_on_part_of_a_dragonfly_and_runs_on_a_whole_one():
+    frontier = load_machine("frontier")  # 9,408 of a 9,472-endpoint gdragonfly
+    assert C.left_out(frontier, "alltoall")["pairwise"] == LIMIT_REASON
+    aurora = load_machine("aurora")  # the whole gdragonfly, 10,624 nodes
+    assert "pairwise" not in C.left_out(aurora, "alltoall", processes_per_node=12)
 
 
 def test_pairwise_is_left_out_past_the_limit_on_a_fat_tree():
     machine = load_machine("summit")
     layout = C.Layout.from_topology("fattree:k=32,n=3")  # 8,192 endpoints
     assert not structured.counts_steps_in_structure(layout)
-    assert C.left_out(machine, "allgather", layout)["pairwise"] == \
-        "beyond its 4,096-rank limit"
+    assert C.left_out(machine, "allgather", layout)["pairwise"] == LIMIT_REASON
 
 
 def test_the_budget_charges_counted_steps_linearly_and_mapped_ones_quadratically():
@@ -65,7 +80,8 @@ def test_naming_a_left_out_algorithm_says_why():
     from icnperf.cli import cli
 
     left = CliRunner().invoke(cli, ["predict", "collective", "alltoall", "--machine",
-                                    "angara-4d", "--algorithm", "pairwise", "--ppn", "2"])
+                                    "angara-4d", "--algorithm", "pairwise", "--placement",
+                                    "random"])
     assert left.exit_code == 2 and left.output.count("\n") == 1
     assert "pairwise is left out of alltoall on torus:8x8x8x16: beyond its 4,096-rank limit" \
         in left.output

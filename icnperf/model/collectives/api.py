@@ -89,7 +89,10 @@ def _left_out(machine, operation: str, layout: Layout, mode: str) -> dict[str, s
         if a in reasons:
             continue
         if not _offered(a, evaluated, operation):
-            reasons[a] = f"beyond its {limit:,}-rank limit"
+            reasons[a] = f"beyond its {limit:,}-rank limit" + (
+                " (its steps are mapped message by message here; they are counted in "
+                "structure on a whole torus, crossbar, gdragonfly or dfplus, nodes placed "
+                "linearly)" if a == "pairwise" else "")
         elif a in ("linear", "reduce-bcast") and shared:
             reasons[a] = "timed as flows, which take one process per node (use --hierarchy node)"
         elif a in ("linear", "reduce-bcast") and \

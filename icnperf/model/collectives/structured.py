@@ -1,13 +1,16 @@
 """Structured counting of the whole-job message patterns: every rank shifting by d, every
 rank exchanging with its number XOR i, every rank sending to every other. Each function
 returns exactly what :meth:`Layout.rank_traffic` returns for the explicit messages
-(hops, load, host, intra), by a closed form where the layout has one and by mapping the
-messages otherwise.
+(hops, load, host, intra), by a closed form or channel-by-channel count where the layout
+has one and by mapping the messages otherwise.
 
 Closed forms (model.topology.torus.patterns, exact, vectorised over shifts and masks):
 
-* shift and XOR on a torus the job fills, one process per node, linearly placed (rank =
-  endpoint; XOR needs power-of-two radices, which a power-of-two P gives);
+* shift and XOR on a torus the job fills or a full crossbar, linearly placed, any
+  processes per node: with c ranks a node a rank shift by i is every node sending
+  c - i mod c messages by the node shift floor(i / c) and i mod c by one more
+  (patterns.shift_pair_traffic); an XOR (P a power of two) moves a node's c ranks
+  together by the node XOR i >> lg c (XOR needs power-of-two radices, which P gives);
 * the all-to-all on a torus the job fills, linearly placed, any processes per node:
   every ordered pair of distinct nodes carries ppn^2 messages, so the channel load is
   ppn^2 times the nodes' all-to-all, each node's adapter carries ppn^2 (N - 1) messages
@@ -16,15 +19,20 @@ Closed forms (model.topology.torus.patterns, exact, vectorised over shifts and m
   node (dragonfly.dragonfly_alltoall_traffic, the same ppn^2 scaling);
 * on a full crossbar with one process per node: one hop, no shared channel.
 
+Counted channel by channel (exact, vectorised over the patterns): whole-job shifts and
+XORs on a gdragonfly or dfplus the job fills, linearly placed, any processes per node
+(dragonfly.general_patterns, plus_patterns: a node shift counted from one group's
+messages, the wiring depending on the group offset alone); a rank step's two node shifts
+are mixed per channel (:func:`_mixed_busiest`).
+
 Counted line by line (model.topology.torus.shifts, exact, O(nodes) per shift): rank shifts
 restricted to any sets of sources (:func:`shifted_traffic`: a halo on a process grid that is
-not the torus's own; :func:`shift_traffic` with several processes per node) on a torus the
-job fills, linearly placed.
+not the torus's own) on a torus the job fills, linearly placed.
 
-Elsewhere (random or spread placement, several processes per node for XOR, a job on
-part of a torus, fat trees, megaflies and generalized dragonflies) the messages are built
-and mapped as before, which costs O(ranks) per shift or mask and O(ranks^2) for the
-all-to-all (model/budget charges it; a skeleton's all-to-all is refused there beyond
+Elsewhere (random or spread placement, a job on part of a torus, a fat tree or a
+dragonfly, fat trees, DF(p, a, h) and megaflies) the messages are built and mapped as
+before, which costs O(ranks) per shift or mask and O(ranks^2) for the all-to-all
+(model/budget charges it; a skeleton's all-to-all is refused there beyond
 apps.patterns.MAX_ALLTOALL_MESSAGES).
 """
 
