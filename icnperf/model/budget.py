@@ -204,13 +204,16 @@ are counted in structure (collectives.structured.counts_steps_in_structure: a wh
 torus or crossbar or a whole gdragonfly, linear placement, any processes per node) they
 cost :data:`STRUCTURED_STEP_SECONDS` each instead."""
 
-STRUCTURED_STEP_SECONDS = 5e-6
+STRUCTURED_STEP_SECONDS = 3e-6
 """Seconds per shift or XOR step counted in structure (model.topology.torus.patterns,
-dragonfly.general_patterns, vectorised over the steps): measured about 2 us per step
-(158,975 shift steps of the pairwise all-to-all on Fugaku's 24x23x24x2x3x2 in 0.3 s),
-3 us at 4 ranks a node (635,903 steps, about 2 s of CPU for the whole predict
-collective alltoall --algorithm all), under 5 us on Aurora's gdragonfly at 12 ranks a
-node (127,487 steps within 0.98 s of CPU, start-up included); charged 5 us."""
+dragonfly.general_patterns and plus_patterns, vectorised over the steps), the CPU time
+predict collective alltoall --algorithm all gains when pairwise runs: measured 2.0 us a
+step on Sequoia's 16x12x16x16x2 at 16 ranks a node (1,572,863 steps, 3.6 s against 0.53 s
+without pairwise), 2.4 us on Fugaku's 24x23x24x2x3x2 at 4 (635,903 steps), 2.8 us on
+Aurora's gdragonfly at 12 (127,487 steps), machine load about 4; 2 us at one rank a node
+(158,975 steps on Fugaku in 0.3 s). Charged 3 us: at 5 us (the value before, doubled from
+the one-rank-a-node figure) Sequoia's whole-machine alltoall at 16 ranks a node was
+refused by the 3-minute default, which its run of under 4 s does not deserve."""
 
 _QUADRATIC_OPERATIONS = ("allgather", "alltoall")
 

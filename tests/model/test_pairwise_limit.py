@@ -88,3 +88,23 @@ def test_naming_a_left_out_algorithm_says_why():
     undefined = CliRunner().invoke(cli, ["predict", "collective", "barrier", "--machine",
                                          "angara-4d", "--nodes", "8", "--algorithm", "ring"])
     assert undefined.exit_code == 2 and "ring does not define barrier" in undefined.output
+
+
+def test_where_pairwise_still_has_its_limit_among_the_presets():
+    """Every bundled preset at its full size, at one rank a node and at its own ranks a
+    node: pairwise all-to-all runs but on the four whose job fills only part of its
+    network (Frontier 9,408 of 9,472 endpoints, LUMI-G 2,978 of 3,072 at 8 ranks a node,
+    Piz Daint 5,320 of 5,376, Summit 4,608 of 11,664), where it is mapped and past 4,096
+    ranks; LUMI-G at one rank a node (2,978 ranks) is under the limit."""
+    from icnperf.data.machine.presets import list_presets
+
+    left = set()
+    for name, _ in list_presets():
+        machine = load_machine(name)
+        for ppn in sorted({1, int(machine.get("node.processes_per_node", 1))}):
+            reason = C.left_out(machine, "alltoall", processes_per_node=ppn).get("pairwise")
+            if reason is not None:
+                assert reason == LIMIT_REASON
+                left.add((name, ppn))
+    assert left == {("frontier", 1), ("frontier", 8), ("lumi-g", 8), ("piz-daint", 1),
+                    ("summit", 1), ("summit", 6)}
