@@ -74,7 +74,7 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
     from icnperf.data.machine import with_buffers
     from icnperf.model.budget import collective_estimate
     from icnperf.model.collectives import ALL_ALGORITHMS, operation_name
-    from icnperf.model.collectives import structured
+    from icnperf.model.collectives import machine_layout, structured
     from icnperf.api.collective_table import (absent_notes, collective_rows,
                                               hierarchy_for)
     from icnperf.api.layouts import layouts_for
@@ -132,7 +132,8 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
         budget_format, random_placement=placement == "random",
         dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation,
         counted=placement == "linear"
-        and all(structured.counts_steps_in_structure(layout) for layout in layouts))
+        and all(structured.counts_steps_in_structure(machine_layout(machine, layout))
+                for layout in layouts))
     if sampling is not None:
         from icnperf.model.budget import with_draws
 

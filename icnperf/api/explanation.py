@@ -81,8 +81,7 @@ def explain_collective(machine: Any, operation: str, *, algorithm: str | None = 
     ``all_symbols`` and ``uncertainty`` do not apply there."""
     from icnperf.data.limits import within_limits
     from icnperf.model.budget import explain_estimate
-    from icnperf.model.collectives import operation_name
-    from icnperf.model.collectives import structured
+    from icnperf.model.collectives import machine_layout, operation_name, structured
     from icnperf.model.explain import check_pair, explain
     from icnperf.reports.render import require_finite
     from icnperf.api.explain_documents import (DEFAULT_BYTES, auto_algorithm, elasticity_row,
@@ -121,7 +120,8 @@ def explain_collective(machine: Any, operation: str, *, algorithm: str | None = 
     check_pair(algorithm, operation)
     within_limits(explain_estimate(layout.ranks, algorithm, len(layout.radices or (0, 0, 0)),
                                    operation_name(operation),
-                                   counted=structured.counts_steps_in_structure(layout)))
+                                   counted=structured.counts_steps_in_structure(
+                                       machine_layout(machine, layout))))
     explanation = explain(machine, operation, algorithm, size, layout=layout, api=api,
                           symbolic_discrete=all_symbols)
     require_finite([{"time_s": explanation.time}], ["time_s"], "explain")
@@ -158,8 +158,7 @@ def crossover(machine: Any, operation: str, *, faster: str, slower: str, factor:
     ``api``."""
     from icnperf.data.limits import within_limits
     from icnperf.model.budget import crossover_estimate
-    from icnperf.model.collectives import Layout, operation_name
-    from icnperf.model.collectives import structured
+    from icnperf.model.collectives import Layout, machine_layout, operation_name, structured
     from icnperf.model.crossover import crossover as solve
     from icnperf.reports.render import require_finite
     from icnperf.api.crossover_records import crossover_document, scan_rows
@@ -189,7 +188,7 @@ def crossover(machine: Any, operation: str, *, faster: str, slower: str, factor:
                if vary == "bytes" else Layout.from_topology(machine.topology))
     torus_dims = (dims if vary == "nodes" and dims is not None
                   else len(scanned.radices or (0, 0, 0)))
-    counted_bytes = structured.counts_steps_in_structure(scanned)
+    counted_bytes = structured.counts_steps_in_structure(machine_layout(machine, scanned))
 
     def budget(ranks, points=None):
         within_limits(crossover_estimate(ranks, [faster, slower],

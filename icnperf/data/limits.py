@@ -74,23 +74,38 @@ def within_limits(estimate):
     return check(estimate, limits())
 
 
+def _counts_pairwise(machine, nodes) -> bool:
+    """Whether the jobs of each of ``nodes`` nodes on ``machine``, nodes placed linearly,
+    count their collectives' pairwise steps in structure: every torus job (a job torus
+    is filled), else structured.counts_steps_in_structure of the machine's job layout
+    with its routing rules; False for a topology collectives are not mapped on."""
+    from icnperf.errors import InputError
+    from icnperf.model.collectives import Layout, machine_layout, structured
+
+    try:
+        layouts = [machine_layout(machine, Layout.machine_job(machine.topology, int(n)))
+                   for n in nodes]
+    except InputError:
+        return False
+    return all(layout.is_torus or structured.counts_steps_in_structure(layout)
+               for layout in layouts)
+
+
 def skeleton_within_limits(skeleton, machine, nodes, ppn=None, algorithm=None,
                            fmt: str = "table", command: str = "predict app",
                            extra_seconds: float = 0.0, narrow: str | None = None,
                            placement: str = "linear", draws: int = 0):
     """A skeleton (model.apps.skeleton.Skeleton) on ``nodes`` node counts checked against
     this run's limits before any phase is evaluated (:func:`icnperf.model.budget.
-    skeleton_estimate`; ``ppn`` as model.apps.timing.processes_per_node resolves it; a
-    torus, or a gdragonfly the job fills, placed ``linear`` counts its collectives'
+    skeleton_estimate`; ``ppn`` as model.apps.timing.processes_per_node resolves it;
+    jobs placed ``linear`` where :func:`_counts_pairwise` holds count their collectives'
     pairwise steps in structure); ``draws``: run again on that many draws of the inputs
     (``--uncertainty``)."""
     from icnperf.model.apps.timing import processes_per_node
     from icnperf.model.budget import skeleton_estimate, with_draws
-    from icnperf.model.collectives import structured
 
     per_node = processes_per_node(skeleton, machine, ppn)
-    counted = placement == "linear" and structured.counts_machine_jobs(machine.topology,
-                                                                       nodes)
+    counted = placement == "linear" and _counts_pairwise(machine, nodes)
     estimate = skeleton_estimate(skeleton.name, skeleton.phases, [int(n) for n in nodes],
                                  per_node, algorithm, fmt, command, extra_seconds, narrow,
                                  counted)

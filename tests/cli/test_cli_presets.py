@@ -142,7 +142,8 @@ def test_frontier_alltoall_all_names_the_algorithms_past_their_limits():
                                      "pairwise: beyond its 4,096-rank limit (its steps "
                                      "are mapped message by message here; they are counted"
                                      " in structure on a whole torus, crossbar, gdragonfly"
-                                     " or dfplus, nodes placed linearly)"]
+                                     " or dfplus and on a fat tree with random up ports, "
+                                     "nodes placed linearly)"]
 
 
 def test_a_derived_rate_is_the_roofline_worked_by_hand():

@@ -204,13 +204,13 @@ def test_skeletons_and_collectives_refuse_the_quadratic_allgather(call, monkeypa
 def test_report_app_counts_the_skeleton(tmp_path, monkeypatch):
     from icnperf.api import report
 
-    # on a fat tree (4,096 endpoints) spmv's all-gather maps the pairwise steps message by
-    # message (about 40 s at 4,096 ranks)
-    # on a fat tree (4,096 endpoints) spmv's all-gather maps the pairwise steps message by
-    # message (about 40 s at 4,096 ranks)
+    # on a fat tree (4,096 endpoints) with d mod k up ports spmv's all-gather maps the
+    # pairwise steps message by message (about 40 s at 4,096 ranks; under random up ports
+    # they are counted in structure)
     monkeypatch.setenv("ICNPERF_MAX_SECONDS", "20")
     with pytest.raises(InputError, match="report --app spmv"):
-        report("angara-3d", set="topology=xgft:m=64x64,w=1x64", validation=False,
+        report("angara-3d", set=["topology=xgft:m=64x64,w=1x64",
+                                 "network.tree_routing=dmodk"], validation=False,
                app=("spmv",))
 
 
@@ -311,9 +311,10 @@ def test_flat_json_is_json_dumps_indent_2_byte_for_byte(row):
 
 
 def test_explain_and_crossover_tell_the_budget_when_steps_are_counted(monkeypatch):
-    """explain and crossover pass mapping_cost's ``counted`` (a linearly placed torus or
-    crossbar, one rank per node) as predict collective does: True on a torus, False on a
-    fat tree."""
+    """explain and crossover pass mapping_cost's ``counted``
+    (structured.counts_steps_in_structure of the machine's layout) as predict collective
+    does: True on a torus and on a fat tree with random up ports, False on one with d mod
+    k up ports."""
     from icnperf.api import crossover, explain_collective
 
     seen = []
@@ -324,12 +325,15 @@ def test_explain_and_crossover_tell_the_budget_when_steps_are_counted(monkeypatc
         return real(*args, **kwargs)
 
     monkeypatch.setattr(budget, "mapping_cost", spy)
-    for topology, counted in (("torus:8x8x8", True), ("fattree:k=4,n=3", False)):
+    for settings, counted in ((("topology=torus:8x8x8",), True),
+                              (("topology=fattree:k=4,n=3",), True),
+                              (("topology=fattree:k=4,n=3", "network.tree_routing=dmodk"),
+                               False)):
         seen.clear()
-        explain_collective("angara-3d", "allgather", algorithm="bruck",
-                           set=(f"topology={topology}",), bytes="1KiB")
+        explain_collective("angara-3d", "allgather", algorithm="bruck", set=settings,
+                           bytes="1KiB")
         assert seen == [counted]
         seen.clear()
-        crossover("angara-3d", "allgather", set=(f"topology={topology}",), faster="bruck",
+        crossover("angara-3d", "allgather", set=settings, faster="bruck",
                   slower="ring", factor="2", vary="bytes", range="8..64KiB:x8")
         assert seen and set(seen) == {counted}

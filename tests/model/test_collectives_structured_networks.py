@@ -136,3 +136,46 @@ def test_dfplus_group_shift_hand_worked():
     layout = Layout.from_topology("dfplus:p=2,l=2,s=2,h=1")
     assert structured.shift_traffic(layout, [4]) == [(3, 4, 1, False)]
     assert structured.shift_traffic(layout.placed(4), [16]) == [(3, 16, 4, False)]
+
+
+TREES = ["fattree:k=4,n=2", "fattree:k=4,n=3", "clos:radix=6,levels=2", "clos:radix=6,levels=3",
+         "xgft:m=3x4,w=1x2", "xgft:m=4x3x2,w=1x2x2", "xgft:m=2x2x4,w=1x2x3,p=1x2x1",
+         "xgft:m=4x4,w=1x2", "xgft:m=8x4,w=1x3"]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.data())
+def test_fat_tree_rank_shifts_and_xors_equal_the_mapper(data):
+    """A fat tree under random up ports (the pigeonhole count per pod; tapered ones too),
+    whole or a job on its first nodes, 1-4 ranks a node: every drawn rank shift (and XOR
+    where P is a power of two and the pods that split the job are too) against
+    Layout.rank_traffic."""
+    layout = Layout.from_topology(data.draw(st.sampled_from(TREES))).tree_routed("random")
+    if data.draw(st.booleans()):
+        layout = layout.on_part(data.draw(st.integers(2, layout.endpoints - 1)))
+    layout = layout.placed(data.draw(st.integers(1, 4)))
+    p = layout.ranks
+    if p > 400 or not structured.counts_steps_in_structure(layout):
+        return
+    steps = np.array(data.draw(st.lists(st.integers(1, p - 1), min_size=1, max_size=10)))
+    ranks = np.arange(p)
+    assert structured.shift_traffic(layout, steps) == [
+        layout.rank_traffic(ranks, (ranks + d) % p) for d in steps.tolist()]
+    if p & (p - 1) == 0:
+        assert structured.xor_traffic(layout, steps) == [
+            layout.rank_traffic(ranks, ranks ^ i) for i in steps.tolist()]
+
+
+def test_summit_pairwise_at_six_ranks_a_node_by_hand():
+    """Summit's job: 4,608 nodes on the first endpoints of clos:radix=36,levels=3 (pods
+    of 18 nodes under a leaf, 18 up channels each; 324 under a level-2 switch set, 324
+    up channels), random up ports. The step i = 6 x 18 (every rank moves one leaf on):
+    each leaf's 108 messages leave it, 6 a channel; a level-2 pod keeps all but its last
+    leaf's 108, 1 a channel: load 6, hops 4. i = 6 x 324 moves whole level-2 pods: each
+    sends all 324 x 6 = 1,944 out, 6 a channel."""
+    layout = Layout.machine_job("clos:radix=36,levels=3", 4608).tree_routed("random")
+    layout = layout.placed(6)
+    assert structured.shift_traffic(layout, [6 * 18, 6 * 324]) == [(4, 6, 6, False),
+                                                                  (4, 6, 6, False)]
+    steps = schedule("pairwise", "alltoall", layout)
+    assert sum(step.count for step in steps) == 27_647

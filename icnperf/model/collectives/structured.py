@@ -25,13 +25,18 @@ XORs on a gdragonfly or dfplus the job fills, linearly placed, any processes per
 messages, the wiring depending on the group offset alone); a rank step's two node shifts
 are mixed per channel (:func:`_mixed_busiest`).
 
+Counted per pod (exact, O(levels) a step): whole-job shifts and XORs on a fat tree
+(fattree, clos, xgft) with random up ports, whole or a job on its first nodes, linearly
+placed, any processes per node (:func:`_tree_shift_steps`: a pod's messages that leave
+it follow from its length alone).
+
 Counted line by line (model.topology.torus.shifts, exact, O(nodes) per shift): rank shifts
 restricted to any sets of sources (:func:`shifted_traffic`: a halo on a process grid that is
 not the torus's own) on a torus the job fills, linearly placed.
 
-Elsewhere (random or spread placement, a job on part of a torus, a fat tree or a
-dragonfly, fat trees, DF(p, a, h) and megaflies) the messages are built and mapped as
-before, which costs O(ranks) per shift or mask and O(ranks^2) for the all-to-all
+Elsewhere (random or spread placement, a job on part of a torus or of a gdragonfly or
+dfplus, fat trees with d mod k up ports, rail trees, DF(p, a, h) and megaflies) the
+messages are built and mapped as before, which costs O(ranks) per shift or mask and O(ranks^2) for the all-to-all
 (model/budget charges it; a skeleton's all-to-all is refused there beyond
 apps.patterns.MAX_ALLTOALL_MESSAGES).
 """
@@ -132,6 +137,75 @@ def _rank_xor_steps(layout: Layout, masks: np.ndarray) -> list[tuple[int, int, i
     elif moves.any():
         hops[moves] = 1
     return _as_rank_steps(hops, load * c, np.where(moves, c, 0), ~moves)
+
+
+def _random_tree(layout: Layout) -> bool:
+    """A fat tree (fattree, clos, xgft; not a rail tree) with up ports chosen ``random``
+    (the pigeonhole count ceil(c / C_l) per pod), nodes placed linearly on its first
+    endpoints, whole or a job on part of it."""
+    return (layout.tree is not None and layout.family != "rail"
+            and (layout.tree_routing or "random") == "random"
+            and layout.placement == "linear")
+
+
+def _tree_pods(layout: Layout):
+    """(P_l, C_l) of each channel level whose pods split the job's N nodes."""
+    from icnperf.model.topology.tree_routing import channel_levels
+
+    return [(pod, channels) for pod, _, _, channels in channel_levels(*layout.tree)
+            if pod < layout.endpoints]
+
+
+def _tree_xor_aligned(layout: Layout) -> bool:
+    """Whether every pod that splits the job holds a power of two of nodes, so a node XOR
+    keeps a whole pod together or moves it whole."""
+    return all(pod & (pod - 1) == 0 for pod, _ in _tree_pods(layout))
+
+
+def _tree_shift_steps(layout: Layout, shifts: np.ndarray) -> list[tuple]:
+    """rank_traffic of every whole-job rank shift in ``shifts`` on a layout where
+    :func:`_random_tree` holds, any processes per node: the two node shifts of
+    :func:`_node_shifts`. A pod's nodes are an interval A of L of the job's N nodes (the
+    last pod that splits the job may hold fewer), and a node shift by x keeps
+    |A ∩ (A + x mod N)| = max(0, L - x) + max(0, L + x - N) of them inside, so
+    near (L - stay(x = d)) + far (L - stay(x = d + 1)) messages leave it and as many
+    enter it; the busiest channel of the level is that over C_l, rounded up, for the
+    longest-leaving pod length (at most two lengths a level). A message crosses 2 router
+    hops per level it leaves, and the pods are nested: the hops are twice the levels
+    some message leaves (tree_routing.hops, message_load)."""
+    nodes = layout.endpoints
+    d, near, far, intra = _node_shifts(layout, shifts)
+    after = (d + 1) % nodes
+    load = np.zeros_like(d)
+    levels = np.zeros_like(d)
+    for pod, channels in _tree_pods(layout):
+        crossed = np.zeros(d.shape, dtype=bool)
+        for length in sorted({pod, nodes % pod} - {0}):
+            out = sum(weight * (length - np.maximum(0, length - x)
+                                - np.maximum(0, length + x - nodes))
+                      for weight, x in ((near, d), (far, after)))
+            load = np.maximum(load, -(-out // channels))
+            crossed |= out > 0
+        levels += crossed
+    return _as_rank_steps(2 * levels, load, near + far, intra)
+
+
+def _tree_xor_steps(layout: Layout, masks: np.ndarray) -> list[tuple]:
+    """rank_traffic of every whole-job XOR in ``masks`` on a layout where
+    :func:`_random_tree` and :func:`_tree_xor_aligned` hold, P = c·N a power of two: a
+    node's c ranks move together by the node XOR e = i >> lg c, which keeps an aligned
+    pod of P_l nodes together when e < P_l and otherwise sends all its c·P_l messages out
+    (and as many in): ceil(c·P_l / C_l) on its busiest channel, 2 hops a level left."""
+    c = layout.processes_per_node
+    node_masks = masks >> (c.bit_length() - 1)
+    load = np.zeros_like(masks)
+    levels = np.zeros_like(masks)
+    for pod, channels in _tree_pods(layout):
+        leaves = node_masks >= pod
+        load = np.where(leaves, np.maximum(load, -(-(c * pod) // channels)), load)
+        levels += leaves
+    moves = node_masks > 0
+    return _as_rank_steps(2 * levels, load, np.where(moves, c, 0), ~moves)
 
 
 def _whole_group_network(layout: Layout) -> bool:
@@ -274,6 +348,8 @@ def shift_traffic(layout: Layout, shifts) -> list[tuple[int, int, int, bool]]:
         return _rank_shift_steps(layout, shifts)
     if _whole_group_network(layout):
         return _network_shift_steps(layout, shifts)
+    if _random_tree(layout):
+        return _tree_shift_steps(layout, shifts)
     ranks = np.arange(p, dtype=np.int64)
     return [layout.rank_traffic(ranks, (ranks + d) % p) for d in shifts.tolist()]
 
@@ -291,6 +367,8 @@ def xor_traffic(layout: Layout, masks) -> list[tuple[int, int, int, bool]]:
         return _rank_xor_steps(layout, masks)
     if _whole_group_network(layout):
         return _network_xor_steps(layout, masks)
+    if _random_tree(layout) and _tree_xor_aligned(layout):
+        return _tree_xor_steps(layout, masks)
     ranks = np.arange(layout.ranks, dtype=np.int64)
     return [layout.rank_traffic(ranks, ranks ^ i) for i in masks.tolist()]
 
@@ -331,23 +409,15 @@ def alltoall_traffic(layout: Layout) -> tuple[int, int, int, bool]:
 
 
 def counts_steps_in_structure(layout: Layout) -> bool:
-    """Whether :func:`shift_traffic` and :func:`xor_traffic` count ``layout``'s steps by a
-    closed form, O(dimensions) a step with no message built: a torus the job fills or a
-    full crossbar, nodes placed linearly, any processes per node. There the pairwise
-    algorithms' P - 1 steps cost O(P) in all, not O(P^2), and need no rank limit."""
-    return _linear_torus_or_crossbar(layout) or _whole_group_network(layout)
-
-
-def counts_machine_jobs(topology: str, nodes) -> bool:
-    """Whether the jobs of each of ``nodes`` nodes on a machine of ``topology`` (a spec),
-    nodes placed linearly, count their pairwise steps in structure: any job on a torus (a
-    job torus is filled), else :func:`counts_steps_in_structure` of Layout.machine_job;
-    False for a family collectives are not mapped on."""
-    try:
-        layouts = [Layout.machine_job(topology, int(n)) for n in nodes]
-    except InputError:
-        return False
-    return all(layout.is_torus or counts_steps_in_structure(layout) for layout in layouts)
+    """Whether :func:`shift_traffic` and :func:`xor_traffic` count ``layout``'s steps
+    without building their messages (module docstring): a torus the job fills, a full
+    crossbar, a gdragonfly or dfplus the job fills, or a fat tree with random up ports
+    (XORs there when the pods that split the job hold powers of two), nodes placed
+    linearly, any processes per node. There the pairwise algorithms' P - 1 steps cost
+    O(P) or O(P + nodes x group) in all, not O(P^2), and need no rank limit."""
+    power = layout.ranks & (layout.ranks - 1) == 0
+    return (_linear_torus_or_crossbar(layout) or _whole_group_network(layout)
+            or (_random_tree(layout) and (not power or _tree_xor_aligned(layout))))
 
 
 def counts_shifts(layout: Layout) -> bool:

@@ -42,6 +42,12 @@ def _levels(m, w, p):
     return out
 
 
+def channel_levels(m, w, p) -> list[tuple[int, int, int, int]]:
+    """(P_l, W_{l+1}, p_{l+1}, C_l) for the channel levels l = 1..h-1: the level-l pod's
+    endpoints, the switches and cables above it and its C_l up (and down) channels."""
+    return _levels(m, w, p)
+
+
 def hops(m, w, sources, destinations) -> np.ndarray:
     """Router-router hops of each pair, 2·#{l = 1..h-1 : s // P_l != d // P_l}."""
     s, d = _pairs(sources, destinations)
