@@ -290,24 +290,58 @@ def _mixed_busiest(nodes: int, rows, per, d, near, far) -> np.ndarray:
     return load
 
 
+CHUNK_MESSAGES = 1 << 16
+"""Most node messages (of one group for a shift, of the whole network for an XOR) whose
+channels are counted at once: each expands to a few rows per global-link copy, so this
+bounds the counting's memory (under 0.3 GB on the bundled presets)."""
+
+
+def _counted_in_chunks(count, params, values: np.ndarray, messages_each: int):
+    """``count`` (shift_units or xor_units) over ``values`` in chunks of at most
+    :data:`CHUNK_MESSAGES` node messages: (hops per value, rows with batch = the value's
+    index in ``values``)."""
+    step = max(1, CHUNK_MESSAGES // max(messages_each, 1))
+    hops, rows = [], []
+    for start in range(0, values.size, step):
+        part_hops, (batch, cls, channel, units) = count(params, values[start:start + step])
+        hops.append(part_hops)
+        rows.append((batch + start, cls, channel, units))
+    if not rows:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, (empty, empty, empty, empty)
+    return np.concatenate(hops), tuple(np.concatenate(x) for x in zip(*rows))
+
+
 def _network_shift_steps(layout: Layout, shifts: np.ndarray) -> list[tuple]:
     """rank_traffic of every whole-job rank shift in ``shifts`` on a layout where
     :func:`_whole_group_network` holds, any processes per node: the two node shifts of
     :func:`_node_shifts`, every node shift's channels counted once (shift_units of
-    dragonfly.general_patterns or plus_patterns) and mixed by :func:`_mixed_busiest`."""
+    dragonfly.general_patterns or plus_patterns) and mixed by :func:`_mixed_busiest`;
+    the steps taken in blocks of node shifts, so that at most about
+    :data:`CHUNK_MESSAGES` node messages are counted at once."""
     patterns_of = _group_patterns(layout)
     params = layout.network[1:]
     nodes = layout.endpoints
     d, near, far, intra = _node_shifts(layout, shifts)
     after = (d + 1) % nodes
-    needed = np.unique(np.concatenate([d[near > 0], after[far > 0]]))
-    needed = needed[needed > 0]
-    node_hops = np.zeros(nodes, dtype=np.int64)
-    node_hops[needed], (batch, cls, channel, units) = patterns_of.shift_units(params, needed)
-    load = _mixed_busiest(nodes, (needed[batch], cls, channel, units),
-                          patterns_of.divisors(params), d, near, far)
-    hops = np.maximum(np.where(near > 0, node_hops[d], 0),
-                      np.where(far > 0, node_hops[after], 0))
+    hops = np.zeros_like(d)
+    load = np.zeros_like(d)
+    block = max(1, CHUNK_MESSAGES // patterns_of.group_endpoints(params))
+    for low in range(0, nodes, block):
+        steps = np.flatnonzero((d >= low) & (d < low + block))
+        if steps.size == 0:
+            continue
+        needed = np.unique(np.concatenate([d[steps][near[steps] > 0],
+                                           after[steps][far[steps] > 0]]))
+        needed = needed[needed > 0]
+        node_hops = np.zeros(nodes, dtype=np.int64)
+        node_hops[needed], (batch, cls, channel, units) = patterns_of.shift_units(params,
+                                                                                  needed)
+        load[steps] = _mixed_busiest(nodes, (needed[batch], cls, channel, units),
+                                     patterns_of.divisors(params), d[steps], near[steps],
+                                     far[steps])
+        hops[steps] = np.maximum(np.where(near[steps] > 0, node_hops[d[steps]], 0),
+                                 np.where(far[steps] > 0, node_hops[after[steps]], 0))
     return _as_rank_steps(hops, load, near + far, intra)
 
 
@@ -326,7 +360,8 @@ def _network_xor_steps(layout: Layout, masks: np.ndarray) -> list[tuple]:
     hops = np.zeros(distinct.size, dtype=np.int64)
     load = np.zeros(distinct.size, dtype=np.int64)
     if moves.any():
-        mask_hops, (batch, cls, _, units) = patterns_of.xor_units(params, distinct[moves])
+        mask_hops, (batch, cls, _, units) = _counted_in_chunks(
+            patterns_of.xor_units, params, distinct[moves], layout.endpoints)
         hops[moves] = mask_hops
         load[moves] = _busiest(int(moves.sum()), batch, cls, units * c,
                                patterns_of.divisors(params))

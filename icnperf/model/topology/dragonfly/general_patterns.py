@@ -38,6 +38,11 @@ def divisors(params) -> np.ndarray:
     return np.array([m * la, m * lb, m], dtype=np.int64)
 
 
+def group_endpoints(params) -> int:
+    """Endpoints of one group: p·a·b."""
+    return params[0] * params[1] * params[2]
+
+
 def _sum_by(keys: np.ndarray, amounts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     distinct, index = np.unique(keys, return_inverse=True)
     return distinct, np.bincount(index.ravel(), weights=amounts,

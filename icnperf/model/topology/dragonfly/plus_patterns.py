@@ -29,6 +29,11 @@ def _sizes(params):
     return p, l, s, h, g, c, s * h // (g - 1)
 
 
+def group_endpoints(params) -> int:
+    """Endpoints of one group: p·l."""
+    return params[0] * params[1]
+
+
 def divisors(params) -> np.ndarray:
     """Units per message on one channel of each class (up, down, global): s·m·c."""
     p, l, s, h, g, c, m = _sizes(params)
