@@ -1,13 +1,13 @@
 """Whole-job rank shifts and XORs counted in structure on network families (the pairwise
-all-to-all and all-gather steps; collectives.structured with
-topology.dragonfly.general_patterns) against Layout.rank_traffic of the explicit
-messages, the oracle, on drawn shapes, processes per node and steps."""
+all-to-all and all-gather steps; collectives.structured and network_steps with
+topology.dragonfly.general_patterns and plus_patterns) against Layout.rank_traffic of
+the explicit messages, the oracle, on drawn shapes, processes per node and steps."""
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from icnperf.model.collectives import Layout, schedule, structured
+from icnperf.model.collectives import Layout, network_steps, schedule, structured
 from icnperf.model.topology.dragonfly import general_patterns, plus_patterns
 from icnperf.model.topology.dragonfly.general_routes import (gdragonfly_route_hops,
                                                              gdragonfly_route_load)
@@ -185,7 +185,7 @@ def test_counting_in_blocks_gives_the_same_steps(monkeypatch):
     """The steps are counted in blocks of node shifts (and XORs in chunks of masks) to
     bound memory: with blocks of one or two node shifts, every pairwise step on a small
     gdragonfly and dfplus at 3 and 4 ranks a node still equals the mapper."""
-    monkeypatch.setattr(structured, "CHUNK_MESSAGES", 8)
+    monkeypatch.setattr(network_steps, "CHUNK_MESSAGES", 8)
     for spec, ppn in (("gdragonfly:p=2,a=3,b=2,g=3,m=2", 3), ("dfplus:p=2,l=2,s=2,h=2,g=3", 3),
                       ("gdragonfly:p=2,a=2,g=4,m=1", 4)):
         layout = Layout.from_topology(spec).placed(ppn)
