@@ -204,16 +204,18 @@ are counted in structure (collectives.structured.counts_steps_in_structure: a wh
 torus, crossbar, gdragonfly or dfplus, a fat tree with random up ports, linear placement,
 any processes per node) they cost :data:`STRUCTURED_STEP_SECONDS` each instead."""
 
-STRUCTURED_STEP_SECONDS = 3e-6
+STRUCTURED_STEP_SECONDS = 2e-6
 """Seconds per shift or XOR step counted in structure (model.topology.torus.patterns,
-dragonfly.general_patterns and plus_patterns, vectorised over the steps), the CPU time
-predict collective alltoall --algorithm all gains when pairwise runs: measured 2.0 us a
-step on Sequoia's 16x12x16x16x2 at 16 ranks a node (1,572,863 steps, 3.6 s against 0.53 s
-without pairwise), 2.4 us on Fugaku's 24x23x24x2x3x2 at 4 (635,903 steps), 2.8 us on
-Aurora's gdragonfly at 12 (127,487 steps), machine load about 4; 2 us at one rank a node
-(158,975 steps on Fugaku in 0.3 s). Charged 3 us: at 5 us (the value before, doubled from
-the one-rank-a-node figure) Sequoia's whole-machine alltoall at 16 ranks a node was
-refused by the 3-minute default, which its run of under 4 s does not deserve."""
+dragonfly.general_patterns and plus_patterns, collectives.network_steps, vectorised over
+the steps), the CPU time predict collective alltoall --algorithm all gains when pairwise
+runs, against main where it was left out: 0.75 us a step on Sequoia's 16x12x16x16x2 at
+16 ranks a node (1,572,863 steps: 1.70 s against 0.53 s), 0.71 us on Fugaku's
+24x23x24x2x3x2 at 4 (635,903 steps: 0.89 s against 0.44 s), 1.2 us on Aurora's
+gdragonfly at 12 (127,487 steps: 0.64 s against 0.49 s), 0.7 us on LUMI at 128 (XOR
+steps), machine load about 4. Charged 2 us. (5 us before, doubled from 2 us measured
+when schedules merged every step's key: at 5 us Sequoia's whole-machine alltoall at 16
+ranks a node was refused by the 3-minute default, 3.01 min estimated for a run of
+under 2 s.)"""
 
 _QUADRATIC_OPERATIONS = ("allgather", "alltoall")
 

@@ -7,6 +7,7 @@ of each algorithm, their mapping onto a layout (:func:`schedule`, cached, yieldi
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
@@ -346,9 +347,12 @@ def schedule(algorithm: str, operation: str, layout: Layout) -> tuple[Step, ...]
     rounds = _rounds(algorithm, operation, layout.ranks)
     for count, fraction, combine, src, dst, blocks, last, (name, last_name) in rounds.entries:
         if isinstance(src, str):
-            for traffic in _pattern_traffic(layout, src, dst):
+            # equal rounds counted before a step key (which hashes its Fraction) is made:
+            # a pairwise pattern has P - 1 rounds and few distinct ones; first-seen order
+            # is kept, so the steps come out as before
+            for traffic, times in Counter(_pattern_traffic(layout, src, dst)).items():
                 step = (fraction, *traffic[:2], combine, *traffic[2:], blocks, None)
-                merged[step] = merged.get(step, 0) + count
+                merged[step] = merged.get(step, 0) + count * times
             continue
         hops, load, host, intra = _traffic(layout, src, dst, name)
         carriers = None if last is None else _traffic(layout, src[last], dst[last], last_name)
