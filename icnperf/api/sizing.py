@@ -19,6 +19,11 @@ router and Xeon E5-2660 nodes of Mukosey 2015, the only bundled preset with ever
 the default workload needs (link and router timing, hardware collectives, SpMV and stencil
 node rates)."""
 
+CHUNK = 512
+"""Designs per evaluation task in this process: the full model times a task's designs
+together (model.sizing.batched), so larger tasks share more of the work; a parallel
+scheduler gets tasks of 2 designs, spread over its workers."""
+
 
 def _list(text: str | None, default: tuple, what: str, convert=str) -> tuple:
     if text is None:
@@ -77,7 +82,7 @@ def load_study(endpoints: int, families: str | None = None, torus_dims: str | No
     parallel = where.kind != "inline"
     batch = 8 * (workers or os.cpu_count() or 2) if parallel else 1
     study = run_study(endpoints, family_names, dims, radix_max, cost_model, workload, machine,
-                      slack, shortlist, mapper=mapper, batch=batch, chunk=2 if parallel else 8)
+                      slack, shortlist, mapper=mapper, batch=batch, chunk=2 if parallel else CHUNK)
     return study, cost_model, workload, machine
 
 

@@ -28,7 +28,8 @@ from icnperf.model.sizing.pareto import pareto_front
 from icnperf.model.sizing.screen import Screen, screen_space, search, taper_representatives
 from icnperf.model.sizing.space import DEFAULT_SLACK, MAX_TORUS_SHAPES, enumerate_space
 from icnperf.model.sizing.rail_designs import rail_options
-from icnperf.model.sizing.workload import TermResult, Workload, predict_workload
+from icnperf.model.sizing.batched import predict_designs
+from icnperf.model.sizing.workload import TermResult, Workload
 
 REASONS = {
     "NUDT rule": "the family's NUDT-rule design (always evaluated)",
@@ -146,19 +147,18 @@ tree)."""
 def evaluate_designs(task) -> list[tuple[Candidate, tuple[TermResult, ...]]]:
     """One evaluation task: ``(workload, machine, n_endpoints, designs)``, designs as
     (family, params, rule, canonical); each design's Candidate and its workload terms (the
-    full model)."""
+    full model, the task's designs together: batched.predict_designs, equal to
+    workload.predict_workload design by design)."""
     workload, machine, n_endpoints, designs = task
     key = (id(workload), id(machine), n_endpoints)
     if key not in _CACHE:
         _CACHE.clear()
         _CACHE[key] = {}
     cache = _CACHE[key]
-    out = []
-    for family, params, rule, canonical in designs:
-        design = candidate(family, params, rule, canonical)
-        out.append((design, tuple(predict_workload(workload, machine, design, n_endpoints,
-                                                   cache))))
-    return out
+    built = [candidate(family, params, rule, canonical)
+             for family, params, rule, canonical in designs]
+    terms = predict_designs(workload, machine, built, n_endpoints, cache)
+    return [(design, tuple(t)) for design, t in zip(built, terms)]
 
 
 def _inline(function, tasks) -> list:
@@ -173,7 +173,8 @@ def run_study(n_endpoints: int, families: tuple[str, ...], torus_dims: tuple[int
     (screen.search) with the full model, rank the evaluated designs and mark their front.
 
     ``mapper(function, tasks)``: how evaluation tasks run (default: here, in order);
-    ``batch``: designs the search hands over at once; ``chunk``: designs per task. A
+    ``batch``: designs the search hands over at once; ``chunk``: designs per task (the
+    designs of a task are timed together, batched.predict_designs). A
     workload term asking for more nodes than ``n_endpoints`` runs on all of them, with a
     note (workload.predict_term).
     """

@@ -1,0 +1,342 @@
+"""The full workload model on many designs at once: the same numbers as
+workload.predict_workload, design by design, with the time model evaluated over arrays.
+
+Per design and term the choices are workload.predict_term's (the job's layout, the
+algorithms to try, the contenders on a torus), and every round is mapped as there
+(collectives.schedule, cached). What differs is where the time model runs: a textbook
+algorithm's time on a layout is collectives.schedule_time of its merged steps, and the
+steps of every (design, term, algorithm) asking for the same message size are timed
+together (:func:`schedule_times`: each step's network.latency over one array of hops
+and channel loads, then each schedule's steps added in the order schedule_time adds
+them), so the per-design Python of the time model is gone from the hot path. Every
+elementwise operation is the one schedule_time does on a number (IEEE double arithmetic
+gives the same result on a NumPy array), and the sums keep schedule_time's order, so the
+times are equal to the last bit (tests/model/sizing/test_sizing_batched.py).
+
+The applications are composed as their models compose them (heat: compute + halo +
+all-reduce per step, the halo Σ over phases of the step time and one send gap; spmv:
+compute + all-gather): compute depends only on the node count and the node's rates, so it
+is taken from one run of the application's own model per term and node count
+(AppResult.compute_s, p2p 0 for spmv); the halo's phases are mapped with
+heat.halo_phases on each design. Terms and designs this module does not batch (hpcg,
+skeletons, the rail and slim fly families whose machine values change with the design)
+go through workload.predict_workload unchanged. The machine's topology is not replaced
+by each design's: with the layout given, the models read only the machine's parameters
+(workload.predict_term's cache rests on the same fact). A batched term's ``model_notes`` are empty:
+the application's notes name each design's hop counts and loads, no report renders them,
+and building them was a large part of the per-design time; workload.predict_workload on
+one design gives them.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from icnperf.errors import InputError
+from icnperf.model import network, ops
+from icnperf.model.collectives import collective_time, evaluate, fluid, machine_layout
+from icnperf.model.collectives.parameters import ELEMENT_SIZE, collective_parameters
+from icnperf.model.collectives.p2p_tree import send_gap
+from icnperf.model.collectives.schedules import (intra_node_time, schedule, schedule_time,
+                                                 split_bytes)
+from icnperf.model.sizing.designs import Candidate
+from icnperf.model.sizing.workload import (APPS, TREE_ALGORITHMS, AppTerm, CollectiveTerm,
+                                           TermResult, Workload, _candidates,
+                                           app_default, job_layout, predict_workload)
+
+BATCHED_APPS = ("heat", "spmv")
+"""Applications composed here; hpcg goes design by design (workload._app_term)."""
+
+UNBATCHED_FAMILIES = ("rail", "slimfly")
+"""Families whose machine values change with the design (rail: NICs per node; slim fly:
+its derated link bandwidth): their designs go through workload.predict_workload."""
+
+
+# --- timing many step schedules at once ------------------------------------------------------
+
+
+def schedule_times(m, schedules, params: dict) -> np.ndarray:
+    """collectives.schedule_time(m, steps, **params) of every ``steps`` of ``schedules``
+    (s, one float per schedule), evaluated over arrays: equal to the scalar calls to the
+    last bit (module docstring). ``m``: the message size as the scalar call gets it (a
+    number or a one-element array); ``params``: collectives.collective_parameters."""
+    bound = network.bind(schedule_time, params)
+    element_size = bound.get("element_size")
+    step_overhead = bound.get("step_overhead", 0)
+    net = {k: bound[k] for k in ("flit_size", "packet_max_flits", "packet_header_flits",
+                                 "injection_latency", "ejection_latency", "router_latency",
+                                 "link_latency")}
+    flat: dict[tuple, list] = {}
+    width = max((len(s) for s in schedules), default=0)
+    for i, steps in enumerate(schedules):
+        for k, step in enumerate(steps):
+            split = bool(step.blocks) and element_size is not None
+            kind = (step.fraction, step.combine, step.blocks if split else 0,
+                    split and step.last is not None)
+            last = step.last if split and step.last is not None else (0, 0, 0, False)
+            flat.setdefault(kind, []).append((i, k, step.count, step.hops, step.load,
+                                              step.host, step.intra, *last))
+    contribution = np.zeros((len(schedules), width))
+    valid = np.zeros((len(schedules), width), dtype=bool)
+
+    def timed(size, hops, load, host, intra, combine):
+        """schedule_time's timed() over arrays: (time, whether the step has a time)."""
+        rate = bound["host_bandwidth"] / np.maximum(host, 1)
+        time = network.latency(size, hops, **net, host_bandwidth=rate,
+                               link_bandwidth=bound["link_bandwidth"] / np.maximum(load, 1),
+                               software_overhead=bound.get("software_overhead", 0),
+                               store_and_forward=bound.get("store_and_forward", 0))
+        copy = intra_node_time(size, host_bandwidth=bound["host_bandwidth"],
+                               software_overhead=bound.get("software_overhead", 0))
+        time = np.where(host > 0, np.where(intra, ops.maximum(time, copy), time), copy)
+        if combine:
+            time = time + bound.get("combine_time", 0) * size
+        return time, (host > 0) | intra
+
+    with ops.quiet():
+        for (fraction, combine, blocks, has_last), rows in flat.items():
+            i, k, count, hops, load, host, intra, l_hops, l_load, l_host, l_intra = (
+                np.array(column) for column in zip(*rows))
+            intra, l_intra = intra.astype(bool), l_intra.astype(bool)
+            if blocks:
+                size = split_bytes(m, fraction, blocks, element_size)
+                others = _others(m, fraction, blocks, element_size)
+                if has_last:
+                    time, ok = timed(size, l_hops, l_load, l_host, l_intra, combine)
+                    rest, rest_ok = timed(others, hops, load, host, intra, combine)
+                    time = np.where(ok & rest_ok, ops.maximum(time, rest),
+                                    np.where(ok, time, rest))
+                    ok = ok | rest_ok
+                else:
+                    time, ok = timed(size, hops, load, host, intra, combine)
+            else:
+                time, ok = timed(_times(m, fraction), hops, load, host, intra, combine)
+            contribution[i, k] = count * (time + step_overhead)
+            valid[i, k] = ok
+    total = np.zeros(len(schedules))
+    for k in range(width):
+        total = np.where(valid[:, k], total + contribution[:, k], total)
+    return total
+
+
+def _times(m, fraction: Fraction):
+    """fraction · m as collectives.schedules computes it."""
+    if fraction == 0:
+        return 0 * m
+    if fraction == 1:
+        return m
+    return m * fraction.numerator / fraction.denominator
+
+
+def _others(m, fraction: Fraction, blocks: int, element_size):
+    """The bytes of a split step's messages without the last block: min(m, e·k·q)
+    (collectives.schedules._split's second value)."""
+    k = int(fraction * blocks)
+    count = ops.ceil(m / element_size)
+    per_block = ops.floor(count / blocks)
+    return ops.minimum(m, element_size * k * per_block)
+
+
+# --- the workload on many designs ------------------------------------------------------------
+
+
+class _Timings:
+    """Step schedules to time, gathered by message size, then timed at once."""
+
+    def __init__(self, params: dict, floor_params: dict):
+        self.params = params
+        self.floor_params = floor_params
+        self.sizes: dict[tuple, tuple] = {}
+        self.results: dict[tuple, np.ndarray] = {}
+
+    def add(self, m, steps) -> tuple:
+        """A reference to the time of ``steps`` at message size ``m`` (s)."""
+        key = (type(m).__name__, float(np.asarray(m).reshape(-1)[0]))
+        size, schedules = self.sizes.setdefault(key, (m, []))
+        schedules.append(steps)
+        return ("steps", key, len(schedules) - 1)
+
+    def run(self) -> None:
+        for key, (m, schedules) in self.sizes.items():
+            self.results[key] = schedule_times(m, schedules, self.params)
+
+    def value(self, ref) -> float:
+        if ref[0] == "value":
+            return ref[1]
+        return float(self.results[ref[1]][ref[2]])
+
+
+def _collective_ref(timings: _Timings, operation: str, algorithm: str, m: np.ndarray,
+                    layout, params: dict) -> tuple:
+    """collective_time(machine, operation, algorithm, m, layout=layout).time[0] as a
+    reference: its schedule queued on ``timings``, or its value where collectives.evaluate
+    does not time a step schedule (the trees, flow-timed algorithms). ``layout``: the
+    layout collective_time evaluates (machine_layout, placed)."""
+    if (algorithm not in TREE_ALGORITHMS and fluid.offered(algorithm, layout.ranks, operation)
+            and not fluid.uses_flows(algorithm, operation, m, params, layout)):
+        size = 0 * m if operation == "barrier" else m
+        return timings.add(size, schedule(algorithm, operation, layout))
+    with ops.quiet():
+        time = evaluate(operation, algorithm, m, layout, params)
+    return ("value", float(np.array(np.broadcast_to(time, m.shape), dtype=float)[0]))
+
+
+def _contenders(algorithms: list[str], operation: str, m: float, layout, machine,
+                params: dict, floor_params: dict) -> list[str]:
+    """workload._contenders, the trees timed with collectives.evaluate (the value
+    collective_time returns) instead of a whole collective_time call."""
+    trees = [a for a in algorithms if a in TREE_ALGORITHMS]
+    if not layout.is_torus or not trees or len(trees) == len(algorithms):
+        return algorithms
+    from icnperf.model.sizing.bound import universal_rounds_time
+    from icnperf.model.sizing.views import farthest_rank
+
+    sizes = np.zeros(1) if operation == "barrier" else np.asarray([m], dtype=float)
+    placed = machine_layout(machine, layout).placed(1, "linear", 0)
+    fastest = min(_collective_ref(None, operation, a, sizes, placed, params)[1]
+                  for a in trees)
+    farthest = farthest_rank(layout.radices, layout.ranks)
+    floor = float(universal_rounds_time(operation, 0.0 if operation == "barrier" else m,
+                                        layout.ranks, farthest,
+                                        floor_params)[0])
+    return [a for a in algorithms if a in TREE_ALGORITHMS or not floor > fastest]
+
+
+class _App:
+    """What an application term costs apart from its network parts, on one node count:
+    (compute s per iteration, iterations) from one run of its own model."""
+
+    def __init__(self):
+        self.known: dict[tuple, tuple[float, int]] = {}
+
+    def compute(self, term: AppTerm, machine, layout, algorithm: str) -> tuple[float, int]:
+        key = (id(term), layout.endpoints)
+        if key not in self.known:
+            from icnperf.model.apps import heat, spmv
+
+            predictor = {"heat": heat.predict, "spmv": spmv.predict}[term.app]
+            run = predictor(machine, layout, algorithm=algorithm, **term.problem)
+            self.known[key] = (run.compute_s, run.iterations)
+        return self.known[key]
+
+
+def _plan_collective(term: CollectiveTerm, machine, layout, params, timings):
+    algorithms, note = _candidates(term.algorithm, term.operation, layout, machine)
+    algorithms = _contenders(algorithms, term.operation, term.message_bytes, layout,
+                             machine, params, timings.floor_params)
+    m = np.zeros(1) if term.operation == "barrier" else np.asarray([term.message_bytes],
+                                                                    dtype=float)
+    placed = machine_layout(machine, layout).placed(1, "linear", 0)
+    refs = [_collective_ref(timings, term.operation, a, m, placed, params)
+            for a in algorithms]
+
+    def finish():
+        times = [timings.value(r) for r in refs]
+        best = min(range(len(algorithms)), key=lambda j: times[j])
+        return times[best], algorithms[best], note, ()
+    return finish
+
+
+def _plan_app(term: AppTerm, machine, layout, params, timings, apps: _App):
+    from icnperf.model.apps import heat
+
+    operation = APPS[term.app][0]
+    algorithms, note = _candidates(term.algorithm, operation, layout, machine)
+    m = 8.0 if term.app == "heat" else 8.0 * term.problem.get(
+        "rows", app_default("spmv", "rows"))
+    algorithms = _contenders(algorithms, operation, m, layout, machine, params,
+                             timings.floor_params)
+    compute, iterations = apps.compute(term, machine, layout, algorithms[0])
+    routed = machine_layout(machine, layout)
+    halo = []
+    if term.app == "heat":
+        px, py = heat.process_grid(layout.endpoints)
+        nx, ny = heat.grid_shape(term.problem.get("cells", app_default("heat", "cells")))
+        xs, ys = heat.block_sizes(nx, px), heat.block_sizes(ny, py)
+        gap = network.bind(send_gap, params)
+        for size, step in heat.halo_phases(routed, px, py, xs[0], ys[0]):
+            halo.append((timings.add(size, (step,)), float(send_gap(size, **gap))))
+    sizes = np.asarray([8.0 if term.app == "heat" else m], dtype=float)
+    placed = routed.placed(1, "linear", 0)
+    refs = [_collective_ref(timings, operation, a, sizes, placed, params) for a in algorithms]
+
+    def finish():
+        p2p = 0.0
+        for ref, gap_s in halo:
+            p2p += timings.value(ref)
+            p2p += gap_s
+        totals = [iterations * (compute + p2p + timings.value(r)) for r in refs]
+        best = min(range(len(algorithms)), key=lambda j: totals[j])
+        return float(totals[best]), algorithms[best], note, ()
+    return finish
+
+
+def _batched(term) -> bool:
+    return isinstance(term, CollectiveTerm) or (isinstance(term, AppTerm)
+                                                and term.app in BATCHED_APPS)
+
+
+def predict_designs(workload: Workload, machine, designs: list[Candidate],
+                    n_endpoints: int, cache: dict | None = None) -> list[list[TermResult]]:
+    """workload.predict_workload on every design (module docstring), in order. ``cache``:
+    as predict_term's (one dict per workload and machine), shared with it."""
+    cache = {} if cache is None else cache
+    params = collective_parameters(machine, "mpi", combine_time=0.0,
+                                   element_size=ELEMENT_SIZE)
+    timings = _Timings(params, collective_parameters(machine, "mpi"))
+    apps = _App()
+    batched = all(_batched(term) for term in workload.terms)
+    pending: dict[tuple, object] = {}
+    plans: list[list | None] = []
+    for design in designs:
+        if not batched or design.family in UNBATCHED_FAMILIES:
+            plans.append(None)
+            continue
+        row = []
+        for term in workload.terms:
+            nodes = n_endpoints if term.nodes is None else min(term.nodes, n_endpoints)
+            layout, placed = job_layout(design, nodes)
+            if term.nodes is not None and term.nodes > n_endpoints:
+                placed = (f"the term asks for {term.nodes} nodes, more than the "
+                          f"{n_endpoints} endpoints sized for; the job uses all of them",
+                          *placed)
+            key = (id(term), layout, machine.get("network.link_bandwidth"),
+                   machine.get("network.ring_ties"))
+            if key in cache:
+                finish = (lambda value: (lambda: value))(cache[key])
+            elif key in pending:
+                finish = pending[key]
+            else:
+                try:
+                    if isinstance(term, CollectiveTerm):
+                        finish = _plan_collective(term, machine, layout, params, timings)
+                    else:
+                        finish = _plan_app(term, machine, layout, params, timings, apps)
+                except InputError as error:
+                    raise InputError(f"term {term.name!r} on {design.spec}: {error}") \
+                        from None
+                pending[key] = finish
+            row.append((term, layout, placed, key, finish))
+        plans.append(row)
+    timings.run()
+    out = []
+    for design, row in zip(designs, plans):
+        if row is None:
+            out.append(predict_workload(workload, machine, design, n_endpoints, cache))
+            continue
+        results = []
+        for term, layout, placed, key, finish in row:
+            if key not in cache:
+                cache[key] = finish()
+            seconds, used, notes, model_notes = cache[key]
+            if not np.isfinite(seconds):
+                raise InputError(f"term {term.name!r} on {design.spec}: the model gives no "
+                                 "finite time")
+            results.append(TermResult(term.name, term.weight, seconds, used, layout.text,
+                                      placed + notes, model_notes))
+        out.append(results)
+    return out
+
+
