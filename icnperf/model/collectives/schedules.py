@@ -298,6 +298,17 @@ def _rounds(algorithm: str, operation: str, p: int) -> _Rounds:
     return rounds
 
 
+@lru_cache(maxsize=64)
+def schedule_rounds(algorithm: str, operation: str, p: int) -> tuple[tuple, ...]:
+    """The rounds :func:`schedule` maps, in its order, patterns built out: (count,
+    fraction, combine, sources, destinations, blocks, last) each, ``last`` the boolean mask
+    of the messages carrying the last block (None: any may). They depend on P alone, so a
+    caller mapping them onto many layouts at once (model/sizing/batched.py) builds them
+    once; cached, read-only."""
+    rounds = _rounds(algorithm, operation, p)
+    return tuple((*r, blocks, last) for r, blocks, last in rounds._expanded())
+
+
 _TRAFFIC: dict[tuple, tuple[int, int, int, bool]] = {}
 """layout.rank_traffic of message patterns already mapped (algorithms share many
 patterns)."""

@@ -39,8 +39,9 @@ from icnperf.model import network, ops
 from icnperf.model.collectives import collective_time, evaluate, fluid, machine_layout
 from icnperf.model.collectives.parameters import ELEMENT_SIZE, collective_parameters
 from icnperf.model.collectives.p2p_tree import send_gap
-from icnperf.model.collectives.schedules import (intra_node_time, schedule, schedule_time,
-                                                 split_bytes)
+from icnperf.model.collectives.registry import TABLE
+from icnperf.model.collectives.schedules import (Step, intra_node_time, schedule,
+                                                 schedule_time, split_bytes)
 from icnperf.model.sizing.designs import Candidate
 from icnperf.model.sizing.workload import (APPS, TREE_ALGORITHMS, AppTerm, CollectiveTerm,
                                            TermResult, Workload, _candidates,
@@ -139,33 +140,125 @@ def _others(m, fraction: Fraction, blocks: int, element_size):
     return ops.minimum(m, element_size * k * per_block)
 
 
+# --- rounds on many dragonflies at once --------------------------------------------------
+
+
+def _dragonfly(layout) -> tuple[int, int, int] | None:
+    """(p, a, h) of a job on the first endpoints of a DF(p, a, h), one process per node,
+    linear placement: the layouts whose rounds :class:`_Dragonflies` maps; else None."""
+    if (layout.network is None or layout.network[0] != "dragonfly"
+            or not layout.is_default_placement or layout.rails != 1):
+        return None
+    return tuple(int(v) for v in layout.network[1:])
+
+
+class _Dragonflies:
+    """Step schedules and halo phases asked for on dragonfly jobs, mapped at once on every
+    design of one p (topology/dragonfly/batch.rounds_traffic: equal to
+    Layout.rank_traffic's MIN routes design by design) and merged into Steps as
+    collectives.schedule merges them, in its order."""
+
+    def __init__(self):
+        self.wanted: dict[tuple, tuple[tuple, dict]] = {}
+        self.steps: dict[tuple, tuple] = {}
+
+    def ask(self, what: tuple, layout) -> tuple:
+        """A reference to the Steps of ``what`` on the dragonfly job ``layout``: what is
+        ("schedule", algorithm, operation) or ("pairs", name, sources, destinations), one
+        step of fraction 1 charged Layout.traffic's hops and load (heat's halo phases;
+        ``name`` tells rounds of equal pairs)."""
+        p, a, h = _dragonfly(layout)
+        group = (what[:3] if what[0] == "schedule" else what[:2], layout.ranks, p)
+        self.wanted.setdefault(group, (what, {}))[1][(a, h)] = None
+        return ("dragonfly", group, (a, h))
+
+    def run(self) -> None:
+        from icnperf.model.collectives.schedules import schedule_rounds
+        from icnperf.model.topology.dragonfly.batch import rounds_traffic
+
+        for group, (what, designs) in self.wanted.items():
+            _, ranks, p = group
+            a = np.array([d[0] for d in designs], dtype=np.int64)
+            h = np.array([d[1] for d in designs], dtype=np.int64)
+            if what[0] == "pairs":
+                hops, load = rounds_traffic(p, a, h, what[2], what[3])
+                for j, design in enumerate(designs):
+                    self.steps[(group, design)] = (
+                        Step(1, Fraction(1), int(hops[j]), int(load[j]), False),)
+                continue
+            merged: list[dict] = [{} for _ in designs]
+            for count, fraction, combine, src, dst, blocks, last in schedule_rounds(
+                    what[1], what[2], ranks):
+                traffic = _rank_traffic(p, a, h, src, dst)
+                carriers = [None] * len(designs) if last is None else _rank_traffic(
+                    p, a, h, src[last], dst[last])
+                for into, (hops, load, host, intra), carrier in zip(merged, traffic,
+                                                                    carriers):
+                    step = (fraction, hops, load, combine, host, intra, blocks, carrier)
+                    into[step] = into.get(step, 0) + count
+            for into, design in zip(merged, designs):
+                self.steps[(group, design)] = tuple(Step(n, *step)
+                                                    for step, n in into.items())
+
+    def value(self, ref) -> tuple:
+        return self.steps[(ref[1], ref[2])]
+
+
+def _rank_traffic(p: int, a: np.ndarray, h: np.ndarray, sources, destinations) -> list:
+    """Layout.rank_traffic of one round on every DF(p, a[i], h[i]) job (one process per
+    node, linear placement): (hops, max(load, 1), 1, False); (0, 0, 0, False) without
+    messages."""
+    from icnperf.model.topology.dragonfly.batch import rounds_traffic
+
+    if len(sources) == 0:
+        return [(0, 0, 0, False)] * len(a)
+    hops, load = rounds_traffic(p, a, h, sources, destinations)
+    return [(x, max(c, 1), 1, False) for x, c in zip(hops.tolist(), load.tolist())]
+
+
 # --- the workload on many designs ------------------------------------------------------------
 
 
 class _Timings:
-    """Step schedules to time, gathered by message size, then timed at once."""
+    """Step schedules to time, gathered by message size, then timed at once; the
+    schedules of dragonfly jobs are mapped at once too (:class:`_Dragonflies`)."""
 
     def __init__(self, params: dict, floor_params: dict):
         self.params = params
         self.floor_params = floor_params
+        self.dragonflies = _Dragonflies()
         self.sizes: dict[tuple, tuple] = {}
         self.results: dict[tuple, np.ndarray] = {}
 
     def add(self, m, steps) -> tuple:
-        """A reference to the time of ``steps`` at message size ``m`` (s)."""
+        """A reference to the time of ``steps`` (Steps, or a :class:`_Dragonflies`
+        reference) at message size ``m`` (s)."""
         key = (type(m).__name__, float(np.asarray(m).reshape(-1)[0]))
         size, schedules = self.sizes.setdefault(key, (m, []))
         schedules.append(steps)
         return ("steps", key, len(schedules) - 1)
 
     def run(self) -> None:
+        self.dragonflies.run()
         for key, (m, schedules) in self.sizes.items():
-            self.results[key] = schedule_times(m, schedules, self.params)
+            steps = [self.dragonflies.value(s) if s and s[0] == "dragonfly" else s
+                     for s in schedules]
+            self.results[key] = schedule_times(m, steps, self.params)
 
     def value(self, ref) -> float:
         if ref[0] == "value":
             return ref[1]
         return float(self.results[ref[1]][ref[2]])
+
+    def schedule(self, algorithm: str, operation: str, layout):
+        """collectives.schedule(algorithm, operation, layout), or its reference on a
+        dragonfly job (mapped in :meth:`run`)."""
+        if _dragonfly(layout) is None:
+            return schedule(algorithm, operation, layout)
+        if TABLE.get((algorithm, operation)) is None or TABLE[(algorithm, operation)].steps \
+                is None:
+            raise InputError(f"{algorithm} has no step schedule for {operation}")
+        return self.dragonflies.ask(("schedule", algorithm, operation), layout)
 
 
 def _collective_ref(timings: _Timings, operation: str, algorithm: str, m: np.ndarray,
@@ -177,7 +270,7 @@ def _collective_ref(timings: _Timings, operation: str, algorithm: str, m: np.nda
     if (algorithm not in TREE_ALGORITHMS and fluid.offered(algorithm, layout.ranks, operation)
             and not fluid.uses_flows(algorithm, operation, m, params, layout)):
         size = 0 * m if operation == "barrier" else m
-        return timings.add(size, schedule(algorithm, operation, layout))
+        return timings.add(size, timings.schedule(algorithm, operation, layout))
     with ops.quiet():
         time = evaluate(operation, algorithm, m, layout, params)
     return ("value", float(np.array(np.broadcast_to(time, m.shape), dtype=float)[0]))
@@ -222,6 +315,27 @@ class _App:
         return self.known[key]
 
 
+def _halo_phases(layout, px: int, py: int, nx_block: int, ny_block: int,
+                 timings: _Timings) -> list[tuple]:
+    """heat.halo_phases as (message bytes, its one Step or a :class:`_Dragonflies`
+    reference): the same phases, mapped with every dragonfly of the batch at once."""
+    from icnperf.model.apps.heat import BYTES_PER_ELEMENT, halo_phases
+    from icnperf.model.apps.patterns import halo_pairs
+
+    if _dragonfly(layout) is None:
+        return [(size, (step,)) for size, step in halo_phases(layout, px, py, nx_block,
+                                                                ny_block)]
+
+    phases = []
+    for axis, size in enumerate((BYTES_PER_ELEMENT * ny_block,
+                                 BYTES_PER_ELEMENT * (nx_block + 2))):
+        src, dst, _ = halo_pairs((px, py), False, (axis,))
+        if len(src):
+            what = ("pairs", ("heat halo", px, py, axis), src, dst)
+            phases.append((size, timings.dragonflies.ask(what, layout)))
+    return phases
+
+
 def _plan_collective(term: CollectiveTerm, machine, layout, params, timings):
     algorithms, note = _candidates(term.algorithm, term.operation, layout, machine)
     algorithms = _contenders(algorithms, term.operation, term.message_bytes, layout,
@@ -256,8 +370,8 @@ def _plan_app(term: AppTerm, machine, layout, params, timings, apps: _App):
         nx, ny = heat.grid_shape(term.problem.get("cells", app_default("heat", "cells")))
         xs, ys = heat.block_sizes(nx, px), heat.block_sizes(ny, py)
         gap = network.bind(send_gap, params)
-        for size, step in heat.halo_phases(routed, px, py, xs[0], ys[0]):
-            halo.append((timings.add(size, (step,)), float(send_gap(size, **gap))))
+        for size, steps in _halo_phases(routed, px, py, xs[0], ys[0], timings):
+            halo.append((timings.add(size, steps), float(send_gap(size, **gap))))
     sizes = np.asarray([8.0 if term.app == "heat" else m], dtype=float)
     placed = routed.placed(1, "linear", 0)
     refs = [_collective_ref(timings, operation, a, sizes, placed, params) for a in algorithms]

@@ -1,0 +1,76 @@
+"""dragonfly.batch.rounds_traffic: one round on many DF(p, a, h) at once equals the
+message-by-message MIN routes (routes.dragonfly_route_traffic, the oracle) design by design,
+and a group shift worked out by hand."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from icnperf.model.topology.dragonfly.batch import rounds_traffic, router_pairs
+from icnperf.model.topology.dragonfly.routes import dragonfly_route_traffic
+
+
+def test_group_shift_by_hand():
+    # 12 endpoints, every endpoint to the one 4 further on (mod 12): each group of 2 routers
+    # x 2 endpoints sends its 4 messages to the next group. On DF(2, 2, 1) (3 groups) the
+    # link to the next group is on router 0 and lands on router 1: router 0's messages take
+    # global + local (2 hops), router 1's local + global (2 hops); the global channel
+    # carries 4, and each group's local channel 1 -> 0 carries router 1's 2 leaving messages
+    # and the 2 landing on router 1 for router 0: 4. On DF(2, 2, 2) (5 groups) the shift
+    # 2 -> 0 leaves by router 1 and lands on router 0 instead, so group 0's local channels
+    # carry 2 each way while group 1's 1 -> 0 still carries 4.
+    sources = np.arange(12)
+    hops, load = rounds_traffic(2, [2, 2], [1, 2], sources, (sources + 4) % 12)
+    assert hops.tolist() == [2, 2]
+    assert load.tolist() == [4, 4]
+
+
+def test_no_messages_and_one_router():
+    hops, load = rounds_traffic(3, [2, 3], [1, 2], [], [])
+    assert hops.tolist() == [0, 0] and load.tolist() == [0, 0]
+    # 0 -> 1 -> 2 on one router of 3 endpoints: no channel, 0 hops (as the routes count)
+    hops, load = rounds_traffic(3, [2, 3], [1, 2], [0, 1, 2], [1, 2, 0])
+    assert hops.tolist() == [0, 0] and load.tolist() == [0, 0]
+    assert dragonfly_route_traffic(3, 2, 1, [0, 1, 2], [1, 2, 0]) == (0, 0)
+
+
+def test_router_pairs_merge_messages():
+    # p = 2: endpoints 0,1 on router 0, 2,3 on router 1, 4,5 on router 2
+    rs, rd, count = router_pairs(2, [0, 1, 1, 2, 4, 0], [2, 3, 0, 4, 1, 5])
+    assert list(zip(rs.tolist(), rd.tolist(), count.tolist())) == [
+        (0, 1, 2), (0, 2, 1), (1, 2, 1), (2, 0, 1)]
+
+
+@st.composite
+def _rounds(draw):
+    p = draw(st.integers(1, 5))
+    designs = draw(st.lists(st.tuples(st.integers(1, 6), st.integers(1, 5)), min_size=1,
+                            max_size=4))
+    smallest = min(a * p * (a * h + 1) for a, h in designs)
+    n = draw(st.integers(1, smallest))
+    kind = draw(st.sampled_from(["shift", "xor", "pairs"]))
+    ranks = np.arange(n)
+    if kind == "shift":
+        d = draw(st.integers(0, n))
+        sources, destinations = ranks, (ranks + d) % n
+    elif kind == "xor":
+        d = draw(st.integers(0, 2 * n))
+        keep = (ranks ^ d) < n
+        sources, destinations = ranks[keep], (ranks ^ d)[keep]
+    else:
+        pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
+                              max_size=60))
+        sources = np.array([s for s, _ in pairs], dtype=np.int64)
+        destinations = np.array([d for _, d in pairs], dtype=np.int64)
+    return p, designs, sources, destinations
+
+
+@settings(max_examples=150, deadline=None)
+@given(_rounds())
+def test_equals_the_routes_design_by_design(case):
+    p, designs, sources, destinations = case
+    hops, load = rounds_traffic(p, [a for a, _ in designs], [h for _, h in designs],
+                                sources, destinations)
+    for i, (a, h) in enumerate(designs):
+        assert (int(hops[i]), int(load[i])) == dragonfly_route_traffic(
+            p, a, h, sources, destinations)
