@@ -58,16 +58,15 @@ def term_rows(study) -> list[dict]:
             for r in study.results for t in r.terms]
 
 
-def _designs_text(specs: list[str], study) -> str:
-    """Designs named compactly: "every design", whole families, or the specs."""
-    if len(specs) == len(study.results):
+def _designs_text(specs: list[str], by_family: dict[str, list[str]]) -> str:
+    """Designs named compactly: "every design", whole families, or the specs
+    (``by_family``: every evaluated design's spec per family, in the study's order)."""
+    if len(specs) == sum(len(members) for members in by_family.values()):
         return "every design"
-    by_family: dict[str, list[str]] = {}
-    for r in study.results:
-        by_family.setdefault(r.design.family, []).append(r.design.spec)
     parts = []
+    named = set(specs)
     for family, members in by_family.items():
-        chosen = [s for s in members if s in specs]
+        chosen = [s for s in members if s in named]
         if len(chosen) == len(members):
             parts.append(f"every {family}")
         elif len(chosen) > 6:
@@ -79,18 +78,19 @@ def _designs_text(specs: list[str], study) -> str:
 
 def grouped_notes(study) -> list[str]:
     """Each distinct sizing note once, with the terms and designs it applies to."""
-    seen: dict[str, tuple[list[str], list[str]]] = {}
+    seen: dict[str, tuple[dict[str, None], dict[str, None]]] = {}
     for r in study.results:
         for t in r.terms:
             for note in t.notes:
-                terms, designs = seen.setdefault(note, ([], []))
-                if t.name not in terms:
-                    terms.append(t.name)
-                if r.design.spec not in designs:
-                    designs.append(r.design.spec)
+                terms, designs = seen.setdefault(note, ({}, {}))
+                terms[t.name] = None
+                designs[r.design.spec] = None
     term_count = len(study.results[0].terms) if study.results else 0
+    by_family: dict[str, list[str]] = {}
+    for r in study.results:
+        by_family.setdefault(r.design.family, []).append(r.design.spec)
     return [f"{note} [{'every term' if len(terms) == term_count else '; '.join(terms)};"
-            f" {_designs_text(designs, study)}]"
+            f" {_designs_text(list(designs), by_family)}]"
             for note, (terms, designs) in seen.items()]
 
 

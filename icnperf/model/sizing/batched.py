@@ -30,6 +30,7 @@ one design gives them.
 
 from __future__ import annotations
 
+import hashlib
 from fractions import Fraction
 
 import numpy as np
@@ -49,6 +50,11 @@ from icnperf.model.sizing.workload import (APPS, TREE_ALGORITHMS, AppTerm, Colle
 
 BATCHED_APPS = ("heat", "spmv")
 """Applications composed here; hpcg goes design by design (workload._app_term)."""
+
+CELLS = 1 << 20
+"""Most designs x messages of one round counted at once on dragonflies (rounds_traffic's
+arrays have a row per design and a column per router pair, at most one per message):
+about 8 MB an array."""
 
 UNBATCHED_FAMILIES = ("rail", "slimfly")
 """Families whose machine values change with the design (rail: NICs per node; slim fly:
@@ -70,12 +76,17 @@ def schedule_times(m, schedules, params: dict) -> np.ndarray:
                                  "injection_latency", "ejection_latency", "router_latency",
                                  "link_latency")}
     flat: dict[tuple, list] = {}
+    fractions: dict[tuple, Fraction] = {}
     width = max((len(s) for s in schedules), default=0)
     for i, steps in enumerate(schedules):
         for k, step in enumerate(steps):
             split = bool(step.blocks) and element_size is not None
-            kind = (step.fraction, step.combine, step.blocks if split else 0,
-                    split and step.last is not None)
+            # the fraction as (numerator, denominator): hashing a Fraction costs more
+            # than the arithmetic
+            fraction = step.fraction
+            kind = ((fraction.numerator, fraction.denominator), step.combine,
+                    step.blocks if split else 0, split and step.last is not None)
+            fractions[kind[0]] = fraction
             last = step.last if split and step.last is not None else (0, 0, 0, False)
             flat.setdefault(kind, []).append((i, k, step.count, step.hops, step.load,
                                               step.host, step.intra, *last))
@@ -97,7 +108,8 @@ def schedule_times(m, schedules, params: dict) -> np.ndarray:
         return time, (host > 0) | intra
 
     with ops.quiet():
-        for (fraction, combine, blocks, has_last), rows in flat.items():
+        for (ratio, combine, blocks, has_last), rows in flat.items():
+            fraction = fractions[ratio]
             i, k, count, hops, load, host, intra, l_hops, l_load, l_host, l_intra = (
                 np.array(column) for column in zip(*rows))
             intra, l_intra = intra.astype(bool), l_intra.astype(bool)
@@ -161,6 +173,7 @@ class _Dragonflies:
     def __init__(self):
         self.wanted: dict[tuple, tuple[tuple, dict]] = {}
         self.steps: dict[tuple, tuple] = {}
+        self.counted: dict[tuple, list] = {}
 
     def ask(self, what: tuple, layout) -> tuple:
         """A reference to the Steps of ``what`` on the dragonfly job ``layout``: what is
@@ -187,21 +200,38 @@ class _Dragonflies:
                         Step(1, Fraction(1), int(hops[j]), int(load[j]), False),)
                 continue
             merged: list[dict] = [{} for _ in designs]
+            fractions: dict[Fraction, int] = {}
+            names = tuple(designs)
             for count, fraction, combine, src, dst, blocks, last in schedule_rounds(
                     what[1], what[2], ranks):
-                traffic = _rank_traffic(p, a, h, src, dst)
-                carriers = [None] * len(designs) if last is None else _rank_traffic(
-                    p, a, h, src[last], dst[last])
+                traffic = self._count(p, names, a, h, src, dst)
+                carriers = [None] * len(designs) if last is None else self._count(
+                    p, names, a, h, src[last], dst[last])
+                # the fraction by its number among the schedule's distinct fractions:
+                # equal keys as schedule's, one Fraction hash a round, not a design
+                number = fractions.setdefault(fraction, len(fractions))
                 for into, (hops, load, host, intra), carrier in zip(merged, traffic,
                                                                     carriers):
-                    step = (fraction, hops, load, combine, host, intra, blocks, carrier)
+                    step = (number, hops, load, combine, host, intra, blocks, carrier)
                     into[step] = into.get(step, 0) + count
+            values = list(fractions)
             for into, design in zip(merged, designs):
-                self.steps[(group, design)] = tuple(Step(n, *step)
+                self.steps[(group, design)] = tuple(Step(n, values[step[0]], *step[1:])
                                                     for step, n in into.items())
 
     def value(self, ref) -> tuple:
         return self.steps[(ref[1], ref[2])]
+
+    def _count(self, p: int, names: tuple, a, h, sources, destinations) -> list:
+        """:func:`_rank_traffic`, once per round of equal messages on the same designs
+        (algorithms share rounds: the fold and the exchanges of recursive doubling are
+        Rabenseifner's)."""
+        digest = hashlib.blake2b(sources.tobytes() + b"|" + destinations.tobytes(),
+                                 digest_size=20).digest()
+        key = (p, names, digest)
+        if key not in self.counted:
+            self.counted[key] = _rank_traffic(p, a, h, sources, destinations)
+        return self.counted[key]
 
 
 def _rank_traffic(p: int, a: np.ndarray, h: np.ndarray, sources, destinations) -> list:
@@ -212,8 +242,12 @@ def _rank_traffic(p: int, a: np.ndarray, h: np.ndarray, sources, destinations) -
 
     if len(sources) == 0:
         return [(0, 0, 0, False)] * len(a)
-    hops, load = rounds_traffic(p, a, h, sources, destinations)
-    return [(x, max(c, 1), 1, False) for x, c in zip(hops.tolist(), load.tolist())]
+    out = []
+    step = max(1, CELLS // len(sources))
+    for k in range(0, len(a), step):
+        hops, load = rounds_traffic(p, a[k:k + step], h[k:k + step], sources, destinations)
+        out.extend((x, max(c, 1), 1, False) for x, c in zip(hops.tolist(), load.tolist()))
+    return out
 
 
 # --- the workload on many designs ------------------------------------------------------------
@@ -408,10 +442,12 @@ def predict_designs(workload: Workload, machine, designs: list[Candidate],
         if not batched or design.family in UNBATCHED_FAMILIES:
             plans.append(None)
             continue
-        row = []
+        row, layouts = [], {}
         for term in workload.terms:
             nodes = n_endpoints if term.nodes is None else min(term.nodes, n_endpoints)
-            layout, placed = job_layout(design, nodes)
+            if nodes not in layouts:
+                layouts[nodes] = job_layout(design, nodes)
+            layout, placed = layouts[nodes]
             if term.nodes is not None and term.nodes > n_endpoints:
                 placed = (f"the term asks for {term.nodes} nodes, more than the "
                           f"{n_endpoints} endpoints sized for; the job uses all of them",

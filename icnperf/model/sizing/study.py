@@ -185,18 +185,22 @@ def run_study(n_endpoints: int, families: tuple[str, ...], torus_dims: tuple[int
     evaluated: dict[int, tuple[Candidate, tuple[TermResult, ...]]] = {}
 
     def evaluate(indices: list[int]) -> list[float]:
+        # tasks of like designs (family, then a dragonfly's p), which share their mapping
+        # (batched.py); the results come back in the order asked
+        asked = indices
+        indices = sorted(indices, key=lambda i: _kinship(screen, i))
         designs = [_design(screen, i) for i in indices]
         tasks = [(workload, machine, n_endpoints, designs[k:k + chunk])
                  for k in range(0, len(designs), chunk)]
         results = [r for part in mapper(evaluate_designs, tasks) for r in part]
         for i, result in zip(indices, results):
             evaluated[i] = result
-        times = [sum(t.weighted_s for t in terms) for _, terms in results]
-        for (design, _), time in zip(results, times):
-            if not math.isfinite(time):
+        times = {i: sum(t.weighted_s for t in terms) for i, (_, terms) in zip(indices, results)}
+        for i, (design, _) in zip(indices, results):
+            if not math.isfinite(times[i]):
                 raise InputError(f"the workload time on {design.spec} is beyond floating "
                                  "point (weights x times past 1.8e308): lower the weights")
-        return times
+        return [times[i] for i in asked]
 
     found = search(screen, evaluate, shortlist, batch)
     results = _results(screen, found, evaluated, cost_model)
@@ -215,6 +219,14 @@ def run_study(n_endpoints: int, families: tuple[str, ...], torus_dims: tuple[int
     return Study(n_endpoints, tuple(families), radix_max, tuple(results),
                  tuple(f for f in families if f not in present), screen.counts(),
                  per_family, found.mode, slack, narrowed, tapers)
+
+
+def _kinship(screen: Screen, flat: int) -> tuple:
+    """A sort key putting designs whose rounds are mapped together side by side: the
+    family's block, then a dragonfly's endpoints per router p."""
+    block_index, row = screen.locate(flat)
+    block = screen.blocks[block_index]
+    return block_index, int(block.params["p"][row]) if block.family == "dragonfly" else 0
 
 
 def _design(screen: Screen, flat: int) -> tuple:
