@@ -263,6 +263,10 @@ class _Timings:
         self.dragonflies = _Dragonflies()
         self.sizes: dict[tuple, tuple] = {}
         self.results: dict[tuple, np.ndarray] = {}
+        self.asked: dict[tuple, tuple] = {}
+        """References already made, by (operation, algorithm, m, layout)."""
+        self.farthest: dict[tuple, int] = {}
+        """views.farthest_rank by (radices, ranks)."""
 
     def add(self, m, steps) -> tuple:
         """A reference to the time of ``steps`` (Steps, or a :class:`_Dragonflies`
@@ -301,17 +305,23 @@ def _collective_ref(timings: _Timings, operation: str, algorithm: str, m: np.nda
     reference: its schedule queued on ``timings``, or its value where collectives.evaluate
     does not time a step schedule (the trees, flow-timed algorithms). ``layout``: the
     layout collective_time evaluates (machine_layout, placed)."""
+    key = (operation, algorithm, float(m[0]), layout)
+    if key in timings.asked:
+        return timings.asked[key]
     if (algorithm not in TREE_ALGORITHMS and fluid.offered(algorithm, layout.ranks, operation)
             and not fluid.uses_flows(algorithm, operation, m, params, layout)):
         size = 0 * m if operation == "barrier" else m
-        return timings.add(size, timings.schedule(algorithm, operation, layout))
-    with ops.quiet():
-        time = evaluate(operation, algorithm, m, layout, params)
-    return ("value", float(np.array(np.broadcast_to(time, m.shape), dtype=float)[0]))
+        ref = timings.add(size, timings.schedule(algorithm, operation, layout))
+    else:
+        with ops.quiet():
+            time = evaluate(operation, algorithm, m, layout, params)
+        ref = ("value", float(np.array(np.broadcast_to(time, m.shape), dtype=float)[0]))
+    timings.asked[key] = ref
+    return ref
 
 
 def _contenders(algorithms: list[str], operation: str, m: float, layout, machine,
-                params: dict, floor_params: dict) -> list[str]:
+                params: dict, timings: _Timings) -> list[str]:
     """workload._contenders, the trees timed with collectives.evaluate (the value
     collective_time returns) instead of a whole collective_time call."""
     trees = [a for a in algorithms if a in TREE_ALGORITHMS]
@@ -322,12 +332,15 @@ def _contenders(algorithms: list[str], operation: str, m: float, layout, machine
 
     sizes = np.zeros(1) if operation == "barrier" else np.asarray([m], dtype=float)
     placed = machine_layout(machine, layout).placed(1, "linear", 0)
-    fastest = min(_collective_ref(None, operation, a, sizes, placed, params)[1]
+    fastest = min(_collective_ref(timings, operation, a, sizes, placed, params)[1]
                   for a in trees)
-    farthest = farthest_rank(layout.radices, layout.ranks)
+    if (layout.radices, layout.ranks) not in timings.farthest:
+        timings.farthest[(layout.radices, layout.ranks)] = farthest_rank(layout.radices,
+                                                                         layout.ranks)
+    farthest = timings.farthest[(layout.radices, layout.ranks)]
     floor = float(universal_rounds_time(operation, 0.0 if operation == "barrier" else m,
                                         layout.ranks, farthest,
-                                        floor_params)[0])
+                                        timings.floor_params)[0])
     return [a for a in algorithms if a in TREE_ALGORITHMS or not floor > fastest]
 
 
@@ -373,7 +386,7 @@ def _halo_phases(layout, px: int, py: int, nx_block: int, ny_block: int,
 def _plan_collective(term: CollectiveTerm, machine, layout, params, timings):
     algorithms, note = _candidates(term.algorithm, term.operation, layout, machine)
     algorithms = _contenders(algorithms, term.operation, term.message_bytes, layout,
-                             machine, params, timings.floor_params)
+                             machine, params, timings)
     m = np.zeros(1) if term.operation == "barrier" else np.asarray([term.message_bytes],
                                                                     dtype=float)
     placed = machine_layout(machine, layout).placed(1, "linear", 0)
@@ -394,8 +407,7 @@ def _plan_app(term: AppTerm, machine, layout, params, timings, apps: _App):
     algorithms, note = _candidates(term.algorithm, operation, layout, machine)
     m = 8.0 if term.app == "heat" else 8.0 * term.problem.get(
         "rows", app_default("spmv", "rows"))
-    algorithms = _contenders(algorithms, operation, m, layout, machine, params,
-                             timings.floor_params)
+    algorithms = _contenders(algorithms, operation, m, layout, machine, params, timings)
     compute, iterations = apps.compute(term, machine, layout, algorithms[0])
     routed = machine_layout(machine, layout)
     halo = []
