@@ -2,11 +2,11 @@
 workload.predict_workload, design by design, with the time model evaluated over arrays.
 
 Per design and term the choices are workload.predict_term's (the job's layout, the
-algorithms to try, the contenders on a torus), and every round is mapped as there
-(collectives.schedule, cached). What differs is where the time model runs: a textbook
-algorithm's time on a layout is collectives.schedule_time of its merged steps, and the
-steps of every (design, term, algorithm) asking for the same message size are timed
-together (:func:`schedule_times`: each step's network.latency over one array of hops
+algorithms to try, the contenders on a torus), and the rounds are mapped as there
+(collectives.schedule, cached; some families together, below). What differs is where the
+time model runs: a textbook algorithm's time on a layout is collectives.schedule_time of
+its merged steps, and the steps of every (design, term, algorithm) asking for the same
+message size are timed together (:func:`schedule_times`: each step's network.latency over one array of hops
 and channel loads, then each schedule's steps added in the order schedule_time adds
 them), so the per-design Python of the time model is gone from the hot path. Every
 elementwise operation is the one schedule_time does on a number (IEEE double arithmetic
@@ -22,22 +22,30 @@ heat.halo_phases on each design. Terms and designs this module does not batch (h
 skeletons, the rail and slim fly families whose machine values change with the design)
 go through workload.predict_workload unchanged. The machine's topology is not replaced
 by each design's: with the layout given, the models read only the machine's parameters
-(workload.predict_term's cache rests on the same fact). A batched term's ``model_notes`` are empty:
-the application's notes name each design's hop counts and loads, no report renders them,
-and building them was a large part of the per-design time; workload.predict_workload on
-one design gives them.
+(workload.predict_term's cache rests on the same fact). A batched term's ``model_notes``
+are empty: the application's notes name each design's hop counts and loads, no report
+renders them, and building them was a large part of the per-design time;
+workload.predict_workload on one design gives them.
+
+Jobs on the first endpoints of a dragonfly, or of a torus they do not fill, one process
+per node, are mapped together too (:func:`_shared`): a task's schedules and halo phases on
+dragonflies of one p, or on tori that differ only in their last radix, are counted round
+by round on all of them at once (topology/dragonfly/batch.rounds_traffic,
+topology/torus/batch.dor_traffic_last_radix, each equal to the per-design count) and
+merged into Steps as collectives.schedule merges them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 from fractions import Fraction
 
 import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.model import network, ops
-from icnperf.model.collectives import collective_time, evaluate, fluid, machine_layout
+from icnperf.model.collectives import evaluate, fluid, machine_layout
 from icnperf.model.collectives.parameters import ELEMENT_SIZE, collective_parameters
 from icnperf.model.collectives.p2p_tree import send_gap
 from icnperf.model.collectives.registry import TABLE
@@ -152,23 +160,36 @@ def _others(m, fraction: Fraction, blocks: int, element_size):
     return ops.minimum(m, element_size * k * per_block)
 
 
-# --- rounds on many dragonflies at once --------------------------------------------------
+# --- rounds on many designs at once ----------------------------------------------------------
 
 
-def _dragonfly(layout) -> tuple[int, int, int] | None:
-    """(p, a, h) of a job on the first endpoints of a DF(p, a, h), one process per node,
-    linear placement: the layouts whose rounds :class:`_Dragonflies` maps; else None."""
-    if (layout.network is None or layout.network[0] != "dragonfly"
-            or not layout.is_default_placement or layout.rails != 1):
+def _shared(layout) -> tuple | None:
+    """How a job's rounds are mapped with other designs' (:class:`_Together`): (family,
+    what the designs share, the design's own values), or None (collectives.schedule, one
+    layout at a time). One process per node, linear placement, on
+
+    * the first endpoints of a DF(p, a, h): shared p, own (a, h)
+      (topology/dragonfly/batch.rounds_traffic);
+    * the first endpoints of a torus k_1 x ... x k_d it does not fill (no box of the job's
+      nodes fits it, workload.job_layout): shared (k_1 .. k_(d-1), tie rule), own k_d
+      (topology/torus/batch.dor_traffic_last_radix). A torus the job fills has closed
+      forms in collectives.structured and stays with schedule."""
+    if not layout.is_default_placement or layout.rails != 1:
         return None
-    return tuple(int(v) for v in layout.network[1:])
+    if layout.network is not None and layout.network[0] == "dragonfly":
+        p, a, h = (int(v) for v in layout.network[1:])
+        return "dragonfly", p, (a, h)
+    if layout.is_torus and layout.endpoints < math.prod(layout.radices):
+        return ("torus", (tuple(int(k) for k in layout.radices[:-1]),
+                          layout.ring_ties or "plus"), int(layout.radices[-1]))
+    return None
 
 
-class _Dragonflies:
-    """Step schedules and halo phases asked for on dragonfly jobs, mapped at once on every
-    design of one p (topology/dragonfly/batch.rounds_traffic: equal to
-    Layout.rank_traffic's MIN routes design by design) and merged into Steps as
-    collectives.schedule merges them, in its order."""
+class _Together:
+    """Step schedules and halo phases asked for on jobs whose rounds are mapped with other
+    designs' (:func:`_shared`), mapped at once on every design sharing the same values,
+    each equal to Layout.rank_traffic (Layout.traffic for a halo phase) design by design,
+    and merged into Steps as collectives.schedule merges them, in its order."""
 
     def __init__(self):
         self.wanted: dict[tuple, tuple[tuple, dict]] = {}
@@ -176,37 +197,34 @@ class _Dragonflies:
         self.counted: dict[tuple, list] = {}
 
     def ask(self, what: tuple, layout) -> tuple:
-        """A reference to the Steps of ``what`` on the dragonfly job ``layout``: what is
-        ("schedule", algorithm, operation) or ("pairs", name, sources, destinations), one
-        step of fraction 1 charged Layout.traffic's hops and load (heat's halo phases;
-        ``name`` tells rounds of equal pairs)."""
-        p, a, h = _dragonfly(layout)
-        group = (what[:3] if what[0] == "schedule" else what[:2], layout.ranks, p)
-        self.wanted.setdefault(group, (what, {}))[1][(a, h)] = None
-        return ("dragonfly", group, (a, h))
+        """A reference to the Steps of ``what`` on ``layout``: what is ("schedule",
+        algorithm, operation) or ("pairs", name, sources, destinations), one step of
+        fraction 1 charged Layout.traffic's hops and load (heat's halo phases; ``name``
+        tells rounds of equal pairs)."""
+        family, shared, own = _shared(layout)
+        group = (what[:3] if what[0] == "schedule" else what[:2], layout.ranks, family,
+                 shared)
+        self.wanted.setdefault(group, (what, {}))[1][own] = None
+        return ("together", group, own)
 
     def run(self) -> None:
         from icnperf.model.collectives.schedules import schedule_rounds
-        from icnperf.model.topology.dragonfly.batch import rounds_traffic
 
         for group, (what, designs) in self.wanted.items():
-            _, ranks, p = group
-            a = np.array([d[0] for d in designs], dtype=np.int64)
-            h = np.array([d[1] for d in designs], dtype=np.int64)
+            _, ranks, family, shared = group
+            own = tuple(designs)
             if what[0] == "pairs":
-                hops, load = rounds_traffic(p, a, h, what[2], what[3])
-                for j, design in enumerate(designs):
-                    self.steps[(group, design)] = (
-                        Step(1, Fraction(1), int(hops[j]), int(load[j]), False),)
+                for design, (hops, load) in zip(own, _traffic(family, shared, own, what[2],
+                                                              what[3])):
+                    self.steps[(group, design)] = (Step(1, Fraction(1), hops, load, False),)
                 continue
-            merged: list[dict] = [{} for _ in designs]
+            merged: list[dict] = [{} for _ in own]
             fractions: dict[Fraction, int] = {}
-            names = tuple(designs)
             for count, fraction, combine, src, dst, blocks, last in schedule_rounds(
                     what[1], what[2], ranks):
-                traffic = self._count(p, names, a, h, src, dst)
-                carriers = [None] * len(designs) if last is None else self._count(
-                    p, names, a, h, src[last], dst[last])
+                traffic = self._count(family, shared, own, src, dst)
+                carriers = [None] * len(own) if last is None else self._count(
+                    family, shared, own, src[last], dst[last])
                 # the fraction by its number among the schedule's distinct fractions:
                 # equal keys as schedule's, one Fraction hash a round, not a design
                 number = fractions.setdefault(fraction, len(fractions))
@@ -215,39 +233,49 @@ class _Dragonflies:
                     step = (number, hops, load, combine, host, intra, blocks, carrier)
                     into[step] = into.get(step, 0) + count
             values = list(fractions)
-            for into, design in zip(merged, designs):
+            for into, design in zip(merged, own):
                 self.steps[(group, design)] = tuple(Step(n, values[step[0]], *step[1:])
                                                     for step, n in into.items())
 
     def value(self, ref) -> tuple:
         return self.steps[(ref[1], ref[2])]
 
-    def _count(self, p: int, names: tuple, a, h, sources, destinations) -> list:
-        """:func:`_rank_traffic`, once per round of equal messages on the same designs
-        (algorithms share rounds: the fold and the exchanges of recursive doubling are
-        Rabenseifner's)."""
+    def _count(self, family: str, shared, own: tuple, sources, destinations) -> list:
+        """Layout.rank_traffic of one round on every design of ``own``: (hops,
+        max(load, 1), 1, False), (0, 0, 0, False) without messages; once per round of equal
+        messages on the same designs (algorithms share rounds: the fold and the exchanges
+        of recursive doubling are Rabenseifner's)."""
         digest = hashlib.blake2b(sources.tobytes() + b"|" + destinations.tobytes(),
                                  digest_size=20).digest()
-        key = (p, names, digest)
+        key = (family, shared, own, digest)
         if key not in self.counted:
-            self.counted[key] = _rank_traffic(p, a, h, sources, destinations)
+            if len(sources) == 0:
+                self.counted[key] = [(0, 0, 0, False)] * len(own)
+            else:
+                self.counted[key] = [(hops, max(load, 1), 1, False) for hops, load in
+                                     _traffic(family, shared, own, sources, destinations)]
         return self.counted[key]
 
 
-def _rank_traffic(p: int, a: np.ndarray, h: np.ndarray, sources, destinations) -> list:
-    """Layout.rank_traffic of one round on every DF(p, a[i], h[i]) job (one process per
-    node, linear placement): (hops, max(load, 1), 1, False); (0, 0, 0, False) without
-    messages."""
-    from icnperf.model.topology.dragonfly.batch import rounds_traffic
-
-    if len(sources) == 0:
-        return [(0, 0, 0, False)] * len(a)
+def _traffic(family: str, shared, own: tuple, sources, destinations) -> list:
+    """Layout.traffic (hops, load) of one round on every design of ``own``: Python ints."""
     out = []
-    step = max(1, CELLS // len(sources))
-    for k in range(0, len(a), step):
-        hops, load = rounds_traffic(p, a[k:k + step], h[k:k + step], sources, destinations)
-        out.extend((x, max(c, 1), 1, False) for x, c in zip(hops.tolist(), load.tolist()))
-    return out
+    if family == "dragonfly":
+        from icnperf.model.topology.dragonfly.batch import rounds_traffic
+
+        a = np.array([d[0] for d in own], dtype=np.int64)
+        h = np.array([d[1] for d in own], dtype=np.int64)
+        step = max(1, CELLS // max(1, len(sources)))
+        for k in range(0, len(own), step):
+            hops, load = rounds_traffic(shared, a[k:k + step], h[k:k + step], sources,
+                                        destinations)
+            out.extend(zip(hops.tolist(), load.tolist()))
+        return out
+    from icnperf.model.topology.torus.batch import dor_traffic_last_radix
+
+    prefix, ties = shared
+    hops, load = dor_traffic_last_radix(prefix, own, sources, destinations, ties)
+    return list(zip(hops.tolist(), load.tolist()))
 
 
 # --- the workload on many designs ------------------------------------------------------------
@@ -255,12 +283,13 @@ def _rank_traffic(p: int, a: np.ndarray, h: np.ndarray, sources, destinations) -
 
 class _Timings:
     """Step schedules to time, gathered by message size, then timed at once; the
-    schedules of dragonfly jobs are mapped at once too (:class:`_Dragonflies`)."""
+    schedules of jobs mapped with other designs' are mapped at once too
+    (:class:`_Together`)."""
 
     def __init__(self, params: dict, floor_params: dict):
         self.params = params
         self.floor_params = floor_params
-        self.dragonflies = _Dragonflies()
+        self.together = _Together()
         self.sizes: dict[tuple, tuple] = {}
         self.results: dict[tuple, np.ndarray] = {}
         self.asked: dict[tuple, tuple] = {}
@@ -269,7 +298,7 @@ class _Timings:
         """views.farthest_rank by (radices, ranks)."""
 
     def add(self, m, steps) -> tuple:
-        """A reference to the time of ``steps`` (Steps, or a :class:`_Dragonflies`
+        """A reference to the time of ``steps`` (Steps, or a :class:`_Together`
         reference) at message size ``m`` (s)."""
         key = (type(m).__name__, float(np.asarray(m).reshape(-1)[0]))
         size, schedules = self.sizes.setdefault(key, (m, []))
@@ -277,9 +306,9 @@ class _Timings:
         return ("steps", key, len(schedules) - 1)
 
     def run(self) -> None:
-        self.dragonflies.run()
+        self.together.run()
         for key, (m, schedules) in self.sizes.items():
-            steps = [self.dragonflies.value(s) if s and s[0] == "dragonfly" else s
+            steps = [self.together.value(s) if s and s[0] == "together" else s
                      for s in schedules]
             self.results[key] = schedule_times(m, steps, self.params)
 
@@ -289,14 +318,14 @@ class _Timings:
         return float(self.results[ref[1]][ref[2]])
 
     def schedule(self, algorithm: str, operation: str, layout):
-        """collectives.schedule(algorithm, operation, layout), or its reference on a
-        dragonfly job (mapped in :meth:`run`)."""
-        if _dragonfly(layout) is None:
+        """collectives.schedule(algorithm, operation, layout), or its reference on a job
+        mapped with other designs' (:func:`_shared`; mapped in :meth:`run`)."""
+        if _shared(layout) is None:
             return schedule(algorithm, operation, layout)
         if TABLE.get((algorithm, operation)) is None or TABLE[(algorithm, operation)].steps \
                 is None:
             raise InputError(f"{algorithm} has no step schedule for {operation}")
-        return self.dragonflies.ask(("schedule", algorithm, operation), layout)
+        return self.together.ask(("schedule", algorithm, operation), layout)
 
 
 def _collective_ref(timings: _Timings, operation: str, algorithm: str, m: np.ndarray,
@@ -364,22 +393,22 @@ class _App:
 
 def _halo_phases(layout, px: int, py: int, nx_block: int, ny_block: int,
                  timings: _Timings) -> list[tuple]:
-    """heat.halo_phases as (message bytes, its one Step or a :class:`_Dragonflies`
-    reference): the same phases, mapped with every dragonfly of the batch at once."""
+    """heat.halo_phases as (message bytes, its one Step or a :class:`_Together`
+    reference): the same phases, mapped with the other designs' where :func:`_shared`
+    says so."""
     from icnperf.model.apps.heat import BYTES_PER_ELEMENT, halo_phases
     from icnperf.model.apps.patterns import halo_pairs
 
-    if _dragonfly(layout) is None:
+    if _shared(layout) is None:
         return [(size, (step,)) for size, step in halo_phases(layout, px, py, nx_block,
                                                                 ny_block)]
-
     phases = []
     for axis, size in enumerate((BYTES_PER_ELEMENT * ny_block,
                                  BYTES_PER_ELEMENT * (nx_block + 2))):
         src, dst, _ = halo_pairs((px, py), False, (axis,))
         if len(src):
             what = ("pairs", ("heat halo", px, py, axis), src, dst)
-            phases.append((size, timings.dragonflies.ask(what, layout)))
+            phases.append((size, timings.together.ask(what, layout)))
     return phases
 
 

@@ -185,8 +185,8 @@ def run_study(n_endpoints: int, families: tuple[str, ...], torus_dims: tuple[int
     evaluated: dict[int, tuple[Candidate, tuple[TermResult, ...]]] = {}
 
     def evaluate(indices: list[int]) -> list[float]:
-        # tasks of like designs (family, then a dragonfly's p), which share their mapping
-        # (batched.py); the results come back in the order asked
+        # tasks of like designs (family, then a dragonfly's p or a torus's first radices),
+        # which share their mapping (batched.py); the results come back in the order asked
         asked = indices
         indices = sorted(indices, key=lambda i: _kinship(screen, i))
         designs = [_design(screen, i) for i in indices]
@@ -222,11 +222,16 @@ def run_study(n_endpoints: int, families: tuple[str, ...], torus_dims: tuple[int
 
 
 def _kinship(screen: Screen, flat: int) -> tuple:
-    """A sort key putting designs whose rounds are mapped together side by side: the
-    family's block, then a dragonfly's endpoints per router p."""
+    """A sort key putting designs whose rounds are mapped together side by side
+    (batched._shared): the family's block, then a dragonfly's endpoints per router p or
+    a torus's radices but the last."""
     block_index, row = screen.locate(flat)
     block = screen.blocks[block_index]
-    return block_index, int(block.params["p"][row]) if block.family == "dragonfly" else 0
+    if block.family == "dragonfly":
+        return block_index, (int(block.params["p"][row]),)
+    if block.family == "torus":
+        return block_index, tuple(int(k) for k in block.params["radices"][row][:-1])
+    return block_index, ()
 
 
 def _design(screen: Screen, flat: int) -> tuple:

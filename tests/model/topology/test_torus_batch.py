@@ -1,0 +1,63 @@
+"""torus.batch.dor_traffic_last_radix: one round on tori that differ in their last radix
+equals routes.dor_traffic (the oracle) torus by torus, and a case worked out by hand."""
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from icnperf.model.topology.torus.batch import dor_traffic_last_radix
+from icnperf.model.topology.torus.routes import dor_traffic
+
+
+def test_last_ring_by_hand():
+    # 2 x K tori, 6 endpoints 0..5 on rows 0..2; every endpoint sends to the one two
+    # further on (4 messages: 0->2, 1->3, 2->4, 3->5): one step up the last ring each, no
+    # move in dimension 0. On K = 3 and 4 the step is +1 (1 hop), each channel of rows
+    # 0->1 and 1->2 carries one message per column: load 1.
+    sources = np.arange(4)
+    hops, load = dor_traffic_last_radix([2], [3, 4], sources, sources + 2)
+    assert hops.tolist() == [1, 1] and load.tolist() == [1, 1]
+    # 0 -> 4 (row 0 to row 2): on K = 3 one step down (-), on K = 4 a tie (half a ring):
+    # plus takes +2 (2 hops), split takes + from an even row too
+    hops, _ = dor_traffic_last_radix([2], [3, 4], [0], [4])
+    assert hops.tolist() == [1, 2]
+
+
+def test_no_messages():
+    hops, load = dor_traffic_last_radix([3, 3], [4, 5], [], [])
+    assert hops.tolist() == [0, 0] and load.tolist() == [0, 0]
+
+
+@st.composite
+def _rounds(draw):
+    prefix = draw(st.lists(st.integers(2, 6), max_size=2))
+    stride = math.prod(prefix)
+    last = draw(st.lists(st.integers(2, 9), min_size=1, max_size=4))
+    n = draw(st.integers(1, stride * min(last)))
+    kind = draw(st.sampled_from(["shift", "xor", "pairs"]))
+    ranks = np.arange(n)
+    if kind == "shift":
+        d = draw(st.integers(0, n))
+        sources, destinations = ranks, (ranks + d) % n
+    elif kind == "xor":
+        d = draw(st.integers(0, 2 * n))
+        keep = (ranks ^ d) < n
+        sources, destinations = ranks[keep], (ranks ^ d)[keep]
+    else:
+        pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
+                              max_size=60))
+        sources = np.array([s for s, _ in pairs], dtype=np.int64)
+        destinations = np.array([d for _, d in pairs], dtype=np.int64)
+    return prefix, last, sources, destinations, draw(st.sampled_from(["plus", "split"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_rounds())
+def test_equals_dor_traffic_torus_by_torus(case):
+    prefix, last, sources, destinations, ties = case
+    hops, load = dor_traffic_last_radix(prefix, last, sources, destinations, ties)
+    for j, k in enumerate(last):
+        assert (int(hops[j]), int(load[j])) == dor_traffic((*prefix, k), sources,
+                                                           destinations, ties)
