@@ -64,6 +64,11 @@ CELLS = 1 << 20
 arrays have a row per design and a column per router pair, at most one per message):
 about 8 MB an array."""
 
+FEWEST = 4
+"""Fewer designs than this go through workload.predict_workload one by one: nothing to
+share, and the batch's fixed costs (one run of each application's own model for its
+compute time) would outweigh it (the safe search hands over one design at a time)."""
+
 UNBATCHED_FAMILIES = ("rail", "slimfly")
 """Families whose machine values change with the design (rail: NICs per node; slim fly:
 its derated link bandwidth): their designs go through workload.predict_workload."""
@@ -468,10 +473,14 @@ def _batched(term) -> bool:
 
 
 def predict_designs(workload: Workload, machine, designs: list[Candidate],
-                    n_endpoints: int, cache: dict | None = None) -> list[list[TermResult]]:
+                    n_endpoints: int, cache: dict | None = None,
+                    fewest: int = FEWEST) -> list[list[TermResult]]:
     """workload.predict_workload on every design (module docstring), in order. ``cache``:
-    as predict_term's (one dict per workload and machine), shared with it."""
+    as predict_term's (one dict per workload and machine), shared with it; fewer than
+    ``fewest`` designs go through predict_workload one by one (:data:`FEWEST`)."""
     cache = {} if cache is None else cache
+    if len(designs) < fewest:
+        return [predict_workload(workload, machine, d, n_endpoints, cache) for d in designs]
     params = collective_parameters(machine, "mpi", combine_time=0.0,
                                    element_size=ELEMENT_SIZE)
     timings = _Timings(params, collective_parameters(machine, "mpi"))

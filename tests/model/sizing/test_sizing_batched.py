@@ -94,7 +94,7 @@ def test_predict_designs_equal_predict_workload(drawn, n_endpoints, nodes):
     built = [candidate(family, params) for family, params in drawn]
     built = [d for d in built if d.endpoints >= n_endpoints]
     workload = _workload(min(nodes, n_endpoints))
-    together = predict_designs(workload, MACHINE, built, n_endpoints, {})
+    together = predict_designs(workload, MACHINE, built, n_endpoints, {}, fewest=1)
     for design, results in zip(built, together):
         alone = predict_workload(workload, MACHINE, design, n_endpoints, {})
         assert [(r.name, r.weight, r.time_s, r.algorithm, r.layout, r.notes)
@@ -102,12 +102,26 @@ def test_predict_designs_equal_predict_workload(drawn, n_endpoints, nodes):
                                        r.notes) for r in alone]
 
 
-def test_hpcg_and_slimfly_go_design_by_design():
+def test_hpcg_goes_design_by_design():
     """A workload with hpcg is not batched: the per-design model's results, notes of the
     application model included."""
     workload = workload_from_dict({"app": [{"name": "hpcg", "weight": 1, "app": "hpcg",
                                             "algorithm": "recursive-doubling"}]}, "w.toml")
-    design = candidate("dragonfly", {"p": 2, "a": 4, "h": 2})
-    [results] = predict_designs(workload, MACHINE, [design], 16, {})
-    assert results == predict_workload(workload, MACHINE, design, 16, {})
-    assert results[0].model_notes
+    designs = [candidate("dragonfly", {"p": 2, "a": 4, "h": h}) for h in (2, 3)]
+    results = predict_designs(workload, MACHINE, designs, 16, {}, fewest=1)
+    assert results == [predict_workload(workload, MACHINE, d, 16, {}) for d in designs]
+    assert results[0][0].model_notes
+
+
+def test_a_batched_app_term_has_no_model_notes():
+    """Batched, heat's time is the per-design model's; its notes (per-design hop counts and
+    loads, rendered nowhere) are left out; below ``fewest`` designs they are there."""
+    workload = workload_from_dict({"app": [{"name": "h", "weight": 1, "app": "heat",
+                                            "algorithm": "recursive-doubling",
+                                            "problem": {"cells": 65536, "steps": 3}}]},
+                                  "w.toml")
+    designs = [candidate("dragonfly", {"p": 2, "a": 4, "h": h}) for h in (2, 3)]
+    batched = predict_designs(workload, MACHINE, designs, 16, {}, fewest=1)
+    alone = predict_designs(workload, MACHINE, designs, 16, {}, fewest=3)
+    assert [r[0].time_s for r in batched] == [r[0].time_s for r in alone]
+    assert batched[0][0].model_notes == () and alone[0][0].model_notes
