@@ -121,24 +121,24 @@ cannot prove off the front grow with the terms (its lower bound loosens as terms
 measured 46 designs for the default 5 terms and 523 for 50 terms at 1,000 endpoints. It was
 not counted before, and the estimate ran about 2x low (14 s for 33 s)."""
 
-EVALUATED_TERM_SECONDS = 2.2e-4
+EVALUATED_TERM_SECONDS = 1e-4
 """Seconds per workload term per design the full model evaluates, at few endpoints
-(model/sizing/batched.py: every round mapped per design, dragonflies of one p together,
-the step schedules timed over arrays). Measured as whole processes, CPU time, the default
-5 terms, `size --families dragonfly,torus --torus-dims 3 --shortlist all` less the same
-study with `--shortlist safe`, per design evaluated beyond the safe ones, on the shared
-2-core machine at load 5 to 8: 1,000 endpoints 1.49 ms a design (4,114 designs), 2,000
-endpoints 2.25 ms (7,812), 5,000 endpoints 6.5 ms (17,412), i.e. 0.30, 0.45 and 1.3 ms a
-term. This constant and :data:`EVALUATED_DESIGN_ENDPOINTS` lie on or above all three (0.44,
-0.66 and 1.32 ms). Design by design (before batched.py) the same terms cost 1.4 to 3.4 ms
-at 1,000 endpoints and about 2.5 ms at 5,000 (12.5 ms a design)."""
+(model/sizing/batched.py: rounds mapped per design or, on dragonflies of one p and on tori
+a job does not fill, on all of a task's like designs at once; the step schedules timed
+over arrays). Measured as whole processes, CPU time, the default 5 terms,
+`size --families dragonfly,torus --torus-dims 3 --shortlist all` less the same study with
+`--shortlist safe`, per design evaluated beyond the safe ones, on the shared 2-core
+machine at load 1.5 to 6: 1,000 endpoints 1.10 ms a design (4,114 designs), 2,000
+endpoints 1.61 ms (7,812), 5,000 endpoints 2.93 ms (17,412), i.e. 0.22, 0.32 and 0.59 ms
+a term. This constant and :data:`EVALUATED_DESIGN_ENDPOINTS` lie on or above all three
+(0.225, 0.35 and 0.725 ms). Design by design (before batched.py) the same terms cost 1.4
+to 3.4 ms at 1,000 endpoints and about 2.5 ms at 5,000 (12.5 ms a design)."""
 
-EVALUATED_DESIGN_ENDPOINTS = 1_000
+EVALUATED_DESIGN_ENDPOINTS = 800
 """Endpoints at which a term's full model costs twice :data:`EVALUATED_TERM_SECONDS`: the
-rounds mapped per design grow with the job (dor_traffic on a torus job of N nodes placed
-linearly, about 2/3 of a 3D torus design at 5,000 endpoints). Beyond the workload's
-largest job (16,384 nodes in the default workload) the estimate runs high: it does not know
-the jobs' sizes."""
+rounds mapped per design grow with the job (the messages of a round, P of them on P
+ranks). Beyond the workload's largest job (16,384 nodes in the default workload) the
+estimate runs high: it does not know the jobs' sizes."""
 
 
 def evaluated_term_seconds(endpoints: int) -> float:
