@@ -25,6 +25,16 @@ def test_last_ring_by_hand():
     assert hops.tolist() == [1, 2]
 
 
+def test_split_ties_in_the_last_ring_by_hand():
+    # a ring of 4 (no other dimension): 1 -> 3 is half a ring away. Under plus it goes
+    # 1 -> 2 -> 3, sharing channel 1 -> 2 with the message 1 -> 2 (load 2); under split
+    # an odd position sends - (1 -> 0 -> 3), and every channel carries one message. On a
+    # ring of 5 there is no tie: 1 -> 3 goes + either way.
+    for ties, loads in (("plus", [2, 2]), ("split", [1, 2])):
+        hops, load = dor_traffic_last_radix([], [4, 5], [1, 1], [3, 2], ties)
+        assert hops.tolist() == [2, 2] and load.tolist() == loads
+
+
 def test_no_messages():
     hops, load = dor_traffic_last_radix([3, 3], [4, 5], [], [])
     assert hops.tolist() == [0, 0] and load.tolist() == [0, 0]
