@@ -125,3 +125,21 @@ def test_a_batched_app_term_has_no_model_notes():
     alone = predict_designs(workload, MACHINE, designs, 16, {}, fewest=3)
     assert [r[0].time_s for r in batched] == [r[0].time_s for r in alone]
     assert batched[0][0].model_notes == () and alone[0][0].model_notes
+
+
+def test_tori_a_job_does_not_fill_are_mapped_together_exactly():
+    """41 nodes (a prime: no 3D box of them fits) on the first endpoints of 3 x 5 x K tori,
+    K = 3..7, and 2D 7 x K tori: the rounds counted once for the first radices
+    (torus/batch.py) give every term the per-design model's time and algorithm."""
+    from icnperf.model.sizing.batched import _shared
+    from icnperf.model.sizing.workload import job_layout
+
+    designs = [candidate("torus", {"radices": (3, 5, k)}) for k in range(3, 8)]
+    designs += [candidate("torus", {"radices": (7, k)}) for k in (6, 7, 9)]
+    workload = _workload(41)
+    assert all(_shared(job_layout(d, 41)[0].routed("plus")) is not None for d in designs)
+    together = predict_designs(workload, MACHINE, designs, 41, {}, fewest=1)
+    for design, results in zip(designs, together):
+        alone = predict_workload(workload, MACHINE, design, 41, {})
+        assert [(r.time_s, r.algorithm, r.notes) for r in results] == [
+            (r.time_s, r.algorithm, r.notes) for r in alone]
