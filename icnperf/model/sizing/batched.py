@@ -311,6 +311,7 @@ class _Timings:
         return ("steps", key, len(schedules) - 1)
 
     def run(self) -> None:
+        """Map what was asked together, then time every schedule, per message size."""
         self.together.run()
         for key, (m, schedules) in self.sizes.items():
             steps = [self.together.value(s) if s and s[0] == "together" else s
@@ -318,6 +319,7 @@ class _Timings:
             self.results[key] = schedule_times(m, steps, self.params)
 
     def value(self, ref) -> float:
+        """The seconds a reference stands for (after :meth:`run`)."""
         if ref[0] == "value":
             return ref[1]
         return float(self.results[ref[1]][ref[2]])
@@ -418,6 +420,8 @@ def _halo_phases(layout, px: int, py: int, nx_block: int, ny_block: int,
 
 
 def _plan_collective(term: CollectiveTerm, machine, layout, params, timings):
+    """workload._collective_term on one design, its schedules queued on ``timings``: a
+    function giving (seconds, algorithm, notes, model notes) once they are timed."""
     algorithms, note = _candidates(term.algorithm, term.operation, layout, machine)
     algorithms = _contenders(algorithms, term.operation, term.message_bytes, layout,
                              machine, params, timings)
@@ -435,6 +439,9 @@ def _plan_collective(term: CollectiveTerm, machine, layout, params, timings):
 
 
 def _plan_app(term: AppTerm, machine, layout, params, timings, apps: _App):
+    """workload._app_term (heat, spmv) on one design, composed as the application's model
+    composes it (module docstring), its schedules and halo phases queued on ``timings``: a
+    function giving (seconds, algorithm, notes, model notes) once they are timed."""
     from icnperf.model.apps import heat
 
     operation = APPS[term.app][0]
@@ -468,6 +475,7 @@ def _plan_app(term: AppTerm, machine, layout, params, timings, apps: _App):
 
 
 def _batched(term) -> bool:
+    """Whether this module times ``term`` (collective terms, heat and spmv)."""
     return isinstance(term, CollectiveTerm) or (isinstance(term, AppTerm)
                                                 and term.app in BATCHED_APPS)
 
