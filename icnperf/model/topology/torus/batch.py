@@ -79,9 +79,19 @@ def dor_traffic_last_radix(radices, last, sources, destinations,
         load = max(load, _dimension_load(total // radix, radix, line, src, plus, steps))
         dst_low = dst_low + dst * position
         position *= radix
+    # a message's last move depends on its last coordinates' difference (and, for split
+    # ties, its source's parity) alone: worked out once per distinct value and radix,
+    # then handed to the messages (a round has few distinct differences: a shift two)
+    key = high_dst - high_src
+    if ties == "split":
+        key = 2 * key + high_src % 2
+    keys, inverse = np.unique(key, return_inverse=True)
+    difference, parity = (keys // 2, keys % 2) if ties == "split" else (keys, 0)
+    highest = np.full(keys.size, np.iinfo(np.int64).min)
+    np.maximum.at(highest, inverse, hops)
     for j, radix in enumerate(last):
-        plus, steps = _ring_move(high_src, high_dst, radix, ties)
-        hops_out[j] = int((hops + steps).max())
-        load_out[j] = max(load, _dimension_load(stride, radix, dst_low, high_src, plus,
-                                                steps))
+        plus, steps = _ring_move(parity, parity + difference, radix, ties)
+        hops_out[j] = int((highest + steps).max())
+        load_out[j] = max(load, _dimension_load(stride, radix, dst_low, high_src,
+                                                plus[inverse], steps[inverse]))
     return hops_out, load_out
