@@ -78,17 +78,19 @@ def _counts_pairwise(machine, nodes) -> bool:
     """Whether the jobs of each of ``nodes`` nodes on ``machine``, nodes placed linearly,
     count their collectives' pairwise steps in structure: every torus job (a job torus
     is filled), else structured.counts_steps_in_structure of the machine's job layout
-    with its routing rules; False for a topology collectives are not mapped on."""
+    with its routing rules, each distinct count once, stopping at the first that does
+    not; False for a topology collectives are not mapped on."""
     from icnperf.errors import InputError
     from icnperf.model.collectives import Layout, machine_layout, structured
 
     try:
-        layouts = [machine_layout(machine, Layout.machine_job(machine.topology, int(n)))
-                   for n in nodes]
+        if Layout.from_topology(machine.topology).is_torus:
+            return True
+        return all(structured.counts_steps_in_structure(
+            machine_layout(machine, Layout.machine_job(machine.topology, int(n))))
+            for n in dict.fromkeys(nodes))
     except InputError:
         return False
-    return all(layout.is_torus or structured.counts_steps_in_structure(layout)
-               for layout in layouts)
 
 
 def skeleton_within_limits(skeleton, machine, nodes, ppn=None, algorithm=None,
@@ -100,13 +102,19 @@ def skeleton_within_limits(skeleton, machine, nodes, ppn=None, algorithm=None,
     skeleton_estimate`; ``ppn`` as model.apps.timing.processes_per_node resolves it;
     jobs placed ``linear`` where :func:`_counts_pairwise` holds count their collectives'
     pairwise steps in structure); ``draws``: run again on that many draws of the inputs
-    (``--uncertainty``)."""
+    (``--uncertainty``). The estimate with every pairwise step counted, the smallest, is
+    checked first, so work refused even then (a million node counts) is refused before
+    a layout is built for each count."""
     from icnperf.model.apps.timing import processes_per_node
     from icnperf.model.budget import skeleton_estimate, with_draws
 
     per_node = processes_per_node(skeleton, machine, ppn)
-    counted = placement == "linear" and _counts_pairwise(machine, nodes)
-    estimate = skeleton_estimate(skeleton.name, skeleton.phases, [int(n) for n in nodes],
-                                 per_node, algorithm, fmt, command, extra_seconds, narrow,
-                                 counted)
-    return within_limits(with_draws(estimate, draws) if draws else estimate)
+
+    def checked(counted: bool):
+        estimate = skeleton_estimate(skeleton.name, skeleton.phases, [int(n) for n in nodes],
+                                     per_node, algorithm, fmt, command, extra_seconds,
+                                     narrow, counted)
+        return within_limits(with_draws(estimate, draws) if draws else estimate)
+
+    checked(True)
+    return checked(placement == "linear" and _counts_pairwise(machine, nodes))

@@ -141,10 +141,32 @@ ranks). Beyond the workload's largest job (16,384 nodes in the default workload)
 estimate runs high: it does not know the jobs' sizes."""
 
 
+SEARCHED_TERM_SECONDS = 7e-4
+"""Seconds per workload term per design the safe search evaluates, at few endpoints: the
+search hands its designs over one at a time (screen.search), and one design shares nothing
+with another, so they go through the model design by design (sizing/batched.py's FEWEST),
+at the cost before batched.py: 1.4 to 3.4 ms a design of the default 5 terms at 1,000
+endpoints and about 12.5 ms at 5,000 (0.68 and 2.5 ms a term at most). With
+:data:`SEARCHED_DESIGN_ENDPOINTS` this lies above both (1.2 and 3.2 ms a term); a workload
+of 50 all-reduce terms on 1,000 endpoints (523 designs searched) took 25 s CPU, estimated
+30 s (at the batched rate it was estimated 6.6 s)."""
+
+SEARCHED_DESIGN_ENDPOINTS = 1400
+"""Endpoints at which a searched design's term costs twice :data:`SEARCHED_TERM_SECONDS`."""
+
+
 def evaluated_term_seconds(endpoints: int) -> float:
-    """Seconds of the full model per workload term and design of ``endpoints`` endpoints:
-    EVALUATED_TERM_SECONDS x (1 + N / EVALUATED_DESIGN_ENDPOINTS)."""
+    """Seconds of the full model per workload term and design of ``endpoints`` endpoints,
+    designs evaluated together: EVALUATED_TERM_SECONDS x (1 + N /
+    EVALUATED_DESIGN_ENDPOINTS)."""
     return EVALUATED_TERM_SECONDS * (1.0 + endpoints / EVALUATED_DESIGN_ENDPOINTS)
+
+
+def searched_term_seconds(endpoints: int) -> float:
+    """Seconds of the full model per workload term and design of ``endpoints`` endpoints,
+    designs evaluated one at a time by the safe search: SEARCHED_TERM_SECONDS x (1 + N /
+    SEARCHED_DESIGN_ENDPOINTS)."""
+    return SEARCHED_TERM_SECONDS * (1.0 + endpoints / SEARCHED_DESIGN_ENDPOINTS)
 
 
 def workload_terms(workload) -> int:
@@ -164,14 +186,17 @@ def design_space_estimate(endpoints: int, families: Sequence[str],
     """``size``: every design of the space screened (:func:`design_counts`), and those the
     full model evaluates: every one for ``shortlist`` ``all``, up to N for a number, each a
     result row (``parallel`` evaluations at once); ``safe`` evaluates the designs the screen
-    cannot prove off the front (:data:`SAFE_DESIGNS_PER_TERM`). Screening and evaluating a design
+    cannot prove off the front (:data:`SAFE_DESIGNS_PER_TERM`), one at a time
+    (:func:`searched_term_seconds`), the others together (:func:`evaluated_term_seconds`);
+    N takes the safe ones first. Screening and evaluating a design
     cost in proportion to the workload's ``terms`` (:func:`workload_terms`)."""
     counts = design_counts(endpoints, families, torus_dims, radix_max, slack)
     designs = sum(counts.values())
     listed = ", ".join(f"{name} {count(n)}" for name, n in counts.items() if n)
+    searched = 0.0 if shortlist == "all" else min(designs, SAFE_DESIGNS_PER_TERM * terms)
     evaluated = (designs if shortlist == "all" else
-                 min(designs, float(shortlist)) if isinstance(shortlist, int)
-                 else min(designs, SAFE_DESIGNS_PER_TERM * terms))
+                 min(designs, float(shortlist)) if isinstance(shortlist, int) else searched)
+    together = max(0.0, evaluated - searched)
     row_memory, row_seconds = rows_cost(evaluated, fmt)
     full = (f", {count(evaluated)} by the full model" if shortlist != "safe" and evaluated
             else "")
@@ -180,6 +205,8 @@ def design_space_estimate(endpoints: int, families: Sequence[str],
     return Estimate(f"size: {work}up to {count(designs)} candidate designs ({listed}){full}",
                     BASE_MEMORY + DESIGN_MEMORY * designs + row_memory,
                     DESIGN_SECONDS * designs * per_term + row_seconds
-                    + evaluated_term_seconds(endpoints) * terms * evaluated / max(1, parallel),
+                    + (evaluated_term_seconds(endpoints) * together
+                       + searched_term_seconds(endpoints) * searched) * terms
+                    / max(1, parallel),
                     "lower --slack or --radix-max, or choose fewer --families or"
                     " --torus-dims" + (", or a smaller --shortlist" if evaluated else ""))
