@@ -11,6 +11,8 @@ list, and each design only routes its router pairs: a round whose messages stay 
 other (a shift, an exchange by a rank distance, a fold) has about twice as many router
 pairs as routers, p times fewer than messages. The channel numbering, the hops and the
 loads are those of :mod:`routes`; the sums of equal channels are the same integer sums.
+Designs that route every router pair alike (equal a, and h placing each pair's global
+link on the same router) are counted once (:func:`_distinct_routings`).
 """
 
 from __future__ import annotations
@@ -51,10 +53,13 @@ def rounds_traffic(p: int, a, h, sources, destinations) -> tuple[np.ndarray, np.
     # rows: designs, columns: router pairs
     A, H = a[:, None], h[:, None]
     g = A * H + 1
-    gs, u = rs // A, rs % A
-    gd, v = rd // A, rd % A
+    gs, gd = rs // A, rd // A
     across = gs != gd
-    x = ((gd - gs - 1) % g) // H
+    x = np.where(across, ((gd - gs - 1) % g) // H, -1)
+    distinct, back = _distinct_routings(a, x)
+    a, h, gs, gd, across, x = (values[distinct] for values in (a, h, gs, gd, across, x))
+    A, H, g = A[distinct], H[distinct], g[distinct]
+    u, v = rs - gs * A, rd - gd * A
     y = A - 1 - x
     first = across & (u != x)
     last = across & (v != y)
@@ -63,6 +68,7 @@ def rounds_traffic(p: int, a, h, sources, destinations) -> tuple[np.ndarray, np.
 
     # channel numbers as routes._route_channels: local u -> v of group G is (G a + u) a + v,
     # global G -> G' is g a^2 + G g + G'; offset per design so that no two designs share one
+    designs = a.size
     space = (a * h + 1) * (a * a + a * h + 1)      # g a^2 + g^2 > every channel number
     offset = np.concatenate([[0], np.cumsum(space)[:-1]])[:, None]
     weight = np.broadcast_to(count, gs.shape)
@@ -76,5 +82,31 @@ def rounds_traffic(p: int, a, h, sources, destinations) -> tuple[np.ndarray, np.
     channels = channels[order]
     starts = np.flatnonzero(np.concatenate([[True], channels[1:] != channels[:-1]]))
     totals = np.add.reduceat(weights[order], starts)
+    load = np.zeros(designs, dtype=np.int64)
     np.maximum.at(load, rows[order][starts], totals)
-    return hops, load
+    return hops[back], load[back]
+
+
+def _distinct_routings(a: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(one design of each distinct routing, each design's routing among them) of designs
+    (rows) with ``x``, the router owning each router pair's global link in its source
+    group (-1 for a pair within one group). Designs of equal a put every router pair in
+    the same groups and routers; equal x too and every message takes the same route, up
+    to the numbering of the global channels (one per group pair whatever h): equal hops,
+    equal channel loads. A round on a job's first endpoints spans few group distances, and
+    h changes which router serves each only in steps, so a study's designs of one a share
+    a few routings.
+
+    Rows are told apart by a hash (a and x weighted by odd 64-bit multipliers, wrapping),
+    and the grouping is then checked exactly: every design's row must equal its
+    representative's, else every design is its own routing."""
+    key = np.column_stack([a, x])
+    columns = np.arange(key.shape[1], dtype=np.uint64)
+    weights = (columns * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)) | 1
+    digest = key @ weights.view(np.int64)
+    _, distinct, back = np.unique(digest, return_index=True, return_inverse=True)
+    back = back.ravel()
+    if not np.array_equal(key[distinct][back], key):
+        return np.arange(a.size), np.arange(a.size)
+    return distinct, back
+
