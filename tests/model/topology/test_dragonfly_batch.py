@@ -83,7 +83,7 @@ def test_designs_of_one_routing_are_counted_once():
     # h, so h = 1, 2, 3 route it alike; the pair 2 -> 0 (distance -1) is owned by
     # ((-2) mod g) // h: 1 // 1 = 1 at h = 1 (g = 3), 3 // 2 = 1 at h = 2 (g = 5), 5 // 3
     # = 1 at h = 3 (g = 7): one routing. a = 3 puts both routers in group 0: its own.
-    x = np.array([[0, 1], [0, 1], [0, 1], [-1, -1]])
+    x = np.array([[0, 1], [0, 1], [0, 1], [3, 3]])
     a = np.array([2, 2, 2, 3])
     distinct, back = _distinct_routings(a, x)
     assert len(distinct) == 2

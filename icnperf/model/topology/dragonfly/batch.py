@@ -50,15 +50,18 @@ def rounds_traffic(p: int, a, h, sources, destinations) -> tuple[np.ndarray, np.
     rs, rd, count = router_pairs(p, sources, destinations)
     if not rs.size or not designs:
         return hops, load
-    # rows: designs, columns: router pairs
+    # rows: the distinct a, then designs; columns: router pairs. x, the router of the
+    # source group owning the pair's global link, is ((G' - G - 1) mod g) // h: a (no
+    # router) for a pair within one group, whose G' - G - 1 = -1 is g - 1 = a h mod g
+    sizes, size_of = np.unique(a, return_inverse=True)
+    gs_of, gd_of = rs // sizes[:, None], rd // sizes[:, None]
+    x = (gd_of - gs_of - 1)[size_of] % (a * h + 1)[:, None] // h[:, None]
+    distinct, back = _distinct_routings(a, x)
+    a, h, x, size_of = a[distinct], h[distinct], x[distinct], size_of[distinct]
+    gs, gd = gs_of[size_of], gd_of[size_of]
+    across = gs != gd
     A, H = a[:, None], h[:, None]
     g = A * H + 1
-    gs, gd = rs // A, rd // A
-    across = gs != gd
-    x = np.where(across, ((gd - gs - 1) % g) // H, -1)
-    distinct, back = _distinct_routings(a, x)
-    a, h, gs, gd, across, x = (values[distinct] for values in (a, h, gs, gd, across, x))
-    A, H, g = A[distinct], H[distinct], g[distinct]
     u, v = rs - gs * A, rd - gd * A
     y = A - 1 - x
     first = across & (u != x)
@@ -68,29 +71,29 @@ def rounds_traffic(p: int, a, h, sources, destinations) -> tuple[np.ndarray, np.
 
     # channel numbers as routes._route_channels: local u -> v of group G is (G a + u) a + v,
     # global G -> G' is g a^2 + G g + G'; offset per design so that no two designs share one
-    designs = a.size
     space = (a * h + 1) * (a * a + a * h + 1)      # g a^2 + g^2 > every channel number
-    offset = np.concatenate([[0], np.cumsum(space)[:-1]])[:, None]
+    offset = np.concatenate([[0], np.cumsum(space)[:-1]])
     weight = np.broadcast_to(count, gs.shape)
-    row = np.broadcast_to(np.arange(designs)[:, None], gs.shape)
     crossings = ((~across, (gs * A + u) * A + v), (first, (gs * A + u) * A + x),
                  (across, g * A * A + gs * g + gd), (last, (gd * A + y) * A + v))
-    channels = np.concatenate([(offset + number)[mask] for mask, number in crossings])
+    channels = np.concatenate([(offset[:, None] + number)[mask]
+                               for mask, number in crossings])
     weights = np.concatenate([weight[mask] for mask, _ in crossings])
-    rows = np.concatenate([row[mask] for mask, _ in crossings])
-    order = np.argsort(channels, kind="stable")
+    # integer sums per channel: the order of equal channels does not matter
+    order = np.argsort(channels)
     channels = channels[order]
     starts = np.flatnonzero(np.concatenate([[True], channels[1:] != channels[:-1]]))
     totals = np.add.reduceat(weights[order], starts)
-    load = np.zeros(designs, dtype=np.int64)
-    np.maximum.at(load, rows[order][starts], totals)
+    # a design's channels are contiguous (offsets); each design has one (a pair between
+    # two routers crosses at least one channel)
+    load = np.maximum.reduceat(totals, np.searchsorted(channels[starts], offset))
     return hops[back], load[back]
 
 
 def _distinct_routings(a: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(one design of each distinct routing, each design's routing among them) of designs
     (rows) with ``x``, the router owning each router pair's global link in its source
-    group (-1 for a pair within one group). Designs of equal a put every router pair in
+    group (a, no router, for a pair within one group). Designs of equal a put every router pair in
     the same groups and routers; equal x too and every message takes the same route, up
     to the numbering of the global channels (one per group pair whatever h): equal hops,
     equal channel loads. A round on a job's first endpoints spans few group distances, and
@@ -100,13 +103,13 @@ def _distinct_routings(a: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.nda
     Rows are told apart by a hash (a and x weighted by odd 64-bit multipliers, wrapping),
     and the grouping is then checked exactly: every design's row must equal its
     representative's, else every design is its own routing."""
-    key = np.column_stack([a, x])
-    columns = np.arange(key.shape[1], dtype=np.uint64)
-    weights = (columns * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)) | 1
-    digest = key @ weights.view(np.int64)
+    columns = np.arange(x.shape[1] + 1, dtype=np.uint64)
+    weights = ((columns * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019))
+               | np.uint64(1)).view(np.int64)
+    digest = x @ weights[1:] + a * weights[0]
     _, distinct, back = np.unique(digest, return_index=True, return_inverse=True)
     back = back.ravel()
-    if not np.array_equal(key[distinct][back], key):
+    if not (np.array_equal(a[distinct][back], a) and np.array_equal(x[distinct][back], x)):
         return np.arange(a.size), np.arange(a.size)
     return distinct, back
 
