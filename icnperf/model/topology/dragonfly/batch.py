@@ -58,26 +58,29 @@ def rounds_traffic(p: int, a, h, sources, destinations) -> tuple[np.ndarray, np.
     x = (gd_of - gs_of - 1)[size_of] % (a * h + 1)[:, None] // h[:, None]
     distinct, back = _distinct_routings(a, x)
     a, h, x, size_of = a[distinct], h[distinct], x[distinct], size_of[distinct]
+    S = sizes[:, None]
     gs, gd = gs_of[size_of], gd_of[size_of]
-    across = gs != gd
+    u, v = (rs - gs_of * S)[size_of], (rd - gd_of * S)[size_of]
+    across = (gs_of != gd_of)[size_of]
     A, H = a[:, None], h[:, None]
     g = A * H + 1
-    u, v = rs - gs * A, rd - gd * A
     y = A - 1 - x
     first = across & (u != x)
     last = across & (v != y)
-    route_hops = np.where(across, 1 + first + last, 1)
-    hops = route_hops.max(axis=1)
+    # 1 hop within a group (first and last are false there), 1 + first + last across
+    hops = 1 + (first.view(np.int8) + last.view(np.int8)).max(axis=1).astype(np.int64)
 
-    # channel numbers as routes._route_channels: local u -> v of group G is (G a + u) a + v,
-    # global G -> G' is g a^2 + G g + G'; offset per design so that no two designs share one
+    # channel numbers as routes._route_channels: local u -> v of group G is (G a + u) a + v
+    # (= r a + v for the router r = G a + u), global G -> G' is g a^2 + G g + G'; offset
+    # per design so that no two designs share one
     space = (a * h + 1) * (a * a + a * h + 1)      # g a^2 + g^2 > every channel number
     offset = np.concatenate([[0], np.cumsum(space)[:-1]])
+    O = offset[:, None]
     weight = np.broadcast_to(count, gs.shape)
-    crossings = ((~across, (gs * A + u) * A + v), (first, (gs * A + u) * A + x),
-                 (across, g * A * A + gs * g + gd), (last, (gd * A + y) * A + v))
-    channels = np.concatenate([(offset[:, None] + number)[mask]
-                               for mask, number in crossings])
+    leaving = rs * A + O
+    crossings = ((~across, leaving + v), (first, leaving + x),
+                 (across, g * A * A + O + gs * g + gd), (last, (rd - v + y) * A + O + v))
+    channels = np.concatenate([number[mask] for mask, number in crossings])
     weights = np.concatenate([weight[mask] for mask, _ in crossings])
     # four runs, each nearly sorted: a stable (merge) sort takes them almost in one pass
     order = np.argsort(channels, kind="stable")
@@ -93,12 +96,12 @@ def rounds_traffic(p: int, a, h, sources, destinations) -> tuple[np.ndarray, np.
 def _distinct_routings(a: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(one design of each distinct routing, each design's routing among them) of designs
     (rows) with ``x``, the router owning each router pair's global link in its source
-    group (a, no router, for a pair within one group). Designs of equal a put every router pair in
-    the same groups and routers; equal x too and every message takes the same route, up
-    to the numbering of the global channels (one per group pair whatever h): equal hops,
-    equal channel loads. A round on a job's first endpoints spans few group distances, and
-    h changes which router serves each only in steps, so a study's designs of one a share
-    a few routings.
+    group (a, no router, for a pair within one group). Designs of equal a put every
+    router pair in the same groups and routers; equal x too and every message takes the
+    same route, up to the numbering of the global channels (one per group pair whatever
+    h): equal hops, equal channel loads. A round on a job's first endpoints spans few
+    group distances, and h changes which router serves each only in steps, so a study's
+    designs of one a share a few routings.
 
     Rows are told apart by a hash (a and x weighted by odd 64-bit multipliers, wrapping),
     and the grouping is then checked exactly: every design's row must equal its
