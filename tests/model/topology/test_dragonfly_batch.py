@@ -89,7 +89,8 @@ def test_designs_of_one_routing_are_counted_once():
     assert len(distinct) == 2
     assert back[0] == back[1] == back[2] != back[3]
     # the same x on another a, or one x changed, is another routing
-    distinct, back = _distinct_routings(np.array([2, 4, 2]), np.array([[0, 1], [0, 1], [0, 0]]))
+    distinct, back = _distinct_routings(np.array([2, 4, 2]),
+                                        np.array([[0, 1], [0, 1], [0, 0]]))
     assert len(distinct) == 3
 
 
