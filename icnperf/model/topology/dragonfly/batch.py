@@ -55,7 +55,10 @@ def rounds_traffic(p: int, a, h, sources, destinations) -> tuple[np.ndarray, np.
     # router) for a pair within one group, whose G' - G - 1 = -1 is g - 1 = a h mod g
     sizes, size_of = np.unique(a, return_inverse=True)
     gs_of, gd_of = rs // sizes[:, None], rd // sizes[:, None]
-    x = (gd_of - gs_of - 1)[size_of] % (a * h + 1)[:, None] // h[:, None]
+    # in int32 (faster division): g and |G' - G| are below the design's endpoint count
+    distance = (gd_of - gs_of - 1).astype(np.int32)
+    g32, h32 = (a * h + 1).astype(np.int32)[:, None], h.astype(np.int32)[:, None]
+    x = distance[size_of] % g32 // h32
     distinct, back = _distinct_routings(a, x)
     a, h, x, size_of = a[distinct], h[distinct], x[distinct], size_of[distinct]
     S = sizes[:, None]
