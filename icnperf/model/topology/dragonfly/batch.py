@@ -109,9 +109,7 @@ def _distinct_routings(a: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.nda
     Rows are told apart by a hash (a and x weighted by odd 64-bit multipliers, wrapping),
     and the grouping is then checked exactly: every design's row must equal its
     representative's, else every design is its own routing."""
-    columns = np.arange(x.shape[1] + 1, dtype=np.uint64)
-    weights = ((columns * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019))
-               | np.uint64(1)).view(np.int64)
+    weights = _hash_weights(x.shape[1] + 1)
     digest = x @ weights[1:] + a * weights[0]
     _, distinct, back = np.unique(digest, return_index=True, return_inverse=True)
     back = back.ravel()
@@ -119,3 +117,10 @@ def _distinct_routings(a: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.nda
         return np.arange(a.size), np.arange(a.size)
     return distinct, back
 
+
+def _hash_weights(columns: int) -> np.ndarray:
+    """Odd 64-bit multipliers (int64, products wrapping) of :func:`_distinct_routings`'
+    hash, one per column: a Weyl sequence, any odd constants would do."""
+    column = np.arange(columns, dtype=np.uint64)
+    return ((column * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019))
+            | np.uint64(1)).view(np.int64)
