@@ -17,11 +17,14 @@ values (background traffic, OS noise; model/production.py) applied to each comma
   bandwidth follows the latency (bytes / latency); ``empty_latency_s`` keeps the latency
   under the background alone. Streaming bandwidth and message rate keep the background's
   queueing only (a stream does not wait for its receiver step by step).
-* **app.** Every phase's repeats are bulk-synchronous steps over the job's ranks, with the
-  step schedule of its collective added (model/production.phase_steps); each step waits
-  the M/D/1 delay of one message at the background load
-  (model/production.queueing_per_message) and is delayed by one detour when any rank is hit
-  (model/production.skeleton_production_draws). The production distribution of each
+* **app.** Every phase's repeats are bulk-synchronous steps over the job's ranks, each
+  waiting the M/D/1 delay of one message at the background load
+  (model/production.queueing_per_message), with the steps of its collective added as the
+  collective's own rule gives them (model/production.collective_steps, as for ``predict
+  collective``: its steps wait for the ranks it runs on, ppn per node or one a node, and
+  only those with a message leaving a node wait the background;
+  model/production.phase_steps); a step is delayed by one detour when any rank it waits
+  for is hit (model/production.skeleton_production_draws). The production distribution of each
   phase and of the total is drawn (:data:`DRAWS` draws, seeded); the point is its median,
   the range its 5-95 %. Shares, GFLOP/s and efficiency stay the empty machine's.
 
@@ -43,9 +46,10 @@ well under one detour between seeds."""
 
 
 APP_NOTE = ("production: every repeat of a phase is one bulk-synchronous step over the"
-            " job's ranks, plus its collective's step schedule; each step waits one"
-            " message's M/D/1 delay at the background load and one OS detour when any"
-            " rank is hit; shares, GFLOP/s and efficiency are the empty machine's")
+            " job's ranks, waiting one message's M/D/1 delay at the background load, plus"
+            " its collective's steps as predict collective --production counts them; a step"
+            " waits one OS detour when any rank it waits for is hit; shares, GFLOP/s and"
+            " efficiency are the empty machine's")
 """The note ``predict app --production`` adds (module docstring)."""
 
 
@@ -157,45 +161,53 @@ def _run_draws(skeleton, layout, per_machine, run_index, position, rng, count: i
         result = runs[run_index][1][position]
         rows.append((result, queueing, m))
     phases_by_name = {phase.name: phase for phase in skeleton.phases}
+    ranks = rows[0][0].ranks
+    ppn = rows[0][0].ppn
     schedules: dict = {}  # (phase, algorithm) -> collective steps: one schedule per pair
     specs = []
     for p in range(len(rows[0][0].phases)):
-        times, steps, lengths = [], [], []
+        times, groups, waiting, lengths = [], [], [], []
         for result, _, m in rows:
             drawn = result.phases[p]
             algorithm = next((t.algorithm for t in drawn.terms if t.kind == "collective"),
                              None)
             if (drawn.name, algorithm) not in schedules:
                 schedules[drawn.name, algorithm] = _collective_steps(
-                    phases_by_name[drawn.name], algorithm, layout)
-            s, length = phase_steps(drawn, schedules[drawn.name, algorithm])
+                    phases_by_name[drawn.name], algorithm, layout, ppn)
+            g, w, length = phase_steps(drawn, ranks, schedules[drawn.name, algorithm])
             times.append(drawn.time_s)
-            steps.append(s)
+            groups.append(g)
+            waiting.append(w)
             lengths.append(length)
-        specs.append((np.resize(times, count), np.resize(steps, count),
-                      np.resize(lengths, count)))
+        specs.append((np.resize(times, count), [groups[i % len(groups)] for i in range(count)],
+                      np.resize(waiting, count), np.resize(lengths, count)))
     machines = [m for _, _, m in rows]
     return skeleton_production_draws(
-        specs, rows[0][0].ranks,
-        queueing_per_step=np.resize([q for _, q, _ in rows], count),
+        specs, queueing_per_step=np.resize([q for _, q, _ in rows], count),
         frequency=np.resize([m.production.get("noise_frequency", 0.0) for m in machines],
                             count),
         duration=np.resize([m.production.get("noise_duration", 0.0) for m in machines],
                            count), rng=rng)
 
 
-def _collective_steps(phase, algorithm: str | None, layout) -> int:
-    """The step count of the phase's collective run by ``algorithm`` on ``layout``
-    (collectives.schedules; one process per node), 0 without a collective or without a
-    schedule for its algorithm."""
-    from icnperf.model.collectives.schedules import schedule
+def _collective_steps(phase, algorithm: str | None, layout, ppn: int):
+    """The steps of the phase's collective as the phase ran it (model/apps/patterns.
+    collective_term: flat over the layout's nodes, ``ppn`` ranks on each, one a node for
+    ``scope = "nodes"``), by model/production.collective_steps, the rule of ``predict
+    collective --production``; ((), 0) without a collective or a step schedule for its
+    algorithm."""
+    from icnperf.model.production import collective_steps
 
-    if phase.collective is None or algorithm is None:
-        return 0
+    if phase.collective is None or algorithm is None or phase.on_gpu_library:
+        return (), 0
+    procs = 1 if phase.collective.scope == "nodes" else ppn
+    placed = layout.placed(procs, layout.placement, layout.seed)
+    if placed.ranks < 2:
+        return (), 0
     try:
-        return sum(step.count for step in schedule(algorithm, phase.collective.op, layout))
+        return collective_steps(phase.collective.op, algorithm, placed, None)
     except (InputError, ValueError, KeyError):
-        return 0
+        return (), 0
 
 
 def _run_algorithm(row: dict) -> str:

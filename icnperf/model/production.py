@@ -344,41 +344,48 @@ def message_noise_draws(latency, frequency, duration, rng):
     return latency + np.broadcast_to(duration, shape) * rng.binomial(1, np.broadcast_to(q, shape))
 
 
-def phase_steps(phase, collective_steps: int = 0) -> tuple[int, float]:
-    """(synchronising steps, mean step length in s) of one phase of a skeleton run
-    (model/apps/timing.PhaseResult) over all its repeats: each repeat is one
-    bulk-synchronous step (the phase ends when its slowest rank ends, timing.py) plus
-    ``collective_steps``, the step schedule of its collective (0 for a phase without one,
-    or one without a schedule: hardware trees, the GPU libraries, helpers); the repeats
-    times the steps per repeat, rounded to a whole count (at least 1 when the phase
-    runs)."""
-    per_repeat = 1 + collective_steps
-    steps = max(1, round(phase.repeat * per_repeat)) if phase.repeat > 0 else 0
+def phase_steps(phase, ranks: int, collective=((), 0)) -> tuple[tuple, int, float]:
+    """(noise groups as (steps, ranks) pairs, steps that wait the background, mean step
+    length in s) of one phase of a skeleton run (model/apps/timing.PhaseResult, its job's
+    ``ranks``) over all its repeats: each repeat is one bulk-synchronous step on all the
+    job's ranks (the phase ends when its slowest rank ends, timing.py), waiting one
+    message's background delay, plus the steps of its collective, ``collective`` being
+    :func:`collective_steps`' answer for the collective as the phase ran it (((steps,
+    ranks, part), ...), waiting steps; ((), 0) for a phase without one or one without a
+    schedule: hardware trees, the GPU libraries, helpers): its groups wait for the ranks
+    that rule names and only its steps with a message leaving a node wait the background.
+    Counts are the repeats times the steps per repeat, rounded to whole counts (the bulk
+    step at least 1 when the phase runs); every step's mean length is the per-repeat time
+    over the steps per repeat."""
+    groups_of, waiting = collective
+    per_repeat = 1 + sum(count for count, _, _ in groups_of)
     length = phase.per_repeat_s / per_repeat
-    return steps, length
+    if phase.repeat <= 0:
+        return (), 0, length
+    groups = [(max(1, round(phase.repeat)), ranks)]
+    groups += [(round(phase.repeat * count), ranks) for count, ranks, _ in groups_of]
+    return tuple(groups), max(1, round(phase.repeat)) + round(phase.repeat * waiting), length
 
 
-def skeleton_production_draws(phases, ranks: int, *, queueing_per_step=0.0, frequency=0.0,
+def skeleton_production_draws(phases, *, queueing_per_step=0.0, frequency=0.0,
                               duration=0.0, rng=None):
     """Draws of each phase's time (s) on a production machine: ``phases`` a list of
-    (time, steps, step length) per phase, one array each over the draws of the inputs (or
-    scalars: one draw per element of ``rng``'s size given by the longest), ``ranks`` the
-    job's ranks. Each phase: time + steps x queueing + d x K, K ~ Binomial(steps, q),
-    q = 1 - exp(-P f t) with t its step length (the collective's mechanism,
-    :func:`production_draws`, per phase). Returns an array (phases x draws)."""
+    (time, groups, waiting steps, step length) per phase, time and step length arrays over
+    the draws of the inputs, groups ((steps, ranks) per noise group, :func:`phase_steps`)
+    and waiting steps one per draw. Each phase: time + waiting steps x queueing + d x Σ
+    K_g, K_g ~ Binomial(S_g, q_g), q_g = 1 - exp(-P_g f t) (:func:`grouped_draws`, the
+    collective's mechanism, per phase and draw). Returns an array (phases x draws)."""
     import numpy as np
 
     out = []
-    for time, steps, length in phases:
-        time = np.asarray(time, dtype=float)
-        steps = np.asarray(steps, dtype=np.int64)
-        base = time + steps * np.asarray(queueing_per_step, dtype=float)
-        q = -np.expm1(-ranks * np.asarray(frequency, dtype=float)
-                      * np.asarray(length, dtype=float))
-        shape = np.broadcast_shapes(base.shape, q.shape, steps.shape)
-        out.append(np.broadcast_to(base, shape)
-                   + np.broadcast_to(np.asarray(duration, dtype=float), shape)
-                   * rng.binomial(np.broadcast_to(steps, shape), np.broadcast_to(q, shape)))
+    for time, groups, waiting, length in phases:
+        width = max((len(g) for g in groups), default=0)
+        columns = [([g[i][0] if i < len(g) else 0 for g in groups],
+                    [g[i][1] if i < len(g) else 0 for g in groups], length)
+                   for i in range(width)]
+        out.append(grouped_draws(time, columns, waiting_steps=waiting,
+                                 queueing_per_step=queueing_per_step, frequency=frequency,
+                                 duration=duration, rng=rng))
     return np.array(out)
 
 
@@ -418,17 +425,20 @@ def grouped_draws(time, groups, *, waiting_steps: int = 0, queueing_per_step=0.0
     length or scalars): time + waiting steps x queueing + d x Σ K_g over ``groups``
     ((steps, ranks, step length: an array over the draws or a scalar) each), K_g ~
     Binomial(S_g, q_g), q_g = 1 - exp(-P_g f t_g), drawn with ``rng`` (a NumPy Generator)
-    group after group (:func:`grouped_quantiles`)."""
+    group after group (:func:`grouped_quantiles`). Steps, ranks and waiting steps may be
+    arrays over the draws too (a skeleton phase whose drawn machines pick different
+    algorithms)."""
     import numpy as np
 
     time = np.asarray(time, dtype=float)
-    out = time + waiting_steps * np.asarray(queueing_per_step, dtype=float)
+    out = time + np.asarray(waiting_steps) * np.asarray(queueing_per_step, dtype=float)
     frequency = np.broadcast_to(np.asarray(frequency, dtype=float), time.shape)
     duration = np.broadcast_to(np.asarray(duration, dtype=float), time.shape)
     for steps, ranks, length in groups:
-        if steps <= 0:
+        steps = np.asarray(steps)
+        if np.all(steps <= 0):
             continue
-        q = -np.expm1(-ranks * frequency * np.broadcast_to(np.asarray(length, dtype=float),
+        q = -np.expm1(-np.asarray(ranks) * frequency * np.broadcast_to(np.asarray(length, dtype=float),
                                                            time.shape))
         out = out + duration * rng.binomial(steps, q)
     return out
