@@ -154,13 +154,30 @@ def test_a_values_draws_follow_its_path_and_spread_not_its_neighbours():
 
 def test_node_types_draw_apart():
     """angara-36's two node types state their peaks alike (stated, +-2 %): keyed by their
-    own paths, the types' draws are independent, not one multiplier for both."""
+    own paths, the types' draws are independent, not one multiplier for both (type B's
+    peak is [node]'s, the type-B node)."""
     machine = load_machine("angara-36")
     drawn = draws(machine, 400, 0)
     a = drawn["node_types.A.peak_flops"] / machine.get_path("node_types.A.peak_flops")
-    b = drawn["node_types.B.peak_flops"] / machine.get_path("node_types.B.peak_flops")
+    b = drawn["node.peak_flops"] / machine.get_path("node.peak_flops")
     assert a.min() >= 0.98 and a.max() <= 1.02 and b.min() >= 0.98 and b.max() <= 1.02
     assert abs(np.corrcoef(a, b)[0, 1]) < 0.2
+
+
+def test_type_b_moves_with_its_node_values():
+    """angara-36's [node] is the type-B node (the file says so): type B states its peak and
+    memory bandwidth only there, so each draw gives the type the drawn [node] values, one
+    quantity drawn once, not two copies drawn apart."""
+    from icnperf.data.machine.sampling import sample_machines
+    from icnperf.model.apps.hpcg import _node_types
+
+    machine = load_machine("angara-36")
+    drawn = draws(machine, 50, 0)
+    assert "node_types.B.peak_flops" not in drawn and "node.peak_flops" in drawn
+    assert "node_types.B.memory_bandwidth" not in drawn and "node.memory_bandwidth" in drawn
+    for m in sample_machines(machine, 20, 0):
+        ((_, _, bw),) = [t for t in _node_types(m) if t[0] == "B"]
+        assert bw == m.node["memory_efficiency"] * m.node["memory_bandwidth"]
 
 
 def test_no_two_inputs_of_a_preset_share_a_stream():
