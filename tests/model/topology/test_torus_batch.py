@@ -35,6 +35,14 @@ def test_split_ties_in_the_last_ring_by_hand():
         assert hops.tolist() == [2, 2] and load.tolist() == loads
 
 
+def test_long_rings_by_hand():
+    # a ring of K (no other dimension), 0 -> 2 and 3 -> 1: on K = 4 both are ties (plus:
+    # + 2 each, 0 -> 1 -> 2 and 3 -> 0 -> 1 share channel 0 -> 1, load 2); from K = 5 on
+    # both go straight, 0 -> 2 up and 3 -> 1 down, every channel one message, 2 hops
+    hops, load = dor_traffic_last_radix([], [4, 5, 6, 9, 30], [0, 3], [2, 1])
+    assert hops.tolist() == [2] * 5 and load.tolist() == [2, 1, 1, 1, 1]
+
+
 def test_no_messages():
     hops, load = dor_traffic_last_radix([3, 3], [4, 5], [], [])
     assert hops.tolist() == [0, 0] and load.tolist() == [0, 0]
@@ -44,7 +52,9 @@ def test_no_messages():
 def _rounds(draw):
     prefix = draw(st.lists(st.integers(2, 6), max_size=2))
     stride = math.prod(prefix)
-    last = draw(st.lists(st.integers(2, 9), min_size=1, max_size=4))
+    # radices up to 24: rings longer than twice every difference (moves the same on all
+    # of them) next to shorter ones in one call
+    last = draw(st.lists(st.integers(2, 24), min_size=1, max_size=6))
     n = draw(st.integers(1, stride * min(last)))
     kind = draw(st.sampled_from(["shift", "xor", "pairs"]))
     ranks = np.arange(n)

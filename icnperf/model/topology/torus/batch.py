@@ -89,9 +89,19 @@ def dor_traffic_last_radix(radices, last, sources, destinations,
     difference, parity = (keys // 2, keys % 2) if ties == "split" else (keys, 0)
     highest = np.full(keys.size, np.iinfo(np.int64).min)
     np.maximum.at(highest, inverse, hops)
+    # on a ring longer than twice the largest difference every move is the straight one,
+    # + up and - down, never a tie nor a wrap: the same segments (the - ones mirrored)
+    # whatever the radix, so one such radix is worked out for all of them
+    straight = 2 * int(np.abs(difference).max()) + 1
+    known = None
     for j, radix in enumerate(last):
+        if radix >= straight and known is not None:
+            hops_out[j], load_out[j] = known
+            continue
         plus, steps = _ring_move(parity, parity + difference, radix, ties)
         hops_out[j] = int((highest + steps).max())
         load_out[j] = max(load, _dimension_load(stride, radix, dst_low, high_src,
                                                 plus[inverse], steps[inverse]))
+        if radix >= straight:
+            known = hops_out[j], load_out[j]
     return hops_out, load_out
