@@ -24,7 +24,8 @@ from icnperf.model.topology.torus.routes import RING_TIES, _forward_loads
 
 def _ring_move(src, dst, radix: int, ties: str):
     """(+ direction?, channels crossed) of moves from ring position src to dst on a ring of
-    ``radix`` (routes.dor_traffic's rule)."""
+    ``radix`` (routes.dor_traffic's rule); ``radix`` may be a column of radices, one row
+    of moves each."""
     forward = (dst - src) % radix
     plus = 2 * forward < radix
     tie = 2 * forward == radix
@@ -89,19 +90,20 @@ def dor_traffic_last_radix(radices, last, sources, destinations,
     difference, parity = (keys // 2, keys % 2) if ties == "split" else (keys, 0)
     highest = np.full(keys.size, np.iinfo(np.int64).min)
     np.maximum.at(highest, inverse, hops)
-    # on a ring longer than twice the largest difference every move is the straight one,
-    # + up and - down, never a tie nor a wrap: the same segments (the - ones mirrored)
-    # whatever the radix, so one such radix is worked out for all of them
-    straight = 2 * int(np.abs(difference).max()) + 1
-    known = None
-    for j, radix in enumerate(last):
-        if radix >= straight and known is not None:
-            hops_out[j], load_out[j] = known
-            continue
-        plus, steps = _ring_move(parity, parity + difference, radix, ties)
-        hops_out[j] = int((highest + steps).max())
-        load_out[j] = max(load, _dimension_load(stride, radix, dst_low, high_src,
-                                                plus[inverse], steps[inverse]))
-        if radix >= straight:
-            known = hops_out[j], load_out[j]
+    # the busiest channel of the last dimension depends on the radix only through which
+    # way each move goes: a + move from s to d covers channels s .. d - 1 when d > s and,
+    # when it wraps, s .. K - 1 and 0 .. d - 1, where every channel from the highest
+    # coordinate used up to K - 1 -> 0 carries the same wrapping moves (the - moves
+    # alike); so each pattern of directions (few: they change where K crosses twice a
+    # difference, e.g. one pattern for every K above twice the largest) is counted once
+    radix = np.array(last, dtype=np.int64)[:, None]
+    plus, steps = _ring_move(parity, parity + difference, radix, ties)
+    hops_out[:] = (highest + steps).max(axis=1)
+    busiest: dict[bytes, int] = {}
+    for j, k in enumerate(last):
+        pattern = plus[j].tobytes()
+        if pattern not in busiest:
+            busiest[pattern] = _dimension_load(stride, k, dst_low, high_src,
+                                               plus[j][inverse], steps[j][inverse])
+        load_out[j] = max(load, busiest[pattern])
     return hops_out, load_out
