@@ -43,6 +43,18 @@ def test_long_rings_by_hand():
     assert hops.tolist() == [2] * 5 and load.tolist() == [2, 1, 1, 1, 1]
 
 
+def test_wrapping_moves_on_rings_of_one_pattern_by_hand():
+    # a ring of K, 0 -> 3, 3 -> 0 and 1 -> 3 (plus ties). K = 4: 0 -> 3 goes - (0 -> 3,
+    # wrapping), 3 -> 0 goes + (3 -> 0, wrapping), 1 -> 3 is a tie, + (1 -> 2 -> 3): every
+    # channel one message, 2 hops. K = 5, the same directions: 0 -> 4 -> 3 and
+    # 3 -> 4 -> 0 (the wrap zone 3 -> 4 -> 0 carries the one wrapping + move), load 1,
+    # 2 hops. K = 6: both 3-away messages tie and go +, 0 -> 3 sharing 1 -> 2 -> 3 with
+    # 1 -> 3: load 2, 3 hops. K = 7 and 8: 0 -> 3 and 1 -> 3 straight up (load 2 on
+    # 1 -> 2, 2 -> 3), 3 -> 0 straight down, 3 hops.
+    hops, load = dor_traffic_last_radix([], [4, 5, 6, 7, 8], [0, 3, 1], [3, 0, 3])
+    assert hops.tolist() == [2, 2, 3, 3, 3] and load.tolist() == [1, 1, 2, 2, 2]
+
+
 def test_no_messages():
     hops, load = dor_traffic_last_radix([3, 3], [4, 5], [], [])
     assert hops.tolist() == [0, 0] and load.tolist() == [0, 0]
