@@ -234,9 +234,6 @@ from icnperf.model.collectives.schedules import (
     _rounds as _rounds,
 )
 from icnperf.model.collectives.schedules import (
-    _times as _times,
-)
-from icnperf.model.collectives.schedules import (
     _traffic as _traffic,
 )
 

@@ -372,7 +372,9 @@ def schedule(algorithm: str, operation: str, layout: Layout) -> tuple[Step, ...]
     return tuple(Step(count, *step) for step, count in merged.items())
 
 
-def _times(m, fraction: Fraction):
+def step_bytes(m, fraction: Fraction):
+    """fraction · m, the bytes of a step's message of an m-byte operation (m as it comes:
+    a number, an array or a SymPy expression; exact for the fractions 0 and 1)."""
     if fraction == 0:
         return 0 * m
     if fraction == 1:
@@ -482,7 +484,7 @@ def schedule_time(m, steps, *, flit_size, packet_max_flits, packet_header_flits,
                 time = rest if time is None else time if rest is None else ops.maximum(
                     time, rest)
         else:
-            time = timed(_times(m, step.fraction), *traffic)
+            time = timed(step_bytes(m, step.fraction), *traffic)
         if time is None:
             continue
         total = total + step.count * (time + step_overhead)

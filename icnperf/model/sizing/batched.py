@@ -49,7 +49,7 @@ from icnperf.model.collectives import evaluate, fluid, machine_layout
 from icnperf.model.collectives.parameters import ELEMENT_SIZE, collective_parameters
 from icnperf.model.collectives.p2p_tree import send_gap
 from icnperf.model.collectives.registry import TABLE
-from icnperf.model.collectives.schedules import (Step, intra_node_time, schedule,
+from icnperf.model.collectives.schedules import (Step, intra_node_time, schedule, step_bytes,
                                                  schedule_time, split_bytes)
 from icnperf.model.sizing.designs import Candidate
 from icnperf.model.sizing.workload import (APPS, TREE_ALGORITHMS, AppTerm, CollectiveTerm,
@@ -138,22 +138,13 @@ def schedule_times(m, schedules, params: dict) -> np.ndarray:
                 else:
                     time, ok = timed(size, hops, load, host, intra, combine)
             else:
-                time, ok = timed(_times(m, fraction), hops, load, host, intra, combine)
+                time, ok = timed(step_bytes(m, fraction), hops, load, host, intra, combine)
             contribution[i, k] = count * (time + step_overhead)
             valid[i, k] = ok
     total = np.zeros(len(schedules))
     for k in range(width):
         total = np.where(valid[:, k], total + contribution[:, k], total)
     return total
-
-
-def _times(m, fraction: Fraction):
-    """fraction · m as collectives.schedules computes it."""
-    if fraction == 0:
-        return 0 * m
-    if fraction == 1:
-        return m
-    return m * fraction.numerator / fraction.denominator
 
 
 def _others(m, fraction: Fraction, blocks: int, element_size):
