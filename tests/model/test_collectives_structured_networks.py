@@ -8,9 +8,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from icnperf.model.collectives import Layout, network_steps, schedule, structured
-from icnperf.model.topology.dragonfly import general_patterns, plus_patterns
+from icnperf.model.topology.dragonfly import general_patterns
 from icnperf.model.topology.dragonfly.general_routes import (gdragonfly_route_hops,
                                                              gdragonfly_route_load)
+
+
+def _assert_counted_like_the_mapper(data, layout) -> None:
+    """The layout counts its steps in structure, and its shift (and, P a power of two, XOR)
+    steps drawn by hypothesis equal the message-by-message mapper's Step traffic."""
+    p = layout.ranks
+    assert structured.counts_steps_in_structure(layout)
+    steps = np.array(data.draw(st.lists(st.integers(1, p - 1), min_size=1, max_size=10)))
+    ranks = np.arange(p)
+    assert structured.shift_traffic(layout, steps) == [
+        layout.rank_traffic(ranks, (ranks + d) % p) for d in steps.tolist()]
+    if p & (p - 1) == 0:
+        assert structured.xor_traffic(layout, steps) == [
+            layout.rank_traffic(ranks, ranks ^ i) for i in steps.tolist()]
 
 
 def _busiest(module, params, batches, batch, cls, units):
@@ -72,14 +86,7 @@ def test_gdragonfly_rank_shifts_with_shared_nodes_equal_the_mapper(data):
     p = layout.ranks
     if p < 2 or p > 600:
         return
-    assert structured.counts_steps_in_structure(layout)
-    steps = np.array(data.draw(st.lists(st.integers(1, p - 1), min_size=1, max_size=10)))
-    ranks = np.arange(p)
-    assert structured.shift_traffic(layout, steps) == [
-        layout.rank_traffic(ranks, (ranks + d) % p) for d in steps.tolist()]
-    if p & (p - 1) == 0:
-        assert structured.xor_traffic(layout, steps) == [
-            layout.rank_traffic(ranks, ranks ^ i) for i in steps.tolist()]
+    _assert_counted_like_the_mapper(data, layout)
 
 
 def test_aurora_pairwise_at_twelve_ranks_a_node_is_counted():
@@ -118,14 +125,7 @@ def test_dfplus_rank_shifts_with_shared_nodes_equal_the_mapper(data):
     p = layout.ranks
     if p > 600:
         return
-    assert structured.counts_steps_in_structure(layout)
-    steps = np.array(data.draw(st.lists(st.integers(1, p - 1), min_size=1, max_size=10)))
-    ranks = np.arange(p)
-    assert structured.shift_traffic(layout, steps) == [
-        layout.rank_traffic(ranks, (ranks + d) % p) for d in steps.tolist()]
-    if p & (p - 1) == 0:
-        assert structured.xor_traffic(layout, steps) == [
-            layout.rank_traffic(ranks, ranks ^ i) for i in steps.tolist()]
+    _assert_counted_like_the_mapper(data, layout)
 
 
 def test_dfplus_group_shift_hand_worked():
