@@ -16,6 +16,7 @@ from icnperf import __version__
 from icnperf.cli import (calibrate, explain, machines, place, predict, report, simulate, size,
                          topology, validate)
 from icnperf.cli.common import BadInput
+from icnperf.cli.process import prepare
 from icnperf.errors import IcnperfError
 
 
@@ -68,5 +69,7 @@ for command in (topology.topology, topology.compare_topologies, size.size, machi
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: the process prepared for a command (cli.process),
+    then the command."""
+    prepare()
     cli(prog_name="icnperf")
