@@ -52,9 +52,11 @@ from icnperf.model.collectives.registry import TABLE
 from icnperf.model.collectives.schedules import (Step, intra_node_time, schedule, step_bytes,
                                                  schedule_time, split_bytes)
 from icnperf.model.sizing.designs import Candidate
-from icnperf.model.sizing.workload import (APPS, TREE_ALGORITHMS, AppTerm, CollectiveTerm,
-                                           TermResult, Workload, _candidates,
+from icnperf.model.sizing.partition import partitions
+from icnperf.model.sizing.workload import (APPS, FIND_BOX, TREE_ALGORITHMS, AppTerm,
+                                           CollectiveTerm, TermResult, Workload, _candidates,
                                            app_default, job_layout, predict_workload)
+from icnperf.model.topology.spec import parse_spec
 
 BATCHED_APPS = ("heat", "spmv")
 """Applications composed here; hpcg goes design by design (workload._app_term)."""
@@ -292,6 +294,18 @@ class _Timings:
         """References already made, by (operation, algorithm, m, layout)."""
         self.farthest: dict[tuple, int] = {}
         """views.farthest_rank by (radices, ranks)."""
+        self.trees: dict[tuple, tuple] = {}
+        """Tree algorithms' times by what they depend on (:func:`_tree_key`) and size."""
+        self.layouts: dict = {}
+        """(machine_layout, placed one rank a node) of each job layout."""
+
+    def machine_layouts(self, machine, layout) -> tuple:
+        """(machine_layout(machine, layout), the same placed one rank a node, linearly),
+        once per job layout (the machine is the one of the whole batch)."""
+        if layout not in self.layouts:
+            routed = machine_layout(machine, layout)
+            self.layouts[layout] = (routed, routed.placed(1, "linear", 0))
+        return self.layouts[layout]
 
     def add(self, m, steps) -> tuple:
         """A reference to the time of ``steps`` (Steps, or a :class:`_Together`
@@ -340,11 +354,30 @@ def _collective_ref(timings: _Timings, operation: str, algorithm: str, m: np.nda
         size = 0 * m if operation == "barrier" else m
         ref = timings.add(size, timings.schedule(algorithm, operation, layout))
     else:
-        with ops.quiet():
-            time = evaluate(operation, algorithm, m, layout, params)
-        ref = ("value", float(np.array(np.broadcast_to(time, m.shape), dtype=float)[0]))
+        tree = _tree_key(operation, algorithm, layout, params)
+        ref = timings.trees.get((tree, float(m[0]))) if tree else None
+        if ref is None:
+            with ops.quiet():
+                time = evaluate(operation, algorithm, m, layout, params)
+            ref = ("value", float(np.array(np.broadcast_to(time, m.shape), dtype=float)[0]))
+            if tree:
+                timings.trees[(tree, float(m[0]))] = ref
     timings.asked[key] = ref
     return ref
+
+
+def _tree_key(operation: str, algorithm: str, layout, params: dict) -> tuple | None:
+    """What collectives.evaluate's time of a tree algorithm on a torus depends on besides
+    the message size (its arguments there): the spanning tree's depth, with the p2p tree
+    its equal-depth sibling pairs, with the hardware all-gather the diameter (the depth on
+    a torus) and the endpoints. Designs of one depth share the time. None where evaluate
+    reads more (switch aggregation reads the fat tree's span) or off a torus."""
+    if (algorithm not in TREE_ALGORITHMS or not layout.is_torus
+            or params.get("collective_hardware") == "switch-aggregation"):
+        return None
+    return (operation, algorithm, layout.depth,
+            layout.tree_ties if algorithm == "p2p-tree" else None,
+            layout.endpoints if (algorithm, operation) == ("hw-tree", "allgather") else None)
 
 
 def _contenders(algorithms: list[str], operation: str, m: float, layout, machine,
@@ -358,7 +391,7 @@ def _contenders(algorithms: list[str], operation: str, m: float, layout, machine
     from icnperf.model.sizing.views import farthest_rank
 
     sizes = np.zeros(1) if operation == "barrier" else np.asarray([m], dtype=float)
-    placed = machine_layout(machine, layout).placed(1, "linear", 0)
+    placed = timings.machine_layouts(machine, layout)[1]
     fastest = min(_collective_ref(timings, operation, a, sizes, placed, params)[1]
                   for a in trees)
     if (layout.radices, layout.ranks) not in timings.farthest:
@@ -418,7 +451,7 @@ def _plan_collective(term: CollectiveTerm, machine, layout, params, timings):
                              machine, params, timings)
     m = np.zeros(1) if term.operation == "barrier" else np.asarray([term.message_bytes],
                                                                     dtype=float)
-    placed = machine_layout(machine, layout).placed(1, "linear", 0)
+    placed = timings.machine_layouts(machine, layout)[1]
     refs = [_collective_ref(timings, term.operation, a, m, placed, params)
             for a in algorithms]
 
@@ -441,7 +474,7 @@ def _plan_app(term: AppTerm, machine, layout, params, timings, apps: _App):
         "rows", app_default("spmv", "rows"))
     algorithms = _contenders(algorithms, operation, m, layout, machine, params, timings)
     compute, iterations = apps.compute(term, machine, layout, algorithms[0])
-    routed = machine_layout(machine, layout)
+    routed, placed = timings.machine_layouts(machine, layout)
     halo = []
     if term.app == "heat":
         px, py = heat.process_grid(layout.endpoints)
@@ -451,7 +484,6 @@ def _plan_app(term: AppTerm, machine, layout, params, timings, apps: _App):
         for size, steps in _halo_phases(routed, px, py, xs[0], ys[0], timings):
             halo.append((timings.add(size, steps), float(send_gap(size, **gap))))
     sizes = np.asarray([8.0 if term.app == "heat" else m], dtype=float)
-    placed = routed.placed(1, "linear", 0)
     refs = [_collective_ref(timings, operation, a, sizes, placed, params) for a in algorithms]
 
     def finish():
@@ -471,6 +503,20 @@ def _batched(term) -> bool:
                                                 and term.app in BATCHED_APPS)
 
 
+def _torus_boxes(designs: list[Candidate], node_counts) -> dict[tuple, tuple | None]:
+    """The partition of each job size in ``node_counts`` on each torus design that holds
+    it, by (spec, nodes): partition.partitions over all of them at once, what job_layout
+    finds one design at a time."""
+    tori = [(d, parse_spec(d.spec).params["radices"]) for d in designs
+            if d.family == "torus"]
+    boxes = {}
+    for nodes in node_counts:
+        fitting = [(d, radices) for d, radices in tori if nodes <= d.endpoints]
+        for (design, _), box in zip(fitting, partitions([r for _, r in fitting], nodes)):
+            boxes[(design.spec, nodes)] = box
+    return boxes
+
+
 def predict_designs(workload: Workload, machine, designs: list[Candidate],
                     n_endpoints: int, cache: dict | None = None,
                     fewest: int = FEWEST) -> list[list[TermResult]]:
@@ -487,6 +533,8 @@ def predict_designs(workload: Workload, machine, designs: list[Candidate],
     batched = all(_batched(term) for term in workload.terms)
     pending: dict[tuple, object] = {}
     plans: list[list | None] = []
+    boxes = _torus_boxes(designs, {n_endpoints if term.nodes is None else
+                                   min(term.nodes, n_endpoints) for term in workload.terms})
     for design in designs:
         if not batched or design.family in UNBATCHED_FAMILIES:
             plans.append(None)
@@ -495,7 +543,8 @@ def predict_designs(workload: Workload, machine, designs: list[Candidate],
         for term in workload.terms:
             nodes = n_endpoints if term.nodes is None else min(term.nodes, n_endpoints)
             if nodes not in layouts:
-                layouts[nodes] = job_layout(design, nodes)
+                layouts[nodes] = job_layout(design, nodes,
+                                            boxes.get((design.spec, nodes), FIND_BOX))
             layout, placed = layouts[nodes]
             if term.nodes is not None and term.nodes > n_endpoints:
                 placed = (f"the term asks for {term.nodes} nodes, more than the "

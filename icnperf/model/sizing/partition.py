@@ -43,3 +43,18 @@ def partition(radices, nodes: int) -> tuple[int, ...] | None:
     None when the job must use the whole torus (module docstring)."""
     index = int(partition_index([tuple(radices)], nodes)[0])
     return None if index < 0 else box_shapes(int(nodes), len(radices))[index]
+
+
+def partitions(designs_radices: list[tuple[int, ...]], nodes: int) -> list:
+    """:func:`partition` of every design of a list (each its radices), counted at once per
+    number of dimensions (:func:`partition_index` over all of them)."""
+    out: list = [None] * len(designs_radices)
+    by_dims: dict[int, list[int]] = {}
+    for i, radices in enumerate(designs_radices):
+        by_dims.setdefault(len(radices), []).append(i)
+    for dims, rows in by_dims.items():
+        shapes = box_shapes(int(nodes), dims)
+        chosen = partition_index([designs_radices[i] for i in rows], nodes)
+        for i, index in zip(rows, chosen.tolist()):
+            out[i] = None if index < 0 else shapes[index]
+    return out

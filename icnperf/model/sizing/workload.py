@@ -319,9 +319,15 @@ def workload_from_dict(data: dict, origin: str, load_skeleton=None) -> Workload:
 # --- placing a job on a design ---------------------------------------------------------------
 
 
-def job_layout(design: Candidate, nodes: int) -> tuple[Layout, tuple[str, ...]]:
+FIND_BOX = "find"
+"""job_layout's ``box`` when the caller has not found the torus partition."""
+
+
+def job_layout(design: Candidate, nodes: int,
+               box: tuple[int, ...] | None | str = FIND_BOX) -> tuple[Layout, tuple[str, ...]]:
     """The Layout of a job of ``nodes`` nodes on a design, and the notes saying how it was
-    placed (module docstring)."""
+    placed (module docstring). ``box``: on a torus, its partition for the job when the
+    caller found it (partition.partitions, for many designs at once; None: no box fits)."""
     spec = parse_spec(design.spec)
     family = spec.family.name
     if nodes > design.endpoints:
@@ -330,7 +336,7 @@ def job_layout(design: Candidate, nodes: int) -> tuple[Layout, tuple[str, ...]]:
     if family == "torus":
         radices = spec.params["radices"]
         dims = len(radices)
-        shape = partition(radices, nodes)
+        shape = partition(radices, nodes) if box == FIND_BOX else box
         if shape is None:
             return Layout(nodes, tuple(int(k) for k in radices)), (
                 f"no {dims}D box of {nodes} nodes fits; the job is on endpoints 0..{nodes - 1}"

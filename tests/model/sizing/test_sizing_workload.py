@@ -1,9 +1,12 @@
 """Workload parsing and prediction: terms on small designs against direct model calls."""
 
+import math
 import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from icnperf.errors import InputError
 from icnperf.data.machine import load_machine
@@ -102,6 +105,18 @@ def test_torus_job_is_the_most_balanced_partition_that_fits():
         layout, notes = job_layout(candidate("torus", {"radices": radices}), nodes)
         assert layout.radices == radices and layout.endpoints == nodes
         assert "no 3D box" in notes[0] and f"endpoints 0..{nodes - 1}" in notes[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(2, 12), min_size=2, max_size=4).map(tuple),
+                min_size=1, max_size=12), st.integers(2, 300))
+def test_partitions_of_many_designs_are_each_designs_own(designs, nodes):
+    """partition.partitions over a list of tori of mixed dimensions (those holding the job)
+    gives what partition finds one design at a time, None where no box fits."""
+    from icnperf.model.sizing.partition import partition, partitions
+
+    holding = [radices for radices in designs if nodes <= math.prod(radices)]
+    assert partitions(holding, nodes) == [partition(r, nodes) for r in holding]
 
 
 def test_skipping_algorithms_that_cannot_win_changes_no_time():
