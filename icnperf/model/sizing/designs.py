@@ -8,10 +8,13 @@ family's own ``evaluate`` (model/topology, through ``spec.checked_spec``). The p
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.model.topology import compare, slimfly
+from icnperf.model.topology.base import Metrics
 from icnperf.model.topology.spec import FAMILIES, checked_spec, parse_spec
 
 SIZING_FAMILIES = ("torus", "fattree", "clos", "xgft", "dragonfly", "megafly", "slimfly")
@@ -66,8 +69,10 @@ class Candidate:
 # --- links by role ------------------------------------------------------------------------
 
 
-def link_roles(family: str, params: dict) -> dict[str, int]:
-    """Bidirectional router-router links of a design by role (exact integers).
+def link_roles(family: str, params: dict, metrics=None) -> dict[str, int]:
+    """Bidirectional router-router links of a design by role (exact integers); ``metrics``:
+    the design's own (spec.evaluate()) when the caller has them, so a torus is not
+    evaluated twice.
 
     torus: all links one role. fattree / clos: FT(k, n) has 2k^n links between each pair
     of adjacent levels (fattree.FatTree.links). dragonfly: local g·a(a-1)/2 and global
@@ -78,8 +83,9 @@ def link_roles(family: str, params: dict) -> dict[str, int]:
     links run between racks.
     """
     if family == "torus":
-        spec = checked_spec(FAMILIES["torus"], params)
-        return {"torus": int(spec.evaluate().links)}
+        if metrics is None:
+            metrics = checked_spec(FAMILIES["torus"], params).evaluate()
+        return {"torus": int(metrics.links)}
     if family in ("fattree", "clos"):
         k = params["k"] if family == "fattree" else params["radix"] // 2
         n = params["n"] if family == "fattree" else params["levels"]
@@ -113,8 +119,44 @@ def link_roles(family: str, params: dict) -> dict[str, int]:
 def candidate(family: str, params: dict, rule: str = "given", canonical: bool = False) -> Candidate:
     """The Candidate of one checked configuration of a family (InputError if infeasible)."""
     spec = checked_spec(FAMILIES[family], params)
-    m = spec.evaluate()
-    roles = link_roles(family, spec.params)
+    return _built(family, spec, spec.evaluate(), rule, canonical)
+
+
+def candidates(designs) -> list[Candidate]:
+    """:func:`candidate` of each (family, params, rule, canonical) of ``designs``, in order,
+    the tori of one dimension count evaluated together (torus_metrics over a batch of
+    radices: the same elementwise operations, so the same values as one at a time)."""
+    specs = [checked_spec(FAMILIES[family], params) for family, params, _, _ in designs]
+    metrics: list = [None] * len(specs)
+    tori: dict[int, list[int]] = {}
+    for i, spec in enumerate(specs):
+        if spec.family.name == "torus" and set(spec.params) == {"radices"}:
+            tori.setdefault(len(spec.params["radices"]), []).append(i)
+        else:
+            metrics[i] = spec.evaluate()
+    for rows in tori.values():
+        batch = FAMILIES["torus"].evaluate(
+            radices=np.array([specs[i].params["radices"] for i in rows], dtype=np.int64))
+        for j, i in enumerate(rows):
+            metrics[i] = _row(batch, j)
+    return [_built(family, spec, m, rule, canonical)
+            for (family, _, rule, canonical), spec, m in zip(designs, specs, metrics)]
+
+
+def _row(batch: Metrics, j: int) -> Metrics:
+    """Configuration ``j`` of a batch of Metrics, as spec.evaluate() gives it alone (0-d
+    values)."""
+    pick = (lambda values: np.asarray(values)[j])
+    return replace(batch, routers=pick(batch.routers), endpoints=pick(batch.endpoints),
+                   radix=pick(batch.radix), links=pick(batch.links),
+                   diameter=pick(batch.diameter),
+                   average_distance=pick(batch.average_distance),
+                   bisection_links=pick(batch.bisection_links),
+                   channel_load={p: pick(v) for p, v in batch.channel_load.items()})
+
+
+def _built(family: str, spec, m: Metrics, rule: str, canonical: bool) -> Candidate:
+    """The Candidate of a checked spec and its metrics."""
     return Candidate(
         family=family,
         spec=spec.text,
@@ -128,7 +170,7 @@ def candidate(family: str, params: dict, rule: str = "given", canonical: bool = 
         average_distance=float(m.average_distance),
         bisection_links=int(m.bisection_links),
         uniform_throughput=float(m.throughput["uniform"]),
-        link_roles=roles,
+        link_roles=link_roles(family, spec.params, m),
     )
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from icnperf.errors import InputError
 from icnperf.model.sizing.cost import CostModel, cost_breakdown, link_counts
-from icnperf.model.sizing.designs import Candidate, candidate, design_rule
+from icnperf.model.sizing.designs import Candidate, candidates, design_rule
 from icnperf.model.sizing.pareto import pareto_front
 from icnperf.model.sizing.screen import Screen, screen_space, search, taper_representatives
 from icnperf.model.sizing.space import DEFAULT_SLACK, MAX_TORUS_SHAPES, enumerate_space
@@ -155,8 +155,7 @@ def evaluate_designs(task) -> list[tuple[Candidate, tuple[TermResult, ...]]]:
         _CACHE.clear()
         _CACHE[key] = {}
     cache = _CACHE[key]
-    built = [candidate(family, params, rule, canonical)
-             for family, params, rule, canonical in designs]
+    built = candidates(designs)
     terms = predict_designs(workload, machine, built, n_endpoints, cache)
     return [(design, tuple(t)) for design, t in zip(built, terms)]
 

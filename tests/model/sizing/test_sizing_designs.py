@@ -3,6 +3,8 @@
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from icnperf.model.sizing.designs import candidate, canonical_params, link_roles
 from icnperf.model.topology import compare
@@ -43,3 +45,19 @@ def test_slimfly_rack_links_by_construction(q):
     assert link_roles("slimfly", {"q": q}) == {"in-rack": intra + in_rack,
                                                "between racks": cross - in_rack}
     assert intra + cross == d.links
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(
+    st.lists(st.integers(2, 9), min_size=1, max_size=4).map(
+        lambda r: ("torus", {"radices": tuple(r)})),
+    st.tuples(st.integers(1, 3), st.integers(2, 4), st.integers(1, 3)).map(
+        lambda t: ("dragonfly", {"p": t[0], "a": t[1], "h": t[2]}))),
+    min_size=1, max_size=10))
+def test_candidates_together_equal_each_alone(designs):
+    """designs.candidates (tori of one dimension count evaluated as one batch) gives each
+    design's candidate() exactly: every field, floats to the last bit."""
+    from icnperf.model.sizing.designs import candidates
+
+    rows = [(family, params, "given", False) for family, params in designs]
+    assert candidates(rows) == [candidate(*row) for row in rows]
