@@ -95,24 +95,37 @@ class SizeResult(Result):
     rows_key = "designs"
 
     def __init__(self, document: dict, study, cost_model, workload, machine) -> None:
-        super().__init__(document)
+        # the JSON form (Result's, NumPy numbers as Python ones) is made on first use: a
+        # table does not need it, and a study of 17,412 designs has 100,000 rows
+        self._raw = document
+        self._json = None
         self.study = study
         self._context = (study, cost_model, workload, machine)
         self._plain = None
 
+    @property
+    def _document(self) -> dict:
+        if self._json is None:
+            from icnperf.reports.render import json_document
+
+            self._json = json_document(self._raw)
+        return self._json
+
     def _view(self) -> dict:
-        """What the tables and the page show (api.study_rows.study_view), built on the
-        first call that needs it (JSON does not)."""
+        """What the tables and the page show (api.study_rows.study_view, with the
+        document's rows: the same design_rows and term_rows), built on the first call that
+        needs it (JSON does not)."""
         if self._plain is None:
             from icnperf.api.study_rows import study_view
 
-            self._plain = study_view(*self._context)
+            self._plain = study_view(*self._context, rows=self._raw["designs"],
+                                     terms=self._raw["terms"])
         return self._plain
 
     def render(self, fmt: str = "table", wide: bool = False) -> str:
         from icnperf.reports.text.size import study_render
 
-        return study_render(self._document, None if fmt == "json" else self._view(), fmt,
+        return study_render(self._raw, None if fmt == "json" else self._view(), fmt,
                             wide)
 
     def html(self) -> str:

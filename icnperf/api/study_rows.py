@@ -232,7 +232,8 @@ PRICE_KEYS = ("router.base", "router.per_port", "link.electrical", "link.optical
 """The cost model's prices, in the order the HTML page lists them."""
 
 
-def study_view(study, cost_model, workload, machine) -> dict:
+def study_view(study, cost_model, workload, machine, rows: list[dict] | None = None,
+               terms: list[dict] | None = None) -> dict:
     """What the study's tables and page show, as plain values (model values unrounded, as
     the model gives them): ``rows`` (:func:`design_rows`, fastest first) with each design's
     ``flags`` (:func:`row_flags`), ``shown`` (on the Pareto front or by the NUDT rule),
@@ -241,12 +242,14 @@ def study_view(study, cost_model, workload, machine) -> dict:
     workload time) points cheapest first; the workload's term names; ``terms``
     (:func:`term_rows`); the summary sentences, assumptions and grouped notes; the cost
     model's unit, description and prices (value, source); the workload's description and
-    rationale; the machine's name; the study's ``endpoints`` and ``radix_max``."""
+    rationale; the machine's name; the study's ``endpoints`` and ``radix_max``. ``rows``
+    and ``terms``: design_rows(study) and term_rows(study) when the caller has them (the
+    document's), else built here; the view's renderers read them only."""
     from icnperf.model.sizing.cost import COST_PARTS
 
     return {
         "endpoints": study.endpoints, "radix_max": study.radix_max,
-        "rows": design_rows(study),
+        "rows": design_rows(study) if rows is None else rows,
         "flags": [row_flags(r) for r in study.results],
         "shown": [bool(r.pareto or r.design.canonical) for r in study.results],
         "term_seconds": [[t.weighted_s for t in r.terms] for r in study.results],
@@ -254,7 +257,7 @@ def study_view(study, cost_model, workload, machine) -> dict:
         "cost_parts": [[r.cost_parts[p] for p in COST_PARTS] for r in study.results],
         "front": [{"cost": r.cost, "workload_s": r.workload_s} for r in study.front],
         "term_names": [t.name for t in workload.terms],
-        "terms": term_rows(study),
+        "terms": term_rows(study) if terms is None else terms,
         "summary": summary_lines(study),
         "assumptions": assumption_lines(study, cost_model, workload, machine),
         "notes": grouped_notes(study),
