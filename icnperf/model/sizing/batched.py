@@ -297,6 +297,9 @@ class _Timings:
         self.trees: dict[tuple, tuple] = {}
         """Tree algorithms' times by what they depend on (:func:`_tree_key`) and size."""
         self.layouts: dict = {}
+        self.halos: dict[tuple, tuple] = {}
+        """heat's halo pairs (sources, destinations) by (px, py, axis): one process grid
+        for every design of a job size."""
         """(machine_layout, placed one rank a node) of each job layout."""
 
     def machine_layouts(self, machine, layout) -> tuple:
@@ -436,7 +439,9 @@ def _halo_phases(layout, px: int, py: int, nx_block: int, ny_block: int,
     phases = []
     for axis, size in enumerate((BYTES_PER_ELEMENT * ny_block,
                                  BYTES_PER_ELEMENT * (nx_block + 2))):
-        src, dst, _ = halo_pairs((px, py), False, (axis,))
+        if (px, py, axis) not in timings.halos:
+            timings.halos[(px, py, axis)] = halo_pairs((px, py), False, (axis,))[:2]
+        src, dst = timings.halos[(px, py, axis)]
         if len(src):
             what = ("pairs", ("heat halo", px, py, axis), src, dst)
             phases.append((size, timings.together.ask(what, layout)))

@@ -169,7 +169,7 @@ def _built(family: str, spec, m: Metrics, rule: str, canonical: bool) -> Candida
         diameter=int(m.diameter),
         average_distance=float(m.average_distance),
         bisection_links=int(m.bisection_links),
-        uniform_throughput=float(m.throughput["uniform"]),
+        uniform_throughput=float(m.pattern_throughput("uniform")),
         link_roles=link_roles(family, spec.params, m),
     )
 

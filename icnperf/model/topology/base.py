@@ -81,12 +81,13 @@ class Metrics:
     @property
     def throughput(self) -> dict[str, np.ndarray]:
         """Θ = min(1, 1/γ_max) per pattern, flits/endpoint/cycle (NaN stays NaN)."""
-        out = {}
-        for pattern, gamma in self.channel_load.items():
-            g = np.asarray(gamma, dtype=float)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                out[pattern] = np.where(np.isnan(g), np.nan, np.minimum(1.0, 1.0 / g))
-        return out
+        return {pattern: self.pattern_throughput(pattern) for pattern in self.channel_load}
+
+    def pattern_throughput(self, pattern: str) -> np.ndarray:
+        """Θ of one pattern (:attr:`throughput`'s value for it)."""
+        g = np.asarray(self.channel_load[pattern], dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(np.isnan(g), np.nan, np.minimum(1.0, 1.0 / g))
 
     @property
     def ports(self) -> np.ndarray:
