@@ -126,15 +126,18 @@ EVALUATED_TERM_SECONDS = 1e-4
 (model/sizing/batched.py: rounds mapped per design or, on dragonflies of one p and on tori
 a job does not fill, on all of a task's like designs at once; the step schedules timed
 over arrays). Measured as whole processes, CPU time, the default 5 terms,
-`size --families dragonfly,torus --torus-dims 3 --shortlist all` less the same study with
-`--shortlist safe`, per design evaluated beyond the safe ones, on the shared 2-core
-machine at load 1.5 to 6: 1,000 endpoints 1.10 ms a design (4,114 designs), 2,000
-endpoints 1.61 ms (7,812), 5,000 endpoints 2.93 ms (17,412), i.e. 0.22, 0.32 and 0.59 ms
-a term. This constant and :data:`EVALUATED_DESIGN_ENDPOINTS` lie on or above all three
-(0.225, 0.35 and 0.725 ms). Design by design (before batched.py) the same terms cost 1.4
-to 3.4 ms at 1,000 endpoints and about 2.5 ms at 5,000 (12.5 ms a design)."""
+`size --families dragonfly,torus --torus-dims 3 --shortlist all --format json` less the
+same study with `--shortlist safe`, per design evaluated beyond the safe ones, on the
+shared 2-core machine at load 1.7 to 2 (2026-11-28, after the process settings of
+cli/process.py and the batched partitions, tree times and candidates): 1,000 endpoints
+0.54 ms a design (4,114 designs), 2,000 endpoints 0.67 ms (7,812), 5,000 endpoints
+0.95 ms (17,412), i.e. 0.108, 0.133 and 0.19 ms a term. This constant and
+:data:`EVALUATED_DESIGN_ENDPOINTS` lie above all three (0.15, 0.2 and 0.35 ms: 1.4 to 1.8
+times, room for a busier machine). The earlier measurement (1.1, 1.61 and 2.93 ms a
+design, before those steps) set 800 endpoints. Design by design (before batched.py) the
+same terms cost 1.4 to 3.4 ms at 1,000 endpoints and about 12.5 ms a design at 5,000."""
 
-EVALUATED_DESIGN_ENDPOINTS = 800
+EVALUATED_DESIGN_ENDPOINTS = 2000
 """Endpoints at which a term's full model costs twice :data:`EVALUATED_TERM_SECONDS`: the
 rounds mapped per design grow with the job (the messages of a round, P of them on P
 ranks). Beyond the workload's largest job (16,384 nodes in the default workload) the
