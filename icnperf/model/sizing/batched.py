@@ -538,6 +538,8 @@ def predict_designs(workload: Workload, machine, designs: list[Candidate],
     batched = all(_batched(term) for term in workload.terms)
     pending: dict[tuple, object] = {}
     plans: list[list | None] = []
+    # predict_term's cache key reads these two machine values: the same for every design
+    machine_values = (machine.get("network.link_bandwidth"), machine.get("network.ring_ties"))
     boxes = _torus_boxes(designs, {n_endpoints if term.nodes is None else
                                    min(term.nodes, n_endpoints) for term in workload.terms})
     for design in designs:
@@ -555,8 +557,7 @@ def predict_designs(workload: Workload, machine, designs: list[Candidate],
                 placed = (f"the term asks for {term.nodes} nodes, more than the "
                           f"{n_endpoints} endpoints sized for; the job uses all of them",
                           *placed)
-            key = (id(term), layout, machine.get("network.link_bandwidth"),
-                   machine.get("network.ring_ties"))
+            key = (id(term), layout, *machine_values)
             if key in cache:
                 finish = (lambda value: (lambda: value))(cache[key])
             elif key in pending:
