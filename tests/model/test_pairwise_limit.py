@@ -28,7 +28,8 @@ def test_every_shift_of_a_torus_past_the_old_limit_equals_the_mapper():
 
 LIMIT_REASON = ("beyond its 4,096-rank limit (its steps are mapped message by message "
                 "here; they are counted in structure on a whole torus, crossbar, gdragonfly "
-                "or dfplus and on a fat tree with random up ports, nodes placed linearly)")
+                "or dfplus, on part of a gdragonfly (P not a power of two) and on a fat tree "
+                "with random up ports, nodes placed linearly)")
 
 
 def test_pairwise_runs_at_a_whole_torus_past_4096_ranks_and_not_placed_at_random():
@@ -48,9 +49,12 @@ def test_pairwise_runs_at_a_whole_torus_past_4096_ranks_and_not_placed_at_random
         C.collective_time(machine, "alltoall", "pairwise", [2.0**20], placement="random")
 
 
-def test_pairwise_is_left_out_on_part_of_a_dragonfly_and_runs_on_a_whole_one():
+def test_pairwise_runs_on_part_of_a_gdragonfly_and_on_a_whole_one():
     frontier = load_machine("frontier")  # 9,408 of a 9,472-endpoint gdragonfly
-    assert C.left_out(frontier, "alltoall")["pairwise"] == LIMIT_REASON
+    assert "pairwise" not in C.left_out(frontier, "alltoall")
+    assert "pairwise" not in C.left_out(frontier, "alltoall", processes_per_node=8)
+    # placed at random the steps are mapped message by message: left out
+    assert C.left_out(frontier, "alltoall", placement="random")["pairwise"] == LIMIT_REASON
     aurora = load_machine("aurora")  # the whole gdragonfly, 10,624 nodes
     assert "pairwise" not in C.left_out(aurora, "alltoall", processes_per_node=12)
 
@@ -94,13 +98,13 @@ def test_naming_a_left_out_algorithm_says_why():
     assert undefined.exit_code == 2 and "ring does not define barrier" in undefined.output
 
 
-def test_where_pairwise_still_has_its_limit_among_the_presets():
+def test_pairwise_keeps_no_limit_among_the_presets():
     """Every bundled preset at its full size, at one rank a node and at its own ranks a
-    node: pairwise all-to-all runs but on the three whose job fills only part of a
+    node: pairwise all-to-all runs on every one, including the jobs on part of a
     gdragonfly (Frontier 9,408 of 9,472 endpoints, LUMI-G 2,978 of 3,072 at 8 ranks a
-    node, Piz Daint 5,320 of 5,376), where it is mapped and past 4,096 ranks; LUMI-G at
-    one rank a node (2,978 ranks) is under the limit. (Summit's 4,608 of 11,664 is a
-    fat tree with random up ports: counted.)"""
+    node, Piz Daint 5,320 of 5,376; counted per kind of group, before left out past
+    4,096 ranks). (Summit's 4,608 of 11,664 is a fat tree with random up ports:
+    counted.)"""
     from icnperf.data.machine.presets import list_presets
 
     left = set()
@@ -111,4 +115,4 @@ def test_where_pairwise_still_has_its_limit_among_the_presets():
             if reason is not None:
                 assert reason == LIMIT_REASON
                 left.add((name, ppn))
-    assert left == {("frontier", 1), ("frontier", 8), ("lumi-g", 8), ("piz-daint", 1)}
+    assert left == set()

@@ -91,8 +91,9 @@ def _left_out(machine, operation: str, layout: Layout, mode: str) -> dict[str, s
         if not _offered(a, evaluated, operation):
             reasons[a] = f"beyond its {limit:,}-rank limit" + (
                 " (its steps are mapped message by message here; they are counted in "
-                "structure on a whole torus, crossbar, gdragonfly or dfplus and on a fat "
-                "tree with random up ports, nodes placed linearly)" if a == "pairwise"
+                "structure on a whole torus, crossbar, gdragonfly or dfplus, on part of a "
+                "gdragonfly (P not a power of two) and on a fat tree with random up "
+                "ports, nodes placed linearly)" if a == "pairwise"
                 else "")
         elif a in ("linear", "reduce-bcast") and shared:
             reasons[a] = "timed as flows, which take one process per node (use --hierarchy node)"

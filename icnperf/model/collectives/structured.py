@@ -51,6 +51,7 @@ from icnperf.errors import InputError
 from icnperf.model.collectives import network_steps
 from icnperf.model.collectives.layout import Layout
 from icnperf.model.topology.dragonfly import dragonfly_alltoall_traffic
+from icnperf.model.topology.dragonfly.general_partial import partial_shift_traffic
 from icnperf.model.topology.torus import patterns
 from icnperf.model.topology.torus.shifts import ChannelLoads
 
@@ -130,10 +131,30 @@ def shift_traffic(layout: Layout, shifts) -> list[tuple[int, int, int, bool]]:
         return _rank_shift_steps(layout, shifts)
     if network_steps.whole_group_network(layout):
         return network_steps.group_shift_steps(layout, shifts)
+    if _partial_gdragonfly(layout):
+        return _partial_gdragonfly_shift_steps(layout, shifts)
     if network_steps.random_tree(layout):
         return network_steps.tree_shift_steps(layout, shifts)
     ranks = np.arange(p, dtype=np.int64)
     return [layout.rank_traffic(ranks, (ranks + d) % p) for d in shifts.tolist()]
+
+
+def _partial_gdragonfly(layout: Layout) -> bool:
+    """A job on the first nodes of a gdragonfly, not all of it, nodes placed linearly (the
+    shift wraps at the job's end, so the groups are not loaded alike)."""
+    return (layout.family == "gdragonfly" and layout.machine_endpoints is not None
+            and layout.placement == "linear" and layout.rails == 1)
+
+
+def _partial_gdragonfly_shift_steps(layout: Layout, shifts: np.ndarray) -> list[tuple]:
+    """rank_traffic of every whole-job rank shift in ``shifts`` on a layout where
+    :func:`_partial_gdragonfly` holds, any processes per node: the two node shifts of
+    network_steps.node_shifts counted on one group of each kind a step
+    (dragonfly.general_partial); each node's adapter carries near + far messages each
+    way."""
+    d, near, far, intra = network_steps.node_shifts(layout, shifts)
+    hops, load = partial_shift_traffic(layout.network[1:], layout.endpoints, d, near, far)
+    return network_steps.as_rank_steps(hops, load, near + far, intra)
 
 
 def xor_traffic(layout: Layout, masks) -> list[tuple[int, int, int, bool]]:
@@ -193,14 +214,16 @@ def alltoall_traffic(layout: Layout) -> tuple[int, int, int, bool]:
 def counts_steps_in_structure(layout: Layout) -> bool:
     """Whether :func:`shift_traffic` and :func:`xor_traffic` count ``layout``'s steps
     without building their messages (module docstring): a torus the job fills, a full
-    crossbar, a gdragonfly or dfplus the job fills, or a fat tree with random up ports
-    (XORs there when the pods that split the job hold powers of two), nodes placed
-    linearly, any processes per node. There the pairwise algorithms' P - 1 steps cost
+    crossbar, a gdragonfly or dfplus the job fills, a fat tree with random up ports
+    (XORs there when the pods that split the job hold powers of two), or a job on part of
+    a gdragonfly (shifts only: P not a power of two), nodes placed linearly, any
+    processes per node. There the pairwise algorithms' P - 1 steps cost
     O(P) or O(P + nodes x group) in all, not O(P^2), and need no rank limit."""
     power = layout.ranks & (layout.ranks - 1) == 0
     return (_linear_torus_or_crossbar(layout) or network_steps.whole_group_network(layout)
             or (network_steps.random_tree(layout)
-                and (not power or network_steps.tree_xor_aligned(layout))))
+                and (not power or network_steps.tree_xor_aligned(layout)))
+            or (_partial_gdragonfly(layout) and not power))
 
 
 def counts_shifts(layout: Layout) -> bool:

@@ -1,0 +1,220 @@
+"""Node shifts of a job on the first N endpoints of a gdragonfly (linear placement, N below
+the network's E endpoints) under MIN routing, counted exactly without mapping every
+message: what ``gdragonfly_route_hops`` (largest) and ``gdragonfly_route_load`` return
+for the messages n -> (n + s) mod N of every job node n, for a pair of shifts s = d
+(``near`` messages a node) and d + 1 (``far``), one pair a step.
+
+**Few kinds of group a step.** On the whole network every group is loaded alike
+(general_patterns); on part of it the shift wraps at N, not at E. A node n of group X
+sends by s without wrapping when n + s < N (the message goes n -> n + s) and with a wrap
+otherwise (n -> n + s - N); a node e receives without wrapping when e >= s. A group all
+of whose endpoints hold job nodes and whose sources and destinations each wrap all or
+none, per shift, sees its own messages and those arriving into it moved, with it, by
+whole groups: a group Y of the same kind has exactly the loads of X translated by Y - X
+groups (the global port k of a group goes to the group k // m + 1 further on and the
+groups are wired alike inside; the route of a message depends on its source router, the
+group offset and its destination router alone). Under MIN routing a group's channels
+carry only the messages leaving it, arriving into it or staying in it, and a global link
+only those of its source group. So a step is counted on one representative group of
+each kind: the groups holding the wrap points N - s and s and the job's last, partly
+filled group (each its own kind), and at most three ranges of groups between them.
+
+**A group's channels as router-pair traffic.** A message of weight w from router u of X
+to router v' of group X + o (o > 0) puts w units (1/m message) on each of the m global
+links of offset o, on the local route from u to the owner of each port of the window
+(o - 1)·m .. o·m - 1 (router k mod R, R = a·b), and arrives on the ports (g - o - 1)·m ..
+(g - o)·m - 1 of its destination group; a message within X puts m·w units on the local
+route u -> v. With W_out[u, o] the weight leaving router u by offset o, W_in[o, v] the
+weight arriving at router v from offset o and C_out[o, r], C_in[o, r] the ports of each
+window that router r owns, the traffic between routers of X is
+
+    T = m·W_intra + W_out · C_out + C_inᵀ · W_in
+
+and a local route u -> v takes the rank-1 hop (row j_u, i_u -> i_v) then the rank-2 hop
+(position i_v, j_u -> j_v): the rank-1 channel loads are T summed over j_v, the rank-2
+over i_u (general_routes' route). The busiest channel of a class is its most units over
+m·la, m·lb or m (global), rounded up, as ``gdragonfly_route_load`` counts. Derived here;
+equal to the mapper in tests/model/topology/test_gdragonfly_partial.py.
+
+Cost: a step is at most about six groups of p·a·b endpoints, two shifts, sent and
+received, then O(R²) a representative for T (R = a·b); steps in chunks of
+:data:`CHUNK_CELLS` cells of T.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from icnperf.model.topology.dragonfly.general_routes import gdragonfly_route_hops
+
+CHUNK_CELLS = 1 << 22
+"""Most router-pair cells (representatives x R x R) held at once (32 MB of float64)."""
+
+
+def _port_owners(params) -> tuple[np.ndarray, np.ndarray]:
+    """(C_out, C_in), each g x R: C_out[o, r] how many of the m ports of group offset o
+    (window (o - 1)·m ..) router r owns; C_in[o, r] how many of the m ports a message
+    from offset o lands on (window (g - o - 1)·m ..) router r owns; row 0 empty."""
+    _, a, b, _, _, g, m = params
+    routers = a * b
+    out = np.zeros((g, routers))
+    into = np.zeros((g, routers))
+    copies = np.arange(m, dtype=np.int64)
+    for o in range(1, g):
+        np.add.at(out[o], ((o - 1) * m + copies) % routers, 1)
+        np.add.at(into[o], ((g - o - 1) * m + copies) % routers, 1)
+    return out, into
+
+
+def _hop_table(params) -> np.ndarray:
+    """H[u, o, v]: gdragonfly_route_hops of a message from router u of group 0 to router v
+    of group o (the hops depend on u, o and v alone)."""
+    p, a, b, _, _, g, _ = params
+    routers = a * b
+    u, o, v = (x.ravel() for x in np.meshgrid(np.arange(routers), np.arange(g),
+                                              np.arange(routers), indexing="ij"))
+    hops = gdragonfly_route_hops(*params, u * p, (o * routers + v) * p)
+    return hops.reshape(routers, g, routers)
+
+
+def _kinds(nodes: int, size: int, groups: np.ndarray, s: np.ndarray, active: np.ndarray):
+    """Per (step, group): the wrap kind of the sources (0 none, 1 all, 2 some) and of the
+    destinations (0 none, 1 all, 2 some) under the node shift s (0 where not active)."""
+    low = groups * size
+    high = np.minimum(low + size, nodes)
+    out = np.where(high <= nodes - s, 0, np.where(low >= nodes - s, 1, 2))
+    into = np.where(low >= s, 0, np.where(high <= s, 1, 2))
+    return np.where(active, out, 0), np.where(active, into, 0)
+
+
+def _representatives(nodes: int, size: int, d: np.ndarray, near, far):
+    """(step, group) of one group of each kind a step (module docstring), sorted by step."""
+    jobs = -(-nodes // size)
+    groups = np.arange(jobs, dtype=np.int64)[None, :]
+    s1, s2 = d[:, None], ((d + 1) % nodes)[:, None]
+    o1, i1 = _kinds(nodes, size, groups, s1, (near > 0)[:, None])
+    o2, i2 = _kinds(nodes, size, groups, s2, (far > 0)[:, None])
+    full = np.broadcast_to((groups + 1) * size <= nodes, o1.shape)
+    special = ~full | (o1 == 2) | (i1 == 2) | (o2 == 2) | (i2 == 2)
+    kind = np.where(special, 81 + groups, ((o1 * 3 + i1) * 3 + o2) * 3 + i2)
+    order = np.argsort(kind, axis=1, kind="stable")
+    ranked = np.take_along_axis(kind, order, axis=1)
+    first = np.ones(ranked.shape, dtype=bool)
+    first[:, 1:] = ranked[:, 1:] != ranked[:, :-1]
+    step, column = np.nonzero(first)
+    return step, order[step, column]
+
+
+def _pair_channels(params, nodes: int, d, near_on, far_on, owners, table):
+    """For each pair of node shifts (d with one message a node where ``near_on``, d + 1
+    where ``far_on``) and each representative group of it: (pair, hops, class, x, y) of
+    the channels of the representative, x its units under the shift d, y under d + 1
+    (classes 0, 1, 2 = rank-1, rank-2, global; module docstring): (step, hops, x, y),
+    x and y triples of arrays (rank-1, rank-2, global channels), None for a shift no pair
+    sends by."""
+    p, a, b, _, _, g, m = params
+    routers = a * b
+    size = p * routers
+    step, group = _representatives(nodes, size, d, near_on, far_on)
+    reps = step.size
+    node = (group * size)[:, None] + np.arange(size, dtype=np.int64)[None, :]
+    valid = node < nodes
+    u = (node // p) % routers
+    rep = np.arange(reps, dtype=np.int64)[:, None]
+    rep_hops = np.zeros(reps, dtype=np.int64)
+    flat_table = table.ravel()
+    units = []
+    for shift, on in ((d[step], near_on[step]), ((d[step] + 1) % nodes, far_on[step])):
+        if not on.any():
+            units.append(None)
+            continue
+        sending = valid & on[:, None]
+        dst = (node + shift[:, None]) % nodes
+        src = (node - shift[:, None]) % nodes
+        offset = (dst // size - group[:, None]) % g
+        v = (dst // p) % routers
+        inside = sending & (offset == 0)
+        leaving = sending & (offset > 0)
+        arriving = sending & (src // size != group[:, None])
+        back = (group[:, None] - src // size) % g
+        intra = np.bincount(((rep * routers + u) * routers + v)[inside],
+                            minlength=reps * routers * routers) * m
+        w_out = np.bincount(((rep * routers + u) * g + offset)[leaving],
+                            minlength=reps * routers * g).astype(float).reshape(-1, g)
+        w_in = np.bincount(((rep * routers + u) * g + back)[arriving],
+                           minlength=reps * routers * g).astype(float).reshape(-1, g)
+        rep_hops = np.maximum(rep_hops, np.where(
+            sending, flat_table[(u * g + offset) * routers + v], 0).max(axis=1))
+        leave = w_out @ owners[0]  # [rep·u, owner]
+        land = w_in @ owners[1]  # [rep·v, landing]
+        traffic = (intra.reshape(reps, routers, routers) + leave.reshape(reps, routers, routers)
+                   + np.swapaxes(land.reshape(reps, routers, routers), 1, 2))
+        traffic = traffic.reshape(reps, b, a, b, a)
+        first = traffic.sum(axis=3) if b > 1 else traffic[:, :, :, 0, :].copy()
+        first[:, :, np.arange(a), np.arange(a)] = 0  # [rep, j_u, i_u, i_v]: rank-1 hop
+        second = traffic.sum(axis=2) if b > 1 else np.zeros((reps, 0))
+        if b > 1:  # [rep, j_u, j_v, i_v]: rank-2 hop at position i_v
+            second[:, np.arange(b), np.arange(b), :] = 0
+        units.append((first.reshape(reps, -1), second.reshape(reps, -1),
+                      w_out.reshape(reps, routers, g)[:, :, 1:].sum(axis=1)))
+    return step, rep_hops, units[0], units[1]
+
+
+def partial_shift_traffic(params, nodes: int, d, near, far) -> tuple[np.ndarray, np.ndarray]:
+    """(hops, load) per step of the messages n -> (n + d) mod N (``near`` each) and
+    n -> (n + d + 1) mod N (``far`` each) of every node n < N = ``nodes`` on the first N
+    endpoints of gdragonfly(p, a, b, la, lb, g, m) (``params``), linear placement: the
+    largest hops of a message with a weight and the busiest channel in messages, rounded
+    up (gdragonfly_route_hops, gdragonfly_route_load of the explicit messages; 0, 0 for a
+    step without a message between routers). d, near, far: arrays, one entry a step,
+    0 <= d < N, a weight 0 where its shift is 0 mod N. The steps sharing d and which
+    weights are nonzero share their representatives (:func:`_pair_channels`); a step's
+    channel carries near·x + far·y units, evaluated for every (near, far) of the steps
+    at once."""
+    p, a, b, la, lb, g, m = params
+    routers = a * b
+    d = np.asarray(d, dtype=np.int64).ravel()
+    near = np.asarray(near, dtype=np.int64).ravel()
+    far = np.asarray(far, dtype=np.int64).ravel()
+    hops = np.zeros(d.size, dtype=np.int64)
+    load = np.zeros(d.size, dtype=np.int64)
+    key = d * 4 + (near > 0) * 2 + (far > 0)
+    pairs, index = np.unique(key, return_inverse=True)
+    index = index.ravel()
+    weights, combo = np.unique(near * (int(far.max(initial=0)) + 1) + far, return_inverse=True)
+    combo = combo.ravel()
+    mix = np.stack([weights // (int(far.max(initial=0)) + 1),
+                    weights % (int(far.max(initial=0)) + 1)]).astype(float)  # 2 x M
+    owners = _port_owners(params)
+    table = _hop_table(params)
+    divisor = np.array([m * la, m * lb, m], dtype=np.int64)
+    chunk = max(1, CHUNK_CELLS // (routers * routers) // 8 // mix.shape[1])
+    by_pair = np.argsort(index, kind="stable")
+    bounds = np.searchsorted(index[by_pair], np.arange(pairs.size + 1))
+    for start in range(0, pairs.size, chunk):
+        chosen = pairs[start:start + chunk]
+        step, rep_hops, x, y = _pair_channels(
+            params, nodes, chosen // 4, (chosen >> 1) & 1 == 1, chosen & 1 == 1, owners,
+            table)
+        pair_hops = np.zeros(chosen.size, dtype=np.int64)
+        np.maximum.at(pair_hops, step, rep_hops)
+        rep_load = np.zeros((step.size, mix.shape[1]), dtype=np.int64)
+        for cls in range(3):
+            width = (x if x is not None else y)[cls].shape[1]
+            if width == 0:
+                continue
+            if x is not None and y is not None:
+                both = np.stack([x[cls], y[cls]], axis=2)  # reps x channels x 2
+                busiest = (both @ mix).max(axis=1)  # reps x M
+            else:  # one shift: the busiest channel of it, times each weight
+                busiest = np.outer((x if x is not None else y)[cls].max(axis=1),
+                                   mix[0 if x is not None else 1])
+            busiest = np.rint(busiest).astype(np.int64)
+            rep_load = np.maximum(rep_load, -(-busiest // divisor[cls]))
+        starts = np.searchsorted(step, np.arange(chosen.size))
+        pair_load = np.maximum.reduceat(rep_load, starts, axis=0)
+        steps = by_pair[bounds[start]:bounds[start + chosen.size]]
+        q = index[steps] - start
+        hops[steps] = np.where((near[steps] > 0) | (far[steps] > 0), pair_hops[q], 0)
+        load[steps] = pair_load[q, combo[steps]]
+    return hops, load
