@@ -110,8 +110,8 @@ def _pair_channels(params, nodes: int, d, near_on, far_on, owners, table):
     where ``far_on``) and each representative group of it: (pair, hops, class, x, y) of
     the channels of the representative, x its units under the shift d, y under d + 1
     (classes 0, 1, 2 = rank-1, rank-2, global; module docstring): (step, hops, x, y),
-    x and y triples of arrays (rank-1, rank-2, global channels), None for a shift no pair
-    sends by."""
+    hops a pair (under d, under d + 1) of arrays, x and y triples of arrays (rank-1,
+    rank-2, global channels), None for a shift no pair sends by."""
     p, a, b, _, _, g, m = params
     routers = a * b
     size = p * routers
@@ -121,12 +121,13 @@ def _pair_channels(params, nodes: int, d, near_on, far_on, owners, table):
     valid = node < nodes
     u = (node // p) % routers
     rep = np.arange(reps, dtype=np.int64)[:, None]
-    rep_hops = np.zeros(reps, dtype=np.int64)
+    rep_hops = []
     flat_table = table.ravel()
     units = []
     for shift, on in ((d[step], near_on[step]), ((d[step] + 1) % nodes, far_on[step])):
         if not on.any():
             units.append(None)
+            rep_hops.append(np.zeros(reps, dtype=np.int64))
             continue
         sending = valid & on[:, None]
         dst = (node + shift[:, None]) % nodes
@@ -143,8 +144,8 @@ def _pair_channels(params, nodes: int, d, near_on, far_on, owners, table):
                             minlength=reps * routers * g).astype(float).reshape(-1, g)
         w_in = np.bincount(((rep * routers + u) * g + back)[arriving],
                            minlength=reps * routers * g).astype(float).reshape(-1, g)
-        rep_hops = np.maximum(rep_hops, np.where(
-            sending, flat_table[(u * g + offset) * routers + v], 0).max(axis=1))
+        rep_hops.append(np.where(sending, flat_table[(u * g + offset) * routers + v],
+                                 0).max(axis=1))
         leave = w_out @ owners[0]  # [rep·u, owner]
         land = w_in @ owners[1]  # [rep·v, landing]
         traffic = (intra.reshape(reps, routers, routers) + leave.reshape(reps, routers, routers)
@@ -167,10 +168,11 @@ def partial_shift_traffic(params, nodes: int, d, near, far) -> tuple[np.ndarray,
     largest hops of a message with a weight and the busiest channel in messages, rounded
     up (gdragonfly_route_hops, gdragonfly_route_load of the explicit messages; 0, 0 for a
     step without a message between routers). d, near, far: arrays, one entry a step,
-    0 <= d < N, a weight 0 where its shift is 0 mod N. The steps sharing d and which
-    weights are nonzero share their representatives (:func:`_pair_channels`); a step's
-    channel carries near·x + far·y units, evaluated for every (near, far) of the steps
-    at once."""
+    0 <= d < N, a weight 0 where its shift is 0 mod N. The steps sharing d share their
+    representatives (:func:`_pair_channels`, the kinds under both shifts wherever some
+    step sends by each: a finer split than either shift's alone, so it serves a step
+    sending by one); a step's channel carries near·x + far·y units, evaluated for every
+    (near, far) of the steps at once."""
     p, a, b, la, lb, g, m = params
     routers = a * b
     d = np.asarray(d, dtype=np.int64).ravel()
@@ -178,9 +180,10 @@ def partial_shift_traffic(params, nodes: int, d, near, far) -> tuple[np.ndarray,
     far = np.asarray(far, dtype=np.int64).ravel()
     hops = np.zeros(d.size, dtype=np.int64)
     load = np.zeros(d.size, dtype=np.int64)
-    key = d * 4 + (near > 0) * 2 + (far > 0)
-    pairs, index = np.unique(key, return_inverse=True)
+    pairs, index = np.unique(d, return_inverse=True)
     index = index.ravel()
+    near_on = np.bincount(index, near > 0, pairs.size) > 0
+    far_on = np.bincount(index, far > 0, pairs.size) > 0
     weights, combo = np.unique(near * (int(far.max(initial=0)) + 1) + far, return_inverse=True)
     combo = combo.ravel()
     mix = np.stack([weights // (int(far.max(initial=0)) + 1),
@@ -194,10 +197,10 @@ def partial_shift_traffic(params, nodes: int, d, near, far) -> tuple[np.ndarray,
     for start in range(0, pairs.size, chunk):
         chosen = pairs[start:start + chunk]
         step, rep_hops, x, y = _pair_channels(
-            params, nodes, chosen // 4, (chosen >> 1) & 1 == 1, chosen & 1 == 1, owners,
-            table)
-        pair_hops = np.zeros(chosen.size, dtype=np.int64)
-        np.maximum.at(pair_hops, step, rep_hops)
+            params, nodes, chosen, near_on[start:start + chunk], far_on[start:start + chunk],
+            owners, table)
+        starts = np.searchsorted(step, np.arange(chosen.size))
+        near_hops, far_hops = (np.maximum.reduceat(h, starts) for h in rep_hops)
         rep_load = np.zeros((step.size, mix.shape[1]), dtype=np.int64)
         for cls in range(3):
             width = (x if x is not None else y)[cls].shape[1]
@@ -211,10 +214,10 @@ def partial_shift_traffic(params, nodes: int, d, near, far) -> tuple[np.ndarray,
                                    mix[0 if x is not None else 1])
             busiest = np.rint(busiest).astype(np.int64)
             rep_load = np.maximum(rep_load, -(-busiest // divisor[cls]))
-        starts = np.searchsorted(step, np.arange(chosen.size))
         pair_load = np.maximum.reduceat(rep_load, starts, axis=0)
         steps = by_pair[bounds[start]:bounds[start + chosen.size]]
         q = index[steps] - start
-        hops[steps] = np.where((near[steps] > 0) | (far[steps] > 0), pair_hops[q], 0)
+        hops[steps] = np.maximum(np.where(near[steps] > 0, near_hops[q], 0),
+                                 np.where(far[steps] > 0, far_hops[q], 0))
         load[steps] = pair_load[q, combo[steps]]
     return hops, load
