@@ -201,8 +201,10 @@ message (P - 1 different shift or XOR steps of P messages, P (P - 1) message map
 all; model.collectives.fluid offers pairwise up to 4,096 ranks): measured 2.1 us
 (allgather on a 16x16x16 torus, 4,095 steps in 35 s, machine load 6). Where the steps
 are counted in structure (collectives.structured.counts_steps_in_structure: a whole
-torus, crossbar, gdragonfly or dfplus, a fat tree with random up ports, linear placement,
-any processes per node) they cost :data:`STRUCTURED_STEP_SECONDS` each instead."""
+torus, crossbar, gdragonfly or dfplus, a fat tree with random up ports, part of a
+gdragonfly, linear placement, any processes per node) they cost
+:data:`STRUCTURED_STEP_SECONDS` each instead (on part of a gdragonfly a step costs more:
+60 to 500 us measured, dragonfly.general_partial; not yet charged apart)."""
 
 STRUCTURED_STEP_SECONDS = 2e-6
 """Seconds per shift or XOR step counted in structure (model.topology.torus.patterns,

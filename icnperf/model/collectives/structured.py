@@ -25,6 +25,12 @@ XORs on a gdragonfly or dfplus the job fills, linearly placed, any processes per
 messages, the wiring depending on the group offset alone); a rank step's two node shifts
 are mixed per channel (network_steps).
 
+Counted per kind of group (exact, one representative group of each kind a step, about
+six): whole-job shifts on a job on the first nodes of a gdragonfly, not all of it,
+linearly placed, any processes per node (dragonfly.general_partial: the groups whose
+sources and destinations wrap at the job's end all or none are alike but for a shift by
+whole groups).
+
 Counted per pod (exact, O(levels) a step): whole-job shifts and XORs on a fat tree
 (fattree, clos, xgft) with random up ports, whole or a job on its first nodes, linearly
 placed, any processes per node (network_steps.tree_shift_steps: a pod's messages that
@@ -34,9 +40,9 @@ Counted line by line (model.topology.torus.shifts, exact, O(nodes) per shift): r
 restricted to any sets of sources (:func:`shifted_traffic`: a halo on a process grid that is
 not the torus's own) on a torus the job fills, linearly placed.
 
-Elsewhere (random or spread placement, a job on part of a torus or of a gdragonfly or
-dfplus, fat trees with d mod k up ports, rail trees, DF(p, a, h) and megaflies) the
-messages are built and mapped as before, which costs O(ranks) per shift or mask and
+Elsewhere (random or spread placement, a job on part of a torus or of a dfplus, XORs on
+part of a gdragonfly, fat trees with d mod k up ports, rail trees, DF(p, a, h) and
+megaflies) the messages are built and mapped as before, which costs O(ranks) per shift or mask and
 O(ranks^2) for the all-to-all (model/budget charges it; a skeleton's all-to-all is refused
 there beyond apps.patterns.MAX_ALLTOALL_MESSAGES).
 """
