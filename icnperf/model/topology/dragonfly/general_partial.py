@@ -51,19 +51,34 @@ CHUNK_CELLS = 1 << 22
 """Most router-pair cells (representatives x R x R) held at once (32 MB of float64)."""
 
 
-def _port_owners(params) -> tuple[np.ndarray, np.ndarray]:
-    """(C_out, C_in), each g x R: C_out[o, r] how many of the m ports of group offset o
-    (window (o - 1)·m ..) router r owns; C_in[o, r] how many of the m ports a message
-    from offset o lands on (window (g - o - 1)·m ..) router r owns; row 0 empty."""
+def _window_starts(params) -> tuple[np.ndarray, np.ndarray]:
+    """(out, into), one entry a group offset o (0 unused): the router owning the first of
+    the m ports a message by offset o leaves by ((o - 1)·m mod R) and lands on
+    ((g - o - 1)·m mod R); the m ports of a window are owned by the m routers that follow
+    cyclically (C_out, C_in of the module docstring)."""
     _, a, b, _, _, g, m = params
-    routers = a * b
-    out = np.zeros((g, routers))
-    into = np.zeros((g, routers))
-    copies = np.arange(m, dtype=np.int64)
-    for o in range(1, g):
-        np.add.at(out[o], ((o - 1) * m + copies) % routers, 1)
-        np.add.at(into[o], ((g - o - 1) * m + copies) % routers, 1)
-    return out, into
+    o = np.arange(g, dtype=np.int64)
+    return ((o - 1) * m) % (a * b), ((g - o - 1) * m) % (a * b)
+
+
+def _window_sums(rows: int, routers: int, m: int, lead, start) -> np.ndarray:
+    """out[l, r]: over the entries (one message each) with row ``lead``, how many of the m
+    ports of a window beginning at router ``start`` router r owns (m // R each, one more
+    for the m mod R routers from start on, cyclically), summed by a difference array per
+    row: (rows, R)."""
+    whole, rem = divmod(m, routers)
+    end = start + rem
+    wraps = end > routers
+    width = routers + 1
+    base = lead * width
+    plus = np.concatenate([base + start, base[wraps]])
+    minus = np.concatenate([base + np.minimum(end, routers), base[wraps] + end[wraps] - routers])
+    diff = (np.bincount(plus, minlength=rows * width)
+            - np.bincount(minus, minlength=rows * width)).reshape(rows, width)
+    out = np.cumsum(diff[:, :routers], axis=1)
+    if whole:
+        out += whole * np.bincount(lead, minlength=rows)[:, None]
+    return out
 
 
 def _hop_table(params) -> np.ndarray:
@@ -105,7 +120,7 @@ def _representatives(nodes: int, size: int, d: np.ndarray, near, far):
     return step, order[step, column]
 
 
-def _pair_channels(params, nodes: int, d, near_on, far_on, owners, table):
+def _pair_channels(params, nodes: int, d, near_on, far_on, windows, table):
     """For each pair of node shifts (d with one message a node where ``near_on``, d + 1
     where ``far_on``) and each representative group of it: (pair, hops, class, x, y) of
     the channels of the representative, x its units under the shift d, y under d + 1
@@ -140,14 +155,14 @@ def _pair_channels(params, nodes: int, d, near_on, far_on, owners, table):
         back = (group[:, None] - src // size) % g
         intra = np.bincount(((rep * routers + u) * routers + v)[inside],
                             minlength=reps * routers * routers) * m
-        w_out = np.bincount(((rep * routers + u) * g + offset)[leaving],
-                            minlength=reps * routers * g).astype(float).reshape(-1, g)
-        w_in = np.bincount(((rep * routers + u) * g + back)[arriving],
-                           minlength=reps * routers * g).astype(float).reshape(-1, g)
+        rows = (rep * routers + u)
+        leave = _window_sums(reps * routers, routers, m, rows[leaving],
+                             windows[0][offset[leaving]])  # [rep·u, owner]
+        land = _window_sums(reps * routers, routers, m, rows[arriving],
+                            windows[1][back[arriving]])  # [rep·v, landing]
+        across = np.bincount((rep * g + offset)[leaving], minlength=reps * g)
         rep_hops.append(np.where(sending, flat_table[(u * g + offset) * routers + v],
                                  0).max(axis=1))
-        leave = w_out @ owners[0]  # [rep·u, owner]
-        land = w_in @ owners[1]  # [rep·v, landing]
         traffic = (intra.reshape(reps, routers, routers) + leave.reshape(reps, routers, routers)
                    + np.swapaxes(land.reshape(reps, routers, routers), 1, 2))
         traffic = traffic.reshape(reps, b, a, b, a)
@@ -157,8 +172,20 @@ def _pair_channels(params, nodes: int, d, near_on, far_on, owners, table):
         if b > 1:  # [rep, j_u, j_v, i_v]: rank-2 hop at position i_v
             second[:, np.arange(b), np.arange(b), :] = 0
         units.append((first.reshape(reps, -1), second.reshape(reps, -1),
-                      w_out.reshape(reps, routers, g)[:, :, 1:].sum(axis=1)))
+                      across.reshape(reps, g)[:, 1:]))
     return step, rep_hops, units[0], units[1]
+
+
+def _mixed_maxima(x: np.ndarray, y: np.ndarray, mix: np.ndarray) -> np.ndarray:
+    """max over the channels (columns) of u·x + v·y for each row and each weight pair
+    (u, v) = mix[:, j] (u, v >= 0): (rows, M). Only channels with max(x, y) at least the
+    row's largest min(x, y) can attain it (u·x + v·y <= (u + v)·max(x, y), and the
+    channel of that largest min reaches (u + v)·min), so only those are evaluated."""
+    floor = np.minimum(x, y).max(axis=1)
+    row, col = np.nonzero(np.maximum(x, y) >= floor[:, None])
+    values = x[row, col][:, None] * mix[0][None, :] + y[row, col][:, None] * mix[1][None, :]
+    firsts = np.searchsorted(row, np.arange(x.shape[0]))
+    return np.maximum.reduceat(values, firsts, axis=0)
 
 
 def partial_shift_traffic(params, nodes: int, d, near, far) -> tuple[np.ndarray, np.ndarray]:
@@ -187,8 +214,8 @@ def partial_shift_traffic(params, nodes: int, d, near, far) -> tuple[np.ndarray,
     weights, combo = np.unique(near * (int(far.max(initial=0)) + 1) + far, return_inverse=True)
     combo = combo.ravel()
     mix = np.stack([weights // (int(far.max(initial=0)) + 1),
-                    weights % (int(far.max(initial=0)) + 1)]).astype(float)  # 2 x M
-    owners = _port_owners(params)
+                    weights % (int(far.max(initial=0)) + 1)])  # 2 x M
+    windows = _window_starts(params)
     table = _hop_table(params)
     divisor = np.array([m * la, m * lb, m], dtype=np.int64)
     chunk = max(1, CHUNK_CELLS // (routers * routers) // 8 // mix.shape[1])
@@ -198,23 +225,21 @@ def partial_shift_traffic(params, nodes: int, d, near, far) -> tuple[np.ndarray,
         chosen = pairs[start:start + chunk]
         step, rep_hops, x, y = _pair_channels(
             params, nodes, chosen, near_on[start:start + chunk], far_on[start:start + chunk],
-            owners, table)
-        starts = np.searchsorted(step, np.arange(chosen.size))
-        near_hops, far_hops = (np.maximum.reduceat(h, starts) for h in rep_hops)
+            windows, table)
+        firsts = np.searchsorted(step, np.arange(chosen.size))
+        near_hops, far_hops = (np.maximum.reduceat(h, firsts) for h in rep_hops)
         rep_load = np.zeros((step.size, mix.shape[1]), dtype=np.int64)
         for cls in range(3):
             width = (x if x is not None else y)[cls].shape[1]
             if width == 0:
                 continue
             if x is not None and y is not None:
-                both = np.stack([x[cls], y[cls]], axis=2)  # reps x channels x 2
-                busiest = (both @ mix).max(axis=1)  # reps x M
+                busiest = _mixed_maxima(x[cls], y[cls], mix)
             else:  # one shift: the busiest channel of it, times each weight
                 busiest = np.outer((x if x is not None else y)[cls].max(axis=1),
                                    mix[0 if x is not None else 1])
-            busiest = np.rint(busiest).astype(np.int64)
             rep_load = np.maximum(rep_load, -(-busiest // divisor[cls]))
-        pair_load = np.maximum.reduceat(rep_load, starts, axis=0)
+        pair_load = np.maximum.reduceat(rep_load, firsts, axis=0)
         steps = by_pair[bounds[start]:bounds[start + chosen.size]]
         q = index[steps] - start
         hops[steps] = np.maximum(np.where(near[steps] > 0, near_hops[q], 0),
