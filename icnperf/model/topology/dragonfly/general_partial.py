@@ -19,26 +19,24 @@ only those of its source group. So a step is counted on one representative group
 each kind: the groups holding the wrap points N - s and s and the job's last, partly
 filled group (each its own kind), and at most three ranges of groups between them.
 
-**A group's channels as router-pair traffic.** A message of weight w from router u of X
-to router v' of group X + o (o > 0) puts w units (1/m message) on each of the m global
-links of offset o, on the local route from u to the owner of each port of the window
-(o - 1)·m .. o·m - 1 (router k mod R, R = a·b), and arrives on the ports (g - o - 1)·m ..
-(g - o)·m - 1 of its destination group; a message within X puts m·w units on the local
-route u -> v. With W_out[u, o] the weight leaving router u by offset o, W_in[o, v] the
-weight arriving at router v from offset o and C_out[o, r], C_in[o, r] the ports of each
-window that router r owns, the traffic between routers of X is
-
-    T = m·W_intra + W_out · C_out + C_inᵀ · W_in
-
-and a local route u -> v takes the rank-1 hop (row j_u, i_u -> i_v) then the rank-2 hop
-(position i_v, j_u -> j_v): the rank-1 channel loads are T summed over j_v, the rank-2
-over i_u (general_routes' route). The busiest channel of a class is its most units over
+**A group's channels from its router-pair traffic.** A message of weight w from router u
+of X to router v' of group X + o (o > 0) puts w units (1/m message) on each of the m
+global links of offset o, on the local route from u to the owner of each port of the
+window (o - 1)·m .. o·m - 1 (router k mod R, R = a·b: m consecutive routers, cyclically)
+and arrives on the ports (g - o - 1)·m .. (g - o)·m - 1 of its destination group; a
+message within X puts m·w units on the local route u -> v. With T[u, v] the units on
+the route u -> v (T = m·W_intra + W_out·C_out + C_inᵀ·W_in, C the ports of each
+offset's window that each router owns), a local route takes the rank-1 hop (row j_u,
+position i_u -> i_v) then the rank-2 hop (position i_v, row j_u -> j_v): the rank-1
+channel loads are T summed over j_v, the rank-2 over i_u (general_routes' route). These
+sums are taken without T: a window of routers counted per position (m // a each, one
+more for m mod a positions, cyclically) or per row (its overlap with each row of a
+routers), by difference arrays. The busiest channel of a class is its most units over
 m·la, m·lb or m (global), rounded up, as ``gdragonfly_route_load`` counts. Derived here;
 equal to the mapper in tests/model/topology/test_gdragonfly_partial.py.
 
-Cost: a step is at most about six groups of p·a·b endpoints, two shifts, sent and
-received, then O(R²) a representative for T (R = a·b); steps in chunks of
-:data:`CHUNK_CELLS` cells of T.
+Cost: a step is about six groups of p·a·b endpoints, two shifts, sent and received, and
+O(R·(a + b)) channels a representative; steps in chunks of :data:`CHUNK_CELLS`.
 """
 
 from __future__ import annotations
@@ -48,7 +46,8 @@ import numpy as np
 from icnperf.model.topology.dragonfly.general_routes import gdragonfly_route_hops
 
 CHUNK_CELLS = 1 << 22
-"""Most router-pair cells (representatives x R x R) held at once (32 MB of float64)."""
+"""Most router-pair cells (representatives x R x R) a chunk of steps stands for, about
+eight representatives a step: bounds the arrays held at once (each a fraction of it)."""
 
 
 def _window_starts(params) -> tuple[np.ndarray, np.ndarray]:
@@ -78,6 +77,41 @@ def _window_sums(rows: int, routers: int, m: int, lead, start) -> np.ndarray:
     out = np.cumsum(diff[:, :routers], axis=1)
     if whole:
         out += whole * np.bincount(lead, minlength=rows)[:, None]
+    return out
+
+
+def _residue_windows(rows: int, a: int, m: int, lead, start) -> np.ndarray:
+    """out[l, i]: over the entries with row ``lead``, how many of the m routers from
+    ``start`` on (cyclically over R, a multiple of a) sit at row position i: m // a each,
+    one more for the m mod a positions from start mod a on, cyclically: (rows, a)."""
+    return _window_sums(rows, a, m, lead, start % a)
+
+
+def _row_windows(rows: int, a: int, b: int, m: int, lead, start) -> np.ndarray:
+    """out[l, j]: over the entries with row ``lead``, how many of the m routers from
+    ``start`` on (cyclically over R = a·b, router i + a·j in row j) sit in row j: a·(m //
+    R) each, and the m mod R routers from start cut into at most two intervals, each
+    adding its overlap with every row (a partial first and last row, whole rows between,
+    by a difference array): (rows, b)."""
+    routers = a * b
+    whole, rem = divmod(m, routers)
+    point = np.zeros(rows * b, dtype=np.int64)
+    diff = np.zeros(rows * (b + 1), dtype=np.int64)
+    end = start + rem
+    for low, high, keep in ((start, np.minimum(end, routers), end > start),
+                            (np.zeros_like(start), end - routers, end > routers)):
+        low, high, at = low[keep], high[keep], lead[keep]
+        first, last = low // a, (high - 1) // a
+        one = first == last
+        point += np.bincount(at * b + first, np.where(one, high - low, a * (first + 1) - low),
+                             rows * b).astype(np.int64)
+        point += np.bincount((at * b + last)[~one], (high - a * last)[~one],
+                             rows * b).astype(np.int64)
+        diff += np.bincount((at * (b + 1) + first + 1)[~one], minlength=rows * (b + 1)) * a
+        diff -= np.bincount((at * (b + 1) + last)[~one], minlength=rows * (b + 1)) * a
+    out = point.reshape(rows, b) + np.cumsum(diff.reshape(rows, b + 1)[:, :b], axis=1)
+    if whole:
+        out += whole * a * np.bincount(lead, minlength=rows)[:, None]
     return out
 
 
@@ -153,24 +187,30 @@ def _pair_channels(params, nodes: int, d, near_on, far_on, windows, table):
         leaving = sending & (offset > 0)
         arriving = sending & (src // size != group[:, None])
         back = (group[:, None] - src // size) % g
-        intra = np.bincount(((rep * routers + u) * routers + v)[inside],
-                            minlength=reps * routers * routers) * m
-        rows = (rep * routers + u)
-        leave = _window_sums(reps * routers, routers, m, rows[leaving],
-                             windows[0][offset[leaving]])  # [rep·u, owner]
-        land = _window_sums(reps * routers, routers, m, rows[arriving],
-                            windows[1][back[arriving]])  # [rep·v, landing]
-        across = np.bincount((rep * g + offset)[leaving], minlength=reps * g)
         rep_hops.append(np.where(sending, flat_table[(u * g + offset) * routers + v],
                                  0).max(axis=1))
-        traffic = (intra.reshape(reps, routers, routers) + leave.reshape(reps, routers, routers)
-                   + np.swapaxes(land.reshape(reps, routers, routers), 1, 2))
-        traffic = traffic.reshape(reps, b, a, b, a)
-        first = traffic.sum(axis=3) if b > 1 else traffic[:, :, :, 0, :].copy()
-        first[:, :, np.arange(a), np.arange(a)] = 0  # [rep, j_u, i_u, i_v]: rank-1 hop
-        second = traffic.sum(axis=2) if b > 1 else np.zeros((reps, 0))
-        if b > 1:  # [rep, j_u, j_v, i_v]: rank-2 hop at position i_v
+        lead = rep * routers + u
+        # rank-1 channels [rep, j_u, i_u, i_v] (flat: lead·a + i_v), rank-2 channels
+        # [rep, j_u, j_v, i_v] (flat: (rep·b + j_u)·R + v)
+        row = rep * b + u // a
+        first = m * np.bincount((lead * a + v % a)[inside], minlength=reps * routers * a)
+        out_start = windows[0][offset[leaving]]
+        in_start = windows[1][back[arriving]]
+        first += _residue_windows(reps * routers, a, m, lead[leaving], out_start).ravel()
+        landing = _window_sums(reps * a, routers, m, (rep * a + u % a)[arriving], in_start)
+        first += landing.reshape(reps, a, b, a).transpose(0, 2, 3, 1).ravel()
+        first = first.reshape(reps, b, a, a)
+        first[:, :, np.arange(a), np.arange(a)] = 0
+        second = np.zeros((reps, 0), dtype=np.int64)
+        if b > 1:  # one row a group: no rank-2 channel
+            second = m * np.bincount((row * routers + v)[inside],
+                                     minlength=reps * b * routers)
+            second += _window_sums(reps * b, routers, m, row[leaving], out_start).ravel()
+            second += _row_windows(reps * routers, a, b, m, lead[arriving], in_start).reshape(
+                reps, b, a, b).transpose(0, 3, 1, 2).ravel()
+            second = second.reshape(reps, b, b, a)
             second[:, np.arange(b), np.arange(b), :] = 0
+        across = np.bincount((rep * g + offset)[leaving], minlength=reps * g)
         units.append((first.reshape(reps, -1), second.reshape(reps, -1),
                       across.reshape(reps, g)[:, 1:]))
     return step, rep_hops, units[0], units[1]
