@@ -41,6 +41,8 @@ O(R·(a + b)) channels a representative; steps in chunks of :data:`CHUNK_CELLS`.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from icnperf.model.topology.dragonfly.general_routes import gdragonfly_route_hops
@@ -115,15 +117,19 @@ def _row_windows(rows: int, a: int, b: int, m: int, lead, start) -> np.ndarray:
     return out
 
 
-def _hop_table(params) -> np.ndarray:
+@lru_cache(maxsize=8)
+def _hop_table(params: tuple) -> np.ndarray:
     """H[u, o, v]: gdragonfly_route_hops of a message from router u of group 0 to router v
-    of group o (the hops depend on u, o and v alone)."""
+    of group o (the hops depend on u, o and v alone); kept per shape (a schedule such as
+    Bruck's asks step by step), read-only."""
     p, a, b, _, _, g, _ = params
     routers = a * b
     u, o, v = (x.ravel() for x in np.meshgrid(np.arange(routers), np.arange(g),
                                               np.arange(routers), indexing="ij"))
     hops = gdragonfly_route_hops(*params, u * p, (o * routers + v) * p)
-    return hops.reshape(routers, g, routers)
+    hops = hops.reshape(routers, g, routers)
+    hops.flags.writeable = False
+    return hops
 
 
 def _kinds(nodes: int, size: int, groups: np.ndarray, s: np.ndarray, active: np.ndarray):
@@ -256,7 +262,7 @@ def partial_shift_traffic(params, nodes: int, d, near, far) -> tuple[np.ndarray,
     mix = np.stack([weights // (int(far.max(initial=0)) + 1),
                     weights % (int(far.max(initial=0)) + 1)])  # 2 x M
     windows = _window_starts(params)
-    table = _hop_table(params)
+    table = _hop_table(tuple(int(x) for x in params))
     divisor = np.array([m * la, m * lb, m], dtype=np.int64)
     chunk = max(1, CHUNK_CELLS // (routers * routers) // 8 // mix.shape[1])
     by_pair = np.argsort(index, kind="stable")
