@@ -204,7 +204,7 @@ are counted in structure (collectives.structured.counts_steps_in_structure: a wh
 torus, crossbar, gdragonfly or dfplus, a fat tree with random up ports, part of a
 gdragonfly, linear placement, any processes per node) they cost
 :data:`STRUCTURED_STEP_SECONDS` each instead (on part of a gdragonfly a step costs more:
-60 to 500 us measured, dragonfly.general_partial; not yet charged apart)."""
+17 to 260 us measured, dragonfly.general_partial; not yet charged apart)."""
 
 STRUCTURED_STEP_SECONDS = 2e-6
 """Seconds per shift or XOR step counted in structure (model.topology.torus.patterns,
