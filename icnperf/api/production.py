@@ -281,8 +281,20 @@ def production_rows(machine, rows, operation: str, layouts, api: str, *,
                     "noise_hit_probability": result["noise_hit_probability"],
                     "background_offered_load": result["offered_load"],
                     "background_wait_per_step_s": result["queueing_per_step_s"],
-                    "background_waiting_steps": result["waiting_steps"]})
+                    "background_waiting_steps": result["waiting_steps"],
+                    **_scheduled_fields(result)})
     return out
+
+
+def _scheduled_fields(result: dict) -> dict:
+    """The busy scheduler's placement in a row (none without one): the mean over the
+    placement draws of the groups or leaf switches the job spans
+    (``placement_units_spanned``), and the draws' count."""
+    spans = result.get("groups_spanned")
+    if not spans:
+        return {}
+    return {"placement_units_spanned": sum(spans) / len(spans),
+            "placement_draws": len(spans)}
 
 
 def production_ranged_rows(base, drawn_machine, rows, operation: str, layouts, api: str,
@@ -307,8 +319,11 @@ def production_ranged_rows(base, drawn_machine, rows, operation: str, layouts, a
     for row in rows:
         layout = by_shape[row["shape"]]
         algorithm = _row_algorithm(machines[0], row, operation, layout, element_size)
+        # under a busy scheduler each draw of the inputs draws one placement (seed: its
+        # index), model/production.collective_production
         parts = [collective_production(m, operation, algorithm, row["bytes"], layout, api,
-                                       quantiles=(), **layout_options) for m in machines]
+                                       quantiles=(), placement_draws=1, placement_seed=i,
+                                       **layout_options) for i, m in enumerate(machines)]
         groups = [(g.steps, g.ranks, [p["groups"][i].length for p in parts])
                   for i, g in enumerate(parts[0]["groups"])]
         totals = grouped_draws(
@@ -327,6 +342,12 @@ def production_line(machine) -> str:
     ``[production]`` rows as written)."""
     parts = [f"{key} {text}" for section, key, _, text, _ in machine.rows()
              if section == "production"]
-    return ("production: time is the median over OS noise and background traffic, the "
+    from icnperf.model.production import PLACEMENT_DRAWS
+
+    placement = (f" and a busy scheduler's placement ({PLACEMENT_DRAWS} draws on a fat tree "
+                 "or dragonfly placed linearly)" if "node_occupancy" in machine.production
+                 else "")
+    return ("production: time is the median over OS noise and background traffic"
+            + placement + ", the "
             "range its 5-95 %; " + ", ".join(parts) + " (docs/machine-format.md, "
             "'[production]'); ratios are the empty machine's")

@@ -19,11 +19,15 @@ it, the error bars and 5-95 % cells are the ``--uncertainty --production`` range
 from __future__ import annotations
 
 PLACEMENT = ("each job as the report lays it out (on a torus a balanced torus of its node"
-             " count, elsewhere the machine's own job), placed linearly as predict"
-             " collective --production requires; a batch scheduler's spread over groups and"
-             " cabinets has no [production] key yet (the open Piz Daint claims found"
-             " --placement spread not the cause alone)")
-"""What the report says of placement, the production mechanism no preset carries."""
+             " count, elsewhere the machine's own job), placed linearly; a batch"
+             " scheduler's placement needs production.node_occupancy")
+"""What the report says of placement on a machine without ``node_occupancy``."""
+
+SCHEDULED = ("the collectives' nodes on a fat tree or dragonfly are the first free nodes of"
+             " a machine whose other jobs hold this share of its nodes, scattered (the"
+             " median and range over 16 placement draws); the point-to-point curves and"
+             " the --app skeletons stay placed linearly")
+"""What the report says of a busy scheduler's placement (model/scheduled_placement.py)."""
 
 MECHANISMS = (("background traffic", ("background_utilization",),
                "the busiest channel's utilisation by other jobs, as the offered load of the"
@@ -52,10 +56,16 @@ def require_production(machines, names) -> None:
 
 def mechanisms(machine, name: str) -> list[list[str]]:
     """Per production mechanism of ``machine``: [machine label, mechanism, applied or not,
-    the values as written, their sources]; placement first (never applied: linear)."""
+    the values as written, their sources]; placement first (applied to the collectives
+    with ``node_occupancy``, else linear)."""
     rows = {key: (shown, source) for section, key, _, shown, source in machine.rows()
             if section == "production"}
-    out = [[name, "placement", "not applied", PLACEMENT, "-"]]
+    if "node_occupancy" in rows:
+        shown, source = rows["node_occupancy"]
+        out = [[name, "placement", "applied (collectives)",
+                f"node_occupancy {shown} ({SCHEDULED})", f"node_occupancy: {source}"]]
+    else:
+        out = [[name, "placement", "not applied", PLACEMENT, "-"]]
     for mechanism, keys, meaning in MECHANISMS:
         given = [key for key in keys if key in rows]
         if not given:

@@ -55,6 +55,15 @@ The delay is then d times a sum of independent binomial counts, one per group
 random) moves the nodes on the network, not the ranks' detours, and the background's wait
 per message is taken at the topology's average distance whatever the placement: the same
 charge (the empty-machine time is the placed layout's).
+
+**Job placement as a busy batch scheduler gives it** (:func:`scheduled_layout`). With
+``node_occupancy`` ρ the job's nodes are the first free nodes of a machine whose other jobs
+hold a share ρ of its nodes, scattered (model/scheduled_placement.py), in place of the
+linear placement on a fat tree or dragonfly (an explicit ``spread`` or ``random`` is kept;
+a torus is not placed so). Each of :data:`PLACEMENT_DRAWS` draws of the free nodes (seeds
+0, 1, ...) gives its own empty-machine time and step lengths, and the production
+distribution is their equal-weight mixture (:func:`mixture_quantiles`); under
+``--uncertainty`` each draw of the inputs draws one placement.
 """
 
 from __future__ import annotations
@@ -63,7 +72,7 @@ import math
 from typing import NamedTuple
 
 
-KEYS = ("background_utilization", "noise_frequency", "noise_duration")
+KEYS = ("background_utilization", "noise_frequency", "noise_duration", "node_occupancy")
 """The ``[production]`` keys (docs/machine-format.md)."""
 
 
@@ -198,6 +207,84 @@ def grouped_quantiles(time: float, groups, *, waiting_steps: int = 0, queueing_p
                  for q in quantiles)
 
 
+PLACEMENT_DRAWS = 16
+"""Draws of a busy scheduler's placement behind a ``--production`` point and its range
+(module docstring); each costs one evaluation of the collective on its placed layout."""
+
+
+def delay_pmf(groups, frequency: float):
+    """P(K = k), k = 0, 1, ..., for K the sum of the ``groups``' independent
+    Binomial(S, q) counts of delayed steps (:class:`NoiseGroup` each, q = 1 - exp(-P f t)):
+    their distributions convolved (a NumPy array)."""
+    import numpy as np
+
+    pmf = np.ones(1)
+    for g in groups:
+        if g.steps <= 0:
+            continue
+        q = step_hit_probability(g.ranks, g.length, frequency)
+        pmf = np.convolve(pmf, [_binomial_term(g.steps, k, q) for k in range(g.steps + 1)])
+    return pmf
+
+
+def mixture_quantiles(components, frequency: float, duration: float,
+                      quantiles=(0.05, 0.5, 0.95)) -> tuple[float, ...]:
+    """The ``quantiles`` (s) of an equal-weight mixture of production distributions, one
+    per ``components`` entry (base time in s: the empty-machine time plus the background's
+    queueing; its noise groups): component i is base_i + d K_i, K_i with
+    :func:`delay_pmf`; each quantile is the smallest value whose mixture CDF reaches it."""
+    import numpy as np
+
+    values, weights = [], []
+    for base, groups in components:
+        pmf = delay_pmf(groups, frequency) if frequency and duration else np.ones(1)
+        values.append(base + duration * np.arange(pmf.size))
+        weights.append(pmf / len(components))
+    values, weights = np.concatenate(values), np.concatenate(weights)
+    order = np.argsort(values, kind="stable")
+    values, cumulative = values[order], np.cumsum(weights[order])
+    out = []
+    for quantile in quantiles:
+        if not 0 <= quantile <= 1:
+            raise ValueError(f"quantile {quantile!r}: give a fraction in [0, 1]")
+        reached = np.nonzero(cumulative >= quantile * (1 - 1e-12))[0]
+        out.append(float(values[reached[0] if reached.size else -1]))
+    return tuple(out)
+
+
+def scheduled_layout(machine, layout, placement: str):
+    """The job's layout as a busy batch scheduler places it (module docstring): the
+    machine's layout (collectives.machine_layout of ``layout``) with the machine's
+    ``production.node_occupancy`` and the random placement that carries it
+    (collectives.layout.Layout.occupancy), or None when the machine has no occupancy, the
+    command asked another placement than ``linear``, the network is a torus or crossbar,
+    or the job has one node. InputError (one line) for an occupancy of 1."""
+    from dataclasses import replace
+
+    from icnperf.model.collectives import machine_layout
+
+    from icnperf.errors import InputError
+
+    occupancy = float(machine.production.get("node_occupancy", 0.0))
+    if occupancy >= 1:
+        raise InputError(f"production.node_occupancy {occupancy:g}: give a share below 1 "
+                         "(with every node held no job can start)")
+    if not occupancy or placement != "linear":
+        return None
+    base = machine_layout(machine, layout)
+    if base.network is None or base.endpoints < 2:
+        return None
+    return replace(base, occupancy=occupancy)
+
+
+def units_spanned(layout) -> int:
+    """Groups (dragonfly, megafly, gdragonfly) or leaf switches (trees) that a placed
+    ``layout``'s nodes sit on."""
+    from icnperf.model.scheduled_placement import units_of
+
+    return units_of(layout.node_endpoints(), layout._unit_size())
+
+
 def collective_steps(operation: str, algorithm: str, layout, hierarchy: str | None
                      ) -> tuple[tuple[tuple[int, int, str], ...], int]:
     """The synchronising steps of a collective run on ``layout`` (a placed Layout: its
@@ -242,7 +329,8 @@ def collective_production(machine, operation: str, algorithm: str, size: float, 
                           api: str = "mpi", quantiles=(0.05, 0.5, 0.95), *,
                           processes_per_node: int = 1, placement: str = "linear",
                           seed: int = 0, hierarchy: str | None = None,
-                          element_size: float = 8.0) -> dict:
+                          element_size: float = 8.0, placement_draws: int = PLACEMENT_DRAWS,
+                          placement_seed: int = 0) -> dict:
     """A point-to-point collective on ``layout`` with ``processes_per_node`` ranks a node,
     nodes placed by ``placement`` (``seed``: random's), run ``hierarchy`` flat or node
     (collectives.collective_time), under the machine's ``[production]`` values (absent
@@ -252,12 +340,69 @@ def collective_production(machine, operation: str, algorithm: str, size: float, 
     queueing delay per waiting step (the p2p M/D/1 delay at the topology's average distance,
     model/network/table.py), the mean over the steps of a step's noise hit probability
     (the expected delayed steps over the steps; with one group its q), and the production
-    time at each of ``quantiles`` (s)."""
+    time at each of ``quantiles`` (s). With ``production.node_occupancy`` (and the linear
+    placement on a fat tree or dragonfly, :func:`scheduled_layout`) the nodes are those of
+    ``placement_draws`` draws of a busy scheduler's placement, seeds ``placement_seed``
+    onwards: ``time_s`` and the groups' lengths are then the mean over the draws,
+    ``placement_times_s``, ``placement_groups`` and ``groups_spanned`` each draw's, and
+    the quantiles those of the draws' mixture (:func:`mixture_quantiles`)."""
+    values = machine.production
+    scheduled = scheduled_layout(machine, layout, placement)
+    if scheduled is None:
+        runs = [_placed_run(machine, operation, algorithm, size, layout, api,
+                            processes_per_node, placement, seed, hierarchy, element_size)]
+    else:
+        runs = [_placed_run(machine, operation, algorithm, size, scheduled, api,
+                            processes_per_node, "random", placement_seed + k, hierarchy,
+                            element_size) for k in range(placement_draws)]
+    groups_each = [run[1] for run in runs]
+    groups = groups_each[0] if len(runs) == 1 else tuple(
+        NoiseGroup(g.steps, g.ranks, sum(gs[i].length for gs in groups_each) / len(runs))
+        for i, g in enumerate(groups_each[0]))
+    times = [run[0] for run in runs]
+    time = times[0] if len(runs) == 1 else sum(times) / len(runs)
+    _, _, waiting, placed = runs[0]
+    steps = sum(g.steps for g in groups)
+    load = 0.0
+    queueing = 0.0
+    utilisation = float(values.get("background_utilization", 0.0))
+    if utilisation and waiting:
+        from icnperf.model.network import p2p_table
+
+        load = offered_load(utilisation, _saturation(machine))
+        queueing = float(p2p_table(machine, [size], None, api, offered_load=load)
+                         .columns["queueing_delay_s"][0])
+    frequency = float(values.get("noise_frequency", 0.0))
+    duration = float(values.get("noise_duration", 0.0))
+    hits = [step_hit_probability(g.ranks, g.length, frequency) for g in groups]
+    hit = hits[0] if len(groups) == 1 else \
+        sum(g.steps * h for g, h in zip(groups, hits)) / steps if steps else 0.0
+    out = {
+        "time_s": time, "steps": steps, "ranks": placed.ranks, "groups": groups,
+        "waiting_steps": waiting, "offered_load": load, "queueing_per_step_s": queueing,
+        "noise_hit_probability": hit, "quantiles": tuple(quantiles),
+    }
+    if scheduled is None:
+        out["production_time_s"] = grouped_quantiles(
+            time, groups, waiting_steps=waiting, queueing_per_step=queueing,
+            frequency=frequency, duration=duration, quantiles=quantiles)
+        return out
+    out["production_time_s"] = mixture_quantiles(
+        [(t + waiting * queueing, g) for t, g in zip(times, groups_each)], frequency,
+        duration, quantiles) if quantiles else ()
+    out["placement_times_s"] = tuple(times)
+    out["placement_groups"] = tuple(groups_each)
+    out["groups_spanned"] = tuple(units_spanned(run[3]) for run in runs)
+    return out
+
+
+def _placed_run(machine, operation, algorithm, size, layout, api, processes_per_node,
+                placement, seed, hierarchy, element_size):
+    """(empty-machine time in s, noise groups, waiting steps, placed layout) of one
+    placement of the collective (:func:`collective_production`)."""
     from icnperf.errors import InputError
     from icnperf.model.collectives import collective_time, machine_layout
-    from icnperf.model.network import p2p_table
 
-    values = machine.production
     placed = machine_layout(machine, layout).placed(processes_per_node, placement, seed)
     mode = "node" if hierarchy == "node" and processes_per_node > 1 else "flat"
     try:
@@ -267,29 +412,7 @@ def collective_production(machine, operation: str, algorithm: str, size: float, 
     result = collective_time(machine, operation, algorithm, [size], layout=layout, api=api,
                              processes_per_node=processes_per_node, placement=placement,
                              seed=seed, hierarchy=hierarchy, element_size=element_size)
-    groups = collective_groups(steps_of, result)
-    time = float(result.time[0])
-    steps = sum(g.steps for g in groups)
-    load = 0.0
-    queueing = 0.0
-    utilisation = float(values.get("background_utilization", 0.0))
-    if utilisation and waiting:
-        load = offered_load(utilisation, _saturation(machine))
-        queueing = float(p2p_table(machine, [size], None, api, offered_load=load)
-                         .columns["queueing_delay_s"][0])
-    frequency = float(values.get("noise_frequency", 0.0))
-    duration = float(values.get("noise_duration", 0.0))
-    hits = [step_hit_probability(g.ranks, g.length, frequency) for g in groups]
-    hit = hits[0] if len(groups) == 1 else \
-        sum(g.steps * h for g, h in zip(groups, hits)) / steps if steps else 0.0
-    return {
-        "time_s": time, "steps": steps, "ranks": placed.ranks, "groups": groups,
-        "waiting_steps": waiting, "offered_load": load, "queueing_per_step_s": queueing,
-        "noise_hit_probability": hit, "quantiles": tuple(quantiles),
-        "production_time_s": grouped_quantiles(
-            time, groups, waiting_steps=waiting, queueing_per_step=queueing,
-            frequency=frequency, duration=duration, quantiles=quantiles),
-    }
+    return (float(result.time[0]), collective_groups(steps_of, result), waiting, placed)
 
 
 def _saturation(machine, pattern: str = "uniform") -> float:

@@ -52,7 +52,10 @@ class Busy:
     each step waits for, and ``value_of`` the claim's value (in its unit) from a production
     time (None: the time itself). With several ranks a node ``groups`` splits the steps by
     the ranks they wait for (model.production.collective_steps) and ``waiting_steps``
-    counts those that wait the background (None: every step)."""
+    counts those that wait the background (None: every step). ``placements``: under a
+    busy scheduler's placement (``production.node_occupancy``), each placement draw's
+    (empty-machine time in s, noise groups), ``time_s`` and ``groups`` then their means
+    (model.production.collective_production); empty: one placement."""
 
     time_s: float
     steps: int = 0
@@ -61,6 +64,7 @@ class Busy:
     value_of: Callable[[float], float] | None = None
     groups: tuple = ()
     waiting_steps: int | None = None
+    placements: tuple = ()
 
     def value(self, time: float) -> float:
         """The claim's value at a production ``time`` (s)."""
@@ -140,6 +144,13 @@ def production_point(claim: Claim) -> float:
     if not busy.steps:
         return busy.value(busy.time_s)
     frequency, duration = _noise(machine)
+    if busy.placements:
+        from icnperf.model.production import mixture_quantiles
+
+        (median,) = mixture_quantiles(
+            [(time + busy.waiting * busy.queueing_per_step_s, groups)
+             for time, groups in busy.placements], frequency, duration, (0.5,))
+        return busy.value(median)
     (median,) = grouped_quantiles(busy.time_s, busy.noise_groups, waiting_steps=busy.waiting,
                                   queueing_per_step=busy.queueing_per_step_s,
                                   frequency=frequency, duration=duration, quantiles=(0.5,))
@@ -159,9 +170,15 @@ def production_range(claim: Claim, sampling: Sampling = VALIDATE_SAMPLING
     drawn = evaluations(load_machine(claim.machine), claim.busy_on, sampling)
     busy = [b for _, b in drawn]
     times = np.array([b.time_s for b in busy], dtype=float)
+    lengths = [[g.length for g in b.noise_groups] for b in busy]
+    if busy[0].placements:
+        # draw i takes its own machine's placement draw i mod K: the mixture, sampled
+        picks = [b.placements[i % len(b.placements)] for i, b in enumerate(busy)]
+        times = np.array([time for time, _ in picks], dtype=float)
+        lengths = [[g.length for g in groups] for _, groups in picks]
     if busy[0].steps:
         noise = np.array([_noise(m) for m, _ in drawn], dtype=float)
-        groups = [(g.steps, g.ranks, [b.noise_groups[i].length for b in busy])
+        groups = [(g.steps, g.ranks, [each[i] for each in lengths])
                   for i, g in enumerate(busy[0].noise_groups)]
         times = grouped_draws(times, groups, waiting_steps=busy[0].waiting,
                               queueing_per_step=[b.queueing_per_step_s for b in busy],

@@ -110,7 +110,8 @@ def test_preset_production_values_are_cited_with_their_own_spread():
     expected.update({name: ("transferred", "Noise in the Clouds") for name in HPE_CRAY_EX})
     for name, machine in busy.items():
         kind, cited = expected[name]
-        assert set(machine.production) == {"noise_frequency", "noise_duration"}
+        occupancy = {"node_occupancy"} if name == "piz-daint" else set()
+        assert set(machine.production) == {"noise_frequency", "noise_duration"} | occupancy
         for key in machine.production:
             path = f"production.{key}"
             spread = machine.spread(path)
@@ -201,7 +202,10 @@ def _piz_daint(*overrides, preset="piz-daint"):
     from icnperf.data.machine import load_machine
     from icnperf.model.collectives import Layout
 
-    machine = load_machine(preset).with_overrides(list(overrides))
+    # piz-daint's busy scheduler switched off: these tests charge the linear placement
+    # (the scheduler's draws: tests/model/test_scheduled_placement.py)
+    off = ["production.node_occupancy=0"] if preset == "piz-daint" else []
+    machine = load_machine(preset).with_overrides(off + list(overrides))
     return machine, Layout.from_topology(machine.topology).on_part(16)
 
 
@@ -280,14 +284,16 @@ def test_predict_production_json_takes_the_median():
     plain = json.loads(_predict("--format", "json").output)["rows"][0]
     busy = json.loads(_predict("--format", "json", "--production",
                                "--set", "production.noise_frequency=1MHz",
-                               "--set", "production.noise_duration=10us").output)
+                               "--set", "production.noise_duration=10us",
+                               "--set", "production.node_occupancy=0").output)
     row = busy["rows"][0]
     assert row["empty_time_s"] == plain["time_s"]
     # q = 1 - exp(-16 x 1e6 x T/4) = 1 - exp(-21.7): all 4 steps delayed, 40 us added
     assert row["time_s"] == pytest.approx(plain["time_s"] + 4e-5)
     assert row["time_s_low"] == row["time_s_high"] == row["time_s"]
     assert row["production_steps"] == 4
-    assert busy["inputs"]["production"] == {"noise_frequency": 1e6, "noise_duration": 1e-5}
+    assert busy["inputs"]["production"] == {"noise_frequency": 1e6, "noise_duration": 1e-5,
+                                            "node_occupancy": 0}
     assert "production" not in json.loads(_predict("--format", "json").output)["inputs"]
 
 
@@ -311,7 +317,8 @@ def test_production_with_uncertainty_shifts_the_drawn_times():
 
     # the same --set on both runs: the draws of the other inputs are then the same
     hypothetical = ("--set", "production.noise_frequency=1MHz",
-                    "--set", "production.noise_duration=10us")
+                    "--set", "production.noise_duration=10us",
+                    "--set", "production.node_occupancy=0")
     plain = json.loads(_predict("--format", "json", "--uncertainty", *hypothetical)
                        .output)["rows"][0]
     busy = json.loads(_predict("--format", "json", "--uncertainty", "--production",

@@ -326,6 +326,11 @@ SCHEMA: dict[str, dict[str, Key]] = {
          "(absent: no noise)"),
         ("noise_duration", "time",
          "length of one operating-system detour (absent: no noise)"),
+        ("node_occupancy", "number",
+         "share of the machine's nodes allocated to other jobs on a production machine "
+         "(0-1): a job's nodes are the first free ones of a machine whose free nodes are "
+         "scattered, so it spans more groups or leaf switches (model/scheduled_placement.py) "
+         "(absent: an empty machine, the job where --placement puts it)", {"maximum": 1.0}),
     ),
 }
 """Every allowed key, by section and name: its unit kind and meaning. The one place keys live."""

@@ -46,7 +46,11 @@ class Layout:
     not set, routed + unless a machine sets it, see collectives.machine_layout).
     ``tree_routing``: a fat tree's up-port rule (xgft.TREE_ROUTINGS; None: random).
     ``machine_endpoints``: the network's nodes when the job uses only ``endpoints`` of
-    them (:meth:`on_part`; None: the job fills the network).
+    them (:meth:`on_part`; None: the job fills the network). ``occupancy``: with the random
+    placement, the share ρ of the network's nodes that other jobs hold (0: none, the
+    permutation); above 0 the nodes are the first free ones of a busy machine, a batch
+    scheduler's placement (model/scheduled_placement.scheduled_nodes, seeded by ``seed``;
+    ``--production``, model/production.py).
 
     On a rail-optimised tree (``rail``, model/topology/rail.py) a node is R NICs: node
     slot g owns the NIC endpoints g·R .. g·R+R-1 (NIC i on rail i), rank r's messages
@@ -63,6 +67,7 @@ class Layout:
     ring_ties: str | None = None
     tree_routing: str | None = None
     machine_endpoints: int | None = None
+    occupancy: float = 0.0
 
     def __post_init__(self):
         if self.endpoints * self.processes_per_node > MAX_RANKS:
@@ -387,9 +392,15 @@ class Layout:
 
     def node_endpoints(self) -> np.ndarray:
         """The endpoint of every node: node i on endpoint i (linear), perm[i] (random,
-        ``np.random.default_rng(seed).permutation`` of the network's endpoints) or
+        ``np.random.default_rng(seed).permutation`` of the network's endpoints; with an
+        ``occupancy`` above 0 the i-th of a busy machine's first free nodes) or
         (i mod U)·E + i // U (spread: U leaf switches or groups of E endpoints)."""
         node = np.arange(self.endpoints, dtype=np.int64)
+        if self.placement == "random" and self.occupancy:
+            from icnperf.model.scheduled_placement import scheduled_nodes
+
+            return scheduled_nodes(self.network_nodes, self.endpoints, self.occupancy,
+                                   np.random.default_rng(self.seed))
         if self.placement == "random":
             perm = np.random.default_rng(self.seed).permutation(self.network_nodes)
             return perm.astype(np.int64)[node]

@@ -160,7 +160,9 @@ def _busy_collective(machine, operation: str, algorithm: str, size: int,
                                  processes_per_node=ppn,
                                  hierarchy="node" if ppn > 1 else None)
     return Busy(part["time_s"], part["steps"], part["ranks"], part["queueing_per_step_s"],
-                groups=part["groups"], waiting_steps=part["waiting_steps"])
+                groups=part["groups"], waiting_steps=part["waiting_steps"],
+                placements=tuple(zip(part.get("placement_times_s", ()),
+                                     part.get("placement_groups", ()))))
 
 
 def _latency(machine, size: int, hops: int, api: str) -> float:
