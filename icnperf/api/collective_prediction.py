@@ -72,7 +72,7 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
     """
     from icnperf.data.limits import within_limits
     from icnperf.data.machine import with_buffers
-    from icnperf.model.budget import collective_estimate
+    from icnperf.model.budget import collective_estimate, counted_step_seconds
     from icnperf.model.collectives import ALL_ALGORITHMS, operation_name
     from icnperf.model.collectives import machine_layout, structured
     from icnperf.api.collective_table import (absent_notes, collective_rows,
@@ -133,7 +133,10 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
         dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation,
         counted=placement == "linear"
         and all(structured.counts_steps_in_structure(machine_layout(machine, layout))
-                for layout in layouts))
+                for layout in layouts),
+        step_seconds=counted_step_seconds(max(
+            (structured.partial_group_endpoints(machine_layout(machine, layout))
+             for layout in layouts), default=0)))
     if sampling is not None:
         from icnperf.model.budget import with_draws
 

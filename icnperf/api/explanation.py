@@ -80,7 +80,7 @@ def explain_collective(machine: Any, operation: str, *, algorithm: str | None = 
     :class:`icnperf.api.ccl.CclExplanationResult`; ``algorithm``, ``shape``, ``latex``,
     ``all_symbols`` and ``uncertainty`` do not apply there."""
     from icnperf.data.limits import within_limits
-    from icnperf.model.budget import explain_estimate
+    from icnperf.model.budget import counted_step_seconds, explain_estimate
     from icnperf.model.collectives import machine_layout, operation_name, structured
     from icnperf.model.explain import check_pair, explain
     from icnperf.reports.render import require_finite
@@ -118,10 +118,12 @@ def explain_collective(machine: Any, operation: str, *, algorithm: str | None = 
     if algorithm == "auto":
         algorithm, rule = auto_algorithm(machine, operation, layout, size)
     check_pair(algorithm, operation)
+    routed = machine_layout(machine, layout)
     within_limits(explain_estimate(layout.ranks, algorithm, len(layout.radices or (0, 0, 0)),
                                    operation_name(operation),
-                                   counted=structured.counts_steps_in_structure(
-                                       machine_layout(machine, layout))))
+                                   counted=structured.counts_steps_in_structure(routed),
+                                   step_seconds=counted_step_seconds(
+                                       structured.partial_group_endpoints(routed))))
     explanation = explain(machine, operation, algorithm, size, layout=layout, api=api,
                           symbolic_discrete=all_symbols)
     require_finite([{"time_s": explanation.time}], ["time_s"], "explain")
@@ -157,7 +159,7 @@ def crossover(machine: Any, operation: str, *, faster: str, slower: str, factor:
     when varying nodes), ``nodes``/``shape`` (the torus when varying bytes), ``any_shape``,
     ``api``."""
     from icnperf.data.limits import within_limits
-    from icnperf.model.budget import crossover_estimate
+    from icnperf.model.budget import counted_step_seconds, crossover_estimate
     from icnperf.model.collectives import Layout, machine_layout, operation_name, structured
     from icnperf.model.crossover import crossover as solve
     from icnperf.reports.render import require_finite
@@ -189,6 +191,8 @@ def crossover(machine: Any, operation: str, *, faster: str, slower: str, factor:
     torus_dims = (dims if vary == "nodes" and dims is not None
                   else len(scanned.radices or (0, 0, 0)))
     counted_bytes = structured.counts_steps_in_structure(machine_layout(machine, scanned))
+    step_seconds = counted_step_seconds(
+        structured.partial_group_endpoints(machine_layout(machine, scanned)))
 
     def budget(ranks, points=None):
         within_limits(crossover_estimate(ranks, [faster, slower],
@@ -196,7 +200,8 @@ def crossover(machine: Any, operation: str, *, faster: str, slower: str, factor:
                                          budget_format,
                                          "node count" if vary == "nodes" else "size",
                                          torus_dims, operation_name(operation),
-                                         counted=vary == "nodes" or counted_bytes))
+                                         counted=vary == "nodes" or counted_bytes,
+                                         step_seconds=step_seconds))
 
     if vary == "nodes":
         if nodes is not None or shape_text is not None:

@@ -204,7 +204,7 @@ are counted in structure (collectives.structured.counts_steps_in_structure: a wh
 torus, crossbar, gdragonfly or dfplus, a fat tree with random up ports, part of a
 gdragonfly, linear placement, any processes per node) they cost
 :data:`STRUCTURED_STEP_SECONDS` each instead (on part of a gdragonfly a step costs more:
-17 to 260 us measured, dragonfly.general_partial; not yet charged apart)."""
+17 to 260 us measured, dragonfly.general_partial: :data:`PARTIAL_GROUP_ENDPOINT_SECONDS`)."""
 
 STRUCTURED_STEP_SECONDS = 2e-6
 """Seconds per shift or XOR step counted in structure (model.topology.torus.patterns,
@@ -218,6 +218,24 @@ steps), machine load about 4. Charged 2 us. (5 us before, doubled from 2 us meas
 when schedules merged every step's key: at 5 us Sequoia's whole-machine alltoall at 16
 ranks a node was refused by the 3-minute default, 3.01 min estimated for a run of
 under 2 s.)"""
+
+PARTIAL_GROUP_ENDPOINT_SECONDS = 2e-6
+"""Seconds a step counted on part of a gdragonfly costs beyond :data:`STRUCTURED_STEP_SECONDS`
+per endpoint of one group (dragonfly.general_partial counts each step on one group of each
+kind, its arrays a group's routers x a cells): the CPU time predict collective alltoall
+--algorithm all gains when pairwise runs, against main where it was left out, per rank
+step: Frontier (128 endpoints a group) 110 us at one rank a node (9,407 steps), Piz Daint
+(384) 250 us, LUMI-G (128) 31 us at 8 ranks a node (steps of one node shift share their
+groups), i.e. 0.86, 0.65 and 0.24 us an endpoint, load about 1.5. Charged 2 us an
+endpoint: 2.3 to 8 times the measured cost."""
+
+
+def counted_step_seconds(group_endpoints: int = 0) -> float:
+    """Seconds charged per step counted in structure: :data:`STRUCTURED_STEP_SECONDS`, plus
+    :data:`PARTIAL_GROUP_ENDPOINT_SECONDS` per endpoint of a group on part of a gdragonfly
+    (``group_endpoints``, collectives.structured.partial_group_endpoints; 0 elsewhere)."""
+    return STRUCTURED_STEP_SECONDS + PARTIAL_GROUP_ENDPOINT_SECONDS * group_endpoints
+
 
 _QUADRATIC_OPERATIONS = ("allgather", "alltoall")
 
@@ -243,15 +261,16 @@ def mapping_cost(ranks: Iterable[float], algorithms: Sequence[str],
                  random_placement: bool = False,
                  dims: Sequence[int] | None = None,
                  operation: str | None = None,
-                 counted: bool = False) -> tuple[float, float]:
+                 counted: bool = False,
+                 step_seconds: float = STRUCTURED_STEP_SECONDS) -> tuple[float, float]:
     """(peak bytes, seconds) of mapping the message rounds of ``algorithms`` onto layouts
     of ``ranks`` ranks each (``dims``: their torus dimension counts, default 3);
     ``algorithms`` ``("all",)`` means every algorithm of the operation. Unknown names cost
     as the dearest algorithm. ``operation`` (None: not known) adds the pairwise
     all-gather's and all-to-all's P - 1 steps where they run: P (P - 1) message mappings
     (:data:`PAIRWISE_STEP_SECONDS`), or P - 1 steps counted in structure
-    (:data:`STRUCTURED_STEP_SECONDS`) when ``counted`` says every layout counts them in
-    structure (collectives.structured.counts_steps_in_structure)."""
+    (``step_seconds`` each, :func:`counted_step_seconds`) when ``counted`` says every
+    layout counts them in structure (collectives.structured.counts_steps_in_structure)."""
     ranks = [float(r) for r in ranks]
     dims = [REFERENCE_DIMENSIONS] * len(ranks) if dims is None else list(dims)
     if "all" in algorithms:
@@ -268,7 +287,7 @@ def mapping_cost(ranks: Iterable[float], algorithms: Sequence[str],
                                               counted and not random_placement)
         seconds += PAIRWISE_STEP_SECONDS * mapped * (
             RANDOM_PLACEMENT_FACTOR if random_placement else 1.0)
-        seconds += STRUCTURED_STEP_SECONDS * structured
+        seconds += step_seconds * structured
     per_rank = [MAPPING_MEMORY_PER_RANK
                 + MAPPING_BYTES_PER_DIMENSION * max(0, d - REFERENCE_DIMENSIONS)
                 for d in dims]
@@ -306,13 +325,14 @@ def collective_estimate(ranks: Sequence[int], sizes: int, algorithms: Sequence[s
                         rows_per_layout: int, fmt: str, random_placement: bool = False,
                         command: str = "predict collective",
                         dims: Sequence[int] | None = None,
-                        operation: str | None = None, counted: bool = False) -> Estimate:
+                        operation: str | None = None, counted: bool = False,
+                        step_seconds: float = STRUCTURED_STEP_SECONDS) -> Estimate:
     """``predict collective``: the message rounds of ``algorithms`` mapped on each layout
-    (``ranks`` per layout, ``dims`` its dimension count; ``counted`` as
-    :func:`mapping_cost`), and ``rows_per_layout`` x ``sizes`` rows per layout."""
+    (``ranks`` per layout, ``dims`` its dimension count; ``counted`` and ``step_seconds``
+    as :func:`mapping_cost`), and ``rows_per_layout`` x ``sizes`` rows per layout."""
     rows = len(ranks) * sizes * rows_per_layout
     map_memory, map_seconds = mapping_cost(ranks, algorithms, random_placement, dims,
-                                           operation, counted)
+                                           operation, counted, step_seconds)
     row_memory, row_seconds = rows_cost(rows, fmt)
     work = (f"{command}: {count(len(ranks), 'node count')} (up to"
             f" {count(max(ranks, default=0), 'rank')}) x {count(sizes, 'size')} x"
@@ -478,11 +498,12 @@ a cold start and longer formulas."""
 
 
 def explain_estimate(ranks: int, algorithm: str, dims: int = REFERENCE_DIMENSIONS,
-                     operation: str | None = None, counted: bool = False) -> Estimate:
-    """``explain collective``: one algorithm mapped on one layout (``counted`` as
-    :func:`mapping_cost`), and its formula."""
+                     operation: str | None = None, counted: bool = False,
+                     step_seconds: float = STRUCTURED_STEP_SECONDS) -> Estimate:
+    """``explain collective``: one algorithm mapped on one layout (``counted`` and
+    ``step_seconds`` as :func:`mapping_cost`), and its formula."""
     memory, seconds = mapping_cost([ranks], [algorithm], dims=[dims], operation=operation,
-                                   counted=counted)
+                                   counted=counted, step_seconds=step_seconds)
     return Estimate(f"explain: {algorithm} on {count(ranks)} ranks", BASE_MEMORY + memory,
                     seconds + SYMBOLIC_SECONDS, "ask for fewer --nodes")
 
@@ -490,12 +511,14 @@ def explain_estimate(ranks: int, algorithm: str, dims: int = REFERENCE_DIMENSION
 def crossover_estimate(ranks: Sequence[int], algorithms: Sequence[str], points: int,
                        fmt: str, what: str = "node count",
                        dims: int = REFERENCE_DIMENSIONS,
-                       operation: str | None = None, counted: bool = False) -> Estimate:
+                       operation: str | None = None, counted: bool = False,
+                       step_seconds: float = STRUCTURED_STEP_SECONDS) -> Estimate:
     """``crossover collective``: both algorithms on every layout scanned (``ranks`` each,
-    tori of ``dims`` dimensions; ``counted`` as :func:`mapping_cost`), ``points`` scan
-    rows."""
+    tori of ``dims`` dimensions; ``counted`` and ``step_seconds`` as :func:`mapping_cost`),
+    ``points`` scan rows."""
     map_memory, map_seconds = mapping_cost(ranks, algorithms, dims=[dims] * len(ranks),
-                                           operation=operation, counted=counted)
+                                           operation=operation, counted=counted,
+                                           step_seconds=step_seconds)
     row_memory, row_seconds = rows_cost(points, fmt)
     return Estimate(f"crossover: {count(points, what)} (up to"
                     f" {count(max(ranks, default=0), 'rank')})",

@@ -178,6 +178,33 @@ def test_pairwise_counted_in_structure_is_charged_per_step():
         == budget.mapping_cost([4096], ["all"], True, operation="alltoall")[1]
 
 
+def test_steps_on_part_of_a_gdragonfly_are_charged_by_group_size(monkeypatch):
+    """A step counted on part of a gdragonfly costs more the more endpoints a group has
+    (general_partial counts one group of each kind): Frontier's groups of 4 x 32 = 128
+    endpoints, its 9,408-node job's 9,407 pairwise steps charged 2 + 2 x 128 us each, about
+    2.4 s more than the 2 us of a step on a whole network (the command runs in about 1 s,
+    the budget's table), so a 2 s limit refuses it and the estimate names the all-to-all."""
+    from icnperf.api import predict_collective
+    from icnperf.model.collectives import structured
+    from icnperf.model.collectives.api import machine_layout
+    from icnperf.data.machine import load_machine
+    from icnperf.model.collectives.layout import Layout
+
+    frontier = load_machine("frontier")
+    job = machine_layout(frontier, Layout.machine_job(frontier.topology, 9408))
+    assert structured.partial_group_endpoints(job) == 128
+    assert structured.partial_group_endpoints(Layout.from_topology("torus:4x4")) == 0
+    step = budget.counted_step_seconds(128)
+    assert step == pytest.approx(2e-6 + 2e-6 * 128)
+    plain = budget.mapping_cost([9408], ["all"])[1]
+    counted = budget.mapping_cost([9408], ["all"], operation="alltoall", counted=True,
+                                  step_seconds=step)[1]
+    assert counted - plain == pytest.approx(step * 9407)
+    monkeypatch.setenv("ICNPERF_MAX_SECONDS", "2")
+    with pytest.raises(InputError, match="over the limit of 2 s"):
+        predict_collective("frontier", "alltoall", bytes="8", algorithm="pairwise")
+
+
 @pytest.mark.parametrize("call", [
     lambda: __import__("icnperf.api", fromlist=["x"]).predict_app(
         "angara-3d", "spmv", nodes="4096", placement="random", budget_format="csv"),

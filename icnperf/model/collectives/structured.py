@@ -152,6 +152,15 @@ def _partial_gdragonfly(layout: Layout) -> bool:
             and layout.placement == "linear" and layout.rails == 1)
 
 
+def partial_group_endpoints(layout: Layout) -> int:
+    """Endpoints of one group (p·a·b) where :func:`_partial_gdragonfly` holds, else 0: what a
+    step counted on part of a gdragonfly costs grows with (model.budget.counted_step_seconds)."""
+    if not _partial_gdragonfly(layout):
+        return 0
+    p, a, b = layout.network[1:4]
+    return int(p) * int(a) * int(b)
+
+
 def _partial_gdragonfly_shift_steps(layout: Layout, shifts: np.ndarray) -> list[tuple]:
     """rank_traffic of every whole-job rank shift in ``shifts`` on a layout where
     :func:`_partial_gdragonfly` holds, any processes per node: the two node shifts of
