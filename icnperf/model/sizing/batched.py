@@ -293,7 +293,10 @@ class _Timings:
         self.asked: dict[tuple, tuple] = {}
         """References already made, by (operation, algorithm, m, layout)."""
         self.farthest: dict[tuple, int] = {}
-        """views.farthest_rank by (radices, ranks)."""
+        """views.farthest_rank by (radices, ranks) (:meth:`add_farthest`)."""
+        self.floors: dict[tuple, float] = {}
+        """bound.universal_rounds_time by (operation, message bytes, ranks, farthest rank):
+        designs of one job size and one such distance share the contenders' floor."""
         self.trees: dict[tuple, tuple] = {}
         """Tree algorithms' times by what they depend on (:func:`_tree_key`) and size."""
         self.layouts: dict = {}
@@ -309,6 +312,22 @@ class _Timings:
             routed = machine_layout(machine, layout)
             self.layouts[layout] = (routed, routed.placed(1, "linear", 0))
         return self.layouts[layout]
+
+    def add_farthest(self, layouts) -> None:
+        """views.farthest_rank of every torus job layout in ``layouts`` not yet known, the
+        layouts of one dimension count and rank count in one call (its rows are computed
+        independently, in integers: the same values as one layout at a time)."""
+        from icnperf.model.sizing.views import farthest_rank
+
+        groups: dict[tuple, list[tuple]] = {}
+        for layout in layouts:
+            if layout.is_torus and (layout.radices, layout.ranks) not in self.farthest:
+                groups.setdefault((len(layout.radices), layout.ranks), []).append(
+                    layout.radices)
+        for (_, ranks), rows in groups.items():
+            rows = list(dict.fromkeys(rows))
+            for radices, far in zip(rows, farthest_rank(rows, ranks).tolist()):
+                self.farthest[(radices, ranks)] = far
 
     def add(self, m, steps) -> tuple:
         """A reference to the time of ``steps`` (Steps, or a :class:`_Together`
@@ -391,19 +410,22 @@ def _contenders(algorithms: list[str], operation: str, m: float, layout, machine
     if not layout.is_torus or not trees or len(trees) == len(algorithms):
         return algorithms
     from icnperf.model.sizing.bound import universal_rounds_time
-    from icnperf.model.sizing.views import farthest_rank
 
     sizes = np.zeros(1) if operation == "barrier" else np.asarray([m], dtype=float)
     placed = timings.machine_layouts(machine, layout)[1]
     fastest = min(_collective_ref(timings, operation, a, sizes, placed, params)[1]
                   for a in trees)
     if (layout.radices, layout.ranks) not in timings.farthest:
-        timings.farthest[(layout.radices, layout.ranks)] = farthest_rank(layout.radices,
-                                                                         layout.ranks)
+        timings.add_farthest([layout])
     farthest = timings.farthest[(layout.radices, layout.ranks)]
-    floor = float(universal_rounds_time(operation, 0.0 if operation == "barrier" else m,
-                                        layout.ranks, farthest,
-                                        timings.floor_params)[0])
+    size = 0.0 if operation == "barrier" else m
+    key = (operation, size, layout.ranks, farthest)
+    floor = timings.floors.get(key)
+    if floor is None:
+        floor = float(np.asarray(universal_rounds_time(operation, size, layout.ranks,
+                                                       farthest, timings.floor_params)
+                                 ).reshape(-1)[0])
+        timings.floors[key] = floor
     return [a for a in algorithms if a in TREE_ALGORITHMS or not floor > fastest]
 
 
@@ -542,16 +564,25 @@ def predict_designs(workload: Workload, machine, designs: list[Candidate],
     machine_values = (machine.get("network.link_bandwidth"), machine.get("network.ring_ties"))
     boxes = _torus_boxes(designs, {n_endpoints if term.nodes is None else
                                    min(term.nodes, n_endpoints) for term in workload.terms})
+    node_counts = [n_endpoints if term.nodes is None else min(term.nodes, n_endpoints)
+                   for term in workload.terms]
+    jobs: list[dict | None] = []
     for design in designs:
         if not batched or design.family in UNBATCHED_FAMILIES:
+            jobs.append(None)
+            continue
+        jobs.append({nodes: job_layout(design, nodes, boxes.get((design.spec, nodes),
+                                                                 FIND_BOX))
+                     for nodes in dict.fromkeys(node_counts)})
+    # the contenders' farthest ranks of every torus job, per dimension and rank count at once
+    timings.add_farthest(layout for layouts in jobs if layouts
+                         for layout, _ in layouts.values())
+    for design, layouts in zip(designs, jobs):
+        if layouts is None:
             plans.append(None)
             continue
-        row, layouts = [], {}
-        for term in workload.terms:
-            nodes = n_endpoints if term.nodes is None else min(term.nodes, n_endpoints)
-            if nodes not in layouts:
-                layouts[nodes] = job_layout(design, nodes,
-                                            boxes.get((design.spec, nodes), FIND_BOX))
+        row = []
+        for term, nodes in zip(workload.terms, node_counts):
             layout, placed = layouts[nodes]
             if term.nodes is not None and term.nodes > n_endpoints:
                 placed = (f"the term asks for {term.nodes} nodes, more than the "

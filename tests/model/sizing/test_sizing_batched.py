@@ -143,3 +143,22 @@ def test_tori_a_job_does_not_fill_are_mapped_together_exactly():
         alone = predict_workload(workload, MACHINE, design, 41, {})
         assert [(r.time_s, r.algorithm, r.notes) for r in results] == [
             (r.time_s, r.algorithm, r.notes) for r in alone]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(2, 9), min_size=1, max_size=4).map(tuple), min_size=1,
+                max_size=8),
+       st.integers(1, 400))
+def test_farthest_ranks_of_many_tori_equal_one_at_a_time(radix_lists, nodes):
+    # _Timings.add_farthest groups the job layouts by dimension and rank count: each row
+    # must be what views.farthest_rank gives for that layout alone
+    from icnperf.model.collectives import Layout
+    from icnperf.model.sizing.batched import _Timings
+    from icnperf.model.sizing.views import farthest_rank
+
+    layouts = [Layout(min(nodes, int(np.prod(r))), r) for r in radix_lists]
+    timings = _Timings({}, {})
+    timings.add_farthest(layouts)
+    for layout in layouts:
+        alone = farthest_rank(layout.radices, layout.ranks)
+        assert timings.farthest[(layout.radices, layout.ranks)] == int(alone[0])
