@@ -294,6 +294,8 @@ class _Timings:
         """References already made, by (operation, algorithm, m, layout)."""
         self.farthest: dict[tuple, int] = {}
         """views.farthest_rank by (radices, ranks) (:meth:`add_farthest`)."""
+        self.gaps: dict = {}
+        """:meth:`send_gap` by message bytes."""
         self.floors: dict[tuple, float] = {}
         """bound.universal_rounds_time by (operation, message bytes, ranks, farthest rank):
         designs of one job size and one such distance share the contenders' floor."""
@@ -328,6 +330,13 @@ class _Timings:
             rows = list(dict.fromkeys(rows))
             for radices, far in zip(rows, farthest_rank(rows, ranks).tolist()):
                 self.farthest[(radices, ranks)] = far
+
+    def send_gap(self, size) -> float:
+        """p2p_tree.send_gap of a message of ``size`` bytes on the batch's parameters (s),
+        once per size: heat's halo phases of every design of a job size share it."""
+        if size not in self.gaps:
+            self.gaps[size] = float(send_gap(size, **network.bind(send_gap, self.params)))
+        return self.gaps[size]
 
     def add(self, m, steps) -> tuple:
         """A reference to the time of ``steps`` (Steps, or a :class:`_Together`
@@ -507,9 +516,8 @@ def _plan_app(term: AppTerm, machine, layout, params, timings, apps: _App):
         px, py = heat.process_grid(layout.endpoints)
         nx, ny = heat.grid_shape(term.problem.get("cells", app_default("heat", "cells")))
         xs, ys = heat.block_sizes(nx, px), heat.block_sizes(ny, py)
-        gap = network.bind(send_gap, params)
         for size, steps in _halo_phases(routed, px, py, xs[0], ys[0], timings):
-            halo.append((timings.add(size, steps), float(send_gap(size, **gap))))
+            halo.append((timings.add(size, steps), timings.send_gap(size)))
     sizes = np.asarray([8.0 if term.app == "heat" else m], dtype=float)
     refs = [_collective_ref(timings, operation, a, sizes, placed, params) for a in algorithms]
 
