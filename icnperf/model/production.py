@@ -69,7 +69,9 @@ distribution is their equal-weight mixture (:func:`mixture_quantiles`); under
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Iterator, NamedTuple
 
 
 KEYS = ("background_utilization", "noise_frequency", "noise_duration", "node_occupancy")
@@ -211,6 +213,22 @@ PLACEMENT_DRAWS = 16
 """Draws of a busy scheduler's placement behind a ``--production`` point and its range
 (module docstring); each costs one evaluation of the collective on its placed layout."""
 
+_ONE_PLACEMENT: ContextVar[int | None] = ContextVar("icnperf_one_placement", default=None)
+
+
+@contextmanager
+def one_placement(draw: int) -> Iterator[None]:
+    """Within the block :func:`collective_production` evaluates only placement draw ``draw``
+    (mod its ``placement_draws``; seed ``placement_seed`` + that) of a busy scheduler's
+    placement, not every one: a range whose input draw i takes placement draw i
+    (validation.production.production_range) needs no other, and evaluating all of them
+    for each of its input draws doubled `icnperf validate`'s time."""
+    token = _ONE_PLACEMENT.set(int(draw))
+    try:
+        yield
+    finally:
+        _ONE_PLACEMENT.reset(token)
+
 
 def delay_pmf(groups, frequency: float):
     """P(K = k), k = 0, 1, ..., for K the sum of the ``groups``' independent
@@ -343,7 +361,7 @@ def collective_production(machine, operation: str, algorithm: str, size: float, 
     time at each of ``quantiles`` (s). With ``production.node_occupancy`` (and the linear
     placement on a fat tree or dragonfly, :func:`scheduled_layout`) the nodes are those of
     ``placement_draws`` draws of a busy scheduler's placement, seeds ``placement_seed``
-    onwards: ``time_s`` and the groups' lengths are then the mean over the draws,
+    onwards (one, inside :func:`one_placement`): ``time_s`` and the groups' lengths are then the mean over the draws,
     ``placement_times_s``, ``placement_groups`` and ``groups_spanned`` each draw's, and
     the quantiles those of the draws' mixture (:func:`mixture_quantiles`)."""
     values = machine.production
@@ -352,9 +370,11 @@ def collective_production(machine, operation: str, algorithm: str, size: float, 
         runs = [_placed_run(machine, operation, algorithm, size, layout, api,
                             processes_per_node, placement, seed, hierarchy, element_size)]
     else:
+        chosen = _ONE_PLACEMENT.get()
+        draws = range(placement_draws) if chosen is None else (chosen % placement_draws,)
         runs = [_placed_run(machine, operation, algorithm, size, scheduled, api,
                             processes_per_node, "random", placement_seed + k, hierarchy,
-                            element_size) for k in range(placement_draws)]
+                            element_size) for k in draws]
     groups_each = [run[1] for run in runs]
     groups = groups_each[0] if len(runs) == 1 else tuple(
         NoiseGroup(g.steps, g.ranks, sum(gs[i].length for gs in groups_each) / len(runs))

@@ -165,15 +165,22 @@ def production_range(claim: Claim, sampling: Sampling = VALIDATE_SAMPLING
 
     from icnperf.data.machine import load_machine
     from icnperf.data.machine.sampling import evaluations
-    from icnperf.model.production import grouped_draws
+    from icnperf.model.production import grouped_draws, one_placement
 
-    drawn = evaluations(load_machine(claim.machine), claim.busy_on, sampling)
+    # draw i takes its own machine's placement draw i mod K (the mixture, sampled), the
+    # only one evaluated on it
+    index = iter(range(sampling.samples))
+
+    def busy_on(machine):
+        with one_placement(next(index)):
+            return claim.busy_on(machine)
+
+    drawn = evaluations(load_machine(claim.machine), busy_on, sampling)
     busy = [b for _, b in drawn]
     times = np.array([b.time_s for b in busy], dtype=float)
     lengths = [[g.length for g in b.noise_groups] for b in busy]
     if busy[0].placements:
-        # draw i takes its own machine's placement draw i mod K: the mixture, sampled
-        picks = [b.placements[i % len(b.placements)] for i, b in enumerate(busy)]
+        picks = [b.placements[0] for b in busy]
         times = np.array([time for time, _ in picks], dtype=float)
         lengths = [[g.length for g in groups] for _, groups in picks]
     if busy[0].steps:

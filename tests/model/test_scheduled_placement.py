@@ -165,6 +165,23 @@ def test_the_scheduler_is_on_with_an_occupancy_and_a_linear_placement():
     assert on["production_time_s"][1] > off["production_time_s"][1]
 
 
+def test_one_placement_is_that_draw_of_all_of_them():
+    """Inside production.one_placement(k) only placement draw k mod 16 is evaluated: its
+    time and groups are those the 16 draws give at index k (validate's ranges take draw
+    i's placement i mod 16, the only one they need)."""
+    from icnperf.model.production import one_placement
+
+    every = _allreduce()
+    for draw in (0, 5, 21):
+        with one_placement(draw):
+            one = _allreduce()
+        k = draw % 16
+        assert one["placement_times_s"] == (every["placement_times_s"][k],)
+        assert one["placement_groups"] == (every["placement_groups"][k],)
+        assert one["groups_spanned"] == (every["groups_spanned"][k],)
+    assert len(_allreduce()["placement_times_s"]) == 16
+
+
 @pytest.mark.parametrize("value, says", [("1", "below 1"), ("1.5", "maximum"),
                                          ("-0.1", "negative"), ("busy", "invalid number")])
 def test_bad_occupancy_on_the_command_line_is_one_line_exit_2(value, says):
