@@ -96,6 +96,24 @@ def test_the_plain_tree_gives_the_sympy_trees_number_bit_for_bit(chain, function
                                                                    env)
 
 
+def test_a_sign_sympy_cannot_decide_is_left_to_the_evaluation():
+    """The parse refuses a logarithm or fractional power of a known negative value; where
+    SymPy's assumptions raise instead of answering (a Max of a float zero left
+    unevaluated: 'not comparable', found by the test above) the parse goes on and the
+    number is the evaluation's: log(max(0, 52) x 48)."""
+    class Undecided:
+        @property
+        def is_negative(self):
+            raise ValueError("The argument '0.e-110' is not comparable.")
+
+    assert ex._known_negative(Undecided()) is False
+    assert ex._known_negative(sp.Integer(-2)) is True
+    assert ex._known_negative(sp.Symbol("n", positive=True)) is False
+    assert value("log(max(52 * 0.125 - 52 * 0.125, floor(52)) * P)") == math.log(52 * 48)
+    with pytest.raises(InputError, match="complex"):
+        parse("log(-2)")
+
+
 def test_plain_trees_keep_sympys_argument_order_and_constants():
     e = parse("n + 2 * P - 1.5 / k + 2**(1/2) + ceil(n / 3) % 4")
     assert e.tree == ex.plain_tree(e.expr)

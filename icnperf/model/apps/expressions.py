@@ -227,10 +227,21 @@ def _check_constant(expr, where: str) -> None:
         if node == sp.I:
             raise complex_value
         if node.is_Pow and node.exp.is_number and not node.exp.is_integer \
-                and node.base.is_negative:
+                and _known_negative(node.base):
             raise complex_value
-        if node.func in (sp.log, log2) and node.args[0].is_negative:
+        if node.func in (sp.log, log2) and _known_negative(node.args[0]):
             raise complex_value
+
+
+def _known_negative(node) -> bool:
+    """Whether SymPy's assumptions know ``node`` to be negative; False where they cannot
+    tell, including where asking raises (they compare numbers to decide, and a Max of
+    a float zero left unevaluated, as in log(max(52 * 0.125 - 52 * 0.125, 52) * P), raises
+    ValueError "not comparable"): the evaluation refuses a complex value itself."""
+    try:
+        return bool(node.is_negative)
+    except (ValueError, TypeError):
+        return False
 
 
 _BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**",
