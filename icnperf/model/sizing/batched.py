@@ -212,68 +212,105 @@ class _Together:
             _, ranks, family, shared = group
             own = tuple(designs)
             if what[0] == "pairs":
-                for design, (hops, load) in zip(own, _traffic(family, shared, own, what[2],
-                                                              what[3])):
-                    self.steps[(group, design)] = (Step(1, Fraction(1), hops, load, False),)
+                hops, load = _traffic(family, shared, own, what[2], what[3])
+                for design, h, c in zip(own, hops.tolist(), load.tolist()):
+                    self.steps[(group, design)] = (Step(1, Fraction(1), h, c, False),)
                 continue
-            merged: list[dict] = [{} for _ in own]
+            rounds = []
             fractions: dict[Fraction, int] = {}
             for count, fraction, combine, src, dst, blocks, last in schedule_rounds(
                     what[1], what[2], ranks):
-                traffic = self._count(family, shared, own, src, dst)
-                carriers = [None] * len(own) if last is None else self._count(
-                    family, shared, own, src[last], dst[last])
                 # the fraction by its number among the schedule's distinct fractions:
                 # equal keys as schedule's, one Fraction hash a round, not a design
                 number = fractions.setdefault(fraction, len(fractions))
-                for into, (hops, load, host, intra), carrier in zip(merged, traffic,
-                                                                    carriers):
-                    step = (number, hops, load, combine, host, intra, blocks, carrier)
-                    into[step] = into.get(step, 0) + count
+                carrier = None if last is None else self._count(family, shared, own,
+                                                                src[last], dst[last])
+                rounds.append((count, number, combine, blocks,
+                               self._count(family, shared, own, src, dst), carrier))
             values = list(fractions)
-            for into, design in zip(merged, own):
-                self.steps[(group, design)] = tuple(Step(n, values[step[0]], *step[1:])
-                                                    for step, n in into.items())
+            first, kind = _alike_designs(rounds, len(own))
+            merged = [_merged(rounds, j, values) for j in first.tolist()]
+            for design, k in zip(own, kind.tolist()):
+                self.steps[(group, design)] = merged[k]
 
     def value(self, ref) -> tuple:
         return self.steps[(ref[1], ref[2])]
 
-    def _count(self, family: str, shared, own: tuple, sources, destinations) -> list:
-        """Layout.rank_traffic of one round on every design of ``own``: (hops,
-        max(load, 1), 1, False), (0, 0, 0, False) without messages; once per round of equal
-        messages on the same designs (algorithms share rounds: the fold and the exchanges
-        of recursive doubling are Rabenseifner's)."""
+    def _count(self, family: str, shared, own: tuple, sources, destinations) -> tuple:
+        """Layout.rank_traffic of one round on every design of ``own``: (hops array, load
+        array, host, intra), the loads at least 1, host 1 and intra False, or zeros, 0 and
+        False without messages; once per round of equal messages on the same designs
+        (algorithms share rounds: the fold and the exchanges of recursive doubling are
+        Rabenseifner's)."""
         digest = hashlib.blake2b(sources.tobytes() + b"|" + destinations.tobytes(),
                                  digest_size=20).digest()
         key = (family, shared, own, digest)
         if key not in self.counted:
             if len(sources) == 0:
-                self.counted[key] = [(0, 0, 0, False)] * len(own)
+                zeros = np.zeros(len(own), dtype=np.int64)
+                self.counted[key] = (zeros, zeros, 0, False)
             else:
-                self.counted[key] = [(hops, max(load, 1), 1, False) for hops, load in
-                                     _traffic(family, shared, own, sources, destinations)]
+                hops, load = _traffic(family, shared, own, sources, destinations)
+                self.counted[key] = (hops, np.maximum(load, 1), 1, False)
         return self.counted[key]
 
 
-def _traffic(family: str, shared, own: tuple, sources, destinations) -> list:
-    """Layout.traffic (hops, load) of one round on every design of ``own``: Python ints."""
-    out = []
+def _alike_designs(rounds: list, designs: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the first design of each group, each design's group) of designs whose every round
+    (and its last block's carriers) has the same hops and load: they merge into the same
+    Steps. Told apart by a hash of their columns (odd 64-bit multipliers, wrapping) and
+    checked exactly; every design its own group if the check fails."""
+    from icnperf.model.topology.dragonfly.batch import _hash_weights
+
+    rows = [array for _, _, _, _, traffic, carrier in rounds
+            for array in traffic[:2] + (carrier[:2] if carrier is not None else ())]
+    if not rows:
+        return np.zeros(1 if designs else 0, dtype=np.int64), np.zeros(designs,
+                                                                       dtype=np.int64)
+    table = np.stack(rows)
+    digest = _hash_weights(len(rows)) @ table
+    _, first, kind = np.unique(digest, return_index=True, return_inverse=True)
+    kind = kind.ravel()
+    if not np.array_equal(table[:, first][:, kind], table):
+        return np.arange(designs), np.arange(designs)
+    return first, kind
+
+
+def _merged(rounds: list, design: int, values: list) -> tuple:
+    """The Steps of one design's rounds merged as collectives.schedule merges them: equal
+    (fraction, hops, load, combine, host, intra, blocks, carrier) counted together, in the
+    order first met."""
+    into: dict[tuple, int] = {}
+    for count, number, combine, blocks, traffic, carrier in rounds:
+        hops, load, host, intra = traffic
+        if carrier is not None:
+            carrier = (int(carrier[0][design]), int(carrier[1][design]), carrier[2],
+                       carrier[3])
+        step = (number, int(hops[design]), int(load[design]), combine, host, intra,
+                blocks, carrier)
+        into[step] = into.get(step, 0) + count
+    return tuple(Step(n, values[step[0]], *step[1:]) for step, n in into.items())
+
+
+def _traffic(family: str, shared, own: tuple, sources, destinations
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Layout.traffic (hops, load) of one round on every design of ``own``: two int64
+    arrays, one value per design."""
     if family == "dragonfly":
         from icnperf.model.topology.dragonfly.batch import rounds_traffic
 
         a = np.array([d[0] for d in own], dtype=np.int64)
         h = np.array([d[1] for d in own], dtype=np.int64)
         step = max(1, CELLS // max(1, len(sources)))
-        for k in range(0, len(own), step):
-            hops, load = rounds_traffic(shared, a[k:k + step], h[k:k + step], sources,
-                                        destinations)
-            out.extend(zip(hops.tolist(), load.tolist()))
-        return out
+        parts = [rounds_traffic(shared, a[k:k + step], h[k:k + step], sources, destinations)
+                 for k in range(0, len(own), step)]
+        return (np.concatenate([hops for hops, _ in parts]),
+                np.concatenate([load for _, load in parts]))
     from icnperf.model.topology.torus.batch import dor_traffic_last_radix
 
     prefix, ties = shared
     hops, load = dor_traffic_last_radix(prefix, own, sources, destinations, ties)
-    return list(zip(hops.tolist(), load.tolist()))
+    return np.asarray(hops, dtype=np.int64), np.asarray(load, dtype=np.int64)
 
 
 # --- the workload on many designs ------------------------------------------------------------

@@ -162,3 +162,24 @@ def test_farthest_ranks_of_many_tori_equal_one_at_a_time(radix_lists, nodes):
     for layout in layouts:
         alone = farthest_rank(layout.radices, layout.ranks)
         assert timings.farthest[(layout.radices, layout.ranks)] == int(alone[0])
+
+
+def test_designs_with_alike_rounds_share_their_merged_steps():
+    """batched._alike_designs groups designs whose every round (and carrier) has the same
+    hops and load; _merged merges a design's rounds as collectives.schedule merges them:
+    rounds 1 and 3 equal on design 0 become one Step of count 2 + 5."""
+    import numpy as np
+    from fractions import Fraction
+
+    from icnperf.model.collectives.schedules import Step
+    from icnperf.model.sizing.batched import _alike_designs, _merged
+
+    hops = np.array([2, 3, 2]), np.array([1, 1, 1])
+    rounds = [(2, 0, True, 1, (hops[0], np.array([4, 4, 4]), 1, False), None),
+              (1, 1, False, 1, (hops[1], np.array([1, 2, 1]), 1, False), None),
+              (5, 0, True, 1, (hops[0], np.array([4, 4, 4]), 1, False), None)]
+    first, kind = _alike_designs(rounds, 3)
+    assert first.tolist() == [0, 1] and kind.tolist() == [0, 1, 0]
+    values = [Fraction(1, 2), Fraction(1)]
+    assert _merged(rounds, 0, values) == (Step(7, Fraction(1, 2), 2, 4, True, 1, False, 1),
+                                          Step(1, Fraction(1), 1, 1, False, 1, False, 1))
