@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from icnperf.model.collectives import Layout, schedule, structured
 from icnperf.model.collectives.schedules import _rounds
+from tests.model.structured_oracle import assert_counted_like_the_mapper
 
 ALGORITHMS = [("pairwise", "alltoall"), ("pairwise", "allgather"), ("bruck", "alltoall"),
               ("bruck", "allgather"), ("bruck", "barrier"), ("ring", "allreduce"),
@@ -223,16 +224,7 @@ def test_whole_job_rank_shifts_and_xors_with_shared_nodes_equal_the_mapper(data)
     layout = _torus_or_crossbar(data.draw)
     ppn = data.draw(st.sampled_from([1, 2, 3, 4]) if layout.endpoints & (layout.endpoints - 1)
                     else st.sampled_from([1, 2, 4]))
-    layout = layout.placed(ppn)
-    p = layout.ranks
-    assert structured.counts_steps_in_structure(layout)
-    steps = np.array(data.draw(st.lists(st.integers(1, p - 1), min_size=1, max_size=12)))
-    ranks = np.arange(p)
-    assert structured.shift_traffic(layout, steps) == [
-        layout.rank_traffic(ranks, (ranks + d) % p) for d in steps.tolist()]
-    if p & (p - 1) == 0:
-        assert structured.xor_traffic(layout, steps) == [
-            layout.rank_traffic(ranks, ranks ^ i) for i in steps.tolist()]
+    assert_counted_like_the_mapper(data, layout.placed(ppn), max_steps=12)
 
 
 def test_pairwise_at_fugaku_scale_with_four_ranks_a_node_is_counted():

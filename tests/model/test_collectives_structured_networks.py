@@ -11,20 +11,7 @@ from icnperf.model.collectives import Layout, network_steps, schedule, structure
 from icnperf.model.topology.dragonfly import general_patterns
 from icnperf.model.topology.dragonfly.general_routes import (gdragonfly_route_hops,
                                                              gdragonfly_route_load)
-
-
-def _assert_counted_like_the_mapper(data, layout) -> None:
-    """The layout counts its steps in structure, and its shift (and, P a power of two, XOR)
-    steps drawn by hypothesis equal the message-by-message mapper's Step traffic."""
-    p = layout.ranks
-    assert structured.counts_steps_in_structure(layout)
-    steps = np.array(data.draw(st.lists(st.integers(1, p - 1), min_size=1, max_size=10)))
-    ranks = np.arange(p)
-    assert structured.shift_traffic(layout, steps) == [
-        layout.rank_traffic(ranks, (ranks + d) % p) for d in steps.tolist()]
-    if p & (p - 1) == 0:
-        assert structured.xor_traffic(layout, steps) == [
-            layout.rank_traffic(ranks, ranks ^ i) for i in steps.tolist()]
+from tests.model.structured_oracle import assert_counted_like_the_mapper
 
 
 def _busiest(module, params, batches, batch, cls, units):
@@ -86,7 +73,7 @@ def test_gdragonfly_rank_shifts_with_shared_nodes_equal_the_mapper(data):
     p = layout.ranks
     if p < 2 or p > 600:
         return
-    _assert_counted_like_the_mapper(data, layout)
+    assert_counted_like_the_mapper(data, layout)
 
 
 def test_aurora_pairwise_at_twelve_ranks_a_node_is_counted():
@@ -125,7 +112,7 @@ def test_dfplus_rank_shifts_with_shared_nodes_equal_the_mapper(data):
     p = layout.ranks
     if p > 600:
         return
-    _assert_counted_like_the_mapper(data, layout)
+    assert_counted_like_the_mapper(data, layout)
 
 
 def test_dfplus_group_shift_hand_worked():
@@ -154,16 +141,9 @@ def test_fat_tree_rank_shifts_and_xors_equal_the_mapper(data):
     if data.draw(st.booleans()):
         layout = layout.on_part(data.draw(st.integers(2, layout.endpoints - 1)))
     layout = layout.placed(data.draw(st.integers(1, 4)))
-    p = layout.ranks
-    if p > 400 or not structured.counts_steps_in_structure(layout):
+    if layout.ranks > 400 or not structured.counts_steps_in_structure(layout):
         return
-    steps = np.array(data.draw(st.lists(st.integers(1, p - 1), min_size=1, max_size=10)))
-    ranks = np.arange(p)
-    assert structured.shift_traffic(layout, steps) == [
-        layout.rank_traffic(ranks, (ranks + d) % p) for d in steps.tolist()]
-    if p & (p - 1) == 0:
-        assert structured.xor_traffic(layout, steps) == [
-            layout.rank_traffic(ranks, ranks ^ i) for i in steps.tolist()]
+    assert_counted_like_the_mapper(data, layout)
 
 
 def test_summit_pairwise_at_six_ranks_a_node_by_hand():

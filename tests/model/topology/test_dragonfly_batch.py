@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from icnperf.model.topology.dragonfly.batch import (_distinct_routings, _hash_weights,
                                                  rounds_traffic, router_pairs)
 from icnperf.model.topology.dragonfly.routes import dragonfly_route_traffic
+from tests.model.drawn_rounds import draw_round
 
 
 def test_group_shift_by_hand():
@@ -49,20 +50,7 @@ def _rounds(draw):
                             max_size=4))
     smallest = min(a * p * (a * h + 1) for a, h in designs)
     n = draw(st.integers(1, smallest))
-    kind = draw(st.sampled_from(["shift", "xor", "pairs"]))
-    ranks = np.arange(n)
-    if kind == "shift":
-        d = draw(st.integers(0, n))
-        sources, destinations = ranks, (ranks + d) % n
-    elif kind == "xor":
-        d = draw(st.integers(0, 2 * n))
-        keep = (ranks ^ d) < n
-        sources, destinations = ranks[keep], (ranks ^ d)[keep]
-    else:
-        pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
-                              max_size=60))
-        sources = np.array([s for s, _ in pairs], dtype=np.int64)
-        destinations = np.array([d for _, d in pairs], dtype=np.int64)
+    sources, destinations = draw_round(draw, n)
     return p, designs, sources, destinations
 
 

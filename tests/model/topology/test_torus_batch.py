@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from icnperf.model.topology.torus.batch import dor_traffic_last_radix
 from icnperf.model.topology.torus.routes import dor_traffic
+from tests.model.drawn_rounds import draw_round
 
 
 def test_last_ring_by_hand():
@@ -68,20 +69,7 @@ def _rounds(draw):
     # of them) next to shorter ones in one call
     last = draw(st.lists(st.integers(2, 24), min_size=1, max_size=6))
     n = draw(st.integers(1, stride * min(last)))
-    kind = draw(st.sampled_from(["shift", "xor", "pairs"]))
-    ranks = np.arange(n)
-    if kind == "shift":
-        d = draw(st.integers(0, n))
-        sources, destinations = ranks, (ranks + d) % n
-    elif kind == "xor":
-        d = draw(st.integers(0, 2 * n))
-        keep = (ranks ^ d) < n
-        sources, destinations = ranks[keep], (ranks ^ d)[keep]
-    else:
-        pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
-                              max_size=60))
-        sources = np.array([s for s, _ in pairs], dtype=np.int64)
-        destinations = np.array([d for _, d in pairs], dtype=np.int64)
+    sources, destinations = draw_round(draw, n)
     return prefix, last, sources, destinations, draw(st.sampled_from(["plus", "split"]))
 
 
