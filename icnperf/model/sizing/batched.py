@@ -49,6 +49,7 @@ from icnperf.model.collectives import evaluate, fluid, machine_layout
 from icnperf.model.collectives.parameters import ELEMENT_SIZE, collective_parameters
 from icnperf.model.collectives.p2p_tree import send_gap
 from icnperf.model.collectives.registry import TABLE
+from icnperf.model.hash_groups import hash_groups, hash_weights
 from icnperf.model.collectives.schedules import (Step, intra_node_time, schedule, step_bytes,
                                                  schedule_time, split_bytes)
 from icnperf.model.sizing.designs import Candidate
@@ -258,22 +259,15 @@ class _Together:
 def _alike_designs(rounds: list, designs: int) -> tuple[np.ndarray, np.ndarray]:
     """(the first design of each group, each design's group) of designs whose every round
     (and its last block's carriers) has the same hops and load: they merge into the same
-    Steps. Told apart by a hash of their columns (odd 64-bit multipliers, wrapping) and
-    checked exactly; every design its own group if the check fails."""
-    from icnperf.model.topology.dragonfly.batch import _hash_weights
-
+    Steps. Grouped by a hash of their columns, checked exactly (model.hash_groups)."""
     rows = [array for _, _, _, _, traffic, carrier in rounds
             for array in traffic[:2] + (carrier[:2] if carrier is not None else ())]
     if not rows:
         return np.zeros(1 if designs else 0, dtype=np.int64), np.zeros(designs,
                                                                        dtype=np.int64)
     table = np.stack(rows)
-    digest = _hash_weights(len(rows)) @ table
-    _, first, kind = np.unique(digest, return_index=True, return_inverse=True)
-    kind = kind.ravel()
-    if not np.array_equal(table[:, first][:, kind], table):
-        return np.arange(designs), np.arange(designs)
-    return first, kind
+    return hash_groups(hash_weights(len(rows)) @ table,
+                       lambda first, group: np.array_equal(table[:, first][:, group], table))
 
 
 def _merged(rounds: list, design: int, values: list) -> tuple:

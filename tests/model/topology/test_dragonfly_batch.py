@@ -6,7 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from icnperf.model.topology.dragonfly.batch import (_distinct_routings, _hash_weights,
+from icnperf.model.hash_groups import hash_weights
+from icnperf.model.topology.dragonfly.batch import (_distinct_routings,
                                                  rounds_traffic, router_pairs)
 from icnperf.model.topology.dragonfly.routes import dragonfly_route_traffic
 from tests.model.drawn_rounds import draw_round
@@ -85,7 +86,7 @@ def test_designs_of_one_routing_are_counted_once():
 def test_a_hash_collision_merges_nothing():
     # rows x1 = (w2, 0) and x2 = (0, w1) of equal a hash alike (x1 . w = w1 w2 = x2 . w,
     # mod 2^64): the exact check must keep them apart
-    w = _hash_weights(3)
+    w = hash_weights(3)
     x = np.array([[w[2], 0], [0, w[1]]], dtype=np.int64)
     assert (x @ w[1:]).tolist()[0] == (x @ w[1:]).tolist()[1]
     distinct, back = _distinct_routings(np.array([2, 2]), x)

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from icnperf.model.hash_groups import hash_groups, hash_weights
+
 
 def router_pairs(p: int, sources, destinations) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(source router, destination router, messages) of the distinct router pairs of the
@@ -106,21 +108,10 @@ def _distinct_routings(a: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.nda
     group distances, and h changes which router serves each only in steps, so a study's
     designs of one a share a few routings.
 
-    Rows are told apart by a hash (a and x weighted by odd 64-bit multipliers, wrapping),
-    and the grouping is then checked exactly: every design's row must equal its
-    representative's, else every design is its own routing."""
-    weights = _hash_weights(x.shape[1] + 1)
-    digest = x @ weights[1:] + a * weights[0]
-    _, distinct, back = np.unique(digest, return_index=True, return_inverse=True)
-    back = back.ravel()
-    if not (np.array_equal(a[distinct][back], a) and np.array_equal(x[distinct][back], x)):
-        return np.arange(a.size), np.arange(a.size)
-    return distinct, back
-
-
-def _hash_weights(columns: int) -> np.ndarray:
-    """Odd 64-bit multipliers (int64, products wrapping) of :func:`_distinct_routings`'
-    hash, one per column: a Weyl sequence, any odd constants would do."""
-    column = np.arange(columns, dtype=np.uint64)
-    return ((column * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019))
-            | np.uint64(1)).view(np.int64)
+    Rows are told apart by a hash of a and x (model.hash_groups) and the grouping is
+    checked exactly: every design's row must equal its representative's, else every
+    design is its own routing."""
+    weights = hash_weights(x.shape[1] + 1)
+    return hash_groups(x @ weights[1:] + a * weights[0],
+                       lambda first, group: np.array_equal(a[first][group], a)
+                       and np.array_equal(x[first][group], x))
