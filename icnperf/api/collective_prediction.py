@@ -126,17 +126,16 @@ def predict_collective(machine: Any, operation: str, *, set: Any = None, nodes: 
         raise InputError(f"--element-size takes one size > 0, not {element_text!r}")
     element_bytes = float(element[0])
     # collective_rows maps every algorithm on each layout (the best p2p column needs them)
+    routed = [machine_layout(machine, layout) for layout in layouts]
     estimate = collective_estimate(
         [layout.endpoints * (1 if mode == "node" else ppn) for layout in layouts],
         sizes.size, ["all"], len(ALL_ALGORITHMS) if algorithm == "all" else 1,
         budget_format, random_placement=placement == "random",
         dims=[len(layout.radices or (0, 0, 0)) for layout in layouts], operation=operation,
         counted=placement == "linear"
-        and all(structured.counts_steps_in_structure(machine_layout(machine, layout))
-                for layout in layouts),
+        and all(structured.counts_steps_in_structure(layout) for layout in routed),
         step_seconds=counted_step_seconds(max(
-            (structured.partial_group_endpoints(machine_layout(machine, layout))
-             for layout in layouts), default=0)))
+            (structured.partial_group_endpoints(layout) for layout in routed), default=0)))
     if sampling is not None:
         from icnperf.model.budget import with_draws
 
