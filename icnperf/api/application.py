@@ -153,12 +153,12 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
                                          machine.get("system.nodes"))]
     skeleton_within_limits(skeleton, machine, [lay.endpoints for lay in layouts], ppn,
                            algorithm, budget_format, placement=placement,
-                           draws=0 if sampling is None else sampling.samples)
+                           draws=_production_draws(base, skeleton, sampling, production))
 
-    def runs_on(drawn):
+    def runs_on(drawn, on=layouts):
         if algorithm == ALL:
-            return compared_results(skeleton, drawn, layouts, ppn)
-        return [(algorithm, skeleton_results(skeleton, drawn, layouts, algorithm, ppn))]
+            return compared_results(skeleton, drawn, on, ppn)
+        return [(algorithm, skeleton_results(skeleton, drawn, on, algorithm, ppn))]
 
     runs = runs_on(machine)
     tables = [(label, *skeleton_rows(results, skeleton.scaling, label))
@@ -166,7 +166,7 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     if production:
         from icnperf.api.production import app_tables
 
-        tables = app_tables(base, lambda drawn: runs_on(with_buffers(drawn, buffers)),
+        tables = app_tables(base, lambda drawn, on: runs_on(with_buffers(drawn, buffers), on),
                             lambda results, label: skeleton_rows(results, skeleton.scaling,
                                                                  label),
                             skeleton, layouts, sampling)
@@ -179,7 +179,11 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
         from icnperf.api.production import APP_NOTE
         from icnperf.reports.text.production import values_line
 
-        notes += [values_line(machine.production, "each time"), APP_NOTE]
+        from icnperf.api.production import app_placement_note
+
+        placed_note = app_placement_note(base, skeleton)
+        notes += [values_line(machine.production, "each time"), APP_NOTE,
+                  *([placed_note] if placed_note else [])]
     first = runs[0][1][0]
     document = {"inputs": {"app": app, "skeleton": skeleton.name, "machine": machine.name,
                            "nodes": nodes_recorded, "shape": shape_text,
@@ -195,6 +199,20 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
                 "rows": [row for _, rows, _ in tables for row in rows],
                 "totals": [row for _, _, totals in tables for row in totals]}
     return AppResult(document)
+
+
+def _production_draws(machine, skeleton, sampling, production: bool) -> int:
+    """The skeleton runs beyond the first that the budget counts: one per draw of the inputs
+    (``--uncertainty``), or one per placement draw of a busy scheduler (``--production`` on
+    a machine with node occupancy, api/production.app_tables)."""
+    if sampling is not None:
+        return sampling.samples
+    if production and "node_occupancy" in machine.production:
+        from icnperf.api.production import placeable
+        from icnperf.model.production import PLACEMENT_DRAWS
+
+        return PLACEMENT_DRAWS if placeable(skeleton) else 0
+    return 0
 
 
 APP_RANGED = ("time_s", "share", "total_s", "gflops", "efficiency")

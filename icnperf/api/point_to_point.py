@@ -162,8 +162,8 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
         estimate = with_draws(estimate, sampling.samples)
     within_limits(estimate)
 
-    def table_of(drawn, offered=load):
-        return p2p_table(drawn, sizes, hops, api, processes_per_node=ppn,
+    def table_of(drawn, offered=load, at=hops):
+        return p2p_table(drawn, sizes, at, api, processes_per_node=ppn,
                          offered_load=0.0 if same_node else offered, pattern=pattern,
                          same_node=same_node, buffers=buffers, from_gpu=from_gpu or 0,
                          to_gpu=to_gpu)
@@ -172,11 +172,13 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
     if production:
         from icnperf.api import production as busy
 
+        scheduled = hops is None and not same_node
         if sampling is None:
-            (columns, spans), table = busy.p2p_point(machine, table_of, pattern)
+            columns, spans, table, placement = busy.p2p_point(machine, table_of, pattern,
+                                                              scheduled)
         else:
-            columns, spans, table = busy.p2p_ranged(machine, table_of, pattern, sampling,
-                                                    P2P_RANGED)
+            columns, spans, table, placement = busy.p2p_ranged(
+                machine, table_of, pattern, sampling, P2P_RANGED, scheduled)
     else:
         table = table_of(machine)
     if sampling is not None and not production:
@@ -205,6 +207,9 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
                            **({"production": dict(machine.production)}
                               if production else {})},
                 "assumptions": list(table.assumptions)}
+    if production and placement is not None:
+        document["inputs"]["placement"] = placement
+        document["assumptions"][0] = busy.pair_placement_note(placement)
     result = P2PResult(document, columns, spans)
     if not finite.all():
         require_finite([result._row(int(np.argmin(finite)))], list(columns), "predict p2p",

@@ -53,20 +53,78 @@ APP_NOTE = ("production: every repeat of a phase is one bulk-synchronous step ov
 """The note ``predict app --production`` adds (module docstring)."""
 
 
-def p2p_point(machine, table_of, pattern: str):
-    """(columns, spans) of ``predict p2p --production`` without ``uncertainty``:
-    ``table_of(machine, load)`` the model's table at an offered load (module docstring)."""
+def p2p_point(machine, table_of, pattern: str, scheduled: bool = False):
+    """(columns, spans, table, placement) of ``predict p2p --production`` without
+    ``uncertainty``: ``table_of(machine, load[, hops])`` the model's table at an offered
+    load (and hops; without: the command's). ``scheduled`` (no hops, endpoints or same node given):
+    on a machine with ``production.node_occupancy`` the two ranks are a two-node job as a
+    busy scheduler places it, one table per placement draw (:func:`_pair_placement`);
+    placement None otherwise (module docstring)."""
     from icnperf.model.network import pingpong_bandwidth
-    from icnperf.model.production import background_load, message_noise_quantiles, \
-        require_values
+    from icnperf.model.production import message_mixture_quantiles, require_values
 
     require_values(machine)
-    table = table_of(machine, background_load(machine, pattern))
-    columns = {name: np.asarray(table.columns[name], dtype=float) for name in table.columns}
-    low, median, high = message_noise_quantiles(
-        columns["latency_s"], float(machine.production.get("noise_frequency", 0.0)),
+    columns, drawn, table, placement = _placed_columns(machine, table_of, pattern, scheduled)
+    low, median, high = message_mixture_quantiles(
+        [c["latency_s"] for c in drawn], float(machine.production.get("noise_frequency", 0.0)),
         float(machine.production.get("noise_duration", 0.0)))
-    return _with_latency(columns, low, median, high, pingpong_bandwidth), table
+    columns, spans = _with_latency(columns, low, median, high, pingpong_bandwidth)
+    return columns, spans, table, placement
+
+
+def _placed_columns(machine, table_of, pattern: str, scheduled: bool):
+    """(columns, each placement draw's columns, a table, placement) of the machine's
+    point-to-point table under its background (:func:`p2p_point`): with placement draws,
+    a column is their mean where the draws differ."""
+    from icnperf.model.production import background_load
+
+    load = background_load(machine, pattern)
+    hops, placement = _pair_placement(machine, scheduled)
+    by_hops = {h: table_of(machine, load, *([] if h is None else [h]))
+               for h in dict.fromkeys(hops)}
+    drawn = [_float_columns(by_hops[h]) for h in hops]
+    columns = {}
+    for name in drawn[0]:
+        stack = np.array([c[name] for c in drawn])
+        columns[name] = np.where(np.ptp(stack, axis=0) == 0, stack[0], stack.mean(axis=0))
+    return columns, drawn, by_hops[hops[0]], placement
+
+
+def _float_columns(table) -> dict:
+    return {name: np.asarray(table.columns[name], dtype=float) for name in table.columns}
+
+
+def _pair_placement(machine, scheduled: bool, draw: int | None = None):
+    """(hops per placement draw, the placement as the output records it) of ``predict p2p
+    --production``: the command's hops ((None,), None) unless ``scheduled`` and the machine
+    has ``production.node_occupancy`` on a fat tree or dragonfly; then the two ranks' nodes
+    are the first two free nodes of a busy machine, :data:`PLACEMENT_DRAWS` draws
+    (model/production.scheduled_pair_hops), or draw ``draw`` alone (a draw of the inputs)."""
+    from icnperf.model.production import PLACEMENT_DRAWS, scheduled_pair_hops
+
+    if not scheduled:
+        return (None,), None
+    drawn = scheduled_pair_hops(machine) if draw is None else \
+        scheduled_pair_hops(machine, 1, draw % PLACEMENT_DRAWS)
+    if drawn is None:
+        return (None,), None
+    return drawn, {"scheduled": True, "node_occupancy": machine.production["node_occupancy"],
+                   "draws": len(drawn), "hops": list(drawn)}
+
+
+def pair_placement_note(placement: dict) -> str:
+    """The placement assumption of ``predict p2p --production`` on a busy scheduler's
+    placement (:func:`_pair_placement`)."""
+    counts = {}
+    for h in placement["hops"]:
+        counts[h] = counts.get(h, 0) + 1
+    spread = ", ".join(f"{h} hop{'s' if h != 1 else ''} in {n}"
+                       for h, n in sorted(counts.items()))
+    return (f"placement: the two ranks are a two-node job as a busy scheduler places it, the "
+            f"first two free nodes at node occupancy {placement['node_occupancy']:g} "
+            f"(model/scheduled_placement.py), {placement['draws']} draws: {spread}; the "
+            "latency's median and range are over the draws' mixture, the other columns "
+            "their mean")
 
 
 def _with_latency(columns, low, median, high, pingpong_bandwidth):
@@ -79,10 +137,13 @@ def _with_latency(columns, low, median, high, pingpong_bandwidth):
     return out, spans
 
 
-def p2p_ranged(machine, table_of, pattern: str, sampling, ranged_names):
-    """(columns, spans) of ``predict p2p --production --uncertainty``: each draw of the
-    inputs runs at its own background load and draws its noise (module docstring); the
-    spans of the other ``ranged_names`` are their 5-95 % over the draws."""
+def p2p_ranged(machine, table_of, pattern: str, sampling, ranged_names,
+               scheduled: bool = False):
+    """(columns, spans, table, placement) of ``predict p2p --production --uncertainty``:
+    each draw of the inputs runs at its own background load, on its own placement draw
+    (draw i: placement i mod 16, with ``scheduled`` on a machine with node occupancy:
+    :func:`p2p_point`) and draws its noise (module docstring); the spans of the other
+    ``ranged_names`` are their 5-95 % over the draws."""
     from icnperf.data.machine.sampling import sample_machines
     from icnperf.model.network import pingpong_bandwidth
     from icnperf.model.production import background_load, message_noise_draws, \
@@ -90,11 +151,11 @@ def p2p_ranged(machine, table_of, pattern: str, sampling, ranged_names):
     from icnperf.model.uncertainty import quantiles
 
     require_values(machine)
-    nominal = table_of(machine, background_load(machine, pattern))
-    columns = {name: np.asarray(nominal.columns[name], dtype=float)
-               for name in nominal.columns}
+    columns, _, nominal, placement = _placed_columns(machine, table_of, pattern, scheduled)
     machines = sample_machines(machine, sampling.samples, sampling.seed)
-    tables = [table_of(m, background_load(m, pattern)).columns for m in machines]
+    tables = [table_of(m, background_load(m, pattern),
+                       *[h for h in _pair_placement(m, scheduled, i)[0] if h is not None])
+              .columns for i, m in enumerate(machines)]
     rng = np.random.default_rng(sampling.seed)
     latency = message_noise_draws(
         np.array([t["latency_s"] for t in tables], dtype=float),
@@ -106,26 +167,42 @@ def p2p_ranged(machine, table_of, pattern: str, sampling, ranged_names):
     low, median, high = (np.quantile(latency, q, axis=0)
                          for q in (sampling.low, 0.5, sampling.high))
     columns, latency_spans = _with_latency(columns, low, median, high, pingpong_bandwidth)
-    return columns, {**spans, **latency_spans}, nominal
+    return columns, {**spans, **latency_spans}, nominal, placement
 
 
 def app_tables(machine, runs_on, rows_of, skeleton, layouts, sampling=None):
     """The phase and total rows of ``predict app --production`` (module docstring):
-    ``runs_on(machine)`` the runs [(label, [SkeletonResult per layout])], ``rows_of(results,
-    label)`` their (phase rows, total rows). Returns [(label, phases, totals)]."""
+    ``runs_on(machine, layouts)`` the runs [(label, [SkeletonResult per layout])] on
+    ``layouts``, ``rows_of(results, label)`` their (phase rows, total rows). The rows' empty
+    machine is ``layouts`` as given; on a machine with ``production.node_occupancy`` the
+    production draws run on a busy scheduler's placements (:func:`scheduled_layouts`): draw
+    i of the noise (or of the inputs) on placement i mod 16. Returns [(label, phases,
+    totals)], each total with ``placement_units_spanned`` and ``placement_draws`` when
+    placed so."""
     from icnperf.data.machine.sampling import sample_machines
-    from icnperf.model.production import queueing_per_message, require_values
+    from icnperf.model.production import PLACEMENT_DRAWS, queueing_per_message, \
+        require_values
 
     require_values(machine)
     by_text = {layout.text: layout for layout in layouts}
-    runs = runs_on(machine)
+    runs = runs_on(machine, layouts)
+    if not placeable(skeleton):
+        layouts_of = lambda m, k: None  # noqa: E731 (helpers keep consecutive nodes)
+    else:
+        layouts_of = lambda m, k: scheduled_layouts(m, layouts, k)  # noqa: E731
     if sampling is None:
-        machines, seed = [machine], 0
+        placed = [layouts_of(machine, k) for k in range(PLACEMENT_DRAWS)]
+        per_machine = [(machine, queueing_per_message(machine), runs if p is None
+                        else runs_on(machine, p)) for p in placed[:1 if placed[0] is None
+                                                                  else None]]
+        seed = 0
     else:
         machines, seed = sample_machines(machine, sampling.samples, sampling.seed), \
             sampling.seed
-    per_machine = [(m, queueing_per_message(m), runs if sampling is None else runs_on(m))
-                   for m in machines]
+        placed = [layouts_of(m, i % PLACEMENT_DRAWS) for i, m in enumerate(machines)]
+        per_machine = [(m, queueing_per_message(m), runs_on(m, layouts if p is None else p))
+                       for m, p in zip(machines, placed)]
+    spans = _units_spanned(placed)
     rng = np.random.default_rng(seed)
     low_q, high_q = (0.05, 0.95) if sampling is None else (sampling.low, sampling.high)
     out = []
@@ -135,15 +212,69 @@ def app_tables(machine, runs_on, rows_of, skeleton, layouts, sampling=None):
         new_phases, new_totals = [], []
         for position, (result, total) in enumerate(zip(results, totals)):
             draws = _run_draws(skeleton, by_text[result.layout], per_machine, index,
-                               position, rng, DRAWS if sampling is None else len(machines))
+                               position, rng, DRAWS if sampling is None else len(per_machine))
             for phase_draws in draws:
                 row = next(phase_iter)
                 new_phases.append({**row, **_point(phase_draws, "time_s", low_q, high_q),
                                    "empty_time_s": row["time_s"]})
             new_totals.append({**total, **_point(draws.sum(axis=0), "total_s", low_q, high_q),
-                               "empty_total_s": total["total_s"]})
+                               "empty_total_s": total["total_s"],
+                               **({} if spans is None else spans[position])})
         out.append((label, new_phases, new_totals))
     return out
+
+
+def placeable(skeleton) -> bool:
+    """Whether a busy scheduler's placement applies to ``skeleton``: not when a phase runs
+    a helper, which puts ranks on consecutive nodes (model/apps/timing.py)."""
+    return not any(phase.helper is not None for phase in skeleton.phases)
+
+
+def app_placement_note(machine, skeleton) -> str | None:
+    """What ``predict app --production`` did with a busy scheduler's placement (None on a
+    machine without ``production.node_occupancy``)."""
+    from icnperf.model.production import PLACEMENT_DRAWS
+
+    if "node_occupancy" not in machine.production:
+        return None
+    if not placeable(skeleton):
+        return ("placement: linear, not a busy scheduler's: a helper phase of this skeleton "
+                "puts ranks on consecutive nodes")
+    return (f"placement: on a fat tree or dragonfly the job's nodes are the first free nodes "
+            f"at node occupancy {machine.production['node_occupancy']:g}, "
+            f"{PLACEMENT_DRAWS} draws (draw i of the noise or of the inputs on placement i "
+            "mod {0}); empty_time_s and empty_total_s stay the linear placement's, "
+            "placement_units_spanned is the draws' mean".format(PLACEMENT_DRAWS))
+
+
+def scheduled_layouts(machine, layouts, draw: int):
+    """``layouts`` (placed job layouts) as a busy batch scheduler places them in placement
+    draw ``draw`` (model/production.scheduled_layout: the first free nodes at the machine's
+    ``production.node_occupancy``, seed ``draw``), a layout it does not place so (a torus,
+    one node, a placement other than linear) as it is; None when it places none."""
+    from icnperf.model.production import scheduled_layout
+
+    out, moved = [], False
+    for layout in layouts:
+        busy = scheduled_layout(machine, layout, layout.placement)
+        moved |= busy is not None
+        out.append(layout if busy is None
+                   else busy.placed(layout.processes_per_node, "random", draw))
+    return out if moved else None
+
+
+def _units_spanned(placed) -> list[dict] | None:
+    """Per layout, the mean over the placement draws of the groups or leaf switches its
+    nodes span and the draws' count (``placement_units_spanned``, ``placement_draws``); None
+    without a busy scheduler's placement."""
+    from icnperf.model.production import units_spanned
+
+    drawn = [p for p in placed if p is not None]
+    if not drawn:
+        return None
+    per_layout = list(zip(*drawn))
+    return [{"placement_units_spanned": sum(units_spanned(l) for l in each) / len(each),
+             "placement_draws": len(each)} for each in per_layout]
 
 
 def _point(draws, name: str, low: float, high: float) -> dict:

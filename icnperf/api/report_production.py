@@ -23,10 +23,11 @@ PLACEMENT = ("each job as the report lays it out (on a torus a balanced torus of
              " scheduler's placement needs production.node_occupancy")
 """What the report says of placement on a machine without ``node_occupancy``."""
 
-SCHEDULED = ("the collectives' nodes on a fat tree or dragonfly are the first free nodes of"
-             " a machine whose other jobs hold this share of its nodes, scattered (the"
-             " median and range over 16 placement draws); the point-to-point curves and"
-             " the --app skeletons stay placed linearly")
+SCHEDULED = ("on a fat tree or dragonfly a job's nodes are the first free nodes of a machine"
+             " whose other jobs hold this share of its nodes, scattered (the median and"
+             " range over 16 placement draws): the collectives', the point-to-point curves'"
+             " two nodes and the --app skeletons' (linear for a skeleton with a helper"
+             " phase, which puts ranks on consecutive nodes)")
 """What the report says of a busy scheduler's placement (model/scheduled_placement.py)."""
 
 MECHANISMS = (("background traffic", ("background_utilization",),
@@ -62,7 +63,7 @@ def mechanisms(machine, name: str) -> list[list[str]]:
             if section == "production"}
     if "node_occupancy" in rows:
         shown, source = rows["node_occupancy"]
-        out = [[name, "placement", "applied (collectives)",
+        out = [[name, "placement", "applied",
                 f"node_occupancy {shown} ({SCHEDULED})", f"node_occupancy: {source}"]]
     else:
         out = [[name, "placement", "not applied", PLACEMENT, "-"]]
@@ -85,13 +86,14 @@ def p2p_columns(machine, sizes, api: str, sampling=None):
     from icnperf.api.report_ranges import P2P_SHOWN
     from icnperf.model.network import p2p_table
 
-    def table_of(drawn, load):
-        return p2p_table(drawn, sizes, None, api, offered_load=load)
+    def table_of(drawn, load, hops=None):
+        return p2p_table(drawn, sizes, hops, api, offered_load=load)
 
     if sampling is None:
-        (columns, _), _ = busy.p2p_point(machine, table_of, "uniform")
+        columns, _, _, _ = busy.p2p_point(machine, table_of, "uniform", True)
         return columns, None
-    columns, spans, _ = busy.p2p_ranged(machine, table_of, "uniform", sampling, P2P_SHOWN)
+    columns, spans, _, _ = busy.p2p_ranged(machine, table_of, "uniform", sampling, P2P_SHOWN,
+                                           True)
     return columns, spans
 
 
@@ -120,8 +122,8 @@ def skeleton_tables(skeleton, machine, layouts, sampling=None):
     from icnperf.api.app_runs import skeleton_results, skeleton_rows
     from icnperf.api.production import app_tables
 
-    def runs_on(drawn):
-        return [(None, skeleton_results(skeleton, drawn, layouts, None, None))]
+    def runs_on(drawn, on):
+        return [(None, skeleton_results(skeleton, drawn, on, None, None))]
 
     ((_, phases, totals),) = app_tables(
         machine, runs_on, lambda results, label: skeleton_rows(results, skeleton.scaling,

@@ -295,6 +295,57 @@ def scheduled_layout(machine, layout, placement: str):
     return replace(base, occupancy=occupancy)
 
 
+def scheduled_pair_hops(machine, draws: int = PLACEMENT_DRAWS, seed: int = 0
+                        ) -> tuple[int, ...] | None:
+    """Router-to-router hops between the two nodes of a two-node job (a ping-pong's) as a
+    busy batch scheduler places it, one per placement draw (seeds ``seed`` onwards): the
+    first two free nodes of each drawn machine state (:func:`scheduled_layout`, occupancy
+    as the job meets it), routed as ``predict p2p --from/--to`` routes them
+    (collectives.layout.Layout.traffic: NCA on a fat tree, minimal on a dragonfly). None
+    when the machine has no ``production.node_occupancy`` or its network is a torus or a
+    crossbar."""
+    from icnperf.model.collectives import machine_layout
+
+    whole = machine_layout(machine)
+    if whole.network is None or whole.network_nodes < 2:
+        return None
+    job = scheduled_layout(machine, whole.on_part(2), "linear")
+    if job is None:
+        return None
+    hops = []
+    for k in range(draws):
+        first, second = job.placed(1, "random", seed + k).node_endpoints()
+        hops.append(int(job.traffic([int(first)], [int(second)])[0]))
+    return tuple(hops)
+
+
+def message_mixture_quantiles(latency, frequency: float, duration: float,
+                              quantiles=(0.05, 0.5, 0.95)) -> tuple:
+    """Per quantile, the latency (s; an array, one per message size) of one message whose
+    placement is one of K equally likely draws: ``latency`` (K x sizes) the draws' latencies
+    t_k, each a component of :func:`message_noise_quantiles`' distribution (t_k, or t_k + d
+    with probability q_k = 1 - exp(-2 f t_k)); each quantile is the smallest latency whose
+    mixture CDF reaches it."""
+    import numpy as np
+
+    latency = np.atleast_2d(np.asarray(latency, dtype=float))
+    draws = latency.shape[0]
+    q = -np.expm1(-2 * frequency * latency) if frequency and duration \
+        else np.zeros_like(latency)
+    values = np.concatenate([latency, latency + duration])
+    weights = np.concatenate([1 - q, q]) / draws
+    order = np.argsort(values, axis=0, kind="stable")
+    values = np.take_along_axis(values, order, axis=0)
+    cumulative = np.cumsum(np.take_along_axis(weights, order, axis=0), axis=0)
+    out = []
+    for quantile in quantiles:
+        if not 0 <= quantile <= 1:
+            raise ValueError(f"quantile {quantile!r}: give a fraction in [0, 1]")
+        reached = np.argmax(cumulative >= quantile * (1 - 1e-12), axis=0)
+        out.append(np.take_along_axis(values, reached[None, :], axis=0)[0])
+    return tuple(out)
+
+
 def units_spanned(layout) -> int:
     """Groups (dragonfly, megafly, gdragonfly) or leaf switches (trees) that a placed
     ``layout``'s nodes sit on."""
