@@ -176,7 +176,9 @@ def app_tables(machine, runs_on, rows_of, skeleton, layouts, sampling=None):
     ``layouts``, ``rows_of(results, label)`` their (phase rows, total rows). The rows' empty
     machine is ``layouts`` as given; on a machine with ``production.node_occupancy`` the
     production draws run on a busy scheduler's placements (:func:`scheduled_layouts`): draw
-    i of the noise (or of the inputs) on placement i mod 16. Returns [(label, phases,
+    i of the noise (or of the inputs) on placement i mod 16, at the machine's own occupancy
+    (a drawn occupancy is not carried into the placement: each draw's own would re-map
+    the skeleton's messages for every draw of the inputs). Returns [(label, phases,
     totals)], each total with ``placement_units_spanned`` and ``placement_draws`` when
     placed so."""
     from icnperf.data.machine.sampling import sample_machines
@@ -184,7 +186,6 @@ def app_tables(machine, runs_on, rows_of, skeleton, layouts, sampling=None):
         require_values
 
     require_values(machine)
-    by_text = {layout.text: layout for layout in layouts}
     runs = runs_on(machine, layouts)
     if not placeable(skeleton):
         layouts_of = lambda m, k: None  # noqa: E731 (helpers keep consecutive nodes)
@@ -199,11 +200,13 @@ def app_tables(machine, runs_on, rows_of, skeleton, layouts, sampling=None):
     else:
         machines, seed = sample_machines(machine, sampling.samples, sampling.seed), \
             sampling.seed
-        placed = [layouts_of(m, i % PLACEMENT_DRAWS) for i, m in enumerate(machines)]
+        # the nominal occupancy's placements, draw i on placement i mod 16: a skeleton
+        # re-mapped on every draw's own placement took 30 times as long
+        nominal = [layouts_of(machine, k) for k in range(PLACEMENT_DRAWS)]
+        placed = [nominal[i % PLACEMENT_DRAWS] for i in range(len(machines))]
         per_machine = [(m, queueing_per_message(m), runs_on(m, layouts if p is None else p))
                        for m, p in zip(machines, placed)]
     spans = _units_spanned(placed)
-    rng = np.random.default_rng(seed)
     low_q, high_q = (0.05, 0.95) if sampling is None else (sampling.low, sampling.high)
     out = []
     for index, (label, results) in enumerate(runs):
@@ -211,8 +214,9 @@ def app_tables(machine, runs_on, rows_of, skeleton, layouts, sampling=None):
         phase_iter = iter(phases)
         new_phases, new_totals = [], []
         for position, (result, total) in enumerate(zip(results, totals)):
-            draws = _run_draws(skeleton, by_text[result.layout], per_machine, index,
-                               position, rng, DRAWS if sampling is None else len(per_machine))
+            draws = _run_draws(skeleton, layouts[position], per_machine, index,
+                               position, np.random.default_rng(seed),
+                               DRAWS if sampling is None else len(per_machine))
             for phase_draws in draws:
                 row = next(phase_iter)
                 new_phases.append({**row, **_point(phase_draws, "time_s", low_q, high_q),
@@ -243,7 +247,7 @@ def app_placement_note(machine, skeleton) -> str | None:
     return (f"placement: on a fat tree or dragonfly the job's nodes are the first free nodes "
             f"at node occupancy {machine.production['node_occupancy']:g}, "
             f"{PLACEMENT_DRAWS} draws (draw i of the noise or of the inputs on placement i "
-            "mod {0}); empty_time_s and empty_total_s stay the linear placement's, "
+            "mod {0}, at this occupancy); empty_time_s and empty_total_s stay the linear placement's, "
             "placement_units_spanned is the draws' mean".format(PLACEMENT_DRAWS))
 
 
@@ -397,11 +401,11 @@ def production_rows(machine, rows, operation: str, layouts, api: str, *,
     from icnperf.model.production import collective_production, require_values
 
     require_values(machine)
-    by_shape = {layout.text: layout for layout in layouts}
+    by_shape = _by_job(layouts)
     layout_options = _layout_options(processes_per_node, placement, hierarchy, element_size)
     out = []
     for row in rows:
-        layout = by_shape[row["shape"]]
+        layout = by_shape[row["nodes"], row["shape"]]
         result = collective_production(
             machine, operation, _row_algorithm(machine, row, operation, layout, element_size),
             row["bytes"], layout, api, **layout_options)
@@ -415,6 +419,12 @@ def production_rows(machine, rows, operation: str, layouts, api: str, *,
                     "background_waiting_steps": result["waiting_steps"],
                     **_scheduled_fields(result)})
     return out
+
+
+def _by_job(layouts) -> dict:
+    """The job layouts by (nodes, shape), as a collective row names its job: a fat tree or
+    dragonfly keeps its shape whatever the node count, so the shape alone is not enough."""
+    return {(layout.endpoints, layout.text): layout for layout in layouts}
 
 
 def _scheduled_fields(result: dict) -> dict:
@@ -442,13 +452,12 @@ def production_ranged_rows(base, drawn_machine, rows, operation: str, layouts, a
     layout_options = _layout_options(processes_per_node, placement, hierarchy, element_size)
     rows = production_rows(drawn_machine(base), rows, operation, layouts, api,
                            **layout_options)
-    by_shape = {layout.text: layout for layout in layouts}
+    by_shape = _by_job(layouts)
     machines = [drawn_machine(m) for m in sample_machines(base, sampling.samples,
                                                           sampling.seed)]
-    rng = np.random.default_rng(sampling.seed)
     out = []
     for row in rows:
-        layout = by_shape[row["shape"]]
+        layout = by_shape[row["nodes"], row["shape"]]
         algorithm = _row_algorithm(machines[0], row, operation, layout, element_size)
         # under a busy scheduler each draw of the inputs draws one placement (seed: its
         # index), model/production.collective_production
@@ -461,7 +470,8 @@ def production_ranged_rows(base, drawn_machine, rows, operation: str, layouts, a
             [p["time_s"] for p in parts], groups, waiting_steps=parts[0]["waiting_steps"],
             queueing_per_step=[p["queueing_per_step_s"] for p in parts],
             frequency=[m.production.get("noise_frequency", 0.0) for m in machines],
-            duration=[m.production.get("noise_duration", 0.0) for m in machines], rng=rng)
+            duration=[m.production.get("noise_duration", 0.0) for m in machines],
+            rng=np.random.default_rng(sampling.seed))
         low, median, high = np.quantile(totals, [sampling.low, 0.5, sampling.high])
         out.append({**row, "time_s": float(median), "time_s_low": float(low),
                     "time_s_high": float(high)})

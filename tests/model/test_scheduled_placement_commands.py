@@ -125,3 +125,32 @@ def test_app_production_keeps_a_helper_skeleton_linear():
     linear = _totals("hpcg", "production.node_occupancy=0", production=True)
     assert [t["total_s"] for t in linear["totals"]] == \
         [t["total_s"] for t in document["totals"]]
+
+
+def test_a_node_count_sweep_charges_each_count_on_its_own_job():
+    """On a dragonfly every node count has the same shape: each row of a sweep is the row
+    the count alone gives (its own job's steps and placements), under --production with and
+    without --uncertainty, for collectives and skeletons alike."""
+    from icnperf.api import predict_app, predict_collective
+
+    def rows(nodes, **options):
+        return predict_collective("piz-daint", "allreduce", nodes=nodes, bytes=[8],
+                                  algorithm="recursive-doubling", production=True,
+                                  **options).rows
+
+    for options in ({}, {"uncertainty": True, "samples": 20}):
+        sweep = rows("16,64", **options)
+        alone = rows("16", **options) + rows("64", **options)
+        assert [r["time_s"] for r in sweep] == [r["time_s"] for r in alone]
+        assert sweep[0]["time_s"] < sweep[1]["time_s"]
+
+    def totals(nodes, **options):
+        return predict_app("piz-daint", "jacobi3d", nodes=nodes, production=True,
+                           **options).to_dict()["totals"]
+
+    for options in ({"set": ["production.node_occupancy=0"]}, {},
+                    {"uncertainty": True, "samples": 20}):
+        sweep = totals("16,256", **options)
+        alone = totals("16", **options) + totals("256", **options)
+        for name in ("total_s", "total_s_low", "total_s_high"):
+            assert [t[name] for t in sweep] == [t[name] for t in alone]
