@@ -94,7 +94,7 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     their stated uncertainty (skeletons only; not npb-is). ``production``: each phase's
     time and each total under the machine's ``[production]`` background traffic and OS
     noise, the median of the production distribution with its 5-95 % range
-    (api/production.py; ``empty_time_s``, ``empty_total_s`` the empty machine's).
+    (api/production_app.py; ``empty_time_s``, ``empty_total_s`` the empty machine's).
     """
     from icnperf.data.files import printable
     from icnperf.data.limits import skeleton_within_limits
@@ -164,7 +164,7 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     tables = [(label, *skeleton_rows(results, skeleton.scaling, label))
               for label, results in runs]
     if production:
-        from icnperf.api.production import app_tables
+        from icnperf.api.production_app import app_tables
 
         tables = app_tables(base, lambda drawn, on: runs_on(with_buffers(drawn, buffers), on),
                             lambda results, label: skeleton_rows(results, skeleton.scaling,
@@ -176,10 +176,10 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
         set_comparison([totals for _, _, totals in tables])
     notes = skeleton_notes_of_runs(skeleton, runs, algorithm == ALL)
     if production:
-        from icnperf.api.production import APP_NOTE
+        from icnperf.api.production_app import APP_NOTE
         from icnperf.reports.text.production import values_line
 
-        from icnperf.api.production import app_placement_note
+        from icnperf.api.production_app import app_placement_note
 
         placed_note = app_placement_note(base, skeleton)
         notes += [values_line(machine.production, "each time"), APP_NOTE,
@@ -208,7 +208,7 @@ def _production_draws(machine, skeleton, sampling, production: bool) -> int:
     if sampling is not None:
         return sampling.samples
     if production and "node_occupancy" in machine.production:
-        from icnperf.api.production import placeable
+        from icnperf.api.production_app import placeable
         from icnperf.model.production import PLACEMENT_DRAWS
 
         return PLACEMENT_DRAWS if placeable(skeleton) else 0

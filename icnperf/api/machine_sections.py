@@ -268,7 +268,7 @@ def skeleton_results(skeleton, machine, name: str, layouts, sampling=None,
     phase_rows, total_rows = skeleton_rows(results, skeleton.scaling)
     notes = skeleton_notes(skeleton, results)
     if production:
-        from icnperf.api.production import APP_NOTE
+        from icnperf.api.production_app import APP_NOTE
         from icnperf.api.report_production import skeleton_tables
         from icnperf.reports.text.production import values_line
 

@@ -105,7 +105,7 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
     ``[production]`` background traffic (as the offered load of ``load``, which it
     replaces) and OS noise: ``latency_s`` the median of the production distribution,
     ``latency_s_low``/``_high`` its 5-95 %, ``empty_latency_s`` the latency without the
-    noise (api/production.py). ``budget_format``: the output
+    noise (api/production_p2p.py). ``budget_format``: the output
     the work budget prices the rows for (the command line passes its ``--format``; JSON and
     CSV are streamed).
     """
@@ -170,7 +170,7 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
 
     spans = None
     if production:
-        from icnperf.api import production as busy
+        from icnperf.api import production_p2p as busy
 
         scheduled = hops is None and not same_node
         if sampling is None:

@@ -1,14 +1,15 @@
 """``icnperf report --production``: the report's predictions on the busy machine, computed
-as ``predict p2p|collective|app --production`` computes them (icnperf.api.production), and
+as ``predict p2p|collective|app --production`` computes them (api/production.py,
+production_p2p.py, production_app.py), and
 which production mechanisms were applied with their sources.
 
 * point-to-point: the background utilisation as the offered load of uniform traffic, each
-  message one synchronising step on its two ranks (api.production.p2p_point, p2p_ranged);
+  message one synchronising step on its two ranks (api.production_p2p.p2p_point, p2p_ranged);
 * collectives: the algorithms with a step schedule, each step waiting the background's
   M/D/1 delay and delayed by one detour when a rank is hit (api.production.production_rows,
   production_ranged_rows); those without one (hardware trees, the point-to-point tree) are
   left out, each said;
-* application skeletons (``--app``): api.production.app_tables;
+* application skeletons (``--app``): api.production_app.app_tables;
 * the spmv and heat sweeps (the Angara papers' own models) and the formulas and tornado
   charts stay the empty machine's, said on the page.
 
@@ -82,7 +83,7 @@ def p2p_columns(machine, sizes, api: str, sampling=None):
     """(columns, spans) of the report's point-to-point curves on the busy machine: the
     columns of predict p2p --production (latency_s the median over the noise) and, with
     ``sampling``, the spans of its --uncertainty ranges (None without)."""
-    from icnperf.api import production as busy
+    from icnperf.api import production_p2p as busy
     from icnperf.api.report_ranges import P2P_SHOWN
     from icnperf.model.network import p2p_table
 
@@ -117,10 +118,10 @@ def collective_rows(machine, rows, operation: str, layouts, api: str, sampling=N
 
 def skeleton_tables(skeleton, machine, layouts, sampling=None):
     """(phase rows, total rows) of a skeleton on the busy machine (predict app
-    --production's, api.production.app_tables); without ``sampling`` the points only (the
+    --production's, api.production_app.app_tables); without ``sampling`` the points only (the
     noise's 5-95 % left out, as the report draws error bars only with --uncertainty)."""
     from icnperf.api.app_runs import skeleton_results, skeleton_rows
-    from icnperf.api.production import app_tables
+    from icnperf.api.production_app import app_tables
 
     def runs_on(drawn, on):
         return [(None, skeleton_results(skeleton, drawn, on, None, None))]

@@ -56,7 +56,7 @@ random) moves the nodes on the network, not the ranks' detours, and the backgrou
 per message is taken at the topology's average distance whatever the placement: the same
 charge (the empty-machine time is the placed layout's).
 
-**Job placement as a busy batch scheduler gives it** (:func:`scheduled_layout`). With
+**Job placement as a busy batch scheduler gives it** (model/scheduled_jobs.py). With
 ``node_occupancy`` ρ the job's nodes are the first free nodes of a machine whose other jobs
 hold a share ρ of its nodes, scattered (model/scheduled_placement.py), in place of the
 linear placement on a fat tree or dragonfly (an explicit ``spread`` or ``random`` is kept;
@@ -72,6 +72,8 @@ import math
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Iterator, NamedTuple
+
+from icnperf.model.scheduled_jobs import PLACEMENT_DRAWS
 
 
 KEYS = ("background_utilization", "noise_frequency", "noise_duration", "node_occupancy")
@@ -209,10 +211,6 @@ def grouped_quantiles(time: float, groups, *, waiting_steps: int = 0, queueing_p
                  for q in quantiles)
 
 
-PLACEMENT_DRAWS = 16
-"""Draws of a busy scheduler's placement behind a ``--production`` point and its range
-(module docstring); each costs one evaluation of the collective on its placed layout."""
-
 _ONE_PLACEMENT: ContextVar[int | None] = ContextVar("icnperf_one_placement", default=None)
 
 
@@ -270,55 +268,6 @@ def mixture_quantiles(components, frequency: float, duration: float,
     return tuple(out)
 
 
-def scheduled_layout(machine, layout, placement: str):
-    """The job's layout as a busy batch scheduler places it (module docstring): the
-    machine's layout (collectives.machine_layout of ``layout``) with the machine's
-    ``production.node_occupancy`` and the random placement that carries it
-    (collectives.layout.Layout.occupancy), or None when the machine has no occupancy, the
-    command asked another placement than ``linear``, the network is a torus or crossbar,
-    or the job has one node. InputError (one line) for an occupancy of 1."""
-    from dataclasses import replace
-
-    from icnperf.model.collectives import machine_layout
-
-    from icnperf.errors import InputError
-
-    occupancy = float(machine.production.get("node_occupancy", 0.0))
-    if occupancy >= 1:
-        raise InputError(f"production.node_occupancy {occupancy:g}: give a share below 1 "
-                         "(with every node held no job can start)")
-    if not occupancy or placement != "linear":
-        return None
-    base = machine_layout(machine, layout)
-    if base.network is None or base.endpoints < 2:
-        return None
-    return replace(base, occupancy=occupancy)
-
-
-def scheduled_pair_hops(machine, draws: int = PLACEMENT_DRAWS, seed: int = 0
-                        ) -> tuple[int, ...] | None:
-    """Router-to-router hops between the two nodes of a two-node job (a ping-pong's) as a
-    busy batch scheduler places it, one per placement draw (seeds ``seed`` onwards): the
-    first two free nodes of each drawn machine state (:func:`scheduled_layout`, occupancy
-    as the job meets it), routed as ``predict p2p --from/--to`` routes them
-    (collectives.layout.Layout.traffic: NCA on a fat tree, minimal on a dragonfly). None
-    when the machine has no ``production.node_occupancy`` or its network is a torus or a
-    crossbar."""
-    from icnperf.model.collectives import machine_layout
-
-    whole = machine_layout(machine)
-    if whole.network is None or whole.network_nodes < 2:
-        return None
-    job = scheduled_layout(machine, whole.on_part(2), "linear")
-    if job is None:
-        return None
-    hops = []
-    for k in range(draws):
-        first, second = job.placed(1, "random", seed + k).node_endpoints()
-        hops.append(int(job.traffic([int(first)], [int(second)])[0]))
-    return tuple(hops)
-
-
 def message_mixture_quantiles(latency, frequency: float, duration: float,
                               quantiles=(0.05, 0.5, 0.95)) -> tuple:
     """Per quantile, the latency (s; an array, one per message size) of one message whose
@@ -344,14 +293,6 @@ def message_mixture_quantiles(latency, frequency: float, duration: float,
         reached = np.argmax(cumulative >= quantile * (1 - 1e-12), axis=0)
         out.append(np.take_along_axis(values, reached[None, :], axis=0)[0])
     return tuple(out)
-
-
-def units_spanned(layout) -> int:
-    """Groups (dragonfly, megafly, gdragonfly) or leaf switches (trees) that a placed
-    ``layout``'s nodes sit on."""
-    from icnperf.model.scheduled_placement import units_of
-
-    return units_of(layout.node_endpoints(), layout._unit_size())
 
 
 def collective_steps(operation: str, algorithm: str, layout, hierarchy: str | None
@@ -410,11 +351,13 @@ def collective_production(machine, operation: str, algorithm: str, size: float, 
     model/network/table.py), the mean over the steps of a step's noise hit probability
     (the expected delayed steps over the steps; with one group its q), and the production
     time at each of ``quantiles`` (s). With ``production.node_occupancy`` (and the linear
-    placement on a fat tree or dragonfly, :func:`scheduled_layout`) the nodes are those of
+    placement on a fat tree or dragonfly, scheduled_jobs.scheduled_layout) the nodes are those of
     ``placement_draws`` draws of a busy scheduler's placement, seeds ``placement_seed``
     onwards (one, inside :func:`one_placement`): ``time_s`` and the groups' lengths are then the mean over the draws,
     ``placement_times_s``, ``placement_groups`` and ``groups_spanned`` each draw's, and
     the quantiles those of the draws' mixture (:func:`mixture_quantiles`)."""
+    from icnperf.model.scheduled_jobs import scheduled_layout, units_spanned
+
     values = machine.production
     scheduled = scheduled_layout(machine, layout, placement)
     if scheduled is None:

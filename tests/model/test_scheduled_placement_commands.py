@@ -10,7 +10,8 @@ import pytest
 
 from icnperf.data.machine import load_machine
 from icnperf.model import scheduled_placement as S
-from icnperf.model.production import message_mixture_quantiles, scheduled_pair_hops
+from icnperf.model.production import message_mixture_quantiles
+from icnperf.model.scheduled_jobs import scheduled_pair_hops
 
 
 def test_pair_hops_are_the_routed_first_two_free_nodes():

@@ -1,7 +1,7 @@
 """The line that says what ``--production`` applied among ``predict p2p|app``'s
 (:func:`values_line`, from the document's inputs). The production rows themselves, and
 ``predict collective``'s line (from the machine's rows), are computed in
-icnperf/api/production.py."""
+icnperf/api/production.py, production_p2p.py and production_app.py."""
 
 from __future__ import annotations
 
