@@ -264,10 +264,11 @@ def test_small_messages_keep_their_latency(daint):
 
 
 def test_lumi_one_port_nic_unchanged():
-    """LUMI: adaptive, but one NIC port: 25 GB/s x 64/65, as before."""
+    """LUMI: adaptive, but one NIC port: 25 GB/s x 32/33 (2 KiB frames, one 64-byte header
+    unit), as before."""
     lumi = load_machine("lumi")
     assert network.dragonfly_routing(lumi) == "adaptive"
-    assert _streaming(lumi, 0) == pytest.approx(25e9 * 64 / 65, rel=1e-12)
+    assert _streaming(lumi, 0) == pytest.approx(25e9 * 32 / 33, rel=1e-12)
     minimal = lumi.with_overrides(["network.dragonfly_routing=minimal"])
     assert _streaming(minimal, 3) == _streaming(lumi, 3)
 

@@ -29,7 +29,8 @@ computed after the claims were written.
   ``lumi-g-osu-bw-cupy-reframe``): 4 MiB between two nodes, and GCD 0 -> GCD 1 inside one
   node (the only GPU-buffer figure inside a node with its GCDs named). Nothing fitted to
   them, but both model values were known when these two claims were written, the two-node
-  one as the osu_bw prediction above (24.6 GB/s), the one-node one as the in-package links'
+  one as the osu_bw prediction above (24.6 GB/s then; 24.2 with the Cassini driver's 2 KiB
+  frames since), the one-node one as the in-package links'
   peak the model streams at (4 x 50 GB/s, tests/model/test_network_gpu.py): so they are
   ``post-hoc``, counted apart from the predictions (the rule that a band is fixed before
   the result is known does not hold for them). The bands are the module's LUMI-G bandwidth
@@ -64,8 +65,9 @@ CHECK_LATENCY_REASON = (
     "stated (one switch more than the 0 taken adds 350 ns)")
 CHECK_BANDWIDTH_REASON = (
     "±15 %, the check's own lower tolerance (-15 %) made symmetric: the Slingshot frame "
-    "format is chosen (64-byte units, 4 KiB frames), the NIC rate is the documented 25 GB/s "
-    "and the GPU-NIC path is assumed not to bind; each could be off by a few percent")
+    "format was chosen (64-byte units, 4 KiB frames; since 2026-11-28 the Cassini driver's "
+    "stated 2 KiB frames), the NIC rate is the documented 25 GB/s and the GPU-NIC path is "
+    "assumed not to bind; each could be off by a few percent")
 ALPS_HOST_LATENCY_REASON = (
     "±25 %: the check allows +60 % on this reference, the loosest of the table; 25 % is the "
     "held-out goal of issue #29; the host MPI overhead is LUMI-C's, transferred")

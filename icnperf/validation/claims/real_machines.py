@@ -287,7 +287,8 @@ LUMI_LATENCY_REASON = (
     "350 ns, 19 %, and would fail the claim)")
 LUMI_BANDWIDTH_REASON = (
     "±10 %, the band fixed for this module's bandwidth claims: Slingshot's frame format is "
-    "chosen (64-byte units, 4 KiB frames, one header unit), the NIC's rate is the "
+    "chosen (64-byte units, 4 KiB frames, one header unit; since 2026-11-28 the Cassini "
+    "driver's stated 2 KiB frames), the NIC's rate is the "
     "documentation's 25 GB/s each way and the link's the 200 Gbit/s signalling rate, each "
     "could be off by a few percent; the check's own band is ±5 %")
 
