@@ -284,6 +284,10 @@ SCHEMA: dict[str, dict[str, Key]] = {
          "mpi_overhead; registrations are cached, not charged per message"),
         ("eager_limit", "size",
          "largest message MPI sends eagerly; larger ones pay a rendezvous handshake"),
+        ("rendezvous_threshold", "size",
+         "largest point-to-point MPI message sent in one go; a larger one sends its header "
+         "first and the receiver's NIC pulls the rest with a Get: two more one-way trips of "
+         "a header-only packet (model/network/rendezvous.py; absent: eager at every size)"),
         ("mpi_library", "choice",
          "the MPI code base the machine's MPI follows (vendor builds name their base)",
          {"choices": MPI_LIBRARIES}),

@@ -44,6 +44,7 @@ from icnperf.model.network.node import (
     shared_memory_time,
 )
 from icnperf.model.network.parameters import _OVERHEAD_KEYS, bind, machine_parameters
+from icnperf.model.network.rendezvous import rendezvous_delay, rendezvous_threshold
 from icnperf.model.network.zero_load import (
     flits,
     hardware_latency,
@@ -67,6 +68,7 @@ COLUMNS = (
     "serialization_s",
     "hardware_latency_s",
     "sharing_delay_s",
+    "rendezvous_s",
     "utilisation",
     "queueing_delay_s",
     "latency_s",
@@ -227,12 +229,25 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
             hw = (head + ser + params["store_and_forward"]
                   * store_and_forward_delay(m, h, **bind(store_and_forward_delay, params)))
         share = sharing_delay(ser, p)
+        limit = rendezvous_threshold(machine, api)
+        if limit is None:
+            handshake = np.zeros_like(m)
+        else:
+            empty = np.zeros_like(m)
+            if paths is None:
+                first = hardware_latency(empty, h, **bind(hardware_latency, params))
+            else:
+                first = (head + multipath_serialization(empty, paths, **bind(
+                    multipath_serialization, params)) + params["store_and_forward"]
+                    * store_and_forward_delay(empty, h, **bind(store_and_forward_delay,
+                                                               params)))
+            handshake = rendezvous_delay(m, first, limit)
         rho = channel_utilisation(load, gamma, efficiency) * np.ones_like(m)
         service = background_service_time(**bind(background_service_time, params))
         queue = queueing_delay(load, gamma, h, service,
                                router_efficiency=efficiency) * np.ones_like(m)
         overhead = params["software_overhead"] * np.ones_like(m)
-        total = overhead + hw + share + queue
+        total = overhead + hw + share + queue + handshake
         interval = streaming_interval(ser, overhead_per_side=params["software_overhead"] / 2,
                                       processes=p)
         columns = {
@@ -246,6 +261,7 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
             "serialization_s": ser,
             "hardware_latency_s": hw,
             "sharing_delay_s": share,
+            "rendezvous_s": handshake,
             "utilisation": rho,
             "queueing_delay_s": queue,
             "latency_s": total,
@@ -289,7 +305,8 @@ def intra_node_table(machine, sizes) -> P2PTable:
             "bytes": m, "hops": zero, "packets": zero, "flits": zero, "wire_bytes": zero,
             "software_overhead_s": shm["shared_memory_latency"] + zero,
             "path_latency_s": zero, "serialization_s": copy, "hardware_latency_s": copy,
-            "sharing_delay_s": zero, "utilisation": zero, "queueing_delay_s": zero,
+            "sharing_delay_s": zero, "rendezvous_s": zero, "utilisation": zero,
+            "queueing_delay_s": zero,
             "latency_s": total,
             "bandwidth_Bps": pingpong_bandwidth(m, total),
             "streaming_bandwidth_Bps": streaming_bandwidth(m, interval),
@@ -349,7 +366,13 @@ def _assumptions(machine, params, api, average, processes, nics, load,
     else:
         notes.append(f"software: {api.upper()} overhead {_OVERHEAD_KEYS[api]} per message "
                      "(send + receive), split evenly between the sides for streaming")
-    notes.append("protocol: eager at every size (no rendezvous handshake)")
+    limit = rendezvous_threshold(machine, api)
+    if limit is None:
+        notes.append("protocol: eager at every size (no rendezvous handshake)")
+    else:
+        notes.append(f"protocol: eager up to {limit:g} B (software.rendezvous_threshold); a "
+                     "larger message sends its header first and the receiver's NIC pulls the "
+                     "rest with a Get: two more one-way trips of a header-only packet")
     if load > 0:
         notes.append(f"contention charged: {pattern} background load; each channel an "
                      "independent M/D/1 queue (Poisson arrivals of full packets, infinite "
