@@ -111,10 +111,10 @@ def app_placement_note(machine, skeleton) -> str | None:
         return ("placement: linear, not a busy scheduler's: a helper phase of this skeleton "
                 "puts ranks on consecutive nodes")
     return (f"placement: on a fat tree or dragonfly the job's nodes are the first free nodes "
-            f"at node occupancy {machine.production['node_occupancy']:g}, "
-            f"{PLACEMENT_DRAWS} draws (draw i of the noise or of the inputs on placement i "
-            "mod {0}, at this occupancy); empty_time_s and empty_total_s stay the linear placement's, "
-            "placement_units_spanned is the draws' mean".format(PLACEMENT_DRAWS))
+            f"at node occupancy {machine.production['node_occupancy']:g}, {PLACEMENT_DRAWS} "
+            f"draws (draw i of the noise or of the inputs on placement i mod {PLACEMENT_DRAWS},"
+            " at this occupancy); empty_time_s and empty_total_s stay the linear placement's,"
+            " placement_units_spanned is the draws' mean")
 
 
 def scheduled_layouts(machine, layouts, draw: int):

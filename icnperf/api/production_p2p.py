@@ -21,10 +21,10 @@ import numpy as np
 def p2p_point(machine, table_of, pattern: str, scheduled: bool = False):
     """(columns, spans, table, placement) of ``predict p2p --production`` without
     ``uncertainty``: ``table_of(machine, load[, hops])`` the model's table at an offered
-    load (and hops; without: the command's). ``scheduled`` (no hops, endpoints or same node given):
-    on a machine with ``production.node_occupancy`` the two ranks are a two-node job as a
-    busy scheduler places it, one table per placement draw (:func:`_pair_placement`);
-    placement None otherwise (module docstring)."""
+    load (and hops; without: the command's). ``scheduled`` (no hops, endpoints or same
+    node given): on a machine with ``production.node_occupancy`` the two ranks are a
+    two-node job as a busy scheduler places it, one table per placement draw
+    (:func:`_pair_placement`); placement None otherwise (module docstring)."""
     from icnperf.model.network import pingpong_bandwidth
     from icnperf.model.production import message_mixture_quantiles, require_values
 
@@ -64,7 +64,8 @@ def _pair_placement(machine, scheduled: bool, draw: int | None = None):
     --production``: the command's hops ((None,), None) unless ``scheduled`` and the machine
     has ``production.node_occupancy`` on a fat tree or dragonfly; then the two ranks' nodes
     are the first two free nodes of a busy machine, :data:`PLACEMENT_DRAWS` draws
-    (model/scheduled_jobs.scheduled_pair_hops), or draw ``draw`` alone (a draw of the inputs)."""
+    (model/scheduled_jobs.scheduled_pair_hops), or draw ``draw`` alone (a draw of the
+    inputs)."""
     from icnperf.model.production import PLACEMENT_DRAWS
     from icnperf.model.scheduled_jobs import scheduled_pair_hops
 
@@ -81,9 +82,9 @@ def _pair_placement(machine, scheduled: bool, draw: int | None = None):
 def pair_placement_note(placement: dict) -> str:
     """The placement assumption of ``predict p2p --production`` on a busy scheduler's
     placement (:func:`_pair_placement`)."""
-    counts = {}
-    for h in placement["hops"]:
-        counts[h] = counts.get(h, 0) + 1
+    from collections import Counter
+
+    counts = Counter(placement["hops"])
     spread = ", ".join(f"{h} hop{'s' if h != 1 else ''} in {n}"
                        for h, n in sorted(counts.items()))
     return (f"placement: the two ranks are a two-node job as a busy scheduler places it, the "

@@ -353,7 +353,8 @@ def collective_production(machine, operation: str, algorithm: str, size: float, 
     time at each of ``quantiles`` (s). With ``production.node_occupancy`` (and the linear
     placement on a fat tree or dragonfly, scheduled_jobs.scheduled_layout) the nodes are those of
     ``placement_draws`` draws of a busy scheduler's placement, seeds ``placement_seed``
-    onwards (one, inside :func:`one_placement`): ``time_s`` and the groups' lengths are then the mean over the draws,
+    onwards (one, inside :func:`one_placement`): ``time_s`` and the groups' lengths are
+    then the mean over the draws,
     ``placement_times_s``, ``placement_groups`` and ``groups_spanned`` each draw's, and
     the quantiles those of the draws' mixture (:func:`mixture_quantiles`)."""
     from icnperf.model.scheduled_jobs import scheduled_layout, units_spanned
