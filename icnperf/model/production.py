@@ -69,9 +69,7 @@ distribution is their equal-weight mixture (:func:`mixture_quantiles`); under
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
-from contextvars import ContextVar
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 from icnperf.model.scheduled_jobs import PLACEMENT_DRAWS
 
@@ -211,23 +209,6 @@ def grouped_quantiles(time: float, groups, *, waiting_steps: int = 0, queueing_p
                  for q in quantiles)
 
 
-_ONE_PLACEMENT: ContextVar[int | None] = ContextVar("icnperf_one_placement", default=None)
-
-
-@contextmanager
-def one_placement(draw: int) -> Iterator[None]:
-    """Within the block :func:`collective_production` evaluates only placement draw ``draw``
-    (mod its ``placement_draws``; seed ``placement_seed`` + that) of a busy scheduler's
-    placement, not every one: a range whose input draw i takes placement draw i
-    (validation.production.production_range) needs no other, and evaluating all of them
-    for each of its input draws doubled `icnperf validate`'s time."""
-    token = _ONE_PLACEMENT.set(int(draw))
-    try:
-        yield
-    finally:
-        _ONE_PLACEMENT.reset(token)
-
-
 def delay_pmf(groups, frequency: float):
     """P(K = k), k = 0, 1, ..., for K the sum of the ``groups``' independent
     Binomial(S, q) counts of delayed steps (:class:`NoiseGroup` each, q = 1 - exp(-P f t)):
@@ -351,12 +332,13 @@ def collective_production(machine, operation: str, algorithm: str, size: float, 
     model/network/table.py), the mean over the steps of a step's noise hit probability
     (the expected delayed steps over the steps; with one group its q), and the production
     time at each of ``quantiles`` (s). With ``production.node_occupancy`` (and the linear
-    placement on a fat tree or dragonfly, scheduled_jobs.scheduled_layout) the nodes are those of
-    ``placement_draws`` draws of a busy scheduler's placement, seeds ``placement_seed``
-    onwards (one, inside :func:`one_placement`): ``time_s`` and the groups' lengths are
-    then the mean over the draws,
-    ``placement_times_s``, ``placement_groups`` and ``groups_spanned`` each draw's, and
-    the quantiles those of the draws' mixture (:func:`mixture_quantiles`)."""
+    placement on a fat tree or dragonfly, scheduled_jobs.scheduled_layout) the nodes are
+    those of ``placement_draws`` draws of a busy scheduler's placement, seeds
+    ``placement_seed`` onwards (a range whose input draw i takes placement i mod 16 asks
+    one: ``placement_draws=1, placement_seed=i mod 16``): ``time_s`` and the groups'
+    lengths are then the mean over the draws, ``placement_times_s``, ``placement_groups``
+    and ``groups_spanned`` each draw's, and the quantiles those of the draws' mixture
+    (:func:`mixture_quantiles`)."""
     from icnperf.model.scheduled_jobs import scheduled_layout, units_spanned
 
     values = machine.production
@@ -365,11 +347,9 @@ def collective_production(machine, operation: str, algorithm: str, size: float, 
         runs = [_placed_run(machine, operation, algorithm, size, layout, api,
                             processes_per_node, placement, seed, hierarchy, element_size)]
     else:
-        chosen = _ONE_PLACEMENT.get()
-        draws = range(placement_draws) if chosen is None else (chosen % placement_draws,)
         runs = [_placed_run(machine, operation, algorithm, size, scheduled, api,
                             processes_per_node, "random", placement_seed + k, hierarchy,
-                            element_size) for k in draws]
+                            element_size) for k in range(placement_draws)]
     groups_each = [run[1] for run in runs]
     groups = groups_each[0] if len(runs) == 1 else tuple(
         NoiseGroup(g.steps, g.ranks, sum(gs[i].length for gs in groups_each) / len(runs))

@@ -45,8 +45,8 @@ Tolerance kinds and the error they compare (error <= tolerance passes):
 A claim predicted on one preset may say so: ``machine`` names the preset and
 ``predict_on(machine)`` computes the same prediction on a given machine object (a drawn
 copy of the preset, say), so that ``predict_on(load_machine(machine)) == predict()``;
-``busy_on(machine)`` may add how that quantity is charged on a busy machine (its steps
-that OS noise can delay, icnperf.validation.production).
+``busy_on(machine, placement_draw)`` may add how that quantity is charged on a busy
+machine (its steps that OS noise can delay, icnperf.validation.production).
 
 ``measured`` may be a function (called once per evaluation) where the measured side is
 itself a computation, as for the flit simulator's cross-checks: the simulator is the
@@ -105,9 +105,12 @@ class Claim:
     ``machine`` and ``predict_on`` (both or neither) let the claim be predicted on a given
     machine (module docstring); ``predict_range`` returns the (low, high) a claim of
     tolerance kind ``inside`` compares the measurement with, and only such a claim has one.
-    ``busy_on(machine)`` (only beside ``predict_on``) says how the same quantity is charged
-    on a busy machine: a icnperf.validation.production.Busy, from which validate draws the
-    claim's ``--uncertainty --production`` range on a preset with ``[production]`` values.
+    ``busy_on(machine, placement_draw)`` (only beside ``predict_on``) says how the same
+    quantity is charged on a busy machine: a icnperf.validation.production.Busy, from which
+    validate draws the claim's ``--uncertainty --production`` range on a preset with
+    ``[production]`` values; under a busy scheduler's placement ``placement_draw`` None asks
+    every placement draw, an integer i the draw i mod 16 alone (the one a range's input
+    draw i takes).
     """
 
     id: str
@@ -132,7 +135,7 @@ class Claim:
     machine: str | None = None
     predict_on: Callable[[Any], float] | None = None
     predict_range: Callable[[], tuple[float, float]] | None = None
-    busy_on: Callable[[Any], Any] | None = None
+    busy_on: Callable[[Any, int | None], Any] | None = None
 
 
 @dataclass(frozen=True)

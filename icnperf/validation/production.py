@@ -140,7 +140,7 @@ def production_point(claim: Claim) -> float:
     from icnperf.model.production import grouped_quantiles
 
     machine = load_machine(claim.machine)
-    busy = claim.busy_on(machine)
+    busy = claim.busy_on(machine, None)
     if not busy.steps:
         return busy.value(busy.time_s)
     frequency, duration = _noise(machine)
@@ -165,15 +165,14 @@ def production_range(claim: Claim, sampling: Sampling = VALIDATE_SAMPLING
 
     from icnperf.data.machine import load_machine
     from icnperf.data.machine.sampling import evaluations
-    from icnperf.model.production import grouped_draws, one_placement
+    from icnperf.model.production import grouped_draws
 
-    # draw i takes its own machine's placement draw i mod K (the mixture, sampled), the
+    # draw i takes its own machine's placement draw i mod 16 (the mixture, sampled), the
     # only one evaluated on it
     index = iter(range(sampling.samples))
 
     def busy_on(machine):
-        with one_placement(next(index)):
-            return claim.busy_on(machine)
+        return claim.busy_on(machine, next(index))
 
     drawn = evaluations(load_machine(claim.machine), busy_on, sampling)
     busy = [b for _, b in drawn]

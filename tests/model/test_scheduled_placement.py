@@ -165,17 +165,14 @@ def test_the_scheduler_is_on_with_an_occupancy_and_a_linear_placement():
     assert on["production_time_s"][1] > off["production_time_s"][1]
 
 
-def test_one_placement_is_that_draw_of_all_of_them():
-    """Inside production.one_placement(k) only placement draw k mod 16 is evaluated: its
-    time and groups are those the 16 draws give at index k (validate's ranges take draw
-    i's placement i mod 16, the only one they need)."""
-    from icnperf.model.production import one_placement
-
+def test_one_placement_draw_is_that_draw_of_all_of_them():
+    """placement_draws=1 with placement_seed=k evaluates placement draw k alone: its time and
+    groups are those the 16 draws give at index k (validate's ranges take draw i's
+    placement i mod 16, the only one they need)."""
     every = _allreduce()
     for draw in (0, 5, 21):
-        with one_placement(draw):
-            one = _allreduce()
         k = draw % 16
+        one = _allreduce(placement_draws=1, placement_seed=k)
         assert one["placement_times_s"] == (every["placement_times_s"][k],)
         assert one["placement_groups"] == (every["placement_groups"][k],)
         assert one["groups_spanned"] == (every["groups_spanned"][k],)

@@ -34,9 +34,9 @@ def test_point_is_the_binomial_median_by_hand():
     # so the median is 1 ms + 2 x 25 us
     q = -math.expm1(-0.25)
     assert math.exp(-2.5) + 10 * q * math.exp(-2.25) == pytest.approx(0.3152, abs=1e-4)
-    claim = _claim(lambda m: Busy(1e-3, steps=10, ranks=1000))
+    claim = _claim(lambda m, _draw: Busy(1e-3, steps=10, ranks=1000))
     assert production_point(claim) == pytest.approx(1.05e-3, rel=1e-12)
-    rate = _claim(lambda m: Busy(1e-3, steps=10, ranks=1000, value_of=lambda t: 8 / t))
+    rate = _claim(lambda m, _draw: Busy(1e-3, steps=10, ranks=1000, value_of=lambda t: 8 / t))
     assert production_point(rate) == pytest.approx(8 / 1.05e-3, rel=1e-12)
     low, high = production_range(claim)
     assert low <= 1.05e-3 <= high
@@ -44,7 +44,7 @@ def test_point_is_the_binomial_median_by_hand():
 
 
 def test_stream_is_not_delayed():
-    claim = _claim(lambda m: Busy(2e-3, value_of=lambda t: 4.0 / t))
+    claim = _claim(lambda m, _draw: Busy(2e-3, value_of=lambda t: 4.0 / t))
     assert production_point(claim) == pytest.approx(2000.0)
 
 
@@ -88,19 +88,19 @@ def test_busy_collective_is_predict_collective_production():
 def test_registry_wants_predict_on_beside_busy_on():
     from icnperf.validation.registry import problems
 
-    bad = replace(_claim(lambda m: Busy(1.0)), machine=None, predict_on=None)
+    bad = replace(_claim(lambda m, _draw: Busy(1.0)), machine=None, predict_on=None)
     assert any("busy_on" in p for p in problems([bad]))
-    assert problems([_claim(lambda m: Busy(1.0))]) == []
+    assert problems([_claim(lambda m, _draw: Busy(1.0))]) == []
 
 
 def test_coverage_counts_apart_and_says_why():
     # summit and sequoia carry no [production] values; an open claim counts as post hoc
-    claims = [_claim(lambda m: Busy(1e-3), measured=1e-3, cid="in"),
-              _claim(lambda m: Busy(1e-3), measured=2e-3, cid="out"),
-              _claim(lambda m: Busy(1e-3), machine="summit", cid="summit"),
-              _claim(lambda m: Busy(1e-3), machine="sequoia", kind="post-hoc", cid="bgq"),
-              _claim(lambda m: Busy(1e-3), kind="calibrated", cid="cal"),
-              replace(_claim(lambda m: Busy(1e-3), measured=1.2e-3, cid="open"),
+    claims = [_claim(lambda m, _draw: Busy(1e-3), measured=1e-3, cid="in"),
+              _claim(lambda m, _draw: Busy(1e-3), measured=2e-3, cid="out"),
+              _claim(lambda m, _draw: Busy(1e-3), machine="summit", cid="summit"),
+              _claim(lambda m, _draw: Busy(1e-3), machine="sequoia", kind="post-hoc", cid="bgq"),
+              _claim(lambda m, _draw: Busy(1e-3), kind="calibrated", cid="cal"),
+              replace(_claim(lambda m, _draw: Busy(1e-3), measured=1.2e-3, cid="open"),
                       open_reason="seen", open_tolerance=0.5),
               _claim(None, cid="unmodelled")]
     results = production_results(claims)
@@ -143,10 +143,10 @@ def test_table_on_fugaku():
 def test_lines_say_why_nothing_is_counted():
     from icnperf.reports.text.validate import production_text
 
-    results = production_results([_claim(lambda m: Busy(1e-3), machine="summit"),
-                                  _claim(lambda m: Busy(1e-3), machine="sequoia",
+    results = production_results([_claim(lambda m, _draw: Busy(1e-3), machine="summit"),
+                                  _claim(lambda m, _draw: Busy(1e-3), machine="sequoia",
                                          kind="post-hoc"),
-                                  _claim(lambda m: Busy(1e-3), machine="summit",
+                                  _claim(lambda m, _draw: Busy(1e-3), machine="summit",
                                          kind="post-hoc")])
     text = " ".join(production_text({"sampling": {"samples": 200, "seed": 0,
                                                   "quantiles": [0.05, 0.95]},

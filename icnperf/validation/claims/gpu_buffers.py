@@ -156,7 +156,7 @@ def _alps(cid, table, buffers, benchmark, size, what, reason, kind="predicted", 
                  lambda: gpu_p2p("alps", size, column, buffers) * scale,
                  kind=kind, fitted=fitted, machine="alps",
                  predict_on=lambda m: gpu_p2p(m, size, column, buffers) * scale,
-                 busy_on=lambda m: gpu_busy(m, size, column, buffers, scale=scale),
+                 busy_on=lambda m, _draw: gpu_busy(m, size, column, buffers, scale=scale),
                  tolerance_reason=CALIBRATION_REASON if kind == "calibrated" else reason[0])
 
 
@@ -172,7 +172,7 @@ def _lumi_g(cid, table, benchmark, column, what, reason, processes=1, pairs=1, *
                  lambda: gpu_p2p("lumi-g", size, column, "gpu", processes) * scale,
                  tolerance_reason=reason, machine="lumi-g",
                  predict_on=lambda m: gpu_p2p(m, size, column, "gpu", processes) * scale,
-                 busy_on=lambda m: gpu_busy(m, size, column, "gpu", processes, scale),
+                 busy_on=lambda m, _draw: gpu_busy(m, size, column, "gpu", processes, scale),
                  **extra)
 
 
@@ -228,7 +228,7 @@ CLAIMS = [
           0.10, "relative", lambda: gpu_p2p("lumi-g", 4194304, "streaming_bandwidth_Bps") / 1e9,
           kind="post-hoc", tolerance_reason=LUMI_G_BANDWIDTH_REASON, machine="lumi-g",
           predict_on=lambda m: gpu_p2p(m, 4194304, "streaming_bandwidth_Bps") / 1e9,
-          busy_on=lambda m: gpu_busy(m, 4194304, "streaming_bandwidth_Bps", scale=1e-9)),
+          busy_on=lambda m, _draw: gpu_busy(m, 4194304, "streaming_bandwidth_Bps", scale=1e-9)),
     Claim("lumi-g-osu-bw-cupy-ipc-4mib", LUMI_G + "LUMI ReFrame regression checks, "
           "check_mpi4py.py (mpi4py + CuPy port of osu_bw) reference values, lumi:gpu; table "
           "lumi-g-osu-bw-cupy-reframe",
@@ -239,5 +239,5 @@ CLAIMS = [
           kind="post-hoc", tolerance_reason=LUMI_G_BANDWIDTH_REASON,
           open_reason=LUMI_G_IPC_OPEN, open_tolerance=0.75, machine="lumi-g",
           predict_on=lambda m: gpu_pair_stream(m, 4194304, 0, 1) / 1e9,
-          busy_on=lambda m: gpu_pair_busy(m, 4194304, 0, 1, 1e-9)),
+          busy_on=lambda m, _draw: gpu_pair_busy(m, 4194304, 0, 1, 1e-9)),
 ]

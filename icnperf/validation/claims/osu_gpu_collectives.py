@@ -99,7 +99,7 @@ CLAIMS = [
           (lambda nodes=nodes: gpu_allreduce_us(nodes)),
           kind="predicted", tolerance_reason=BAND_REASON, machine="lumi-g",
           predict_on=(lambda machine, nodes=nodes: gpu_allreduce_us(nodes, machine=machine)),
-          busy_on=(lambda machine, nodes=nodes: gpu_allreduce_busy(nodes, machine)),
+          busy_on=(lambda machine, _draw, nodes=nodes: gpu_allreduce_busy(nodes, machine)),
           **({"open_reason": TWO_NODE_OPEN, "open_tolerance": 0.9} if nodes == 2 else {}))
     for nodes in (2, 4)
 ]

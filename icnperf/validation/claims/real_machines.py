@@ -120,7 +120,8 @@ HPCG_LOCAL = (160, 160, 160)
 def _on(machine_name: str, predict_on, busy_on=None) -> dict:
     """The fields of a claim predicted on preset ``machine_name`` by ``predict_on(machine)``
     (claim.py: its range over draws of the preset's inputs, icnperf.validation.ranges), and
-    charged on a busy machine by ``busy_on(machine)`` (icnperf.validation.production)."""
+    charged on a busy machine by ``busy_on(machine, placement_draw)``
+    (icnperf.validation.production)."""
     return {"machine": machine_name, "predict_on": predict_on, "busy_on": busy_on}
 
 
@@ -132,9 +133,10 @@ def _busy_p2p(machine, size: int, hops: int, api: str, column: str,
                       processes_per_node=processes_per_node)
 
 
-def _busy_injection(machine, size: int = 1 << 22) -> Busy:
+def _busy_injection(machine, placement_draw=None, size: int = 1 << 22) -> Busy:
     """:func:`_node_injection` on a busy machine: every NIC's stream at the background's
-    offered load, not delayed by OS noise (a stream, as predict p2p --production)."""
+    offered load, not delayed by OS noise (a stream, as predict p2p --production); no
+    placement (``placement_draw`` unused)."""
     from icnperf.model import network
 
     machine = as_machine(machine)
@@ -144,21 +146,25 @@ def _busy_injection(machine, size: int = 1 << 22) -> Busy:
 
 
 def _busy_collective(machine, operation: str, algorithm: str, size: int,
-                     nodes: int, ppn: int = 1) -> Busy:
+                     nodes: int, ppn: int = 1, placement_draw: int | None = None) -> Busy:
     """:func:`collective_time_on` as ``predict collective --production`` charges it
     (model.production.collective_production): the empty machine's time, the noise groups
     of its synchronising steps (with ``ppn`` above 1 the hierarchical collective's
     node-local rounds on every rank and its leaders' steps on the nodes) and the steps that
-    wait the background's M/D/1 delay (those leaving a node)."""
+    wait the background's M/D/1 delay (those leaving a node). Under a busy scheduler's
+    placement all 16 placement draws, or draw ``placement_draw`` mod 16 alone (a range's
+    input draw i takes placement i mod 16)."""
     from icnperf.model.collectives import Layout
-    from icnperf.model.production import collective_production
+    from icnperf.model.production import PLACEMENT_DRAWS, collective_production
 
     machine = as_machine(machine)
     layout = (Layout.one_node() if nodes == 1
               else Layout.from_topology(machine.topology).on_part(nodes))
+    draws = {} if placement_draw is None else {
+        "placement_draws": 1, "placement_seed": placement_draw % PLACEMENT_DRAWS}
     part = collective_production(machine, operation, algorithm, size, layout, quantiles=(),
                                  processes_per_node=ppn,
-                                 hierarchy="node" if ppn > 1 else None)
+                                 hierarchy="node" if ppn > 1 else None, **draws)
     return Busy(part["time_s"], part["steps"], part["ranks"], part["queueing_per_step_s"],
                 groups=part["groups"], waiting_steps=part["waiting_steps"],
                 placements=tuple(zip(part.get("placement_times_s", ()),
@@ -417,8 +423,8 @@ def _lumi_allreduce_claim(nodes: int) -> Claim:
         tolerance_reason=LUMI_ONE_NODE_REASON if one else LUMI_ALLREDUCE_REASON,
         **_on("lumi", lambda m: collective_time_on(m, "allreduce", "recursive-doubling",
                                                    size, nodes, ppn),
-              lambda m: _busy_collective(m, "allreduce", "recursive-doubling", size, nodes,
-                                         ppn)))
+              lambda m, draw: _busy_collective(m, "allreduce", "recursive-doubling", size,
+                                               nodes, ppn, placement_draw=draw)))
 
 
 def _piz_daint_collective_claim(benchmark: str, nodes: int, operation: str,
@@ -441,7 +447,8 @@ def _piz_daint_collective_claim(benchmark: str, nodes: int, operation: str,
         open_reason=PIZ_DAINT_COLLECTIVE_OPEN, open_tolerance=0.80,
         **_on("piz-daint", lambda m: collective_time_on(m, operation, algorithm, size,
                                                         nodes),
-              lambda m: _busy_collective(m, operation, algorithm, size, nodes)))
+              lambda m, draw: _busy_collective(m, operation, algorithm, size, nodes,
+                                                 placement_draw=draw)))
 
 
 CLAIMS = [
@@ -451,7 +458,7 @@ CLAIMS = [
           lambda: _latency("fugaku", 8, FUGAKU_HOPS, "mpi"),
           kind="calibrated", fitted="software.mpi_overhead (fugaku preset)",
           **_on("fugaku", lambda m: _latency(m, 8, FUGAKU_HOPS, "mpi"),
-               lambda m: _busy_p2p(m, 8, FUGAKU_HOPS, "mpi", "latency_s")),
+               lambda m, _draw: _busy_p2p(m, 8, FUGAKU_HOPS, "mpi", "latency_s")),
           tolerance_reason=CALIBRATION_REASON),
     Claim("fugaku-imb-pingpong-4mib", FUGAKU_IMB,
           "IMB PingPong 4 MiB, half round trip, two nodes taken as neighbours (1 hop)",
@@ -459,13 +466,13 @@ CLAIMS = [
           "relative", lambda: _latency("fugaku", 4194304, FUGAKU_HOPS, "mpi"),
           kind="predicted", tolerance_reason=BANDWIDTH_REASON,
           **_on("fugaku", lambda m: _latency(m, 4194304, FUGAKU_HOPS, "mpi"),
-               lambda m: _busy_p2p(m, 4194304, FUGAKU_HOPS, "mpi", "latency_s"))),
+               lambda m, _draw: _busy_p2p(m, 4194304, FUGAKU_HOPS, "mpi", "latency_s"))),
     Claim("fugaku-tofud-put-8b", TOFUD,
           "one-way 8-byte Put latency (hardware path, no MPI), taken between neighbours",
           table_row("tofud-cluster2018")["put_latency_s"], "s", 0.01, "relative",
           lambda: _latency("fugaku", 8, FUGAKU_HOPS, "none"),
           kind="calibrated", **_on("fugaku", lambda m: _latency(m, 8, FUGAKU_HOPS, "none"),
-               lambda m: _busy_p2p(m, 8, FUGAKU_HOPS, "none", "latency_s")),
+               lambda m, _draw: _busy_p2p(m, 8, FUGAKU_HOPS, "none", "latency_s")),
           fitted="network.injection_latency, network.ejection_latency (fugaku preset)",
           tolerance_reason=CALIBRATION_REASON),
     Claim("fugaku-tofud-injection", TOFUD,
@@ -480,7 +487,7 @@ CLAIMS = [
           lambda: _latency("piz-daint", 8, ARIES_HOPS, "none"),
           kind="calibrated",
           **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "none"),
-               lambda m: _busy_p2p(m, 8, ARIES_HOPS, "none", "latency_s")),
+               lambda m, _draw: _busy_p2p(m, 8, ARIES_HOPS, "none", "latency_s")),
           fitted="network.injection_latency, network.ejection_latency (piz-daint preset)",
           tolerance_reason=CALIBRATION_REASON),
     Claim("piz-daint-aries-mpi-8b", ARIES,
@@ -489,7 +496,7 @@ CLAIMS = [
           lambda: _latency("piz-daint", 8, ARIES_HOPS, "mpi"),
           kind="calibrated", fitted="software.mpi_overhead (piz-daint preset)",
           **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "mpi"),
-               lambda m: _busy_p2p(m, 8, ARIES_HOPS, "mpi", "latency_s")),
+               lambda m, _draw: _busy_p2p(m, 8, ARIES_HOPS, "mpi", "latency_s")),
           tolerance_reason=CALIBRATION_REASON),
     Claim("piz-daint-osu-latency-8b", PIZ_DAINT_OSU,
           "osu_latency 8 bytes between two nodes, taken as two nodes of one Aries (0 hops)",
@@ -497,7 +504,7 @@ CLAIMS = [
           "relative", lambda: _latency("piz-daint", 8, ARIES_HOPS, "mpi"),
           kind="calibrated",
           **_on("piz-daint", lambda m: _latency(m, 8, ARIES_HOPS, "mpi"),
-               lambda m: _busy_p2p(m, 8, ARIES_HOPS, "mpi", "latency_s")),
+               lambda m, _draw: _busy_p2p(m, 8, ARIES_HOPS, "mpi", "latency_s")),
           fitted=("software.mpi_overhead (piz-daint preset), fitted to the Cray white paper's"
                   " 1.3 us on the same path: this figure is the same number, so the check"
                   " passes by construction"),
@@ -522,7 +529,7 @@ CLAIMS = [
           lambda: _latency("lumi", 8, LUMI_HOPS, "mpi"),
           kind="calibrated", fitted="software.mpi_overhead (lumi preset)",
           **_on("lumi", lambda m: _latency(m, 8, LUMI_HOPS, "mpi"),
-               lambda m: _busy_p2p(m, 8, LUMI_HOPS, "mpi", "latency_s")),
+               lambda m, _draw: _busy_p2p(m, 8, LUMI_HOPS, "mpi", "latency_s")),
           tolerance_reason=CALIBRATION_REASON),
     Claim("lumi-osu-multi-lat-8b", LUMI_OSU,
           "osu_multi_lat 8 bytes, 8 pairs between two LUMI-C nodes on one switch sharing "
@@ -531,7 +538,7 @@ CLAIMS = [
           lambda: _p2p_column("lumi", 8, LUMI_HOPS, "mpi", "latency_s", 8),
           kind="predicted", tolerance_reason=LUMI_LATENCY_REASON,
           **_on("lumi", lambda m: _p2p_column(m, 8, LUMI_HOPS, "mpi", "latency_s", 8),
-                lambda m: _busy_p2p(m, 8, LUMI_HOPS, "mpi", "latency_s", 8))),
+                lambda m, _draw: _busy_p2p(m, 8, LUMI_HOPS, "mpi", "latency_s", 8))),
     Claim("lumi-osu-bw-4mib", LUMI_OSU,
           "osu_bw 4 MiB, one pair streaming between two LUMI-C nodes on one switch",
           _lumi_row("lumi-osu-bw-reframe", "osu_bw")["bandwidth_bytes_per_s"] / 1e9, "GB/s",
@@ -541,7 +548,7 @@ CLAIMS = [
           kind="predicted", tolerance_reason=LUMI_BANDWIDTH_REASON,
           **_on("lumi", lambda m: _p2p_column(m, 4194304, LUMI_HOPS, "mpi",
                                               "streaming_bandwidth_Bps") / 1e9,
-                lambda m: _busy_p2p(m, 4194304, LUMI_HOPS, "mpi", "streaming_bandwidth_Bps",
+                lambda m, _draw: _busy_p2p(m, 4194304, LUMI_HOPS, "mpi", "streaming_bandwidth_Bps",
                                     scale=1e-9))),
     Claim("piz-daint-osu-bw-4mib", PIZ_DAINT_OSU_BW,
           "osu_bw 4 MiB, one pair streaming between two Piz Daint GPU nodes, taken as two "
@@ -553,7 +560,7 @@ CLAIMS = [
           kind="predicted", tolerance_reason=PIZ_DAINT_BANDWIDTH_REASON,
           **_on("piz-daint", lambda m: _p2p_column(m, 4194304, ARIES_HOPS, "mpi",
                                                    "streaming_bandwidth_Bps") / 1e9,
-                lambda m: _busy_p2p(m, 4194304, ARIES_HOPS, "mpi",
+                lambda m, _draw: _busy_p2p(m, 4194304, ARIES_HOPS, "mpi",
                                     "streaming_bandwidth_Bps", scale=1e-9)),
           open_reason=PIZ_DAINT_BANDWIDTH_OPEN, open_tolerance=0.25),
     *[_lumi_allreduce_claim(nodes) for nodes in (1, 2, 4)],
