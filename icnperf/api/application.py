@@ -153,7 +153,8 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
                                          machine.get("system.nodes"))]
     skeleton_within_limits(skeleton, machine, [lay.endpoints for lay in layouts], ppn,
                            algorithm, budget_format, placement=placement,
-                           draws=_production_draws(base, skeleton, sampling, production))
+                           draws=_production_draws(base, skeleton, layouts, sampling,
+                                                   production))
 
     def runs_on(drawn, on=layouts):
         if algorithm == ALL:
@@ -176,12 +177,10 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
         set_comparison([totals for _, _, totals in tables])
     notes = skeleton_notes_of_runs(skeleton, runs, algorithm == ALL)
     if production:
-        from icnperf.api.production_app import APP_NOTE
+        from icnperf.api.production_app import APP_NOTE, app_placement_note
         from icnperf.reports.text.production import values_line
 
-        from icnperf.api.production_app import app_placement_note
-
-        placed_note = app_placement_note(base, skeleton)
+        placed_note = app_placement_note(base, skeleton, layouts)
         notes += [values_line(machine.production, "each time"), APP_NOTE,
                   *([placed_note] if placed_note else [])]
     first = runs[0][1][0]
@@ -201,17 +200,17 @@ def predict_app(machine: Any, app: str, *, set: Any = None, nodes: Any = None,
     return AppResult(document)
 
 
-def _production_draws(machine, skeleton, sampling, production: bool) -> int:
+def _production_draws(machine, skeleton, layouts, sampling, production: bool) -> int:
     """The skeleton runs beyond the first that the budget counts: one per draw of the inputs
-    (``--uncertainty``), or one per placement draw of a busy scheduler (``--production`` on
-    a machine with node occupancy, api/production.app_tables)."""
+    (``--uncertainty``), or one per placement draw of a busy scheduler (``--production``
+    where it places the job, api/production_app.app_tables)."""
     if sampling is not None:
         return sampling.samples
-    if production and "node_occupancy" in machine.production:
-        from icnperf.api.production_app import placeable
+    if production:
+        from icnperf.api.production_app import scheduled
         from icnperf.model.production import PLACEMENT_DRAWS
 
-        return PLACEMENT_DRAWS if placeable(skeleton) else 0
+        return PLACEMENT_DRAWS if scheduled(machine, skeleton, layouts) else 0
     return 0
 
 

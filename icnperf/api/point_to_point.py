@@ -209,7 +209,9 @@ def predict_p2p(machine: Any, *, set: Any = None, bytes: Any = "8..1MiB:x4",
                 "assumptions": list(table.assumptions)}
     if production and placement is not None:
         document["inputs"]["placement"] = placement
-        document["assumptions"][0] = busy.pair_placement_note(placement)
+        document["assumptions"] = [
+            busy.pair_placement_note(placement, ranged=sampling is not None)
+            if note.startswith("placement:") else note for note in document["assumptions"]]
     result = P2PResult(document, columns, spans)
     if not finite.all():
         require_finite([result._row(int(np.argmin(finite)))], list(columns), "predict p2p",

@@ -72,7 +72,7 @@ def app_tables(machine, runs_on, rows_of, skeleton, layouts, sampling=None):
         placed = [nominal[i % PLACEMENT_DRAWS] for i in range(len(machines))]
         per_machine = [(m, queueing_per_message(m), runs_on(m, layouts if p is None else p))
                        for m, p in zip(machines, placed)]
-    spans = _units_spanned(placed)
+    spans = _units_spanned(placed, layouts)
     low_q, high_q = (0.05, 0.95) if sampling is None else (sampling.low, sampling.high)
     out = []
     for index, (label, results) in enumerate(runs):
@@ -100,9 +100,9 @@ def placeable(skeleton) -> bool:
     return not any(phase.helper is not None for phase in skeleton.phases)
 
 
-def app_placement_note(machine, skeleton) -> str | None:
-    """What ``predict app --production`` did with a busy scheduler's placement (None on a
-    machine without ``production.node_occupancy``)."""
+def app_placement_note(machine, skeleton, layouts) -> str | None:
+    """What ``predict app --production`` did with a busy scheduler's placement of
+    ``layouts`` (None on a machine without ``production.node_occupancy``)."""
     from icnperf.model.production import PLACEMENT_DRAWS
 
     if "node_occupancy" not in machine.production:
@@ -110,11 +110,21 @@ def app_placement_note(machine, skeleton) -> str | None:
     if not placeable(skeleton):
         return ("placement: linear, not a busy scheduler's: a helper phase of this skeleton "
                 "puts ranks on consecutive nodes")
+    if scheduled_layouts(machine, layouts, 0) is None:
+        return ("placement: as --placement says, not a busy scheduler's, which places a job "
+                "of two nodes or more placed linearly on a fat tree or dragonfly at a node "
+                "occupancy above 0")
     return (f"placement: on a fat tree or dragonfly the job's nodes are the first free nodes "
             f"at node occupancy {machine.production['node_occupancy']:g}, {PLACEMENT_DRAWS} "
             f"draws (draw i of the noise or of the inputs on placement i mod {PLACEMENT_DRAWS},"
             " at this occupancy); empty_time_s and empty_total_s stay the linear placement's,"
             " placement_units_spanned is the draws' mean")
+
+
+def scheduled(machine, skeleton, layouts) -> bool:
+    """Whether ``predict app --production`` runs ``skeleton`` on a busy scheduler's
+    placements of ``layouts`` (:func:`app_tables`)."""
+    return placeable(skeleton) and scheduled_layouts(machine, layouts, 0) is not None
 
 
 def scheduled_layouts(machine, layouts, draw: int):
@@ -133,18 +143,19 @@ def scheduled_layouts(machine, layouts, draw: int):
     return out if moved else None
 
 
-def _units_spanned(placed) -> list[dict] | None:
+def _units_spanned(placed, layouts) -> list[dict] | None:
     """Per layout, the mean over the placement draws of the groups or leaf switches its
-    nodes span and the draws' count (``placement_units_spanned``, ``placement_draws``); None
-    without a busy scheduler's placement."""
+    nodes span and the draws' count (``placement_units_spanned``, ``placement_draws``), an
+    empty dict for a layout the scheduler leaves as it is (one node, a torus); None without
+    a busy scheduler's placement."""
     from icnperf.model.scheduled_jobs import units_spanned
 
     drawn = [p for p in placed if p is not None]
     if not drawn:
         return None
-    per_layout = list(zip(*drawn))
-    return [{"placement_units_spanned": sum(units_spanned(l) for l in each) / len(each),
-             "placement_draws": len(each)} for each in per_layout]
+    return [{} if each[0] is layout else
+            {"placement_units_spanned": sum(units_spanned(l) for l in each) / len(each),
+             "placement_draws": len(each)} for layout, each in zip(layouts, zip(*drawn))]
 
 
 def _point(draws, name: str, low: float, high: float) -> dict:

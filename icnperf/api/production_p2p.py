@@ -79,19 +79,22 @@ def _pair_placement(machine, scheduled: bool, draw: int | None = None):
                    "draws": len(drawn), "hops": list(drawn)}
 
 
-def pair_placement_note(placement: dict) -> str:
+def pair_placement_note(placement: dict, ranged: bool = False) -> str:
     """The placement assumption of ``predict p2p --production`` on a busy scheduler's
-    placement (:func:`_pair_placement`)."""
+    placement (:func:`_pair_placement`); ``ranged``: with ``--uncertainty``, where draw i
+    of the inputs takes placement draw i mod 16 at its own occupancy."""
     from collections import Counter
 
     counts = Counter(placement["hops"])
     spread = ", ".join(f"{h} hop{'s' if h != 1 else ''} in {n}"
                        for h, n in sorted(counts.items()))
+    how = ("draw i of the inputs on placement i mod 16 at its own occupancy, the other "
+           "columns the nominal draws' mean" if ranged else
+           "the latency's median and range over the draws' mixture, the other columns "
+           "their mean")
     return (f"placement: the two ranks are a two-node job as a busy scheduler places it, the "
             f"first two free nodes at node occupancy {placement['node_occupancy']:g} "
-            f"(model/scheduled_placement.py), {placement['draws']} draws: {spread}; the "
-            "latency's median and range are over the draws' mixture, the other columns "
-            "their mean")
+            f"(model/scheduled_placement.py), {placement['draws']} draws: {spread}; {how}")
 
 
 def _with_latency(columns, low, median, high, pingpong_bandwidth):

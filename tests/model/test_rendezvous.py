@@ -53,6 +53,15 @@ def test_only_mpi_pays_it_and_it_grows_with_the_hops():
     assert far - near == pytest.approx(2 * 3 * 350e-9, rel=1e-9)
 
 
+def test_single_path_routing_pays_the_same_trips():
+    """Minimal routing takes the single-path branch: at 2 hops a header-only packet crosses
+    3 switches, 2 x (400 + 3 x 350 + 400 ns + 2.56 ns) = 3.705 us."""
+    minimal = load_machine("lumi").with_overrides(["network.dragonfly_routing=minimal"])
+    got = p2p_table(minimal, [8, 4194304], 2).columns["rendezvous_s"]
+    assert got == pytest.approx([0, 2 * (400e-9 + 3 * 350e-9 + 400e-9 + 64 / 25e9)],
+                                rel=1e-9)
+
+
 def test_gpu_buffers_pay_it_and_machines_without_it_do_not():
     lumi_g = load_machine("lumi-g")
     gpu = p2p_table(lumi_g, [4194304], 0, buffers="gpu").columns["rendezvous_s"][0]

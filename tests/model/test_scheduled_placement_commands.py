@@ -87,14 +87,25 @@ def test_p2p_production_ranges_draw_one_placement_per_input_draw():
     mixed = _p2p(production=True, uncertainty=True, samples=64).rows[0]
     one = _p2p(production=True, uncertainty=True, samples=64, hops=1).rows[0]
     assert mixed["latency_s_high"] > one["latency_s_high"]
-    assert mixed["latency_s_low"] <= one["latency_s_high"]
 
 
-def _totals(app, *overrides, **options):
+def test_p2p_placement_note_replaces_the_placement_note_only():
+    """With GPU buffers the notes open with the buffers' note: the scheduler's placement
+    replaces the placement note wherever it is, and no other."""
+    from icnperf.api import predict_p2p
+
+    notes = predict_p2p("lumi-g", bytes=[8], buffers="gpu", production=True,
+                        set=["production.node_occupancy=0.9"]).to_dict()["assumptions"]
+    placement = [n for n in notes if n.startswith("placement:")]
+    assert len(placement) == 1 and "first two free nodes" in placement[0]
+    assert notes[0].startswith("buffers: GPU memory")
+
+
+def _totals(app, *overrides, nodes="16,256", **options):
     from icnperf.api import predict_app
 
-    result = predict_app("piz-daint", app, nodes="16,256", set=list(overrides), **options)
-    return result.to_dict()
+    options.setdefault("set", list(overrides))
+    return predict_app("piz-daint", app, nodes=nodes, **options).to_dict()
 
 
 def test_app_production_runs_on_the_scheduled_placements():
@@ -155,3 +166,30 @@ def test_a_node_count_sweep_charges_each_count_on_its_own_job():
         alone = totals("16", **options) + totals("256", **options)
         for name in ("total_s", "total_s_low", "total_s_high"):
             assert [t[name] for t in sweep] == [t[name] for t in alone]
+
+
+def test_app_production_sweep_with_one_node_places_only_the_jobs_it_can():
+    """One node is not placed by the scheduler (no network between its ranks): its total has
+    no placement fields while the 16-node one has; no traceback."""
+    small, large = _totals("jacobi3d", nodes="1,16", production=True)["totals"]
+    assert "placement_units_spanned" not in small and large["placement_draws"] == 16
+
+
+def test_app_note_says_no_scheduler_placement_when_none_is_made():
+    """Occupancy 0, an explicit spread placement: the note says so, and the budget counts
+    no placement runs."""
+    from icnperf.api.production_app import scheduled
+    from icnperf.api.skeletons import resolve_skeleton
+
+    for options in ({"set": ["production.node_occupancy=0"]}, {"placement": "spread"}):
+        document = _totals("jacobi3d", nodes="16", production=True, **options)
+        note = next(n for n in document["notes"] if n.startswith("placement:"))
+        assert "not a busy scheduler's" in note
+        assert "placement_units_spanned" not in document["totals"][0]
+    machine = load_machine("piz-daint")
+    skeleton, _ = resolve_skeleton("jacobi3d", {}, [], machine)
+    from icnperf.model.collectives import Layout
+
+    layout = Layout.from_topology(machine.topology).on_part(16)
+    assert scheduled(machine, skeleton, [layout.placed(1, "linear")])
+    assert not scheduled(machine, skeleton, [layout.placed(1, "spread")])

@@ -283,7 +283,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
          "software time MPI adds per message on GPU buffers (send + receive), in place of "
          "mpi_overhead; registrations are cached, not charged per message"),
         ("eager_limit", "size",
-         "largest message MPI sends eagerly; larger ones pay a rendezvous handshake"),
+         "largest message an MPI send returns at once for (eager): the collectives' flow "
+         "model lets such sends leave together; larger ones wait for their receiver (what "
+         "predict p2p charges a large message is rendezvous_threshold)"),
         ("rendezvous_threshold", "size",
          "largest point-to-point MPI message sent in one go; a larger one sends its header "
          "first and the receiver's NIC pulls the rest with a Get: two more one-way trips of "

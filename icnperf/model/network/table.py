@@ -148,7 +148,8 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
     Columns (:data:`COLUMNS`; seconds, bytes, bytes/s): packetization (packets, flits,
     wire_bytes), the latency terms (software_overhead_s, path_latency_s, serialization_s,
     hardware_latency_s = path + serialization [+ store-and-forward], sharing_delay_s,
-    queueing_delay_s) and their sum latency_s; bandwidth_Bps = bytes / latency_s
+    rendezvous_s (model/network/rendezvous.py: above software.rendezvous_threshold, MPI
+    only), queueing_delay_s) and their sum latency_s; bandwidth_Bps = bytes / latency_s
     (ping-pong); streaming_bandwidth_Bps and message_rate_per_s of one process streaming
     back to back; rate_bound_per_s = link_bandwidth / bytes (Klimov et al.'s V/L; k links' worth
     under multipath routing, below); utilisation

@@ -64,10 +64,10 @@ CHECK_LATENCY_REASON = (
     "healthy system is expected to do, not a published run; the two nodes' distance is not "
     "stated (one switch more than the 0 taken adds 350 ns)")
 CHECK_BANDWIDTH_REASON = (
-    "±15 %, the check's own lower tolerance (-15 %) made symmetric: the Slingshot frame "
-    "format was chosen (64-byte units, 4 KiB frames; since 2026-11-28 the Cassini driver's "
-    "stated 2 KiB frames), the NIC rate is the documented 25 GB/s and the GPU-NIC path is "
-    "assumed not to bind; each could be off by a few percent")
+    "±15 %, the check's own lower tolerance (-15 %) made symmetric: when it was fixed the "
+    "Slingshot frame format was chosen (64-byte units, 4 KiB frames; since 2026-11-28 it is "
+    "the Cassini driver's stated 2 KiB frames), the NIC rate is the documented 25 GB/s and "
+    "the GPU-NIC path is assumed not to bind; each could be off by a few percent")
 ALPS_HOST_LATENCY_REASON = (
     "±25 %: the check allows +60 % on this reference, the loosest of the table; 25 % is the "
     "held-out goal of issue #29; the host MPI overhead is LUMI-C's, transferred")

@@ -292,9 +292,9 @@ LUMI_LATENCY_REASON = (
     "(11 %); the two nodes' distance is not stated (one switch more than the 0 taken adds "
     "350 ns, 19 %, and would fail the claim)")
 LUMI_BANDWIDTH_REASON = (
-    "±10 %, the band fixed for this module's bandwidth claims: Slingshot's frame format is "
-    "chosen (64-byte units, 4 KiB frames, one header unit; since 2026-11-28 the Cassini "
-    "driver's stated 2 KiB frames), the NIC's rate is the "
+    "±10 %, the band fixed for this module's bandwidth claims: when it was fixed "
+    "Slingshot's frame format was chosen (64-byte units, 4 KiB frames, one header unit; "
+    "since 2026-11-28 it is the Cassini driver's stated 2 KiB frames), the NIC's rate is the "
     "documentation's 25 GB/s each way and the link's the 200 Gbit/s signalling rate, each "
     "could be off by a few percent; the check's own band is ±5 %")
 
@@ -548,8 +548,8 @@ CLAIMS = [
           kind="predicted", tolerance_reason=LUMI_BANDWIDTH_REASON,
           **_on("lumi", lambda m: _p2p_column(m, 4194304, LUMI_HOPS, "mpi",
                                               "streaming_bandwidth_Bps") / 1e9,
-                lambda m, _draw: _busy_p2p(m, 4194304, LUMI_HOPS, "mpi", "streaming_bandwidth_Bps",
-                                    scale=1e-9))),
+                lambda m, _draw: _busy_p2p(m, 4194304, LUMI_HOPS, "mpi",
+                                           "streaming_bandwidth_Bps", scale=1e-9))),
     Claim("piz-daint-osu-bw-4mib", PIZ_DAINT_OSU_BW,
           "osu_bw 4 MiB, one pair streaming between two Piz Daint GPU nodes, taken as two "
           "nodes of one Aries (0 hops; any placement gives the same NIC-bound rate)",
@@ -561,7 +561,7 @@ CLAIMS = [
           **_on("piz-daint", lambda m: _p2p_column(m, 4194304, ARIES_HOPS, "mpi",
                                                    "streaming_bandwidth_Bps") / 1e9,
                 lambda m, _draw: _busy_p2p(m, 4194304, ARIES_HOPS, "mpi",
-                                    "streaming_bandwidth_Bps", scale=1e-9)),
+                                           "streaming_bandwidth_Bps", scale=1e-9)),
           open_reason=PIZ_DAINT_BANDWIDTH_OPEN, open_tolerance=0.25),
     *[_lumi_allreduce_claim(nodes) for nodes in (1, 2, 4)],
     _piz_daint_collective_claim("osu_allreduce", 6, "allreduce", "recursive-doubling",
