@@ -114,6 +114,18 @@ def test_a_sign_sympy_cannot_decide_is_left_to_the_evaluation():
         parse("log(-2)")
 
 
+def test_a_sum_of_zeros_under_a_root_parses_and_refuses_its_complex_value():
+    """SymPy's assumptions divide by zero deciding the sign of 1 - (N + (0 + 0)), and raise
+    PolynomialError on the square of a sum (both found by the hypothesis test below): the
+    parse goes on, and the value (N = 6) is refused as complex, one line; with the sign the
+    other way, and for the square, it is a number."""
+    parse("sqrt((1) - ((N) + ((0) + (0))))")
+    with pytest.raises(InputError, match="complex"):
+        value("sqrt((1) - ((N) + ((0) + (0))))")
+    assert value("sqrt((N) - ((1) + ((0) + (0))))") == math.sqrt(5)
+    assert value("sqrt(1 + (((1) + (N)) * ((0) + (1))) ** 2 + 0)") == math.sqrt(50)
+
+
 def test_plain_trees_keep_sympys_argument_order_and_constants():
     e = parse("n + 2 * P - 1.5 / k + 2**(1/2) + ceil(n / 3) % 4")
     assert e.tree == ex.plain_tree(e.expr)

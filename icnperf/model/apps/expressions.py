@@ -235,12 +235,16 @@ def _check_constant(expr, where: str) -> None:
 
 def _known_negative(node) -> bool:
     """Whether SymPy's assumptions know ``node`` to be negative; False where they cannot
-    tell, including where asking raises (they compare numbers to decide, and a Max of
-    a float zero left unevaluated, as in log(max(52 * 0.125 - 52 * 0.125, 52) * P), raises
-    ValueError "not comparable"): the evaluation refuses a complex value itself."""
+    tell, including where asking raises: the assumptions are a best-effort search that
+    fails in several ways on unevaluated trees (a Max of a float zero, as in
+    log(max(52 * 0.125 - 52 * 0.125, 52) * P), raises ValueError "not comparable"; a sum
+    of zeros, as in sqrt(1 - (N + (0 + 0))), makes Add.primitive divide by zero; a square
+    of a sum, as in sqrt(1 + ((1 + N) * (0 + 1)) ** 2), raises PolynomialError from
+    real_roots), so any exception of the search means "cannot tell". The evaluation
+    refuses a complex value itself."""
     try:
         return bool(node.is_negative)
-    except (ValueError, TypeError):
+    except Exception:  # SymPy's assumption search: any failure is "cannot tell"
         return False
 
 
