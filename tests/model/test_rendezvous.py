@@ -73,3 +73,17 @@ def test_gpu_buffers_pay_it_and_machines_without_it_do_not():
 def test_rendezvous_delay_is_zero_at_and_below_the_threshold():
     got = rendezvous_delay(np.array([0.0, 100.0, 100.5, 1e6]), 1e-6, 100.0)
     assert got.tolist() == [0.0, 0.0, 2e-6, 2e-6]
+
+
+def test_the_table_shows_the_rendezvous_only_when_a_row_pays_one():
+    """predict p2p's table adds a rendezvous column after the hardware part when a message
+    is above the threshold, and keeps its columns otherwise (JSON carries it always)."""
+    from icnperf.api import predict_p2p
+
+    small = predict_p2p("lumi", bytes=[8, 4096], hops=0).render("table")
+    large = predict_p2p("lumi", bytes=[8, 1048576], hops=0).render("table")
+    assert "rendezvous" not in small.split("assumptions")[0]
+    header = next(line for line in large.splitlines() if line.startswith("size"))
+    assert header.split()[:6] == ["size", "hops", "packets", "latency", "part", "rendezvous"]
+    assert "2.31 µs" in large
+    assert predict_p2p("lumi", bytes=[8], hops=0).rows[0]["rendezvous_s"] == 0

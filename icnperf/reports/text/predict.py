@@ -25,6 +25,10 @@ P2P_COLUMNS = (
     Column("rate_bound_per_s", "V/L bound (1/s)", number(3)),
 )
 
+RENDEZVOUS_COLUMN = Column("rendezvous_s", "rendezvous", quantity("time"))
+"""Shown after the hardware part when a row pays a rendezvous (model/network/rendezvous.py):
+the latency's other term beside the software overhead."""
+
 P2P_RANGE_SHOWN = ("latency_s", "bandwidth_Bps")
 """The ranged quantities the table shows the range of (JSON and CSV carry all)."""
 
@@ -64,14 +68,16 @@ def p2p_render(document: dict, rows, names, fmt: str, wide: bool = False):
               + (where if inputs["same_node"] else f"api {inputs['api']}")
               + (", GPU buffers" if gpu else ""))
     page.blank()
+    rows = list(rows)
+    columns = _p2p_columns(rows)
     if "uncertainty" not in inputs and "production" not in inputs:
-        page.table(list(rows), P2P_COLUMNS)
+        page.table(rows, columns)
     else:
         from icnperf.reports.text.production import values_line
         from icnperf.reports.text.ranges import add_cells, sampling_line, table_columns
 
-        page.table(add_cells(list(rows), P2P_RANGE_SHOWN, P2P_COLUMNS),
-                   table_columns(P2P_COLUMNS, P2P_RANGE_SHOWN))
+        page.table(add_cells(rows, P2P_RANGE_SHOWN, columns),
+                   table_columns(columns, P2P_RANGE_SHOWN))
         page.blank()
         for line in ([sampling_line(inputs["uncertainty"])] if "uncertainty" in inputs
                      else []) + ([values_line(inputs["production"], "latency")]
@@ -80,6 +86,15 @@ def p2p_render(document: dict, rows, names, fmt: str, wide: bool = False):
     page.blank()
     page.notes("assumptions", document["assumptions"])
     return page.text()
+
+
+def _p2p_columns(rows: list[dict]) -> tuple:
+    """The table's columns: :data:`P2P_COLUMNS`, with :data:`RENDEZVOUS_COLUMN` after the
+    hardware part when a row pays a rendezvous."""
+    if not any(row.get("rendezvous_s") for row in rows):
+        return P2P_COLUMNS
+    at = [c.key for c in P2P_COLUMNS].index("hardware_latency_s") + 1
+    return P2P_COLUMNS[:at] + (RENDEZVOUS_COLUMN,) + P2P_COLUMNS[at:]
 
 
 def _range_column(values: np.ndarray, empty: list[int]) -> list | str:
