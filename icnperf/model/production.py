@@ -238,15 +238,27 @@ def mixture_quantiles(components, frequency: float, duration: float,
         values.append(base + duration * np.arange(pmf.size))
         weights.append(pmf / len(components))
     values, weights = np.concatenate(values), np.concatenate(weights)
-    order = np.argsort(values, kind="stable")
-    values, cumulative = values[order], np.cumsum(weights[order])
+    return tuple(float(v) for v in _discrete_quantiles(values, weights, quantiles))
+
+
+def _discrete_quantiles(values, weights, quantiles) -> list:
+    """Per quantile (0-1), the smallest of ``values`` (along axis 0; further axes each on
+    their own) whose cumulative ``weights`` reach it, the largest where rounding leaves the
+    total just short: the quantiles of a discrete distribution (:func:`mixture_quantiles`,
+    :func:`message_mixture_quantiles`)."""
+    import numpy as np
+
+    order = np.argsort(values, axis=0, kind="stable")
+    values = np.take_along_axis(values, order, axis=0)
+    cumulative = np.cumsum(np.take_along_axis(weights, order, axis=0), axis=0)
     out = []
     for quantile in quantiles:
         if not 0 <= quantile <= 1:
             raise ValueError(f"quantile {quantile!r}: give a fraction in [0, 1]")
-        reached = np.nonzero(cumulative >= quantile * (1 - 1e-12))[0]
-        out.append(float(values[reached[0] if reached.size else -1]))
-    return tuple(out)
+        reached = cumulative >= quantile * (1 - 1e-12)
+        index = np.where(reached.any(axis=0), reached.argmax(axis=0), values.shape[0] - 1)
+        out.append(np.take_along_axis(values, index[None, ...], axis=0)[0])
+    return out
 
 
 def message_mixture_quantiles(latency, frequency: float, duration: float,
@@ -262,18 +274,8 @@ def message_mixture_quantiles(latency, frequency: float, duration: float,
     draws = latency.shape[0]
     q = -np.expm1(-2 * frequency * latency) if frequency and duration \
         else np.zeros_like(latency)
-    values = np.concatenate([latency, latency + duration])
-    weights = np.concatenate([1 - q, q]) / draws
-    order = np.argsort(values, axis=0, kind="stable")
-    values = np.take_along_axis(values, order, axis=0)
-    cumulative = np.cumsum(np.take_along_axis(weights, order, axis=0), axis=0)
-    out = []
-    for quantile in quantiles:
-        if not 0 <= quantile <= 1:
-            raise ValueError(f"quantile {quantile!r}: give a fraction in [0, 1]")
-        reached = np.argmax(cumulative >= quantile * (1 - 1e-12), axis=0)
-        out.append(np.take_along_axis(values, reached[None, :], axis=0)[0])
-    return tuple(out)
+    return tuple(_discrete_quantiles(np.concatenate([latency, latency + duration]),
+                                     np.concatenate([1 - q, q]) / draws, quantiles))
 
 
 def collective_steps(operation: str, algorithm: str, layout, hierarchy: str | None

@@ -222,27 +222,22 @@ def p2p_table(machine, sizes, hops=None, api: str = "mpi", *, switching: str | N
         w = wire_bytes(m, **packet)
         head = path_latency(h, **bind(path_latency, params))
         paths = parallel_paths(machine, h)
-        if paths is None:
-            ser = serialization_time(m, **bind(serialization_time, params))
-            hw = hardware_latency(m, h, **bind(hardware_latency, params))
-        else:
-            ser = multipath_serialization(m, paths, **bind(multipath_serialization, params))
-            hw = (head + ser + params["store_and_forward"]
-                  * store_and_forward_delay(m, h, **bind(store_and_forward_delay, params)))
+
+        def hardware(size):
+            """(serialization, hardware latency) of ``size``-byte messages over h hops."""
+            if paths is None:
+                return (serialization_time(size, **bind(serialization_time, params)),
+                        hardware_latency(size, h, **bind(hardware_latency, params)))
+            serial = multipath_serialization(size, paths,
+                                             **bind(multipath_serialization, params))
+            saf = store_and_forward_delay(size, h, **bind(store_and_forward_delay, params))
+            return serial, head + serial + params["store_and_forward"] * saf
+
+        ser, hw = hardware(m)
         share = sharing_delay(ser, p)
         limit = rendezvous_threshold(machine, api)
-        if limit is None:
-            handshake = np.zeros_like(m)
-        else:
-            empty = np.zeros_like(m)
-            if paths is None:
-                first = hardware_latency(empty, h, **bind(hardware_latency, params))
-            else:
-                first = (head + multipath_serialization(empty, paths, **bind(
-                    multipath_serialization, params)) + params["store_and_forward"]
-                    * store_and_forward_delay(empty, h, **bind(store_and_forward_delay,
-                                                               params)))
-            handshake = rendezvous_delay(m, first, limit)
+        handshake = (np.zeros_like(m) if limit is None
+                     else rendezvous_delay(m, hardware(np.zeros_like(m))[1], limit))
         rho = channel_utilisation(load, gamma, efficiency) * np.ones_like(m)
         service = background_service_time(**bind(background_service_time, params))
         queue = queueing_delay(load, gamma, h, service,
