@@ -59,9 +59,9 @@ def app_tables(machine, runs_on, rows_of, skeleton, layouts, sampling=None):
 
     if sampling is None:
         placed = [layouts_of(machine, k) for k in range(PLACEMENT_DRAWS)]
-        per_machine = [(machine, queueing_per_message(machine), runs if p is None
-                        else runs_on(machine, p)) for p in placed[:1 if placed[0] is None
-                                                                  else None]]
+        queueing = queueing_per_message(machine)
+        per_machine = ([(machine, queueing, runs)] if placed[0] is None else
+                       [(machine, queueing, runs_on(machine, p)) for p in placed])
         seed = 0
     else:
         machines, seed = sample_machines(machine, sampling.samples, sampling.seed), \
@@ -110,7 +110,7 @@ def app_placement_note(machine, skeleton, layouts) -> str | None:
     if not placeable(skeleton):
         return ("placement: linear, not a busy scheduler's: a helper phase of this skeleton "
                 "puts ranks on consecutive nodes")
-    if scheduled_layouts(machine, layouts, 0) is None:
+    if not scheduled(machine, skeleton, layouts):
         return ("placement: as --placement says, not a busy scheduler's, which places a job "
                 "of two nodes or more placed linearly on a fat tree or dragonfly at a node "
                 "occupancy above 0")
